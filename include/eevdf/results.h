@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results of a simulation: per-task and per-CPU accounting, read at any time
+ * (values are as of eevdf_sim_now(); reading never changes the simulation).
+ */
+#ifndef EEVDF_RESULTS_H
+#define EEVDF_RESULTS_H
+
+#include "eevdf/sim.h"
+
+struct eevdf_task_stats {
+	const char *name; /* owned by the simulation */
+	int pid;
+	int cpu;          /* CPU the task is on (or last ran on) */
+	int nice;
+	enum eevdf_policy policy;
+	enum eevdf_task_state state;
+	eevdf_time cpu_ns;   /* runtime (sum_exec_runtime) */
+	eevdf_time wait_ns;  /* runnable but not running */
+	eevdf_time sleep_ns; /* blocked (including time spent delayed) */
+	uint64_t switches;   /* context switches away: voluntary + involuntary */
+	uint64_t voluntary;  /* switched out because it blocked (nvcsw) */
+	uint64_t involuntary;/* switched out while runnable (nivcsw) */
+	uint64_t migrations;
+	uint64_t yields;     /* sched_yield() calls */
+	/*
+	 * perf sched latency: a delay sample runs from becoming runnable (by
+	 * wakeup, creation or preemption) to being switched in.
+	 */
+	uint64_t delay_count;
+	eevdf_time delay_sum_ns;
+	eevdf_time delay_max_ns;
+	eevdf_time delay_max_at; /* switch-in time of the largest delay */
+};
+
+struct eevdf_cpu_stats {
+	int cpu;
+	eevdf_time busy_ns;
+	eevdf_time idle_ns;
+	uint64_t switches; /* context switches on this CPU (next != prev) */
+	uint64_t ticks;
+};
+
+EEVDF_API size_t eevdf_sim_nr_tasks(const eevdf_sim *sim);
+
+/* Stats of the task with index i (0-based, pid i + 1).  EEVDF_EINVAL when
+ * i is out of range. */
+EEVDF_API int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
+				   struct eevdf_task_stats *out);
+
+/* Stats of CPU cpu.  EEVDF_EINVAL when cpu is out of range. */
+EEVDF_API int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
+				  struct eevdf_cpu_stats *out);
+
+/*
+ * The results as JSON ("format": "eevdf-sim-result/1"), a NUL-terminated
+ * string allocated with malloc() that the caller frees with free().
+ * Returns 0 or EEVDF_ENOMEM.
+ */
+EEVDF_API int eevdf_sim_results_json(const eevdf_sim *sim, char **out);
+
+#endif

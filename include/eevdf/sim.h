@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulation: configuration, tasks, running, results.
+ *
+ * A simulation owns a simulated machine of nr_cpus CPUs, each with its own
+ * run queue and periodic tick, and a set of tasks whose programs alternate
+ * CPU work, sleeps and yields.  Everything is driven by a deterministic event
+ * queue in integer nanoseconds: the same configuration, tasks and seed give
+ * the same results on every build and every run.  Several simulations may
+ * exist in one process; one simulation must not be used from two threads at
+ * once.  The library keeps no global mutable state, never prints and never
+ * exits.
+ */
+#ifndef EEVDF_SIM_H
+#define EEVDF_SIM_H
+
+#include <stdbool.h>
+
+#include "eevdf/types.h"
+
+/* Largest machine a simulation accepts. */
+#define EEVDF_MAX_CPUS 4096
+/* Largest number of tasks one simulation accepts. */
+#define EEVDF_MAX_TASKS 1000000
+/* Longest task name, including the terminating NUL. */
+#define EEVDF_NAME_MAX 64
+
+enum eevdf_policy {
+	EEVDF_POLICY_NORMAL = 0, /* SCHED_NORMAL (SCHED_OTHER) */
+	EEVDF_POLICY_BATCH = 1,  /* SCHED_BATCH: never preempts on wakeup */
+	EEVDF_POLICY_IDLE = 2,   /* SCHED_IDLE: weight 3, yields to others */
+};
+
+/* Trace events delivered to eevdf_config.trace, in simulated-time order. */
+enum eevdf_trace_kind {
+	EEVDF_TRACE_SWITCH = 1, /* cpu switched from prev_pid to next_pid */
+	EEVDF_TRACE_WAKEUP = 2, /* pid became runnable (by wakeup) */
+	EEVDF_TRACE_NEW = 3,    /* pid was created and became runnable */
+	EEVDF_TRACE_EXIT = 4,   /* pid finished its program */
+	EEVDF_TRACE_TICK = 5,   /* scheduler tick on cpu */
+};
+
+/* State of the task switched out, in a SWITCH event (perf's prev_state). */
+enum eevdf_task_state {
+	EEVDF_TASK_RUNNING = 0,  /* preempted or yielded, still runnable */
+	EEVDF_TASK_SLEEPING = 1, /* blocked */
+	EEVDF_TASK_DEAD = 2,     /* exited */
+	EEVDF_TASK_NEW = 3,      /* created, not started yet */
+};
+
+struct eevdf_trace_event {
+	enum eevdf_trace_kind kind;
+	eevdf_time time;
+	int cpu;
+	int pid;      /* WAKEUP/NEW/EXIT: the task; SWITCH: next (-1 = idle) */
+	int prev_pid; /* SWITCH: previous task (-1 = idle) */
+	enum eevdf_task_state prev_state; /* SWITCH only */
+};
+
+typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);
+
+struct eevdf_config {
+	const char *name;    /* label printed in results (copied); may be NULL */
+	uint64_t seed;       /* seed of every random stream */
+	int nr_cpus;         /* CPUs of the machine, 1..EEVDF_MAX_CPUS */
+	int hz;              /* tick frequency, 100..10000 */
+	const char *kernel;  /* kernel profile, NULL = eevdf_profile_default() */
+	uint64_t feat_on;    /* features forced on (see features.h) */
+	uint64_t feat_off;   /* features forced off; feat_off wins over feat_on */
+	/*
+	 * sysctl_sched_base_slice as if written to debugfs, in ns; 0 keeps the
+	 * kernel default (0.70 ms scaled by 1 + ilog2(min(nr_cpus, 8))).
+	 */
+	eevdf_time base_slice;
+	eevdf_time duration; /* planned run length, reported in results */
+	/* Recheck every run-queue invariant after every event (slow; tests). */
+	bool check_invariants;
+	eevdf_trace_fn trace; /* optional trace sink */
+	void *trace_ud;
+};
+
+/* Fill cfg with the defaults: 1 CPU, HZ 1000, seed 1, default profile. */
+EEVDF_API void eevdf_config_init(struct eevdf_config *cfg);
+
+/*
+ * Apply a feature list ("NO_DELAY_DEQUEUE,RUN_TO_PARITY") to cfg's
+ * overrides.  Same contract as eevdf_features_parse().
+ */
+EEVDF_API int eevdf_config_set_features(struct eevdf_config *cfg,
+					const char *list, char *err,
+					size_t errlen);
+
+/* Program ops.  A program is a flat array; a LOOP's body is the body_len ops
+ * that follow it (loops nest by containing other LOOPs in their body). */
+enum eevdf_op_kind {
+	EEVDF_OP_RUN = 1,   /* consume `duration` ns of CPU work */
+	EEVDF_OP_SLEEP = 2, /* block for `duration` ns (timer sleep) */
+	EEVDF_OP_YIELD = 3, /* sched_yield() */
+	EEVDF_OP_LOOP = 4,  /* repeat the body `count` times, 0 = forever */
+};
+
+struct eevdf_op {
+	enum eevdf_op_kind kind;
+	eevdf_time duration; /* RUN, SLEEP: >= 0 */
+	uint64_t count;      /* LOOP: iterations, 0 = forever */
+	uint32_t body_len;   /* LOOP: number of following ops in the body */
+};
+
+struct eevdf_task_spec {
+	const char *name;   /* copied; at most EEVDF_NAME_MAX - 1 bytes */
+	int nice;           /* -20..19 */
+	enum eevdf_policy policy;
+	/* Custom slice (sched_attr.sched_runtime), 0 = none.  Clamped to
+	 * 0.1..100 ms as the kernel does. */
+	eevdf_time slice;
+	const int *cpus;    /* allowed CPUs (copied); NULL/0 = all */
+	size_t nr_cpus;
+	eevdf_time start;   /* creation time, >= 0 */
+	const struct eevdf_op *program; /* copied */
+	size_t nr_ops;
+};
+
+/*
+ * Create a simulation.  Returns 0 and sets *out, or EEVDF_EINVAL (bad
+ * configuration; *out is NULL) or EEVDF_ENOMEM.  cfg is only read during the
+ * call.  On EEVDF_EINVAL, if err is not NULL, a message is written there.
+ */
+EEVDF_API int eevdf_sim_new(const struct eevdf_config *cfg,
+			    eevdf_sim **out, char *err, size_t errlen);
+
+/* Free a simulation and everything it owns.  NULL is a no-op. */
+EEVDF_API void eevdf_sim_free(eevdf_sim *sim);
+
+/*
+ * Add a task; it is created at spec->start (or now, if that has passed).
+ * Returns the new task's pid (>= 1, in order of addition) or a negative
+ * error: EEVDF_EINVAL for a bad spec (see eevdf_sim_errmsg()), EEVDF_ENOMEM.
+ */
+EEVDF_API int eevdf_sim_add_task(eevdf_sim *sim,
+				 const struct eevdf_task_spec *spec);
+
+/*
+ * Change a task's nice level now, as setpriority()/sched_setattr() would:
+ * the task's lag and relative deadline are preserved (reweight).
+ * Returns 0, or EEVDF_EINVAL for an unknown pid or nice out of range.
+ */
+EEVDF_API int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice);
+
+/*
+ * Run events up to and including time `until`, then leave the clock at
+ * `until` (or at the last event if every task has exited).  Returns 0, or a
+ * negative error (the simulation is then unusable except for reading
+ * results and eevdf_sim_errmsg()).
+ */
+EEVDF_API int eevdf_sim_run(eevdf_sim *sim, eevdf_time until);
+
+/* Run exactly one event.  Returns 1 if one ran, 0 if none is left, or a
+ * negative error. */
+EEVDF_API int eevdf_sim_step(eevdf_sim *sim);
+
+/* Current simulated time. */
+EEVDF_API eevdf_time eevdf_sim_now(const eevdf_sim *sim);
+
+/* True when every task added so far has exited. */
+EEVDF_API bool eevdf_sim_done(const eevdf_sim *sim);
+
+/* Message of the last error on this simulation; valid until the next call
+ * on it.  Never NULL. */
+EEVDF_API const char *eevdf_sim_errmsg(const eevdf_sim *sim);
+
+/* Effective settings, after the profile and overrides were applied. */
+EEVDF_API uint64_t eevdf_sim_features(const eevdf_sim *sim);
+EEVDF_API const char *eevdf_sim_kernel(const eevdf_sim *sim);
+EEVDF_API eevdf_time eevdf_sim_base_slice(const eevdf_sim *sim);
+EEVDF_API int eevdf_sim_nr_cpus(const eevdf_sim *sim);
+EEVDF_API int eevdf_sim_hz(const eevdf_sim *sim);
+EEVDF_API uint64_t eevdf_sim_seed(const eevdf_sim *sim);
+EEVDF_API eevdf_time eevdf_sim_duration(const eevdf_sim *sim);
+/* The configuration's name ("" when none was given). */
+EEVDF_API const char *eevdf_sim_name(const eevdf_sim *sim);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event queue: an intrusive binary min-heap of events ordered by
+ * (time, class, seq).
+ *
+ * Events are embedded in their owners (a task's timer, a CPU's tick) and
+ * found back with container_of().  seq is assigned from a per-queue counter
+ * at every push, so two events with equal time and class pop in the order
+ * they were pushed: the order never depends on pointers, builds or runs.
+ * Each event stores its heap index, which makes cancel O(log n) with no
+ * search.
+ *
+ * Invariants: heap[i]->heap_index == i for i < nr; every parent is <= its
+ * children under eevdf__event_before(); an event not in the heap has
+ * heap_index == EEVDF_EV_NOT_QUEUED.
+ */
+#ifndef EEVDF_EVENTQ_H
+#define EEVDF_EVENTQ_H
+
+#include "internal.h"
+
+#define EEVDF_EV_NOT_QUEUED SIZE_MAX
+
+struct eevdf_event {
+	eevdf_time time;
+	u32 class;       /* same-time order: lower runs first */
+	u32 type;        /* for the dispatcher; the queue ignores it */
+	u64 seq;         /* push order, assigned by eevdf__eventq_push */
+	size_t heap_index;
+};
+
+struct eevdf_eventq {
+	struct eevdf_event **heap;
+	size_t nr;
+	size_t cap;
+	u64 next_seq;
+};
+
+/* Mark an event as not queued (call once before first use). */
+static inline void eevdf__event_init(struct eevdf_event *ev, u32 type,
+				     u32 class)
+{
+	ev->time = 0;
+	ev->class = class;
+	ev->type = type;
+	ev->seq = 0;
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
+}
+
+static inline bool eevdf__event_queued(const struct eevdf_event *ev)
+{
+	return ev->heap_index != EEVDF_EV_NOT_QUEUED;
+}
+
+/* Strict total order: time, then class, then seq. */
+static inline bool eevdf__event_before(const struct eevdf_event *a,
+				       const struct eevdf_event *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->class != b->class)
+		return a->class < b->class;
+	return a->seq < b->seq;
+}
+
+void eevdf__eventq_init(struct eevdf_eventq *q);
+void eevdf__eventq_destroy(struct eevdf_eventq *q);
+
+/*
+ * Queue ev at ev->time (the caller sets time and may set class first).  ev
+ * must not be queued already.  Returns 0 or EEVDF_ENOMEM (ev not queued).
+ */
+int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev);
+
+/* The earliest event, or NULL when empty. */
+static inline struct eevdf_event *eevdf__eventq_peek(const struct eevdf_eventq *q)
+{
+	return q->nr ? q->heap[0] : NULL;
+}
+
+/* Remove and return the earliest event (marked not queued), or NULL. */
+struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q);
+
+/* Remove ev if queued; a no-op otherwise. */
+void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev);
+
+/* Number of queued events. */
+static inline size_t eevdf__eventq_size(const struct eevdf_eventq *q)
+{
+	return q->nr;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* The libcheck runner: every suite of tests/suites.h, forked per test. */
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	Suite *(*const suites[])(void) = {
+		eventq_suite,   rng_suite,      weights_suite,
+		rbtree_suite,   features_suite, fair_suite,
+		vectors_suite,  scenario_suite, workload_suite,
+		sim_suite,
+	};
+	SRunner *sr = srunner_create(NULL);
+	int failed;
+
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		srunner_add_suite(sr, suites[i]());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

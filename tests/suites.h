@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Every libcheck suite; tests/check_main.c runs them all. */
+#ifndef EEVDF_TEST_SUITES_H
+#define EEVDF_TEST_SUITES_H
+
+#include <check.h>
+
+Suite *eventq_suite(void);
+Suite *rng_suite(void);
+Suite *weights_suite(void);
+Suite *rbtree_suite(void);
+Suite *features_suite(void);
+Suite *fair_suite(void);
+Suite *vectors_suite(void);
+Suite *scenario_suite(void);
+Suite *workload_suite(void);
+Suite *sim_suite(void);
+
+#endif

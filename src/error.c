@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Error names and messages, expanded from EEVDF_ERRNO_MAP; version getters. */
+#include "internal.h"
+
+const char *eevdf_strerror(int code)
+{
+	switch (code) {
+	case 0:
+		return "success";
+#define XX(num, name, text)                                                   \
+	case -(num):                                                          \
+		return text;
+		EEVDF_ERRNO_MAP(XX)
+#undef XX
+	default:
+		return "unknown error";
+	}
+}
+
+const char *eevdf_err_name(int code)
+{
+	switch (code) {
+	case 0:
+		return "OK";
+#define XX(num, name, text)                                                   \
+	case -(num):                                                          \
+		return #name;
+		EEVDF_ERRNO_MAP(XX)
+#undef XX
+	default:
+		return "UNKNOWN";
+	}
+}
+
+int eevdf_version(void)
+{
+	return EEVDF_VERSION_NUMBER;
+}
+
+const char *eevdf_version_string(void)
+{
+	return EEVDF_VERSION_STRING;
+}
+
+void eevdf__assert_fail(const char *cond, const char *file, int line)
+{
+	/*
+	 * The one place the library writes to stderr: a broken invariant is
+	 * a bug in libeevdf, and the report is what gets it fixed.
+	 */
+	fprintf(stderr, "libeevdf: internal invariant failed: %s (%s:%d)\n",
+		cond, file, line);
+	abort();
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel profile table.  Sources: shared/reference/kernel-model.md
+ * sections 0.2 and 8, and kernel-6.18y.md (the 6.18 stable line up to
+ * 6.18.44).  Profiles of older releases and CFS join this table with the
+ * CFS policy.
+ */
+#include <string.h>
+
+#include "feature.h"
+#include "profile.h"
+
+#define ALL_FEATURES ((EEVDF_FEAT_NR == 64) ? ~(u64)0 :                       \
+		      (((u64)1 << EEVDF_FEAT_NR) - 1))
+
+static const struct eevdf_profile profiles[] = {
+	{
+		/*
+		 * v6.17 and the v6.18 release: vprot slice protection
+		 * (9cdb4fe20cd2 .. 0b9ca2dcabc3), min_vruntime, the
+		 * 2 * slice lag clamp, yield pushes the deadline only.
+		 */
+		.name = "6.17",
+		.alias = "6.18.0",
+		.description = "Linux 6.17 and the 6.18.0 release (EEVDF, "
+			       "vprot protection)",
+		.normalized_base_slice = 700000,
+		.v0 = V0_MIN_VRUNTIME,
+		.lag_clamp = LAG_CLAMP_2SLICE,
+		.wakeup = WAKEUP_6_17,
+		.yield_forfeit = false,
+		.protect_first_only = false,
+		.feat_present = ALL_FEATURES,
+		.feat_default = 0, /* filled from features.h below */
+	},
+	{
+		/* The 6.18 long-term stable line as of 6.18.44. */
+		.name = "6.18",
+		.alias = "6.18.44",
+		.description = "Linux 6.18.44 long-term stable (default): "
+			       "6.17 plus yield forfeit, zero_vruntime, "
+			       "max-slice lag clamp, 6.19 wakeup preemption",
+		.normalized_base_slice = 700000,
+		.v0 = V0_ZERO_VRUNTIME,
+		.lag_clamp = LAG_CLAMP_MAX_SLICE,
+		.wakeup = WAKEUP_6_18Y,
+		.yield_forfeit = true,
+		.protect_first_only = true,
+		.feat_present = ALL_FEATURES,
+		.feat_default = 0,
+	},
+};
+
+#define DEFAULT_PROFILE 1
+
+const struct eevdf_profile *eevdf__profile_find(const char *name)
+{
+	if (!name)
+		return &profiles[DEFAULT_PROFILE];
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++) {
+		const struct eevdf_profile *p = &profiles[i];
+
+		if (strcmp(p->name, name) == 0 ||
+		    (p->alias && strcmp(p->alias, name) == 0))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * Both modelled releases use the features.h (6.18) defaults unchanged;
+ * releases that differ (6.19's NEXT_BUDDY, 6.12's missing PICK_BUDDY) will
+ * store their own mask in the table.
+ */
+static u64 profile_defaults(const struct eevdf_profile *p)
+{
+	u64 mask = p->feat_default ? p->feat_default : eevdf__feat_defaults();
+
+	return mask & p->feat_present;
+}
+
+int eevdf_profile_features(const char *kernel, uint64_t *mask)
+{
+	const struct eevdf_profile *p = eevdf__profile_find(kernel);
+
+	if (!p || !mask)
+		return EEVDF_EINVAL;
+	*mask = profile_defaults(p);
+	return 0;
+}
+
+bool eevdf_feature_in_profile(const char *kernel, size_t i)
+{
+	const struct eevdf_profile *p = eevdf__profile_find(kernel);
+
+	return p && i < EEVDF_FEAT_NR && ((p->feat_present >> i) & 1u);
+}
+
+size_t eevdf_profile_count(void)
+{
+	return ARRAY_SIZE(profiles);
+}
+
+const char *eevdf_profile_name(size_t i)
+{
+	return i < ARRAY_SIZE(profiles) ? profiles[i].name : NULL;
+}
+
+const char *eevdf_profile_description(size_t i)
+{
+	return i < ARRAY_SIZE(profiles) ? profiles[i].description : NULL;
+}
+
+const char *eevdf_profile_default(void)
+{
+	return profiles[DEFAULT_PROFILE].name;
+}

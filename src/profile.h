@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel profiles: which release's fair scheduler to model.
+ *
+ * Each difference between releases is one field here, read at exactly one
+ * place in the model, so that "what changed in 6.18.y" is a diff of two
+ * table rows rather than version checks spread through fair.c.
+ */
+#ifndef EEVDF_PROFILE_H
+#define EEVDF_PROFILE_H
+
+#include "internal.h"
+
+/* Reference point v0 of the avg_vruntime sums (decision-neutral). */
+enum v0_mode {
+	/* min_vruntime, monotonic, updated by update_curr and dequeue [<=6.18.0] */
+	V0_MIN_VRUNTIME,
+	/*
+	 * zero_vruntime, re-centred on V inside every avg_vruntime() call
+	 * (79f3f9bedd14 + b3d99f43c72b, in 6.18.y from 6.18.17).
+	 */
+	V0_ZERO_VRUNTIME,
+};
+
+/* Bound of the lag saved by update_entity_lag(). */
+enum lag_clamp {
+	LAG_CLAMP_2SLICE,    /* cdf(max(2 * se->slice, TICK_NSEC)) [6.6..6.19] */
+	LAG_CLAMP_MAX_SLICE, /* cdf(max_slice on queue + TICK_NSEC) [6.18.17+] */
+};
+
+/* check_preempt_wakeup_fair() generation. */
+enum wakeup_rule {
+	WAKEUP_6_17, /* __pick_eevdf(!short) == pse [6.17 .. 6.18.31] */
+	/*
+	 * e837456fdca8 + 15257cc2f905 + ac8e69e69363 + 9f6d929ee2c6 as
+	 * backported to 6.18.32: forks and delayed wakees do not preempt, the
+	 * pick reaps delayed entities, protection is shrunk on every
+	 * non-preempting wakeup.
+	 */
+	WAKEUP_6_18Y,
+};
+
+struct eevdf_profile {
+	const char *name;
+	const char *alias;       /* second accepted name, or NULL */
+	const char *description;
+	u64 normalized_base_slice; /* ns, before tunable scaling */
+	enum v0_mode v0;
+	enum lag_clamp lag_clamp;
+	enum wakeup_rule wakeup;
+	/* yield forfeits the rest of the request: 79104becf42b, 6.18.2 */
+	bool yield_forfeit;
+	/*
+	 * Slice protection is set only at a real pick, not when a change of
+	 * attributes puts and sets the running task again: bcd74b2ffdd0,
+	 * 6.18.17.
+	 */
+	bool protect_first_only;
+	u64 feat_present; /* flags that exist in this release */
+	u64 feat_default; /* their defaults */
+};
+
+/* The profile called name (or alias); NULL name = default; NULL if unknown. */
+const struct eevdf_profile *eevdf__profile_find(const char *name);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduler feature flags: one entry per flag, in the order and with
+ * the spelling of the kernel's kernel/sched/features.h (v6.19, torvalds/linux
+ * @ aceccac58ad7), with the Linux 6.18 defaults.  Profiles for other
+ * releases adjust defaults and presence in profile.c; nothing else may list
+ * features.  Expand with EEVDF_FEAT(name, default) and #undef after use.
+ *
+ * Flags modelled by this version: PLACE_LAG, PLACE_DEADLINE_INITIAL,
+ * PLACE_REL_DEADLINE, RUN_TO_PARITY, PREEMPT_SHORT, NEXT_BUDDY, PICK_BUDDY,
+ * DELAY_DEQUEUE, DELAY_ZERO, WAKEUP_PREEMPTION, HRTICK.  The others belong
+ * to SMP placement, load balancing, or the RT and DL classes; they are
+ * listed so that kernel feature lists are accepted verbatim, and they take
+ * effect as the SMP model grows.
+ *
+ * Named sched_features.h (the kernel's 2.6-era name) so that it never
+ * shadows the C library's <features.h> on an -Isrc include path.
+ */
+
+/* Preserve lag across sleep and wake (EEVDF placement strategy #1). */
+EEVDF_FEAT(PLACE_LAG, true)
+/* A new task's first deadline is half a slice away. */
+EEVDF_FEAT(PLACE_DEADLINE_INITIAL, true)
+/* Keep the deadline relative to vruntime across a non-sleep dequeue. */
+EEVDF_FEAT(PLACE_REL_DEADLINE, true)
+/* Protect the running task's slice from being cut short by a pick. */
+EEVDF_FEAT(RUN_TO_PARITY, true)
+/* A wakee with a shorter slice may cut through RUN_TO_PARITY. */
+EEVDF_FEAT(PREEMPT_SHORT, true)
+/* Make the wakee the next buddy (6.19-rc default on; 6.18 off). */
+EEVDF_FEAT(NEXT_BUDDY, false)
+/* Honour cfs_rq->next in the pick. */
+EEVDF_FEAT(PICK_BUDDY, true)
+/* The next buddy counts as cache hot for load balancing. */
+EEVDF_FEAT(CACHE_HOT_BUDDY, true)
+/* Ineligible tasks that sleep stay queued until picked or woken. */
+EEVDF_FEAT(DELAY_DEQUEUE, true)
+/* Clip positive lag to zero when a delayed task leaves the queue. */
+EEVDF_FEAT(DELAY_ZERO, true)
+/* Allow wakeup-time preemption of the running task. */
+EEVDF_FEAT(WAKEUP_PREEMPTION, true)
+/* High-resolution slice-end timer instead of tick-quantised slices. */
+EEVDF_FEAT(HRTICK, false)
+EEVDF_FEAT(HRTICK_DL, false)
+/* Reduce CPU capacity by time not spent running tasks. */
+EEVDF_FEAT(NONTASK_CAPACITY, true)
+/* Queue remote wakeups on the target CPU's wake list (IPI). */
+EEVDF_FEAT(TTWU_QUEUE, true)
+/* Limit the idle-CPU scan in the LLC by utilisation. */
+EEVDF_FEAT(SIS_UTIL, true)
+EEVDF_FEAT(WARN_DOUBLE_CLOCK, false)
+EEVDF_FEAT(RT_PUSH_IPI, true)
+EEVDF_FEAT(RT_RUNTIME_SHARE, false)
+/* Load balancing skips tasks of tiny load unless balancing failed. */
+EEVDF_FEAT(LB_MIN, false)
+EEVDF_FEAT(ATTACH_AGE_LOAD, true)
+/* wake_affine: idle test, load test, prev-CPU bias. */
+EEVDF_FEAT(WA_IDLE, true)
+EEVDF_FEAT(WA_WEIGHT, true)
+EEVDF_FEAT(WA_BIAS, true)
+EEVDF_FEAT(UTIL_EST, true)
+EEVDF_FEAT(LATENCY_WARN, false)

@@ -1,0 +1,1173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The EEVDF fair class, after kernel/sched/fair.c of Linux 6.17 / 6.18.y
+ * (torvalds/linux @ 0b9ca2dcabc3 plus the 6.18.y backports listed in
+ * shared/reference/kernel-6.18y.md), for one cfs_rq per CPU.
+ *
+ * The model in the kernel's notation: each entity i has weight w_i, virtual
+ * runtime v_i (service / w_i) and a virtual deadline d_i = v_i + r_i / w_i
+ * for its request (slice) r_i.  The zero-lag point is the weighted mean
+ *
+ *	V = \Sum w_i v_i / \Sum w_i
+ *
+ * over every entity on the queue (curr included while it is on the
+ * queue, delayed entities included), and lag_i = w_i (V - v_i) sums to
+ * zero.  An entity is eligible when lag_i >= 0, i.e. v_i <= V.  The pick
+ * is the eligible entity with the earliest deadline.
+ *
+ * Invariants (checked by eevdf__cfs_rq_check()):
+ *  - every queued entity except curr is in tasks_timeline, ordered by
+ *    deadline, equal deadlines in insertion order;
+ *  - each tree node's min_vruntime, min_slice and max_slice cover exactly
+ *    its subtree;
+ *  - sum_w_vruntime == \Sum (v_i - v0) * w_i and sum_weight == \Sum w_i over
+ *    the tree (curr is added in explicitly by avg_vruntime());
+ *  - 0 <= \Sum (v_i - v0) w_i - (V - v0) \Sum w_i < \Sum w_i over all queued
+ *    entities: V is the floor of the mean, so lags sum to (-L, 0];
+ *  - load.weight and nr_queued count queued entities, h_nr_runnable the
+ *    ones that are not delayed.
+ */
+#include "fair.h"
+
+/* Virtual-time helpers ------------------------------------------------ */
+
+static inline u64 min_vruntime(u64 a, u64 b)
+{
+	return vruntime_before(a, b) ? a : b;
+}
+
+static inline u64 max_vruntime(u64 a, u64 b)
+{
+	return vruntime_before(a, b) ? b : a;
+}
+
+/*
+ * Products of a key and a weight, with the kernel's two's-complement
+ * wrap-around (the kernel builds with -fno-strict-overflow) and without
+ * undefined behaviour in C.
+ */
+static inline s64 mul_wrap(s64 a, s64 b)
+{
+	return (s64)((u64)a * (u64)b);
+}
+
+static inline const struct sched_params *params(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->rq->sp;
+}
+
+static inline u64 feats(const struct cfs_rq *cfs_rq)
+{
+	return params(cfs_rq)->features;
+}
+
+static inline s64 entity_key(const struct cfs_rq *cfs_rq,
+			     const struct sched_entity *se)
+{
+	return (s64)(se->vruntime - cfs_rq->v0);
+}
+
+static inline struct sched_entity *node_se(const struct eevdf_rb_node *n)
+{
+	return n ? container_of(n, struct sched_entity, run_node) : NULL;
+}
+
+static inline bool entity_before(const struct sched_entity *a,
+				 const struct sched_entity *b)
+{
+	return vruntime_before(a->deadline, b->deadline);
+}
+
+static inline bool task_is_idle(const struct sched_entity *se)
+{
+	return task_of((struct sched_entity *)(uintptr_t)se)->policy ==
+	       EEVDF_POLICY_IDLE;
+}
+
+void resched_curr(struct rq *rq)
+{
+	rq->need_resched = true;
+}
+
+/* The tree ------------------------------------------------------------- */
+
+static bool less_deadline(const struct eevdf_rb_node *a,
+			  const struct eevdf_rb_node *b)
+{
+	return entity_before(node_se(a), node_se(b));
+}
+
+/*
+ * min_vruntime_update(): a node's aggregates are the min vruntime, min slice
+ * and max slice over its subtree.  The min vruntime lets the pick skip whole
+ * subtrees that hold no eligible entity; the slices give the protection
+ * window and the 6.18.17+ lag clamp without a walk.
+ */
+static void se_augment(struct eevdf_rb_node *node)
+{
+	struct sched_entity *se = node_se(node);
+	struct sched_entity *l = node_se(node->left), *r = node_se(node->right);
+
+	se->min_vruntime = se->vruntime;
+	se->min_slice = se->slice;
+	se->max_slice = se->slice;
+	if (l) {
+		se->min_vruntime = min_vruntime(se->min_vruntime,
+						l->min_vruntime);
+		se->min_slice = min_u64(se->min_slice, l->min_slice);
+		se->max_slice = max_u64(se->max_slice, l->max_slice);
+	}
+	if (r) {
+		se->min_vruntime = min_vruntime(se->min_vruntime,
+						r->min_vruntime);
+		se->min_slice = min_u64(se->min_slice, r->min_slice);
+		se->max_slice = max_u64(se->max_slice, r->max_slice);
+	}
+}
+
+void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
+{
+	cfs_rq->load.weight = 0;
+	cfs_rq->load.inv_weight = 0;
+	cfs_rq->nr_queued = 0;
+	cfs_rq->h_nr_runnable = 0;
+	cfs_rq->sum_w_vruntime = 0;
+	cfs_rq->sum_weight = 0;
+	cfs_rq->curr = NULL;
+	cfs_rq->next = NULL;
+	cfs_rq->rq = rq;
+	eevdf__rb_init(&cfs_rq->tasks_timeline, se_augment);
+	/*
+	 * min_vruntime starts just below the u64 wrap so that wrap bugs show
+	 * early, as in the kernel; zero_vruntime starts at zero.
+	 */
+	if (rq->sp->profile->v0 == V0_MIN_VRUNTIME)
+		cfs_rq->v0 = (u64)(-(s64)(1LL << 20));
+	else
+		cfs_rq->v0 = 0;
+}
+
+/* V -------------------------------------------------------------------- */
+
+static void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 weight = scale_load_down(se->load.weight);
+
+	cfs_rq->sum_w_vruntime += mul_wrap(entity_key(cfs_rq, se), (s64)weight);
+	cfs_rq->sum_weight += weight;
+}
+
+static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 weight = scale_load_down(se->load.weight);
+
+	cfs_rq->sum_w_vruntime -= mul_wrap(entity_key(cfs_rq, se), (s64)weight);
+	cfs_rq->sum_weight -= weight;
+}
+
+/* v0 moves by delta: every key shrank by delta. */
+static void move_v0(struct cfs_rq *cfs_rq, s64 delta)
+{
+	cfs_rq->sum_w_vruntime -= mul_wrap((s64)cfs_rq->sum_weight, delta);
+	cfs_rq->v0 += (u64)delta;
+}
+
+/* (A, L) including curr when it is on the queue. */
+static void avg_sums(const struct cfs_rq *cfs_rq, s64 *avg, s64 *load)
+{
+	const struct sched_entity *curr = cfs_rq->curr;
+
+	*avg = cfs_rq->sum_w_vruntime;
+	*load = (s64)cfs_rq->sum_weight;
+	if (curr && curr->on_rq) {
+		s64 w = (s64)scale_load_down(curr->load.weight);
+
+		*avg += mul_wrap(entity_key(cfs_rq, curr), w);
+		*load += w;
+	}
+}
+
+/*
+ * V - v0 = floor(A / L).  C division truncates toward zero; subtracting
+ * L - 1 from a negative A turns it into a floor, which guarantees that an
+ * entity placed exactly at V is eligible (kernel commit 650cad561cce).
+ */
+static s64 avg_vruntime_delta(const struct cfs_rq *cfs_rq)
+{
+	s64 avg, load;
+
+	avg_sums(cfs_rq, &avg, &load);
+	if (!load)
+		return 0;
+	if (avg < 0)
+		avg -= (load - 1);
+	return avg / load;
+}
+
+u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->v0 + (u64)avg_vruntime_delta(cfs_rq);
+}
+
+/*
+ * With zero_vruntime (6.18.17+, b3d99f43c72b) every call re-centres the
+ * reference on V so that keys stay small even for a lone running task.
+ * Decisions are invariant to v0: V and eligibility come out the same.
+ */
+u64 avg_vruntime(struct cfs_rq *cfs_rq)
+{
+	s64 delta = avg_vruntime_delta(cfs_rq);
+
+	if (params(cfs_rq)->profile->v0 == V0_ZERO_VRUNTIME) {
+		move_v0(cfs_rq, delta);
+		return cfs_rq->v0;
+	}
+	return cfs_rq->v0 + (u64)delta;
+}
+
+/*
+ * Eligible means v <= V, i.e. lag >= 0.  Comparing A >= (v - v0) * L
+ * avoids the division, and so the rounding, of V itself.
+ */
+static bool vruntime_eligible(const struct cfs_rq *cfs_rq, u64 vruntime)
+{
+	s64 avg, load;
+
+	avg_sums(cfs_rq, &avg, &load);
+	return avg >= mul_wrap((s64)(vruntime - cfs_rq->v0), load);
+}
+
+bool entity_eligible(const struct cfs_rq *cfs_rq,
+		     const struct sched_entity *se)
+{
+	return vruntime_eligible(cfs_rq, se->vruntime);
+}
+
+/* min_vruntime: monotonic, follows the smallest queued vruntime. */
+static void update_min_vruntime(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *se = node_se(cfs_rq->tasks_timeline.root);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 vruntime = cfs_rq->v0;
+
+	if (params(cfs_rq)->profile->v0 != V0_MIN_VRUNTIME)
+		return;
+	if (curr) {
+		if (curr->on_rq)
+			vruntime = curr->vruntime;
+		else
+			curr = NULL;
+	}
+	if (se) {
+		if (!curr)
+			vruntime = se->min_vruntime;
+		else
+			vruntime = min_vruntime(vruntime, se->min_vruntime);
+	}
+	vruntime = max_vruntime(cfs_rq->v0, vruntime);
+	move_v0(cfs_rq, (s64)(vruntime - cfs_rq->v0));
+}
+
+/* Slices --------------------------------------------------------------- */
+
+u64 cfs_rq_min_slice(const struct cfs_rq *cfs_rq)
+{
+	const struct sched_entity *root = node_se(cfs_rq->tasks_timeline.root);
+	const struct sched_entity *curr = cfs_rq->curr;
+	u64 min_slice = ~(u64)0;
+
+	if (curr && curr->on_rq)
+		min_slice = curr->slice;
+	if (root)
+		min_slice = min_u64(min_slice, root->min_slice);
+	return min_slice;
+}
+
+u64 cfs_rq_max_slice(const struct cfs_rq *cfs_rq)
+{
+	const struct sched_entity *root = node_se(cfs_rq->tasks_timeline.root);
+	const struct sched_entity *curr = cfs_rq->curr;
+	u64 max_slice = 0;
+
+	if (curr && curr->on_rq)
+		max_slice = curr->slice;
+	if (root)
+		max_slice = max_u64(max_slice, root->max_slice);
+	return max_slice;
+}
+
+/*
+ * Lag saved at dequeue, clamped to what the EEVDF paper proves a steady
+ * system can reach (-r_max < lag < max(r_max, q)).  6.17 bounds it by the
+ * entity's own two slices; 6.18.17+ (7.0's "Increase max lag clamping")
+ * by the largest slice on the queue plus a tick, which is wider at low HZ.
+ */
+void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	const struct sched_params *sp = params(cfs_rq);
+	s64 vlag, limit;
+	u64 span;
+
+	EEVDF_ASSERT(se->on_rq);
+	vlag = (s64)(avg_vruntime(cfs_rq) - se->vruntime);
+	if (sp->profile->lag_clamp == LAG_CLAMP_MAX_SLICE)
+		span = cfs_rq_max_slice(cfs_rq) + sp->tick_nsec;
+	else
+		span = max_u64(2 * se->slice, sp->tick_nsec);
+	limit = (s64)calc_delta_fair(span, se);
+	if (vlag < -limit)
+		vlag = -limit;
+	else if (vlag > limit)
+		vlag = limit;
+	se->vlag = vlag;
+}
+
+/*
+ * A request ends when vruntime reaches the deadline; the next one starts
+ * from the current vruntime (not from the old deadline), so the overshoot
+ * of up to a tick is forgiven, as the kernel does.
+ */
+static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (vruntime_before(se->vruntime, se->deadline))
+		return false;
+	if (!se->custom_slice)
+		se->slice = params(cfs_rq)->sysctl_sched_base_slice;
+	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
+	return true;
+}
+
+/* Slice protection (6.17 vprot) ----------------------------------------- */
+
+bool protect_slice(const struct sched_entity *se)
+{
+	return vruntime_before(se->vruntime, se->vprot);
+}
+
+/*
+ * At a pick the new curr is protected until its deadline, or for the
+ * shortest slice on the queue when that is shorter, so short-slice tasks
+ * get their turn within their own slice.  NO_RUN_TO_PARITY still grants
+ * the unscaled base slice as a minimum quantum.
+ */
+static void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 slice = cfs_rq_min_slice(cfs_rq);
+
+	if (!sched_feat(feats(cfs_rq), RUN_TO_PARITY))
+		slice = params(cfs_rq)->normalized_base_slice;
+	slice = min_u64(slice, se->slice);
+	if (slice != se->slice)
+		se->vprot = min_vruntime(se->deadline,
+					 se->vruntime +
+						 calc_delta_fair(slice, se));
+	else
+		se->vprot = se->deadline;
+}
+
+/* A shorter-slice task arrived: shrink the window to its slice. */
+static void update_protect_slice(struct cfs_rq *cfs_rq,
+				 struct sched_entity *se)
+{
+	u64 slice = cfs_rq_min_slice(cfs_rq);
+
+	se->vprot = min_vruntime(se->vprot,
+				 se->vruntime + calc_delta_fair(slice, se));
+}
+
+static void cancel_protect_slice(struct sched_entity *se)
+{
+	if (protect_slice(se))
+		se->vprot = se->vruntime;
+}
+
+/* Buddies -------------------------------------------------------------- */
+
+void set_next_buddy(struct sched_entity *se)
+{
+	if (!se->on_rq || task_is_idle(se))
+		return;
+	se->cfs_rq->next = se;
+}
+
+static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+}
+
+/* update_curr ---------------------------------------------------------- */
+
+/*
+ * Charge the running entity for the time since it was last charged, renew
+ * its request when it has been served, and ask for a reschedule when the
+ * request ended or the protection window closed.  This is the only
+ * tick-driven preemption EEVDF has: there is no check_preempt_tick.
+ */
+void update_curr(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 now = cfs_rq->rq->clock;
+	s64 delta_exec;
+	bool resched;
+
+	if (!curr)
+		return;
+	delta_exec = (s64)(now - curr->exec_start);
+	if (delta_exec <= 0)
+		return;
+	curr->exec_start = now;
+	curr->sum_exec_runtime += (u64)delta_exec;
+	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
+	resched = update_deadline(cfs_rq, curr);
+	update_min_vruntime(cfs_rq);
+
+	if (cfs_rq->nr_queued == 1)
+		return;
+	if (resched || !protect_slice(curr)) {
+		resched_curr(cfs_rq->rq);
+		clear_buddies(cfs_rq, curr);
+	}
+}
+
+/* Placement ------------------------------------------------------------ */
+
+/*
+ * Join at V minus the saved lag.  Adding an entity of weight w at lag vl
+ * moves V by w * vl / (W + w) and leaves it only vl * W / (W + w) of lag,
+ * so the saved lag is inflated by (W + w) / W first (EEVDF placement
+ * strategy #1).  W is the load without the entity: place_entity runs before
+ * the entity's weight is added to the sums.
+ */
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		  unsigned int flags)
+{
+	u64 vslice, vruntime = avg_vruntime(cfs_rq);
+	s64 lag = 0;
+
+	if (!se->custom_slice)
+		se->slice = params(cfs_rq)->sysctl_sched_base_slice;
+	vslice = calc_delta_fair(se->slice, se);
+
+	if (sched_feat(feats(cfs_rq), PLACE_LAG) && cfs_rq->nr_queued &&
+	    se->vlag) {
+		struct sched_entity *curr = cfs_rq->curr;
+		s64 load = (s64)cfs_rq->sum_weight;
+
+		lag = se->vlag;
+		if (curr && curr->on_rq)
+			load += (s64)scale_load_down(curr->load.weight);
+		lag = mul_wrap(lag,
+			       load + (s64)scale_load_down(se->load.weight));
+		if (!load)
+			load = 1;
+		lag /= load; /* div_s64: truncates toward zero */
+	}
+	se->vruntime = vruntime - (u64)lag;
+
+	/* A dequeue that was not a sleep kept the deadline relative. */
+	if (se->rel_deadline) {
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
+	/* New tasks ease into the competition with half a request. */
+	if (sched_feat(feats(cfs_rq), PLACE_DEADLINE_INITIAL) &&
+	    (flags & ENQUEUE_INITIAL))
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	avg_vruntime_add(cfs_rq, se);
+	eevdf__rb_insert(&cfs_rq->tasks_timeline, &se->run_node,
+			 less_deadline);
+}
+
+static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	eevdf__rb_erase(&cfs_rq->tasks_timeline, &se->run_node);
+	avg_vruntime_sub(cfs_rq, se);
+}
+
+/*
+ * curr is placed before update_curr() moves V (its own vruntime is part of
+ * V); any other entity after, against the up-to-date V.
+ */
+void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		    unsigned int flags)
+{
+	bool curr = cfs_rq->curr == se;
+
+	if (curr)
+		place_entity(cfs_rq, se, flags);
+	update_curr(cfs_rq);
+	if (!curr)
+		place_entity(cfs_rq, se, flags);
+	update_load_add(&cfs_rq->load, se->load.weight);
+	cfs_rq->nr_queued++;
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;
+	if (!curr)
+		__enqueue_entity(cfs_rq, se);
+	se->on_rq = true;
+	se->cfs_rq = cfs_rq;
+}
+
+static void set_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = true;
+	se->cfs_rq->h_nr_runnable--;
+}
+
+static void clear_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = false;
+	se->cfs_rq->h_nr_runnable++;
+}
+
+/*
+ * Returns false when the entity stays on the queue as a delayed entity:
+ * an ineligible task going to sleep keeps competing (and dragging V) until
+ * it has burnt off its negative lag, instead of carrying the debt into its
+ * next wakeup (DELAY_DEQUEUE, 6.12+).
+ */
+bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		    unsigned int flags)
+{
+	bool sleep = flags & DEQUEUE_SLEEP;
+
+	update_curr(cfs_rq);
+	clear_buddies(cfs_rq, se);
+
+	if (flags & DEQUEUE_DELAYED) {
+		EEVDF_ASSERT(se->sched_delayed);
+	} else {
+		bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
+
+		if (sched_feat(feats(cfs_rq), DELAY_DEQUEUE) && delay &&
+		    !entity_eligible(cfs_rq, se)) {
+			set_delayed(se);
+			return false;
+		}
+	}
+
+	update_entity_lag(cfs_rq, se);
+	if (sched_feat(feats(cfs_rq), PLACE_REL_DEADLINE) && !sleep) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+	if (se != cfs_rq->curr)
+		__dequeue_entity(cfs_rq, se);
+	se->on_rq = false;
+	update_load_sub(&cfs_rq->load, se->load.weight);
+	cfs_rq->nr_queued--;
+
+	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime(cfs_rq);
+
+	if (flags & DEQUEUE_DELAYED) {
+		clear_delayed(se);
+		/* Lag gained while asleep is not kept (DELAY_ZERO). */
+		if (sched_feat(feats(cfs_rq), DELAY_ZERO) && se->vlag > 0)
+			se->vlag = 0;
+	}
+	return true;
+}
+
+/*
+ * A delayed task is woken where it sleeps (ttwu_runnable).  If it became
+ * eligible meanwhile its positive lag is dropped and it is re-placed at V;
+ * otherwise it keeps both its vruntime and its deadline.  Deliberately no
+ * update_curr() first: V is taken with curr's stale vruntime, as the
+ * kernel does (shared/reference/simulator-notes.md section 3).
+ */
+void requeue_delayed_entity(struct sched_entity *se)
+{
+	struct cfs_rq *cfs_rq = se->cfs_rq;
+
+	EEVDF_ASSERT(se->sched_delayed && se->on_rq);
+	if (sched_feat(feats(cfs_rq), DELAY_ZERO)) {
+		update_entity_lag(cfs_rq, se);
+		if (se->vlag > 0) {
+			cfs_rq->nr_queued--;
+			if (se != cfs_rq->curr)
+				__dequeue_entity(cfs_rq, se);
+			se->vlag = 0;
+			place_entity(cfs_rq, se, 0);
+			if (se != cfs_rq->curr)
+				__enqueue_entity(cfs_rq, se);
+			cfs_rq->nr_queued++;
+		}
+	}
+	clear_delayed(se);
+}
+
+/* The pick ------------------------------------------------------------- */
+
+/*
+ * The eligible entity with the earliest deadline, in O(log n): the tree is
+ * ordered by deadline, so the leftmost eligible node is the answer.  A left
+ * subtree holds an eligible entity iff its min_vruntime is eligible; the
+ * walk goes left whenever it does, else takes the node if eligible, else
+ * goes right.  curr (outside the tree) wins only with a strictly earlier
+ * deadline, so a queued entity beats curr on a tie.
+ */
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
+{
+	struct eevdf_rb_node *node = cfs_rq->tasks_timeline.root;
+	struct sched_entity *se = node_se(eevdf__rb_first(&cfs_rq->tasks_timeline));
+	struct sched_entity *curr = cfs_rq->curr;
+	struct sched_entity *best = NULL;
+	struct sched_entity *next = cfs_rq->next;
+
+	/* A lone entity is always eligible: V is its own vruntime. */
+	if (cfs_rq->nr_queued == 1)
+		return curr && curr->on_rq ? curr : se;
+
+	/* 6.18.32+: the buddy test moved inside the pick (e837456fdca8). */
+	if (params(cfs_rq)->profile->wakeup == WAKEUP_6_18Y &&
+	    sched_feat(feats(cfs_rq), PICK_BUDDY) && next &&
+	    entity_eligible(cfs_rq, next))
+		return next;
+
+	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
+		curr = NULL;
+	if (curr && protect && protect_slice(curr))
+		return curr;
+
+	if (se && entity_eligible(cfs_rq, se)) {
+		best = se;
+		goto found;
+	}
+	while (node) {
+		struct eevdf_rb_node *left = node->left;
+
+		if (left && vruntime_eligible(cfs_rq, node_se(left)->min_vruntime)) {
+			node = left;
+			continue;
+		}
+		se = node_se(node);
+		if (entity_eligible(cfs_rq, se)) {
+			best = se;
+			break;
+		}
+		node = node->right;
+	}
+found:
+	if (!best || (curr && entity_before(curr, best)))
+		best = curr;
+	return best;
+}
+
+void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		     bool first)
+{
+	clear_buddies(cfs_rq, se);
+	/* curr is not kept in the tree. */
+	if (se->on_rq) {
+		__dequeue_entity(cfs_rq, se);
+		if (first || !params(cfs_rq)->profile->protect_first_only)
+			set_protect_slice(cfs_rq, se);
+	}
+	cfs_rq->curr = se;
+	se->exec_start = cfs_rq->rq->clock;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
+{
+	if (prev->on_rq) {
+		update_curr(cfs_rq);
+		__enqueue_entity(cfs_rq, prev);
+	}
+	cfs_rq->curr = NULL;
+}
+
+/* Task-level hooks ---------------------------------------------------- */
+
+/* __sched_fork() and the first slice: a child starts with zero lag. */
+void init_entity(struct rq *rq, struct task *p)
+{
+	struct sched_entity *se = &p->se;
+	u64 custom = se->slice;
+	bool has_custom = se->custom_slice;
+
+	se->on_rq = false;
+	se->sched_delayed = false;
+	se->rel_deadline = false;
+	se->exec_start = 0;
+	se->sum_exec_runtime = 0;
+	se->prev_sum_exec_runtime = 0;
+	se->vruntime = 0;
+	se->vlag = 0;
+	se->vprot = 0;
+	se->deadline = 0;
+	se->cfs_rq = &rq->cfs;
+	se->custom_slice = has_custom;
+	se->slice = has_custom ? custom : rq->sp->sysctl_sched_base_slice;
+	eevdf__set_load_weight(&se->load, p->nice,
+			       p->policy == EEVDF_POLICY_IDLE);
+}
+
+/* After an enqueue or dequeue the slice left may have changed. */
+static void hrtick_update(struct rq *rq)
+{
+	if (!sched_feat_rq(rq, HRTICK) || !rq->curr ||
+	    rq->curr->state != TASK_RUNNING)
+		return;
+	hrtick_start_fair(rq, rq->curr);
+}
+
+void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
+{
+	struct sched_entity *se = &p->se;
+
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se);
+		return;
+	}
+	enqueue_entity(&rq->cfs, se, flags);
+	rq->cfs.h_nr_runnable++;
+	rq->nr_running++;
+	hrtick_update(rq);
+}
+
+/*
+ * dequeue_entities() for a flat hierarchy.  Returns false when the task
+ * stays queued as a delayed entity (the caller must then not block it).
+ */
+bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
+{
+	struct sched_entity *se = &p->se;
+
+	if (!dequeue_entity(&rq->cfs, se, flags))
+		return false;
+	rq->cfs.h_nr_runnable--;
+	rq->nr_running--;
+	hrtick_update(rq);
+	return true;
+}
+
+/* __block_task() of a delayed task whose dequeue is completed. */
+static void finish_delayed_task(struct rq *rq, struct sched_entity *se)
+{
+	struct task *p = task_of(se);
+
+	dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	p->on_rq = false;
+}
+
+/*
+ * pick_next_entity(): the buddy if eligible (6.17 tests it here; 6.18.32+
+ * inside the pick), then EEVDF.  A delayed entity chosen by EEVDF has
+ * become eligible: its sleep is completed now and NULL tells the caller
+ * to pick again.
+ */
+static struct sched_entity *pick_next_entity(struct rq *rq,
+					     struct cfs_rq *cfs_rq,
+					     bool protect)
+{
+	struct sched_entity *se;
+
+	if (rq->sp->profile->wakeup == WAKEUP_6_17 &&
+	    sched_feat_rq(rq, PICK_BUDDY) && cfs_rq->next &&
+	    entity_eligible(cfs_rq, cfs_rq->next))
+		return cfs_rq->next;
+	se = pick_eevdf(cfs_rq, protect);
+	EEVDF_ASSERT(se);
+	if (se->sched_delayed) {
+		finish_delayed_task(rq, se);
+		return NULL;
+	}
+	return se;
+}
+
+/*
+ * pick_task_fair() + the put/set of pick_next_task_fair() for one level:
+ * when the pick returns the task already running, nothing is put or set,
+ * so its protection window is not refreshed (kernel-model.md section 12,
+ * item 5).
+ */
+struct task *pick_next_task_fair(struct rq *rq, struct task *prev)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se;
+
+	for (;;) {
+		if (!cfs_rq->nr_queued) {
+			se = NULL;
+			break;
+		}
+		if (cfs_rq->curr && cfs_rq->curr->on_rq)
+			update_curr(cfs_rq);
+		se = pick_next_entity(rq, cfs_rq, true);
+		if (se)
+			break;
+	}
+	if (!se) {
+		if (prev)
+			put_prev_entity(cfs_rq, &prev->se);
+		return NULL;
+	}
+	if (prev != task_of(se)) {
+		if (prev)
+			put_prev_entity(cfs_rq, &prev->se);
+		set_next_entity(cfs_rq, se, true);
+	}
+	return task_of(se);
+}
+
+/*
+ * HRTICK: end the slice exactly instead of at the next tick.  Armed for
+ * what is left of the running task's slice when others are queued; the
+ * kernel never arms it for less than 10 us.
+ */
+void hrtick_start_fair(struct rq *rq, struct task *p)
+{
+	struct sched_entity *se = &p->se;
+	s64 delta;
+
+	if (rq->cfs.nr_queued <= 1 || rq->curr != p) {
+		eevdf__rq_hrtick_arm(rq, -1);
+		return;
+	}
+	delta = (s64)se->slice -
+		(s64)(se->sum_exec_runtime - se->prev_sum_exec_runtime);
+	if (delta < 0) {
+		resched_curr(rq);
+		return;
+	}
+	eevdf__rq_hrtick_arm(rq, max_s64(delta, 10000));
+}
+
+void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+
+	EEVDF_ASSERT(cfs_rq->curr == &curr->se);
+	update_curr(cfs_rq);
+	/* An hrtick expiry ends the slice unconditionally. */
+	if (queued)
+		resched_curr(rq);
+}
+
+/* set_preempt_buddy(): an older buddy with an earlier deadline stays. */
+static bool set_preempt_buddy(struct cfs_rq *cfs_rq, struct sched_entity *pse)
+{
+	if (cfs_rq->next && entity_before(cfs_rq->next, pse))
+		return false;
+	set_next_buddy(pse);
+	return true;
+}
+
+/*
+ * preempt_sync(): a sync wakeup preempts only when the wakee's deadline is
+ * earlier and the waker has run for at least the migration cost (a
+ * quarter of it when the wakeup already chose the CPU).
+ */
+static bool preempt_sync(struct rq *rq, unsigned int wake_flags,
+			 struct sched_entity *pse, struct sched_entity *se)
+{
+	u64 threshold = rq->sp->migration_cost;
+	s64 delta = (s64)(rq->clock - se->exec_start);
+
+	if (wake_flags & WF_RQ_SELECTED)
+		threshold >>= 2;
+	return entity_before(pse, se) && delta >= (s64)threshold;
+}
+
+enum preempt_action { ACT_PICK, ACT_SHORT };
+
+/* Wakeup preemption as in 6.18.32+ (v6.19-final logic with the 7.1
+ * delayed-entity fixes), kernel-6.18y.md section 3.1. */
+static void check_preempt_6_18y(struct rq *rq, struct task *p,
+				unsigned int wake_flags)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &rq->curr->se, *pse = &p->se, *nse;
+	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
+	enum preempt_action action = ACT_PICK;
+
+	if (cse_is_idle && !pse_is_idle) {
+		action = ACT_SHORT;
+		goto preempt;
+	}
+	if (cse_is_idle != pse_is_idle)
+		return;
+	if (p->policy != EEVDF_POLICY_NORMAL)
+		return;
+	update_curr(cfs_rq);
+
+	if (sched_feat_rq(rq, PREEMPT_SHORT) && pse->slice < se->slice) {
+		action = ACT_SHORT;
+		goto pick;
+	}
+	if ((wake_flags & WF_FORK) || pse->sched_delayed)
+		return;
+	if (sched_feat_rq(rq, NEXT_BUDDY) && set_preempt_buddy(cfs_rq, pse) &&
+	    (wake_flags & WF_SYNC)) {
+		if (preempt_sync(rq, wake_flags, pse, se))
+			goto preempt;
+		return;
+	}
+pick:
+	/* The pick reaps delayed entities it chooses, which moves V. */
+	do {
+		nse = pick_next_entity(rq, cfs_rq, action != ACT_SHORT);
+	} while (!nse && cfs_rq->nr_queued);
+	if (nse == pse)
+		goto preempt;
+	if (sched_feat_rq(rq, RUN_TO_PARITY))
+		update_protect_slice(cfs_rq, se);
+	return;
+preempt:
+	if (action == ACT_SHORT)
+		cancel_protect_slice(se);
+	resched_curr(rq);
+}
+
+/* Wakeup preemption as in 6.17 / 6.18.0 (kernel-model.md section 7.3). */
+static void check_preempt_6_17(struct rq *rq, struct task *p,
+			       unsigned int wake_flags)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
+	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
+	bool do_preempt_short;
+
+	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
+	    !pse->sched_delayed)
+		set_next_buddy(pse);
+	if (rq->need_resched)
+		return;
+	if (!sched_feat_rq(rq, WAKEUP_PREEMPTION))
+		return;
+	if (cse_is_idle && !pse_is_idle) {
+		/* f553741ac8c0: an idle curr loses its protection */
+		cancel_protect_slice(se);
+		resched_curr(rq);
+		return;
+	}
+	if (cse_is_idle != pse_is_idle)
+		return;
+	if (p->policy != EEVDF_POLICY_NORMAL)
+		return;
+	update_curr(cfs_rq);
+
+	do_preempt_short = sched_feat_rq(rq, PREEMPT_SHORT) &&
+			   pse->slice < se->slice;
+	if (pick_eevdf(cfs_rq, !do_preempt_short) == pse) {
+		if (do_preempt_short)
+			cancel_protect_slice(se);
+		resched_curr(rq);
+	} else if (sched_feat_rq(rq, RUN_TO_PARITY) && do_preempt_short) {
+		update_protect_slice(cfs_rq, se);
+	}
+}
+
+void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
+			       unsigned int wake_flags)
+{
+	if (&rq->curr->se == &p->se)
+		return;
+	if (rq->sp->profile->wakeup == WAKEUP_6_17) {
+		check_preempt_6_17(rq, p, wake_flags);
+		return;
+	}
+	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+		return;
+	check_preempt_6_18y(rq, p, wake_flags);
+}
+
+/*
+ * sched_yield().  Up to 6.18.1 the yielder only pushed its deadline one
+ * request later; from 6.18.2 (79104becf42b) an eligible yielder forfeits
+ * the rest of its request (vruntime jumps to the deadline) before the new
+ * request starts, so a yield costs it real service.
+ */
+void yield_task_fair(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &rq->curr->se;
+
+	if (rq->nr_running == 1)
+		return;
+	clear_buddies(cfs_rq, se);
+	update_curr(cfs_rq);
+	if (rq->sp->profile->yield_forfeit) {
+		if (entity_eligible(cfs_rq, se)) {
+			se->vruntime = se->deadline;
+			se->deadline += calc_delta_fair(se->slice, se);
+		}
+		return;
+	}
+	se->deadline += calc_delta_fair(se->slice, se);
+}
+
+/*
+ * set_user_nice(): the task is taken off the queue keeping its lag and a
+ * relative deadline (DEQUEUE_SAVE), both are rescaled to the new weight,
+ * and it is put back with ENQUEUE_RESTORE, which re-applies the lag
+ * against the others.  A delayed task keeps its delayed state.
+ */
+void reweight_task_fair(struct rq *rq, struct task *p, int nice)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+	bool queued = se->on_rq, running = rq->curr == p;
+	u64 old_weight = se->load.weight;
+	int old_nice = p->nice;
+	struct load_weight lw;
+
+	if (queued)
+		dequeue_entity(cfs_rq, se, DEQUEUE_SAVE);
+	if (running)
+		put_prev_entity(cfs_rq, se);
+
+	eevdf__set_load_weight(&lw, nice, p->policy == EEVDF_POLICY_IDLE);
+	se->vlag = (s64)(((s128)se->vlag * (s128)old_weight) /
+			 (s128)lw.weight);
+	if (se->rel_deadline)
+		se->deadline = (u64)(s64)(((s128)(s64)se->deadline *
+					   (s128)old_weight) /
+					  (s128)lw.weight);
+	se->load = lw;
+	p->nice = nice;
+
+	/* A delayed entity stays delayed: the runnable counts do not move. */
+	if (queued)
+		enqueue_entity(cfs_rq, se, ENQUEUE_RESTORE);
+	if (running) {
+		set_next_entity(cfs_rq, se, false);
+		/*
+		 * In 6.18.y vprot shares storage with vlag, which the dequeue
+		 * just overwrote with the lag; not re-arming it at this
+		 * non-pick (bcd74b2ffdd0) leaves a value below vruntime,
+		 * i.e. no protection.  Model that outcome directly.
+		 */
+		if (rq->sp->profile->protect_first_only)
+			se->vprot = se->vruntime;
+	}
+	/* prio_changed_fair() */
+	if (!queued || cfs_rq->nr_queued == 1)
+		return;
+	if (running) {
+		if (nice > old_nice)
+			resched_curr(rq);
+	} else if (rq->curr) {
+		check_preempt_wakeup_fair(rq, p, 0);
+	} else {
+		resched_curr(rq);
+	}
+}
+
+/* Invariant checker ---------------------------------------------------- */
+
+struct subtree_sums {
+	s64 sum_w_vruntime;
+	u64 sum_weight;
+	unsigned int nr;
+	unsigned int delayed;
+	u64 load;
+};
+
+static const char *check_subtree(const struct cfs_rq *cfs_rq,
+				 const struct eevdf_rb_node *node,
+				 struct subtree_sums *s)
+{
+	const struct sched_entity *se = node_se(node);
+	const struct sched_entity *l = node_se(node->left);
+	const struct sched_entity *r = node_se(node->right);
+	u64 mv = se->vruntime, mins = se->slice, maxs = se->slice;
+	const char *err;
+
+	if (!se->on_rq)
+		return "entity in the tree is not on_rq";
+	if (se == cfs_rq->curr)
+		return "curr is in the tree";
+	if (l) {
+		if (entity_before(se, l))
+			return "tree order: left child has a later deadline";
+		if ((err = check_subtree(cfs_rq, node->left, s)))
+			return err;
+		mv = min_vruntime(mv, l->min_vruntime);
+		mins = min_u64(mins, l->min_slice);
+		maxs = max_u64(maxs, l->max_slice);
+	}
+	if (r) {
+		if (entity_before(r, se))
+			return "tree order: right child has an earlier deadline";
+		if ((err = check_subtree(cfs_rq, node->right, s)))
+			return err;
+		mv = min_vruntime(mv, r->min_vruntime);
+		mins = min_u64(mins, r->min_slice);
+		maxs = max_u64(maxs, r->max_slice);
+	}
+	if (mv != se->min_vruntime)
+		return "augmented min_vruntime is stale";
+	if (mins != se->min_slice || maxs != se->max_slice)
+		return "augmented min_slice/max_slice is stale";
+	s->sum_w_vruntime += mul_wrap(entity_key(cfs_rq, se),
+				      (s64)scale_load_down(se->load.weight));
+	s->sum_weight += scale_load_down(se->load.weight);
+	s->nr++;
+	s->delayed += se->sched_delayed;
+	s->load += se->load.weight;
+	return NULL;
+}
+
+const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
+{
+	const struct eevdf_rb_root *t = &cfs_rq->tasks_timeline;
+	const struct sched_entity *curr = cfs_rq->curr;
+	struct subtree_sums s = { 0, 0, 0, 0, 0 };
+	s64 avg, load, v;
+	const char *err;
+
+	if (eevdf__rb_check(t) < 0)
+		return "red-black tree structure is broken";
+	if (t->root && (err = check_subtree(cfs_rq, t->root, &s)))
+		return err;
+	if (s.sum_w_vruntime != cfs_rq->sum_w_vruntime ||
+	    s.sum_weight != cfs_rq->sum_weight)
+		return "sum_w_vruntime/sum_weight do not match the tree";
+	if (curr && curr->on_rq) {
+		s.nr++;
+		s.delayed += curr->sched_delayed;
+		s.load += curr->load.weight;
+	}
+	if (s.nr != cfs_rq->nr_queued)
+		return "nr_queued does not match the queued entities";
+	if (s.nr - s.delayed != cfs_rq->h_nr_runnable)
+		return "h_nr_runnable does not match the non-delayed entities";
+	if (s.load != cfs_rq->load.weight)
+		return "load.weight does not match the queued entities";
+	/* Lag conservation: with V the floored mean, the lags sum to (-L, 0]. */
+	avg_sums(cfs_rq, &avg, &load);
+	if (load) {
+		v = avg_vruntime_delta(cfs_rq);
+		if (avg - mul_wrap(v, load) < 0 || avg - mul_wrap(v, load) >= load)
+			return "lags do not sum to zero";
+	}
+	if (cfs_rq->next && !cfs_rq->next->on_rq)
+		return "next buddy is not on the queue";
+	return NULL;
+}
+
+/*
+ * Put an entity on the queue exactly as it is, without placement: for
+ * tests that build a queue from the numbers of a worked example.
+ */
+void eevdf__cfs_rq_insert_raw(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	EEVDF_ASSERT(!se->on_rq);
+	se->cfs_rq = cfs_rq;
+	update_load_add(&cfs_rq->load, se->load.weight);
+	cfs_rq->nr_queued++;
+	if (!se->sched_delayed)
+		cfs_rq->h_nr_runnable++;
+	__enqueue_entity(cfs_rq, se);
+	se->on_rq = true;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The EEVDF fair class: one cfs_rq per CPU (no group scheduling yet).
+ *
+ * Functions keep the kernel's names (kernel/sched/fair.c); the macros below
+ * give them the library's eevdf__ symbol prefix so that libeevdf.a never
+ * clashes with a user's symbols, while the code still reads like fair.c.
+ */
+#ifndef EEVDF_FAIR_H
+#define EEVDF_FAIR_H
+
+#include "sched.h"
+
+/* enqueue flags */
+#define ENQUEUE_WAKEUP   0x01u
+#define ENQUEUE_RESTORE  0x02u
+#define ENQUEUE_INITIAL  0x04u
+#define ENQUEUE_MIGRATED 0x08u
+#define ENQUEUE_DELAYED  0x10u
+
+/* dequeue flags */
+#define DEQUEUE_SLEEP    0x01u
+#define DEQUEUE_SAVE     0x02u
+#define DEQUEUE_MOVE     0x04u
+#define DEQUEUE_SPECIAL  0x08u
+#define DEQUEUE_DELAYED  0x10u
+
+/* wake flags */
+#define WF_TTWU          0x01u /* a real wakeup (try_to_wake_up) */
+#define WF_FORK          0x02u /* wake_up_new_task */
+#define WF_SYNC          0x04u /* the waker is about to sleep */
+#define WF_MIGRATED      0x08u
+#define WF_RQ_SELECTED   0x10u /* select_task_rq() ran */
+
+#define init_cfs_rq            eevdf__init_cfs_rq
+#define avg_vruntime           eevdf__avg_vruntime
+#define avg_vruntime_peek      eevdf__avg_vruntime_peek
+#define entity_eligible        eevdf__entity_eligible
+#define update_curr            eevdf__update_curr
+#define place_entity           eevdf__place_entity
+#define enqueue_entity         eevdf__enqueue_entity
+#define dequeue_entity         eevdf__dequeue_entity
+#define pick_eevdf             eevdf__pick_eevdf
+#define set_next_entity        eevdf__set_next_entity
+#define put_prev_entity        eevdf__put_prev_entity
+#define cfs_rq_min_slice       eevdf__cfs_rq_min_slice
+#define cfs_rq_max_slice       eevdf__cfs_rq_max_slice
+#define protect_slice          eevdf__protect_slice
+#define init_entity            eevdf__init_entity
+#define enqueue_task_fair      eevdf__enqueue_task_fair
+#define dequeue_task_fair      eevdf__dequeue_task_fair
+#define pick_next_task_fair    eevdf__pick_next_task_fair
+#define check_preempt_wakeup_fair eevdf__check_preempt_wakeup_fair
+#define task_tick_fair         eevdf__task_tick_fair
+#define yield_task_fair        eevdf__yield_task_fair
+#define reweight_task_fair     eevdf__reweight_task_fair
+#define hrtick_start_fair      eevdf__hrtick_start_fair
+#define resched_curr           eevdf__resched_curr
+#define update_entity_lag      eevdf__update_entity_lag
+#define requeue_delayed_entity eevdf__requeue_delayed_entity
+#define set_next_buddy         eevdf__set_next_buddy
+
+void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
+
+/* V, the load-weighted mean vruntime.  avg_vruntime() is the kernel's
+ * (it may re-centre zero_vruntime); avg_vruntime_peek() never changes
+ * anything and is for checkers and reports. */
+u64 avg_vruntime(struct cfs_rq *cfs_rq);
+u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq);
+bool entity_eligible(const struct cfs_rq *cfs_rq,
+		     const struct sched_entity *se);
+
+void update_curr(struct cfs_rq *cfs_rq);
+void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		  unsigned int flags);
+void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		    unsigned int flags);
+bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		    unsigned int flags);
+void requeue_delayed_entity(struct sched_entity *se);
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect);
+void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		     bool first);
+void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev);
+void set_next_buddy(struct sched_entity *se);
+u64 cfs_rq_min_slice(const struct cfs_rq *cfs_rq);
+u64 cfs_rq_max_slice(const struct cfs_rq *cfs_rq);
+bool protect_slice(const struct sched_entity *se);
+
+/* A new task's entity (__sched_fork + weight + slice). */
+void init_entity(struct rq *rq, struct task *p);
+
+/* Task-level class hooks, as core.c calls them. */
+void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags);
+/* false when the task stays queued as a delayed entity */
+bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags);
+struct task *pick_next_task_fair(struct rq *rq, struct task *prev);
+void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
+			       unsigned int wake_flags);
+void task_tick_fair(struct rq *rq, struct task *curr, bool queued);
+void yield_task_fair(struct rq *rq);
+void reweight_task_fair(struct rq *rq, struct task *p, int nice);
+void hrtick_start_fair(struct rq *rq, struct task *p);
+void resched_curr(struct rq *rq);
+
+/*
+ * Arm or cancel a CPU's hrtick timer (core.c owns the event queue).
+ * delay < 0 cancels.
+ */
+void eevdf__rq_hrtick_arm(struct rq *rq, s64 delay);
+
+/* Queue an entity as it is, no placement (tests build worked examples). */
+void eevdf__cfs_rq_insert_raw(struct cfs_rq *cfs_rq, struct sched_entity *se);
+
+/* Recompute every cfs_rq invariant from scratch; returns NULL when all
+ * hold, else a static description of the first broken one. */
+const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq);
+
+static inline bool vruntime_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+static inline u64 calc_delta_fair(u64 delta, struct sched_entity *se)
+{
+	return eevdf__calc_delta_fair(delta, &se->load);
+}
+
+#endif

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduler model's data: sched_entity, cfs_rq, rq and task, named and
+ * laid out after the kernel's (include/linux/sched.h, kernel/sched/sched.h)
+ * so that code reading them reads like kernel/sched/fair.c.
+ *
+ * Time: the simulated clock is int64 ns; the model's clocks and virtual
+ * times are u64 as in the kernel, and virtual times are compared
+ * wrap-safely ((s64)(a - b) < 0).  No floating point anywhere here.
+ */
+#ifndef EEVDF_SCHED_H
+#define EEVDF_SCHED_H
+
+#include "internal.h"
+#include "eventq.h"
+#include "feature.h"
+#include "profile.h"
+#include "rbtree.h"
+#include "rng.h"
+#include "weights.h"
+
+struct rq;
+struct eevdf_sim;
+
+#define NO_LOOP SIZE_MAX
+
+struct sched_entity {
+	struct load_weight load;
+	struct eevdf_rb_node run_node;
+	u64 deadline;
+	u64 min_vruntime; /* augmented: min vruntime in this subtree */
+	u64 min_slice;    /* augmented: min slice in this subtree */
+	u64 max_slice;    /* augmented: max slice in this subtree */
+
+	bool on_rq;
+	bool sched_delayed;
+	bool rel_deadline;
+	bool custom_slice;
+
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	u64 vruntime;
+	/*
+	 * The kernel shares storage between vlag and vprot until 6.18.45; we
+	 * keep two fields and model the one visible consequence (a running
+	 * task's protection is lost when its attributes change) explicitly.
+	 */
+	s64 vlag;
+	u64 vprot;
+	u64 slice;
+	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
+};
+
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_queued;     /* entities on the queue, delayed included */
+	unsigned int h_nr_runnable; /* queued and not delayed */
+	/*
+	 * Sum over tree entities of (v_i - v0) * w_i and of w_i (unscaled
+	 * weights): V = v0 + sum_w_vruntime / sum_weight, with curr added in
+	 * explicitly when it is on the queue.
+	 */
+	s64 sum_w_vruntime;
+	u64 sum_weight;
+	u64 v0; /* min_vruntime or zero_vruntime, per profile */
+	struct eevdf_rb_root tasks_timeline;
+	struct sched_entity *curr;
+	struct sched_entity *next; /* next buddy */
+	struct rq *rq;
+};
+
+/* Everything the model reads but never changes while running. */
+struct sched_params {
+	u64 features;
+	const struct eevdf_profile *profile;
+	u64 sysctl_sched_base_slice;   /* scaled by CPU count, or as written */
+	u64 normalized_base_slice;     /* NO_RUN_TO_PARITY quantum */
+	u64 tick_nsec;                 /* TICK_NSEC = (1e9 + HZ/2) / HZ */
+	u64 migration_cost;            /* sysctl_sched_migration_cost */
+};
+
+enum task_state {
+	TASK_NEW = 0,
+	TASK_RUNNING = 1, /* runnable or running */
+	TASK_SLEEPING = 2,
+	TASK_DEAD = 3,
+};
+
+/* Why a task's single event is queued. */
+enum task_event_type {
+	TEV_START = 1, /* creation (wake_up_new_task) */
+	TEV_TIMER = 2, /* sleep expiry (try_to_wake_up) */
+	TEV_BURST = 3, /* the current run op completes, if still on CPU */
+};
+
+enum rq_event_type {
+	REV_TICK = 10,
+	REV_HRTICK = 11,
+};
+
+/* Same-time order: a task's own step, then wakeups, then interrupts. */
+enum event_class {
+	EVC_TASK = 0,
+	EVC_WAKEUP = 1,
+	EVC_TICK = 2,
+};
+
+struct task_stats {
+	u64 yields;
+	u64 nvcsw;
+	u64 nivcsw;
+	u64 migrations;
+	u64 wait_ns;
+	u64 sleep_ns;
+	u64 delay_count;
+	u64 delay_sum;
+	u64 delay_max;
+	u64 delay_max_at;
+};
+
+struct task {
+	struct sched_entity se; /* first: tests cast freely */
+	int pid;
+	int cpu;
+	int nice;
+	enum eevdf_policy policy;
+	enum task_state state;
+	bool on_rq;   /* task-level: queued (possibly delayed) */
+	bool on_cpu;  /* rq->curr == this */
+	char name[EEVDF_NAME_MAX];
+
+	/* Program. */
+	struct eevdf_op *ops;
+	size_t nr_ops;
+	u64 *loop_left;   /* per op index: remaining iterations of a LOOP */
+	size_t *closer;   /* per pc 0..nr_ops: innermost loop ending there */
+	size_t *outer_closer; /* per LOOP op: next loop ending at its end */
+	size_t pc;
+	u64 run_left;     /* work left in the current RUN op */
+	bool in_run;      /* pc's RUN op is under way */
+	bool needs_step;  /* on CPU and must execute its next op */
+	eevdf_time run_since; /* when it last got the CPU */
+
+	int *cpus_allowed;
+	size_t nr_cpus_allowed;
+	eevdf_time start;
+
+	struct eevdf_event ev;
+	struct eevdf_rng rng;
+
+	/* Accounting. */
+	struct task_stats st;
+	eevdf_time state_since;  /* start of the current wait/sleep span */
+	eevdf_time delay_since;  /* perf atom: runnable since; -1 = none */
+};
+
+struct rq {
+	int cpu;
+	struct cfs_rq cfs;
+	struct task *curr;          /* NULL = idle */
+	unsigned int nr_running;    /* tasks on this rq, delayed included */
+	bool need_resched;
+	u64 clock;                  /* rq_clock_task: simulated now */
+	const struct sched_params *sp;
+	struct eevdf_sim *sim;
+
+	struct eevdf_event tick_ev;
+	struct eevdf_event hrtick_ev;
+
+	eevdf_time busy_since;      /* start of the current busy span */
+	eevdf_time idle_since;
+	u64 busy_ns, idle_ns, switches, ticks;
+};
+
+/* The public name of a task state (trace events, stats). */
+static inline enum eevdf_task_state eevdf__public_state(enum task_state s)
+{
+	switch (s) {
+	case TASK_NEW:
+		return EEVDF_TASK_NEW;
+	case TASK_RUNNING:
+		return EEVDF_TASK_RUNNING;
+	case TASK_SLEEPING:
+		return EEVDF_TASK_SLEEPING;
+	case TASK_DEAD:
+		return EEVDF_TASK_DEAD;
+	}
+	return EEVDF_TASK_DEAD;
+}
+
+static inline struct task *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task, se);
+}
+
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->rq;
+}
+
+#define sched_feat_rq(rq, name) sched_feat((rq)->sp->features, name)
+
+#endif

@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine and the public entry points: configuration, tasks, the event
+ * loop and the clock.  The clock moves only when an event is dispatched,
+ * and events leave the queue in (time, class, seq) order, so a run is a
+ * pure function of its inputs.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "fair.h"
+#include "sim.h"
+
+#define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
+
+int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sim->errmsg, sizeof(sim->errmsg), fmt, ap);
+	va_end(ap);
+	if (!sim->error)
+		sim->error = code;
+	return code;
+}
+
+/* Errors of a call that leave the simulation usable. */
+static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sim->errmsg, sizeof(sim->errmsg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
+		  int pid, int prev_pid, enum eevdf_task_state prev_state)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sim->trace)
+		return;
+	ev.kind = kind;
+	ev.time = sim->now;
+	ev.cpu = cpu;
+	ev.pid = pid;
+	ev.prev_pid = prev_pid;
+	ev.prev_state = prev_state;
+	sim->trace(sim->trace_ud, &ev);
+}
+
+/* Configuration ---------------------------------------------------------- */
+
+void eevdf_config_init(struct eevdf_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->seed = 1;
+	cfg->nr_cpus = 1;
+	cfg->hz = 1000;
+}
+
+int eevdf_config_set_features(struct eevdf_config *cfg, const char *list,
+			      char *err, size_t errlen)
+{
+	if (!cfg)
+		return EEVDF_EINVAL;
+	return eevdf_features_parse(list, &cfg->feat_on, &cfg->feat_off, err,
+				    errlen);
+}
+
+static unsigned int ilog2_u(unsigned int x)
+{
+	unsigned int r = 0;
+
+	while (x >>= 1)
+		r++;
+	return r;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The scheduler's parameters: the profile's release, the feature overrides
+ * on top of its defaults, and the base slice scaled by the CPU count the
+ * way the kernel's LOG tunable scaling does (factor 1 + ilog2(min(n, 8)):
+ * 0.70, 1.40, 2.10, 2.80 ms).  A base slice given explicitly behaves like
+ * a debugfs write: it is taken as is, and the unscaled value is
+ * back-computed from it.
+ */
+static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
+		       char *err, size_t errlen)
+{
+	struct sched_params *sp = &sim->sp;
+	const struct eevdf_profile *prof = eevdf__profile_find(cfg->kernel);
+	unsigned int factor;
+	uint64_t mask;
+
+	if (!prof) {
+		size_t n = 0;
+		char names[128] = "";
+
+		for (size_t i = 0; i < eevdf_profile_count() &&
+				   n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", i ? ", " : "",
+					      eevdf_profile_name(i));
+		set_err(err, errlen, "unknown kernel profile '%s' (known: %s)",
+			cfg->kernel, names);
+		return EEVDF_EINVAL;
+	}
+	eevdf_profile_features(prof->name, &mask);
+	sp->profile = prof;
+	sp->features = ((mask | cfg->feat_on) & ~cfg->feat_off) &
+		       prof->feat_present;
+	factor = 1 + ilog2_u((unsigned int)(cfg->nr_cpus < 8 ? cfg->nr_cpus : 8));
+	if (cfg->base_slice) {
+		if (cfg->base_slice < 100 * EEVDF_NSEC_PER_USEC ||
+		    cfg->base_slice > 100 * EEVDF_NSEC_PER_MSEC) {
+			set_err(err, errlen, "base slice %lld ns is outside "
+				"100us..100ms", (long long)cfg->base_slice);
+			return EEVDF_EINVAL;
+		}
+		sp->sysctl_sched_base_slice = (u64)cfg->base_slice;
+		sp->normalized_base_slice = (u64)cfg->base_slice / factor;
+	} else {
+		sp->normalized_base_slice = prof->normalized_base_slice;
+		sp->sysctl_sched_base_slice = prof->normalized_base_slice *
+					      factor;
+	}
+	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + cfg->hz / 2) / cfg->hz);
+	sp->migration_cost = 500000;
+	return 0;
+}
+
+int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
+		  size_t errlen)
+{
+	struct eevdf_sim *sim;
+	int ret;
+
+	if (!out)
+		return EEVDF_EINVAL;
+	*out = NULL;
+	if (!cfg) {
+		set_err(err, errlen, "no configuration given");
+		return EEVDF_EINVAL;
+	}
+	if (cfg->nr_cpus < 1 || cfg->nr_cpus > EEVDF_MAX_CPUS) {
+		set_err(err, errlen, "nr_cpus %d is outside 1..%d",
+			cfg->nr_cpus, EEVDF_MAX_CPUS);
+		return EEVDF_EINVAL;
+	}
+	if (cfg->hz < 100 || cfg->hz > 10000) {
+		set_err(err, errlen, "hz %d is outside 100..10000", cfg->hz);
+		return EEVDF_EINVAL;
+	}
+	if (cfg->duration < 0 || cfg->duration > MAX_DURATION) {
+		set_err(err, errlen, "duration %lld ns is outside 0..10^15",
+			(long long)cfg->duration);
+		return EEVDF_EINVAL;
+	}
+	sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		return EEVDF_ENOMEM;
+	ret = init_params(sim, cfg, err, errlen);
+	if (ret) {
+		free(sim);
+		return ret;
+	}
+	sim->rqs = calloc((size_t)cfg->nr_cpus, sizeof(*sim->rqs));
+	if (!sim->rqs) {
+		free(sim);
+		return EEVDF_ENOMEM;
+	}
+	sim->nr_cpus = cfg->nr_cpus;
+	sim->hz = cfg->hz;
+	sim->seed = cfg->seed;
+	sim->duration = cfg->duration;
+	snprintf(sim->name, sizeof(sim->name), "%s", cfg->name ? cfg->name : "");
+	sim->check_invariants = cfg->check_invariants;
+	sim->trace = cfg->trace;
+	sim->trace_ud = cfg->trace_ud;
+	sim->guard_time = -1;
+	eevdf__eventq_init(&sim->evq);
+	for (int i = 0; i < sim->nr_cpus; i++)
+		eevdf__core_init_rq(sim, &sim->rqs[i], i);
+	*out = sim;
+	return 0;
+}
+
+static void task_free(struct task *p)
+{
+	if (!p)
+		return;
+	free(p->ops);
+	free(p->loop_left);
+	free(p->closer);
+	free(p->outer_closer);
+	free(p->cpus_allowed);
+	free(p);
+}
+
+void eevdf_sim_free(eevdf_sim *sim)
+{
+	if (!sim)
+		return;
+	for (size_t i = 0; i < sim->nr_tasks; i++)
+		task_free(sim->tasks[i]);
+	free(sim->tasks);
+	free(sim->rqs);
+	eevdf__eventq_destroy(&sim->evq);
+	free(sim);
+}
+
+/* Tasks ------------------------------------------------------------------ */
+
+static bool op_takes_time(const struct eevdf_op *op)
+{
+	return (op->kind == EEVDF_OP_RUN || op->kind == EEVDF_OP_SLEEP) &&
+	       op->duration > 0;
+}
+
+/*
+ * A program is well formed when every loop body lies inside the program
+ * and inside every loop enclosing it, and every forever loop can advance
+ * the clock (otherwise it would spin at one instant for ever).
+ */
+static int check_program(struct eevdf_sim *sim, const char *name,
+			 const struct eevdf_op *ops, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct eevdf_op *op = &ops[i];
+
+		switch (op->kind) {
+		case EEVDF_OP_RUN:
+		case EEVDF_OP_SLEEP:
+			if (op->duration < 0 || op->duration > MAX_DURATION)
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: op %zu: duration "
+						  "%lld ns is outside 0..10^15",
+						  name, i,
+						  (long long)op->duration);
+			break;
+		case EEVDF_OP_YIELD:
+			break;
+		case EEVDF_OP_LOOP: {
+			size_t end = i + 1 + op->body_len;
+			bool advances = false;
+
+			if (op->body_len == 0 || end > nr)
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: op %zu: loop body "
+						  "of %u ops does not fit the "
+						  "program", name, i,
+						  op->body_len);
+			for (size_t k = i + 1; k < end; k++) {
+				const struct eevdf_op *in = &ops[k];
+
+				if (in->kind == EEVDF_OP_LOOP &&
+				    k + 1 + in->body_len > end)
+					return sim_reject(sim, EEVDF_EINVAL,
+							  "task %s: op %zu: "
+							  "nested loop ends "
+							  "outside its parent",
+							  name, k);
+				advances |= op_takes_time(in);
+			}
+			if (op->count == 0 && !advances)
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: op %zu: a forever "
+						  "loop needs a run or sleep "
+						  "of non-zero duration", name,
+						  i);
+			break;
+		}
+		default:
+			return sim_reject(sim, EEVDF_EINVAL,
+					  "task %s: op %zu: unknown op kind %d",
+					  name, i, (int)op->kind);
+		}
+	}
+	return 0;
+}
+
+/* closer[] / outer_closer[]: see advance_pc() in core.c. */
+static void index_loops(struct task *p)
+{
+	for (size_t i = 0; i <= p->nr_ops; i++)
+		p->closer[i] = NO_LOOP;
+	/* Outer loops start first; an inner loop ending at the same place
+	 * is pushed in front of it. */
+	for (size_t j = 0; j < p->nr_ops; j++) {
+		size_t end;
+
+		p->outer_closer[j] = NO_LOOP;
+		if (p->ops[j].kind != EEVDF_OP_LOOP)
+			continue;
+		end = j + 1 + p->ops[j].body_len;
+		p->outer_closer[j] = p->closer[end];
+		p->closer[end] = j;
+	}
+}
+
+static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
+{
+	size_t len;
+
+	if (!s->name || !(len = strlen(s->name)) || len >= EEVDF_NAME_MAX)
+		return sim_reject(sim, EEVDF_EINVAL, "task name must have "
+				  "1..%d characters", EEVDF_NAME_MAX - 1);
+	if (s->nice < -20 || s->nice > 19)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: nice %d is "
+				  "outside -20..19", s->name, s->nice);
+	if (s->policy != EEVDF_POLICY_NORMAL &&
+	    s->policy != EEVDF_POLICY_BATCH && s->policy != EEVDF_POLICY_IDLE)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: unknown policy "
+				  "%d", s->name, (int)s->policy);
+	if (s->slice < 0)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: negative slice",
+				  s->name);
+	if (s->start < 0 || s->start > MAX_DURATION)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: start %lld ns "
+				  "is outside 0..10^15", s->name,
+				  (long long)s->start);
+	if (s->nr_ops && !s->program)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_ops without "
+				  "a program", s->name);
+	if (s->nr_ops > 65536)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: program of %zu "
+				  "ops is longer than 65536", s->name,
+				  s->nr_ops);
+	if (s->nr_cpus && !s->cpus)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_cpus without "
+				  "a cpu list", s->name);
+	for (size_t i = 0; i < s->nr_cpus; i++)
+		if (s->cpus[i] < 0 || s->cpus[i] >= sim->nr_cpus)
+			return sim_reject(sim, EEVDF_EINVAL, "task %s: cpu %d "
+					  "is not on this %d-CPU machine",
+					  s->name, s->cpus[i], sim->nr_cpus);
+	return check_program(sim, s->name, s->program, s->nr_ops);
+}
+
+/* Copy an array of n elements of size sz (n may be 0). */
+static void *dup_array(const void *src, size_t n, size_t sz)
+{
+	void *p = malloc(n ? n * sz : 1);
+
+	if (p && n)
+		memcpy(p, src, n * sz);
+	return p;
+}
+
+int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
+{
+	struct task *p;
+	int ret;
+
+	if (!sim || !spec)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim_reject(sim, EEVDF_EMISUSE, "the simulation failed "
+				  "earlier: %s", eevdf_strerror(sim->error));
+	if (sim->nr_tasks >= EEVDF_MAX_TASKS)
+		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
+				  EEVDF_MAX_TASKS);
+	ret = check_spec(sim, spec);
+	if (ret)
+		return ret;
+	if (sim->nr_tasks == sim->cap_tasks) {
+		size_t cap = sim->cap_tasks ? 2 * sim->cap_tasks : 16;
+		struct task **t = realloc(sim->tasks, cap * sizeof(*t));
+
+		if (!t)
+			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		sim->tasks = t;
+		sim->cap_tasks = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+	p->ops = dup_array(spec->program, spec->nr_ops, sizeof(*p->ops));
+	p->loop_left = calloc(spec->nr_ops + 1, sizeof(*p->loop_left));
+	p->closer = calloc(spec->nr_ops + 1, sizeof(*p->closer));
+	p->outer_closer = calloc(spec->nr_ops + 1, sizeof(*p->outer_closer));
+	p->cpus_allowed = dup_array(spec->cpus, spec->nr_cpus,
+				    sizeof(*p->cpus_allowed));
+	if (!p->ops || !p->loop_left || !p->closer || !p->outer_closer ||
+	    !p->cpus_allowed) {
+		task_free(p);
+		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+	}
+	p->nr_ops = spec->nr_ops;
+	p->nr_cpus_allowed = spec->nr_cpus;
+	index_loops(p);
+	p->pid = (int)sim->nr_tasks + 1;
+	snprintf(p->name, sizeof(p->name), "%s", spec->name);
+	p->nice = spec->nice;
+	p->policy = spec->policy;
+	p->state = TASK_NEW;
+	p->delay_since = -1;
+	/* sched_setattr() clamps sched_runtime to 0.1..100 ms. */
+	if (spec->slice) {
+		p->se.custom_slice = true;
+		p->se.slice = (u64)spec->slice;
+		if (p->se.slice < 100000)
+			p->se.slice = 100000;
+		if (p->se.slice > 100000000)
+			p->se.slice = 100000000;
+	}
+	/* Round-robin start placement within the allowed CPUs. */
+	if (p->nr_cpus_allowed)
+		p->cpu = p->cpus_allowed[sim->rr_next % p->nr_cpus_allowed];
+	else
+		p->cpu = (int)(sim->rr_next % (unsigned int)sim->nr_cpus);
+	sim->rr_next++;
+	p->start = spec->start > sim->now ? spec->start : sim->now;
+	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
+	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
+	p->ev.time = p->start;
+	if (eevdf__eventq_push(&sim->evq, &p->ev)) {
+		task_free(p);
+		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+	}
+	sim->tasks[sim->nr_tasks++] = p;
+	return p->pid;
+}
+
+int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
+{
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (pid < 1 || (size_t)pid > sim->nr_tasks)
+		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
+	if (nice < -20 || nice > 19)
+		return sim_reject(sim, EEVDF_EINVAL, "nice %d is outside "
+				  "-20..19", nice);
+	if (sim->error)
+		return sim->error;
+	eevdf__task_set_nice(sim, sim->tasks[pid - 1], nice);
+	return sim->error;
+}
+
+/* Running ---------------------------------------------------------------- */
+
+static int check_all(struct eevdf_sim *sim)
+{
+	for (int i = 0; i < sim->nr_cpus; i++) {
+		const char *err = eevdf__rq_check(&sim->rqs[i]);
+
+		if (err)
+			return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+					       "invariant broken on CPU %d at "
+					       "%lld ns: %s", i,
+					       (long long)sim->now, err);
+	}
+	return 0;
+}
+
+static int step_one(struct eevdf_sim *sim)
+{
+	struct eevdf_event *ev = eevdf__eventq_pop(&sim->evq);
+	int ret;
+
+	EEVDF_ASSERT(ev->time >= sim->now);
+	sim->now = ev->time;
+	ret = eevdf__core_dispatch(sim, ev);
+	if (!ret && sim->check_invariants)
+		ret = check_all(sim);
+	return ret;
+}
+
+int eevdf_sim_step(eevdf_sim *sim)
+{
+	int ret;
+
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim->error;
+	if (!eevdf__eventq_peek(&sim->evq))
+		return 0;
+	ret = step_one(sim);
+	return ret ? ret : 1;
+}
+
+int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
+{
+	struct eevdf_event *ev;
+
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim->error;
+	if (until < sim->now)
+		return sim_reject(sim, EEVDF_EINVAL, "cannot run back to %lld "
+				  "ns from %lld ns", (long long)until,
+				  (long long)sim->now);
+	while ((ev = eevdf__eventq_peek(&sim->evq)) && ev->time <= until) {
+		int ret = step_one(sim);
+
+		if (ret)
+			return ret;
+	}
+	if (!eevdf_sim_done(sim))
+		sim->now = until;
+	return 0;
+}
+
+/* Getters ----------------------------------------------------------------- */
+
+eevdf_time eevdf_sim_now(const eevdf_sim *sim)
+{
+	return sim->now;
+}
+
+bool eevdf_sim_done(const eevdf_sim *sim)
+{
+	return sim->nr_tasks && sim->nr_exited == sim->nr_tasks;
+}
+
+const char *eevdf_sim_errmsg(const eevdf_sim *sim)
+{
+	if (!sim)
+		return "no simulation";
+	return sim->errmsg[0] ? sim->errmsg : "no error";
+}
+
+uint64_t eevdf_sim_features(const eevdf_sim *sim)
+{
+	return sim->sp.features;
+}
+
+const char *eevdf_sim_kernel(const eevdf_sim *sim)
+{
+	return sim->sp.profile->name;
+}
+
+eevdf_time eevdf_sim_base_slice(const eevdf_sim *sim)
+{
+	return (eevdf_time)sim->sp.sysctl_sched_base_slice;
+}
+
+int eevdf_sim_nr_cpus(const eevdf_sim *sim)
+{
+	return sim->nr_cpus;
+}
+
+int eevdf_sim_hz(const eevdf_sim *sim)
+{
+	return sim->hz;
+}
+
+uint64_t eevdf_sim_seed(const eevdf_sim *sim)
+{
+	return sim->seed;
+}
+
+eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
+{
+	return sim->duration;
+}
+
+const char *eevdf_sim_name(const eevdf_sim *sim)
+{
+	return sim->name;
+}
+
+size_t eevdf_sim_nr_tasks(const eevdf_sim *sim)
+{
+	return sim->nr_tasks;
+}
+
+/*
+ * Live values as of now, computed without touching the model: calling
+ * update_curr() here would renew deadlines at moments the kernel never
+ * does and change the rest of the run.
+ */
+int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
+			 struct eevdf_task_stats *out)
+{
+	const struct task *p;
+	eevdf_time now;
+
+	if (!sim || !out || i >= sim->nr_tasks)
+		return EEVDF_EINVAL;
+	p = sim->tasks[i];
+	now = sim->now;
+	memset(out, 0, sizeof(*out));
+	out->name = p->name;
+	out->pid = p->pid;
+	out->cpu = p->cpu;
+	out->nice = p->nice;
+	out->policy = p->policy;
+	out->state = eevdf__public_state(p->state);
+	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;
+	if (p->on_cpu)
+		out->cpu_ns += now - (eevdf_time)p->se.exec_start;
+	out->wait_ns = (eevdf_time)p->st.wait_ns;
+	out->sleep_ns = (eevdf_time)p->st.sleep_ns;
+	if (p->state == TASK_RUNNING && !p->on_cpu)
+		out->wait_ns += now - p->state_since;
+	else if (p->state == TASK_SLEEPING)
+		out->sleep_ns += now - p->state_since;
+	out->voluntary = p->st.nvcsw;
+	out->involuntary = p->st.nivcsw;
+	out->switches = p->st.nvcsw + p->st.nivcsw;
+	out->yields = p->st.yields;
+	out->migrations = p->st.migrations;
+	out->delay_count = p->st.delay_count;
+	out->delay_sum_ns = (eevdf_time)p->st.delay_sum;
+	out->delay_max_ns = (eevdf_time)p->st.delay_max;
+	out->delay_max_at = (eevdf_time)p->st.delay_max_at;
+	return 0;
+}
+
+int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
+			struct eevdf_cpu_stats *out)
+{
+	const struct rq *rq;
+
+	if (!sim || !out || cpu < 0 || cpu >= sim->nr_cpus)
+		return EEVDF_EINVAL;
+	rq = &sim->rqs[cpu];
+	out->cpu = cpu;
+	out->busy_ns = (eevdf_time)rq->busy_ns;
+	out->idle_ns = (eevdf_time)rq->idle_ns;
+	if (rq->curr)
+		out->busy_ns += sim->now - rq->busy_since;
+	else
+		out->idle_ns += sim->now - rq->idle_since;
+	out->switches = rq->switches;
+	out->ticks = rq->ticks;
+	return 0;
+}

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the event queue: ordering, cancel, growth and a model check. */
+#include "suites.h"
+#include "eventq.h"
+
+/*
+ * A fixed 64-bit LCG (Knuth's MMIX constants) rather than rand(): the test
+ * must draw the same operations on every libc.  The high bits are used
+ * because the low bits of a power-of-two LCG have short periods.
+ */
+static u64 lcg_next(u64 *state)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *state >> 33;
+}
+
+static void ev_set(struct eevdf_event *ev, eevdf_time time, u32 class)
+{
+	eevdf__event_init(ev, 0, class);
+	ev->time = time;
+}
+
+/* Every slot points back at itself and no child sorts before its parent. */
+static void check_heap(const struct eevdf_eventq *q)
+{
+	size_t i;
+
+	ck_assert_uint_le(q->nr, q->cap);
+	for (i = 0; i < q->nr; i++) {
+		if (!q->heap[i] || q->heap[i]->heap_index != i)
+			ck_abort_msg("heap[%zu]: missing or wrong heap_index",
+				     i);
+		if (i > 0 && eevdf__event_before(q->heap[i],
+						 q->heap[(i - 1) / 2]))
+			ck_abort_msg("heap[%zu] is before its parent", i);
+	}
+}
+
+START_TEST(eventq_starts_empty_and_pops_null)
+{
+	struct eevdf_eventq q;
+
+	eevdf__eventq_init(&q);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 0);
+	ck_assert_ptr_null(eevdf__eventq_peek(&q));
+	ck_assert_ptr_null(eevdf__eventq_pop(&q));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_pops_equal_times_in_push_order)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event ev[8];
+	size_t i;
+
+	eevdf__eventq_init(&q);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		ev_set(&ev[i], 100, 2);
+		ck_assert_int_eq(eevdf__eventq_push(&q, &ev[i]), 0);
+		ck_assert_uint_eq(ev[i].seq, i);
+		check_heap(&q);
+	}
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		ck_assert_ptr_eq(eevdf__eventq_pop(&q), &ev[i]);
+		ck_assert(!eevdf__event_queued(&ev[i]));
+		check_heap(&q);
+	}
+	ck_assert_ptr_null(eevdf__eventq_pop(&q));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_orders_same_time_events_by_class)
+{
+	/* Pushed as classes 3, 1, 2, 1, 0: pops as 0, 1 (first), 1, 2, 3. */
+	static const u32 classes[] = { 3, 1, 2, 1, 0 };
+	static const size_t expect[] = { 4, 1, 3, 2, 0 };
+	struct eevdf_eventq q;
+	struct eevdf_event ev[ARRAY_SIZE(classes)];
+	size_t i;
+
+	eevdf__eventq_init(&q);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		ev_set(&ev[i], 50, classes[i]);
+		ck_assert_int_eq(eevdf__eventq_push(&q, &ev[i]), 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(expect); i++)
+		ck_assert_ptr_eq(eevdf__eventq_pop(&q), &ev[expect[i]]);
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_orders_by_time_before_class)
+{
+	/* A later time loses even with a lower class; negatives sort first. */
+	struct eevdf_eventq q;
+	struct eevdf_event late_low, early_high, negative;
+
+	eevdf__eventq_init(&q);
+	ev_set(&late_low, 20, 0);
+	ev_set(&early_high, 10, 9);
+	ev_set(&negative, -5, 9);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &late_low), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &early_high), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &negative), 0);
+	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &negative);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &negative);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &early_high);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &late_low);
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_peek_does_not_remove)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event a, b;
+
+	eevdf__eventq_init(&q);
+	ev_set(&a, 7, 0);
+	ev_set(&b, 3, 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
+	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &b);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 2);
+	ck_assert(eevdf__event_queued(&b));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+/* Push times 10, 20, ..., 70 so the heap is a full three-level tree. */
+static void push_seven(struct eevdf_eventq *q, struct eevdf_event ev[7])
+{
+	size_t i;
+
+	eevdf__eventq_init(q);
+	for (i = 0; i < 7; i++) {
+		ev_set(&ev[i], (eevdf_time)(10 * (i + 1)), 0);
+		ck_assert_int_eq(eevdf__eventq_push(q, &ev[i]), 0);
+	}
+	/* Ascending pushes never sift, so event i sits in slot i. */
+	for (i = 0; i < 7; i++)
+		ck_assert_uint_eq(ev[i].heap_index, i);
+}
+
+/* Pop everything and check the order is exactly want[0..n). */
+static void expect_pops(struct eevdf_eventq *q, struct eevdf_event ev[],
+			const size_t *want, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_eq(eevdf__eventq_pop(q), &ev[want[i]]);
+		check_heap(q);
+	}
+	ck_assert_ptr_null(eevdf__eventq_pop(q));
+}
+
+START_TEST(eventq_cancel_of_root_promotes_next_earliest)
+{
+	static const size_t want[] = { 1, 2, 3, 4, 5, 6 };
+	struct eevdf_eventq q;
+	struct eevdf_event ev[7];
+
+	push_seven(&q, ev);
+	eevdf__eventq_cancel(&q, &ev[0]);
+	ck_assert(!eevdf__event_queued(&ev[0]));
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 6);
+	check_heap(&q);
+	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &ev[1]);
+	expect_pops(&q, ev, want, ARRAY_SIZE(want));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_cancel_of_middle_element_keeps_order)
+{
+	static const size_t want[] = { 0, 2, 3, 4, 5, 6 };
+	struct eevdf_eventq q;
+	struct eevdf_event ev[7];
+
+	push_seven(&q, ev);
+	/* Slot 1 has children 3 and 4; the last event (70) must sink. */
+	eevdf__eventq_cancel(&q, &ev[1]);
+	ck_assert(!eevdf__event_queued(&ev[1]));
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 6);
+	check_heap(&q);
+	expect_pops(&q, ev, want, ARRAY_SIZE(want));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_cancel_moves_last_element_up_when_needed)
+{
+	/*
+	 * Slots: 0:10, 1:100, 2:20, 3:110, 4:120, 5:30, 6:40.  Cancelling
+	 * slot 4 moves 40 under 100, where it must rise: the case a sift-down
+	 * alone would get wrong.
+	 */
+	static const eevdf_time times[] = { 10, 100, 20, 110, 120, 30, 40 };
+	static const size_t want[] = { 0, 2, 5, 6, 1, 3 };
+	struct eevdf_eventq q;
+	struct eevdf_event ev[ARRAY_SIZE(times)];
+	size_t i;
+
+	eevdf__eventq_init(&q);
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
+		ev_set(&ev[i], times[i], 0);
+		ck_assert_int_eq(eevdf__eventq_push(&q, &ev[i]), 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(times); i++)
+		ck_assert_uint_eq(ev[i].heap_index, i);
+	eevdf__eventq_cancel(&q, &ev[4]);
+	check_heap(&q);
+	ck_assert_uint_eq(ev[6].heap_index, 1);
+	ck_assert_uint_eq(ev[1].heap_index, 4);
+	expect_pops(&q, ev, want, ARRAY_SIZE(want));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_cancel_of_last_element_shrinks_queue)
+{
+	static const size_t want[] = { 0, 1, 2, 3, 4, 5 };
+	struct eevdf_eventq q;
+	struct eevdf_event ev[7];
+
+	push_seven(&q, ev);
+	eevdf__eventq_cancel(&q, &ev[6]);
+	ck_assert(!eevdf__event_queued(&ev[6]));
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 6);
+	check_heap(&q);
+	expect_pops(&q, ev, want, ARRAY_SIZE(want));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_cancel_of_unqueued_event_is_a_noop)
+{
+	static const size_t want[] = { 0, 1, 2, 3, 4, 5, 6 };
+	struct eevdf_eventq q;
+	struct eevdf_event ev[7], stranger;
+	size_t i;
+
+	push_seven(&q, ev);
+	ev_set(&stranger, 1, 0);
+	eevdf__eventq_cancel(&q, &stranger);
+	ck_assert(!eevdf__event_queued(&stranger));
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 7);
+	for (i = 0; i < 7; i++)
+		ck_assert_uint_eq(ev[i].heap_index, i);
+
+	/* A second cancel of an already cancelled event is a no-op too. */
+	eevdf__eventq_cancel(&q, &ev[3]);
+	eevdf__eventq_cancel(&q, &ev[3]);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 6);
+	check_heap(&q);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &ev[3]), 0);
+	expect_pops(&q, ev, want, ARRAY_SIZE(want));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_repush_after_pop_gets_a_new_seq)
+{
+	/* A re-armed timer queues behind events pushed since its first push. */
+	struct eevdf_eventq q;
+	struct eevdf_event a, b;
+
+	eevdf__eventq_init(&q);
+	ev_set(&a, 5, 0);
+	ev_set(&b, 5, 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	ck_assert_uint_eq(a.seq, 2);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+START_TEST(eventq_destroy_leaves_events_untouched)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event a;
+
+	eevdf__eventq_init(&q);
+	ev_set(&a, 5, 1);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	eevdf__eventq_destroy(&q);
+	ck_assert_int_eq(a.time, 5);
+	ck_assert_uint_eq(a.class, 1);
+	ck_assert_uint_eq(a.heap_index, 0);
+}
+END_TEST
+
+#define MANY 10000
+
+START_TEST(eventq_pops_ten_thousand_events_sorted)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event *ev, *prev = NULL, *cur;
+	u64 lcg = 12345;
+	size_t i;
+
+	ev = calloc(MANY, sizeof(*ev));
+	ck_assert_ptr_nonnull(ev);
+	eevdf__eventq_init(&q);
+	for (i = 0; i < MANY; i++) {
+		/* Narrow ranges so ties on time and on class are common. */
+		ev_set(&ev[i], (eevdf_time)(lcg_next(&lcg) % 500),
+		       (u32)(lcg_next(&lcg) % 3));
+		ck_assert_int_eq(eevdf__eventq_push(&q, &ev[i]), 0);
+	}
+	ck_assert_uint_eq(eevdf__eventq_size(&q), MANY);
+	check_heap(&q);
+
+	for (i = 0; i < MANY; i++) {
+		cur = eevdf__eventq_pop(&q);
+		ck_assert_ptr_nonnull(cur);
+		ck_assert(!eevdf__event_queued(cur));
+		if (prev) {
+			ck_assert(eevdf__event_before(prev, cur));
+			ck_assert_int_le(prev->time, cur->time);
+		}
+		prev = cur;
+	}
+	ck_assert_ptr_null(eevdf__eventq_pop(&q));
+	for (i = 0; i < MANY; i++)
+		ck_assert(!eevdf__event_queued(&ev[i]));
+	eevdf__eventq_destroy(&q);
+	free(ev);
+}
+END_TEST
+
+/*
+ * Model check.  The reference is an array kept sorted by (time, class) with
+ * every insert placed after all entries of equal key, which yields push
+ * order among ties without looking at seq: so it checks the queue's
+ * seq-based tie-break rather than repeating it.
+ */
+#define POOL 256
+#define OPS 4000
+
+struct model {
+	struct eevdf_event *sorted[POOL];
+	size_t nr;
+};
+
+static bool model_key_le(const struct eevdf_event *a,
+			 const struct eevdf_event *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->class <= b->class;
+}
+
+static void model_insert(struct model *m, struct eevdf_event *ev)
+{
+	size_t pos = m->nr;
+
+	while (pos > 0 && !model_key_le(m->sorted[pos - 1], ev)) {
+		m->sorted[pos] = m->sorted[pos - 1];
+		pos--;
+	}
+	m->sorted[pos] = ev;
+	m->nr++;
+}
+
+static void model_remove(struct model *m, const struct eevdf_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr && m->sorted[i] != ev; i++)
+		;
+	ck_assert_uint_lt(i, m->nr);
+	for (; i + 1 < m->nr; i++)
+		m->sorted[i] = m->sorted[i + 1];
+	m->nr--;
+}
+
+static bool model_has(const struct model *m, const struct eevdf_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->sorted[i] == ev)
+			return true;
+	return false;
+}
+
+static void check_against_model(const struct eevdf_eventq *q,
+				const struct model *m,
+				const struct eevdf_event *pool)
+{
+	size_t i;
+
+	check_heap(q);
+	ck_assert_uint_eq(eevdf__eventq_size(q), m->nr);
+	if (m->nr)
+		ck_assert_ptr_eq(eevdf__eventq_peek(q), m->sorted[0]);
+	else
+		ck_assert_ptr_null(eevdf__eventq_peek(q));
+	/*
+	 * One assertion for the whole pool: every libcheck assertion writes
+	 * to the runner's pipe, and a million of them dominate the suite.
+	 */
+	for (i = 0; i < POOL; i++) {
+		bool ok;
+
+		if (model_has(m, &pool[i]))
+			ok = eevdf__event_queued(&pool[i]) &&
+			     q->heap[pool[i].heap_index] == &pool[i];
+		else
+			ok = !eevdf__event_queued(&pool[i]);
+		if (!ok)
+			ck_abort_msg("event %zu: queued state or heap_index "
+				     "disagrees with the model", i);
+	}
+}
+
+START_TEST(eventq_matches_sorted_array_model_under_random_ops)
+{
+	struct eevdf_eventq q;
+	static struct eevdf_event pool[POOL];
+	static struct model m;
+	struct eevdf_event *ev, *got;
+	u64 lcg = 0x5eed0000u + (u64)_i;
+	u64 next_seq = 0;
+	size_t i, op, pushes = 0, pops = 0, cancels = 0;
+
+	for (i = 0; i < POOL; i++)
+		eevdf__event_init(&pool[i], 0, 0);
+	m.nr = 0;
+	eevdf__eventq_init(&q);
+
+	for (op = 0; op < OPS; op++) {
+		u64 dice = lcg_next(&lcg) % 10;
+
+		ev = &pool[lcg_next(&lcg) % POOL];
+		if (dice < 5) {
+			/* Push a random idle event; narrow keys force ties. */
+			if (model_has(&m, ev))
+				continue;
+			ev->time = (eevdf_time)(lcg_next(&lcg) % 64);
+			ev->class = (u32)(lcg_next(&lcg) % 4);
+			ck_assert_int_eq(eevdf__eventq_push(&q, ev), 0);
+			ck_assert_uint_eq(ev->seq, next_seq);
+			next_seq++;
+			model_insert(&m, ev);
+			pushes++;
+		} else if (dice < 8) {
+			/* Cancel a random event, queued or not. */
+			if (model_has(&m, ev))
+				model_remove(&m, ev);
+			eevdf__eventq_cancel(&q, ev);
+			cancels++;
+		} else {
+			got = eevdf__eventq_pop(&q);
+			if (m.nr == 0) {
+				ck_assert_ptr_null(got);
+			} else {
+				ck_assert_ptr_eq(got, m.sorted[0]);
+				model_remove(&m, got);
+				pops++;
+			}
+		}
+		check_against_model(&q, &m, pool);
+	}
+	/* Guard against a degenerate run that never exercised a path. */
+	ck_assert_uint_gt(pushes, OPS / 4);
+	ck_assert_uint_gt(pops, OPS / 10);
+	ck_assert_uint_gt(cancels, OPS / 10);
+
+	/* Drain: whatever is left comes out in model order. */
+	while (m.nr) {
+		got = eevdf__eventq_pop(&q);
+		ck_assert_ptr_eq(got, m.sorted[0]);
+		model_remove(&m, got);
+	}
+	ck_assert_ptr_null(eevdf__eventq_pop(&q));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+Suite *eventq_suite(void)
+{
+	Suite *s = suite_create("eventq");
+	TCase *tc = tcase_create("core");
+	TCase *model = tcase_create("model");
+
+	tcase_add_test(tc, eventq_starts_empty_and_pops_null);
+	tcase_add_test(tc, eventq_pops_equal_times_in_push_order);
+	tcase_add_test(tc, eventq_orders_same_time_events_by_class);
+	tcase_add_test(tc, eventq_orders_by_time_before_class);
+	tcase_add_test(tc, eventq_peek_does_not_remove);
+	tcase_add_test(tc, eventq_cancel_of_root_promotes_next_earliest);
+	tcase_add_test(tc, eventq_cancel_of_middle_element_keeps_order);
+	tcase_add_test(tc, eventq_cancel_moves_last_element_up_when_needed);
+	tcase_add_test(tc, eventq_cancel_of_last_element_shrinks_queue);
+	tcase_add_test(tc, eventq_cancel_of_unqueued_event_is_a_noop);
+	tcase_add_test(tc, eventq_repush_after_pop_gets_a_new_seq);
+	tcase_add_test(tc, eventq_destroy_leaves_events_untouched);
+	tcase_add_test(tc, eventq_pops_ten_thousand_events_sorted);
+	suite_add_tcase(s, tc);
+
+	tcase_add_loop_test(model,
+			    eventq_matches_sorted_array_model_under_random_ops,
+			    0, 8);
+	suite_add_tcase(s, model);
+	return s;
+}

@@ -626,8 +626,8 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	if (cfs_rq->nr_queued == 1)
 		return curr && curr->on_rq ? curr : se;
 
-	/* 6.18.32+: the buddy test moved inside the pick (e837456fdca8). */
-	if (params(cfs_rq)->profile->wakeup == WAKEUP_6_18Y &&
+	/* 6.19 / 6.18.32+: the buddy test moved inside (e837456fdca8). */
+	if (params(cfs_rq)->profile->wakeup == WAKEUP_6_19 &&
 	    sched_feat(feats(cfs_rq), PICK_BUDDY) && next &&
 	    entity_eligible(cfs_rq, next))
 		return next;
@@ -880,9 +880,12 @@ static bool preempt_sync(struct rq *rq, unsigned int wake_flags,
 
 enum preempt_action { ACT_PICK, ACT_SHORT };
 
-/* Wakeup preemption as in 6.18.32+ (v6.19-final logic with the 7.1
- * delayed-entity fixes), kernel-6.18y.md section 3.1. */
-static void check_preempt_6_18y(struct rq *rq, struct task *p,
+/*
+ * Wakeup preemption as in v6.19 (kernel-model.md section 7.3 with the rc7
+ * revert) and 6.18.32+ (the same plus the 7.1 delayed-entity fixes,
+ * kernel-6.18y.md section 3.1).
+ */
+static void check_preempt_6_19(struct rq *rq, struct task *p,
 				unsigned int wake_flags)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
@@ -913,10 +916,15 @@ static void check_preempt_6_18y(struct rq *rq, struct task *p,
 		return;
 	}
 pick:
-	/* The pick reaps delayed entities it chooses, which moves V. */
-	do {
-		nse = pick_next_entity(rq, cfs_rq, action != ACT_SHORT);
-	} while (!nse && cfs_rq->nr_queued);
+	if (rq->sp->profile->wakeup_pick_reaps) {
+		/* Reaping a delayed choice moves V: pick again. */
+		do {
+			nse = pick_next_entity(rq, cfs_rq,
+					       action != ACT_SHORT);
+		} while (!nse && cfs_rq->nr_queued);
+	} else {
+		nse = pick_eevdf(cfs_rq, action != ACT_SHORT);
+	}
 	if (nse == pse)
 		goto preempt;
 	if (sched_feat_rq(rq, RUN_TO_PARITY))
@@ -978,7 +986,7 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 	}
 	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION))
 		return;
-	check_preempt_6_18y(rq, p, wake_flags);
+	check_preempt_6_19(rq, p, wake_flags);
 }
 
 /*

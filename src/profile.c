@@ -28,6 +28,7 @@ static const struct eevdf_profile profiles[] = {
 		.v0 = V0_MIN_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
 		.wakeup = WAKEUP_6_17,
+		.wakeup_pick_reaps = false,
 		.yield_forfeit = false,
 		.protect_first_only = false,
 		.feat_present = ALL_FEATURES,
@@ -43,9 +44,34 @@ static const struct eevdf_profile profiles[] = {
 		.normalized_base_slice = 700000,
 		.v0 = V0_ZERO_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_MAX_SLICE,
-		.wakeup = WAKEUP_6_18Y,
+		.wakeup = WAKEUP_6_19,
+		.wakeup_pick_reaps = true,
 		.yield_forfeit = true,
 		.protect_first_only = true,
+		.feat_present = ALL_FEATURES,
+		.feat_default = 0,
+	},
+	{
+		/*
+		 * The v6.19 release: zero_vruntime (79f3f9bedd14), yield
+		 * forfeit (79104becf42b), the NEXT_BUDDY rework
+		 * (e837456fdca8) with NEXT_BUDDY turned off again and the
+		 * forced resched reverted in rc7 (4f70f106bca1,
+		 * 15257cc2f905).  The 7.0 lag clamp, protection-at-pick and
+		 * the 7.1 reaping in the wakeup check came later.
+		 * --features NEXT_BUDDY gives the 6.19-rc behaviour.
+		 */
+		.name = "6.19",
+		.alias = NULL,
+		.description = "Linux 6.19: 6.19 wakeup preemption without "
+			       "the 7.x fixes, NEXT_BUDDY off",
+		.normalized_base_slice = 700000,
+		.v0 = V0_ZERO_VRUNTIME,
+		.lag_clamp = LAG_CLAMP_2SLICE,
+		.wakeup = WAKEUP_6_19,
+		.wakeup_pick_reaps = false,
+		.yield_forfeit = true,
+		.protect_first_only = false,
 		.feat_present = ALL_FEATURES,
 		.feat_default = 0,
 	},
@@ -68,7 +94,7 @@ const struct eevdf_profile *eevdf__profile_find(const char *name)
 }
 
 /*
- * Both modelled releases use the features.h (6.18) defaults unchanged;
+ * The modelled releases use the features.h (6.18) defaults unchanged;
  * releases that differ (6.19's NEXT_BUDDY, 6.12's missing PICK_BUDDY) will
  * store their own mask in the table.
  */

@@ -32,12 +32,12 @@ enum lag_clamp {
 enum wakeup_rule {
 	WAKEUP_6_17, /* __pick_eevdf(!short) == pse [6.17 .. 6.18.31] */
 	/*
-	 * e837456fdca8 + 15257cc2f905 + ac8e69e69363 + 9f6d929ee2c6 as
-	 * backported to 6.18.32: forks and delayed wakees do not preempt, the
-	 * pick reaps delayed entities, protection is shrunk on every
-	 * non-preempting wakeup.
+	 * e837456fdca8 (6.19) with the rc7 revert 15257cc2f905: forks and
+	 * delayed wakees do not preempt, an optional NEXT_BUDDY/WF_SYNC
+	 * step, the next buddy is honoured inside the pick, and protection
+	 * shrinks on every wakeup that does not preempt.
 	 */
-	WAKEUP_6_18Y,
+	WAKEUP_6_19,
 };
 
 struct eevdf_profile {
@@ -48,6 +48,12 @@ struct eevdf_profile {
 	enum v0_mode v0;
 	enum lag_clamp lag_clamp;
 	enum wakeup_rule wakeup;
+	/*
+	 * The wakeup check picks through pick_next_entity(), which reaps a
+	 * delayed entity it chooses and picks again: ac8e69e69363 and
+	 * 9f6d929ee2c6 (7.1), backported to 6.18.32.
+	 */
+	bool wakeup_pick_reaps;
 	/* yield forfeits the rest of the request: 79104becf42b, 6.18.2 */
 	bool yield_forfeit;
 	/*

@@ -482,6 +482,10 @@ static int step_one(struct eevdf_sim *sim)
 	EEVDF_ASSERT(ev->time >= sim->now);
 	sim->now = ev->time;
 	ret = eevdf__core_dispatch(sim, ev);
+	/* a failure deep in the model (an event that could not be queued)
+	 * is recorded in sim->error */
+	if (!ret)
+		ret = sim->error;
 	if (!ret && sim->check_invariants)
 		ret = check_all(sim);
 	return ret;

@@ -222,6 +222,8 @@ static const struct clamp_case clamp_cases[] = {
 	{ "6.17", 1000, 3000000, 0, 6000000 },
 	{ "6.17", 1000, 3000000, 19, 409599999 },
 	{ "6.17", 1000, 3000000, -20, 69219 },
+	{ "6.19", 1000, 0, 0, 5600000 },
+	{ "6.19", 250, 0, 5, 17117612 },
 	{ "6.18", 1000, 0, 0, 3800000 },
 	{ "6.18", 1000, 0, 5, 11615522 },
 	{ "6.18", 1000, 0, -5, 1246779 },
@@ -599,7 +601,8 @@ static void tv11_setup(struct h *h, const char *kernel, const char *features,
 
 START_TEST(equal_slice_wakee_waits_for_protection_end)
 {
-	const char *kernel = _i ? "6.18" : "6.17";
+	static const char *const kernels[] = { "6.17", "6.18", "6.19" };
+	const char *kernel = kernels[_i];
 	struct h h;
 	struct task *a, *b;
 
@@ -626,7 +629,7 @@ START_TEST(next_buddy_wakee_preempts_at_once)
 	struct h h;
 	struct task *a, *b;
 
-	tv11_setup(&h, "6.18", "NEXT_BUDDY", &a, &b);
+	tv11_setup(&h, _i ? "6.19" : "6.18", "NEXT_BUDDY", &a, &b);
 	check_preempt_wakeup_fair(h.rq, b, WF_TTWU);
 	ck_assert(h.rq->need_resched);
 	ck_assert_ptr_eq(h.cfs->next, &b->se);
@@ -639,7 +642,7 @@ START_TEST(next_buddy_sync_wakee_with_later_deadline_waits)
 	struct h h;
 	struct task *a, *b;
 
-	tv11_setup(&h, "6.18", "NEXT_BUDDY", &a, &b);
+	tv11_setup(&h, _i ? "6.19" : "6.18", "NEXT_BUDDY", &a, &b);
 	check_preempt_wakeup_fair(h.rq, b, WF_TTWU | WF_SYNC);
 	ck_assert(!h.rq->need_resched);
 	ck_assert_ptr_eq(h.cfs->next, &b->se);
@@ -663,6 +666,8 @@ START_TEST(yield_pushes_deadline_or_forfeits_the_request)
 		{ "6.17", 4, 5000, 10600 },
 		{ "6.18", 6, 7800, 10600 }, /* eligible: forfeit */
 		{ "6.18", 4, 5000, 7800 },  /* ineligible: nothing */
+		{ "6.19", 6, 7800, 10600 },
+		{ "6.19", 4, 5000, 7800 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -737,6 +742,39 @@ START_TEST(reweight_preserves_lag_and_relative_deadline)
 END_TEST
 
 /*
+ * 6.18.17 (bcd74b2ffdd0): a nice change of the running task puts and sets
+ * it again without a pick.  6.17 and 6.19 re-arm its protection there;
+ * 6.18.y does not, and the lag written over vprot leaves it unprotected.
+ */
+START_TEST(nice_change_of_running_task_keeps_protection_only_before_6_18_17)
+{
+	static const char *const kernels[] = { "6.17", "6.18", "6.19" };
+
+	for (int k = 0; k < 3; k++) {
+		struct h h;
+		struct task *a, *b;
+
+		h_init(&h, kernels[k], 8, 1000, 0, NULL);
+		a = h_task(&h, 0, 0);
+		b = h_task(&h, 0, 0);
+		h_enqueue(&h, a, ENQUEUE_INITIAL);
+		h_run(&h, a);
+		a->se.vruntime = V0 + 10 * MS;
+		a->se.deadline = V0 + 12 * MS;
+		a->se.vprot = V0 + 12 * MS;
+		a->se.exec_start = h.rq->clock;
+		h_insert(&h, b, V0 + 10 * MS, V0 + 12800 * US);
+		ck_assert(protect_slice(&a->se));
+		reweight_task_fair(h.rq, a, 1);
+		ck_assert_ptr_eq(h.cfs->curr, &a->se);
+		ck_assert_int_eq(protect_slice(&a->se), k != 1);
+		h_check(&h);
+		h_fini(&h);
+	}
+}
+END_TEST
+
+/*
  * TV-21 (HZ 250, 1.4 ms base slice): a lone hog renewed at tick T; a
  * zero-lag wakee at T + x preempts only when x >= 1.4 ms, because only
  * then does the enqueue's update_curr renew the hog to the wakee's exact
@@ -780,16 +818,18 @@ END_TEST
 /*
  * kernel-6.18y.md section 4, fork: parent P alone (stale protection),
  * v = V = 10, d = 12 ms; the child gets v = 10, d = 11.4.  Up to 6.18.31
- * it preempts at once; from 6.18.32 forks never preempt, and the next
- * tick (P unprotected) picks the child.
+ * it preempts at once; in 6.19 and from 6.18.32 forks never preempt, and
+ * the next tick (P unprotected) picks the child.
  */
 START_TEST(fork_preempts_under_6_17_but_not_6_18)
 {
-	for (int k = 0; k < 2; k++) {
+	static const char *const kernels[] = { "6.17", "6.18", "6.19" };
+
+	for (int k = 0; k < 3; k++) {
 		struct h h;
 		struct task *p, *c;
 
-		h_init(&h, k ? "6.18" : "6.17", 8, 1000, 0, NULL);
+		h_init(&h, kernels[k], 8, 1000, 0, NULL);
 		p = h_task(&h, 0, 0);
 		c = h_task(&h, 0, 0);
 		h_enqueue(&h, p, ENQUEUE_INITIAL);
@@ -823,11 +863,14 @@ END_TEST
  */
 START_TEST(wakeup_check_reaps_delayed_choice_under_6_18)
 {
-	for (int k = 0; k < 2; k++) {
+	/* v6.19 has the new wakeup rule but not the 7.1 reaping fix */
+	static const char *const kernels[] = { "6.17", "6.18", "6.19" };
+
+	for (int k = 0; k < 3; k++) {
 		struct h h;
 		struct task *a, *d, *b;
 
-		h_init(&h, k ? "6.18" : "6.17", 8, 1000, 0, NULL);
+		h_init(&h, kernels[k], 8, 1000, 0, NULL);
 		a = h_task(&h, 0, 0);
 		d = h_task(&h, 0, 0);
 		b = h_task(&h, 0, 0);
@@ -845,7 +888,7 @@ START_TEST(wakeup_check_reaps_delayed_choice_under_6_18)
 		ck_assert_uint_eq(b->se.deadline, V0 + 11300 * US);
 		check_preempt_wakeup_fair(h.rq, b, WF_TTWU);
 		ck_assert_int_eq(h.rq->need_resched, k == 1);
-		ck_assert_int_eq(d->se.on_rq, k == 0);
+		ck_assert_int_eq(d->se.on_rq, k != 1);
 		if (k)
 			ck_assert_int_eq(d->se.vlag, 0);
 		h_check(&h);
@@ -945,12 +988,15 @@ Suite *fair_suite(void)
 	tcase_add_test(tc, pick_walks_to_the_earliest_eligible_deadline);
 	tcase_add_loop_test(tc, preempt_short_wakee_cancels_protection, 0, 2);
 	tcase_add_loop_test(tc, ineligible_short_wakee_shrinks_protection, 0, 2);
-	tcase_add_loop_test(tc, equal_slice_wakee_waits_for_protection_end, 0, 2);
-	tcase_add_test(tc, next_buddy_wakee_preempts_at_once);
-	tcase_add_test(tc, next_buddy_sync_wakee_with_later_deadline_waits);
+	tcase_add_loop_test(tc, equal_slice_wakee_waits_for_protection_end, 0, 3);
+	tcase_add_loop_test(tc, next_buddy_wakee_preempts_at_once, 0, 2);
+	tcase_add_loop_test(tc, next_buddy_sync_wakee_with_later_deadline_waits,
+			    0, 2);
 	tcase_add_test(tc, yield_pushes_deadline_or_forfeits_the_request);
 	tcase_add_test(tc, yield_alone_is_a_no_op);
 	tcase_add_test(tc, reweight_preserves_lag_and_relative_deadline);
+	tcase_add_test(tc,
+		       nice_change_of_running_task_keeps_protection_only_before_6_18_17);
 	tcase_add_test(tc, deadline_tie_at_renewal_decides_wakeup_preemption);
 	tcase_add_test(tc, fork_preempts_under_6_17_but_not_6_18);
 	tcase_add_test(tc, wakeup_check_reaps_delayed_choice_under_6_18);

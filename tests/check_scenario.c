@@ -281,6 +281,60 @@ START_TEST(hrtick_ends_slices_between_ticks)
 }
 END_TEST
 
+struct first_run {
+	int pid;
+	eevdf_time at;
+};
+
+static void note_first_run(void *ud, const struct eevdf_trace_event *ev)
+{
+	struct first_run *f = ud;
+
+	if (ev->kind == EEVDF_TRACE_SWITCH && ev->pid == f->pid && f->at < 0)
+		f->at = ev->time;
+}
+
+/*
+ * A fork in the middle of a tick (2.8 ms slice): the parent hog P, alone
+ * since 0, renewed its deadline to 10.8 ms at t = 8; its child C arrives
+ * at 8.5 ms with d = 8.5 + 1.4 ms.  Up to 6.18.31 the child preempts at
+ * once (its deadline is earlier and P is past its stale protection);
+ * 6.18.32+ and 6.19 never preempt on fork, so C waits for the 9 ms tick.
+ */
+START_TEST(fork_preempts_at_once_only_before_6_18_32)
+{
+	static const char *const kernels[] = { "6.17", "6.18", "6.19" };
+	static const eevdf_time first[] = { 8500000, 9 * MS, 9 * MS };
+
+	for (int k = 0; k < 3; k++) {
+		struct eevdf_config cfg;
+		struct first_run f = { 2, -1 };
+		eevdf_sim *sim;
+		static const int cpu0 = 0;
+		struct eevdf_task_spec s = {
+			.name = "P", .program = hog, .nr_ops = 2,
+			.cpus = &cpu0, .nr_cpus = 1,
+		};
+
+		eevdf_config_init(&cfg);
+		cfg.nr_cpus = 8;
+		cfg.kernel = kernels[k];
+		cfg.trace = note_first_run;
+		cfg.trace_ud = &f;
+		cfg.check_invariants = true;
+		ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+		ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 1);
+		s.name = "C";
+		s.start = 8500000;
+		ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 2);
+		ck_assert_int_eq(eevdf_sim_run(sim, 20 * MS), 0);
+		ck_assert_msg(f.at == first[k], "%s: child first ran at %lld",
+			      kernels[k], (long long)f.at);
+		eevdf_sim_free(sim);
+	}
+}
+END_TEST
+
 /* SCHED_IDLE weighs 3: it gets 3/1027 of the CPU against a nice-0 hog. */
 START_TEST(sched_idle_task_gets_its_tiny_weight)
 {
@@ -370,6 +424,7 @@ Suite *scenario_suite(void)
 	tcase_add_loop_test(tc, sleeper_gets_close_to_its_fair_share_and_no_bonus, 0, 2);
 	tcase_add_test(tc, yield_forfeits_a_request_per_yield_under_6_18);
 	tcase_add_test(tc, hrtick_ends_slices_between_ticks);
+	tcase_add_test(tc, fork_preempts_at_once_only_before_6_18_32);
 	tcase_add_test(tc, sched_idle_task_gets_its_tiny_weight);
 	tcase_add_loop_test(tc, nice_change_reweights_a_running_pair, 0, 2);
 	tcase_add_test(tc, cpus_run_their_tasks_independently);

@@ -7,7 +7,8 @@
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
 #   make deps       install the Debian packages the build needs
 #
-# Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE.
+# Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
+# to echo every command.
 
 VERSION := 0.1.0
 MAJOR   := $(word 1,$(subst ., ,$(VERSION)))
@@ -43,6 +44,12 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 STATIC  := $(BUILD)/libeevdf.a
 SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
@@ -57,7 +64,8 @@ cli: $(CLI)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # Tests and the CLI reach library internals only through src/*.h where a
 # test needs them; the CLI is built with POSIX for getopt_long and friends.
@@ -66,19 +74,23 @@ $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src $(CHECK_CFLAGS) -D_GNU_SOURCE
 
 $(STATIC): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)ar rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libeevdf.so.$(MAJOR) -o $@ $^ \
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libeevdf.so.$(MAJOR) -o $@ $^ \
 		$(ALL_LDFLAGS) $(PKG_LIBS) -lm
-	ln -sf libeevdf.so.$(VERSION) $(BUILD)/libeevdf.so.$(MAJOR)
-	ln -sf libeevdf.so.$(MAJOR) $(BUILD)/libeevdf.so
+	$(Q)ln -sf libeevdf.so.$(VERSION) $(BUILD)/libeevdf.so.$(MAJOR)
+	$(Q)ln -sf libeevdf.so.$(MAJOR) $(BUILD)/libeevdf.so
 
 $(CLI): $(CLI_OBJ) $(STATIC)
-	$(CC) -o $@ $(CLI_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $(CLI_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
 $(TESTBIN): $(TEST_OBJ) $(STATIC)
-	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) \
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) \
 		$(CHECK_LIBS) -lm
 
 # deps: the Debian packages the build and the tests need.  Installs them

@@ -168,8 +168,9 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 			cfg->nr_cpus, EEVDF_MAX_CPUS);
 		return EEVDF_EINVAL;
 	}
-	if (cfg->hz < 100 || cfg->hz > 10000) {
-		set_err(err, errlen, "hz %d is outside 100..10000", cfg->hz);
+	if (cfg->hz < EEVDF_HZ_MIN || cfg->hz > EEVDF_HZ_MAX) {
+		set_err(err, errlen, "hz %d is outside %d..%d", cfg->hz,
+			EEVDF_HZ_MIN, EEVDF_HZ_MAX);
 		return EEVDF_EINVAL;
 	}
 	if (cfg->duration < 0 || cfg->duration > MAX_DURATION) {

@@ -55,7 +55,8 @@ EEVDF_API int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
 /*
  * The results as JSON ("format": "eevdf-sim-result/1"), a NUL-terminated
  * string allocated with malloc() that the caller frees with free().
- * Returns 0 or EEVDF_ENOMEM.
+ * Returns 0, EEVDF_EINVAL (sim or out NULL) or EEVDF_ENOMEM; on failure
+ * *out is NULL.  Integers are exact over the full 64 bits.
  */
 EEVDF_API int eevdf_sim_results_json(const eevdf_sim *sim, char **out);
 

@@ -22,6 +22,9 @@
 #define EEVDF_MAX_CPUS 4096
 /* Largest number of tasks one simulation accepts. */
 #define EEVDF_MAX_TASKS 1000000
+/* Range of eevdf_config.hz. */
+#define EEVDF_HZ_MIN 100
+#define EEVDF_HZ_MAX 10000
 /* Longest task name, including the terminating NUL. */
 #define EEVDF_NAME_MAX 64
 
@@ -63,7 +66,7 @@ struct eevdf_config {
 	const char *name;    /* label printed in results (copied); may be NULL */
 	uint64_t seed;       /* seed of every random stream */
 	int nr_cpus;         /* CPUs of the machine, 1..EEVDF_MAX_CPUS */
-	int hz;              /* tick frequency, 100..10000 */
+	int hz;              /* tick frequency, EEVDF_HZ_MIN..EEVDF_HZ_MAX */
 	const char *kernel;  /* kernel profile, NULL = eevdf_profile_default() */
 	uint64_t feat_on;    /* features forced on (see features.h) */
 	uint64_t feat_off;   /* features forced off; feat_off wins over feat_on */

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: MIT */
+/* eevdf-sim run: load a workload, simulate it, print or write the results. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Used when neither --duration nor the workload says how long to run. */
+#define DEFAULT_DURATION (10 * EEVDF_NSEC_PER_SEC)
+/* Used when neither --seed nor the workload gives one. */
+#define DEFAULT_SEED 1
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+struct run_opts {
+	const char *workload;
+	const char *output;   /* NULL or "-" = stdout */
+	int nr_cpus;          /* 0 = not given */
+	int hz;               /* 0 = not given */
+	bool have_seed;
+	uint64_t seed;
+	eevdf_time duration;  /* 0 = not given */
+	enum format format;
+	bool quiet;
+};
+
+/* The destination of the results: stdout, or a temporary file renamed
+ * over the real one only once everything was written and synced. */
+struct out_file {
+	const char *path; /* NULL for stdout */
+	char *tmp;        /* temporary file next to path */
+	FILE *f;
+};
+
+static const struct option long_opts[] = {
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "features", required_argument, NULL, 'F' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "hz", required_argument, NULL, 'H' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " run WORKLOAD.json [OPTIONS]\n"
+		"\n"
+		"Simulate WORKLOAD.json and print a perf-sched-latency table "
+		"(or JSON).\n"
+		"\n"
+		"Options:\n"
+		"  --cpus N          CPUs of the machine, 1..%d (default 1)\n"
+		"  --kernel PROFILE  kernel profile (default %s); see "
+		"'" PROG " features'\n"
+		"  --features LIST   feature overrides, kernel spelling, e.g.\n"
+		"                    NO_DELAY_DEQUEUE,RUN_TO_PARITY "
+		"(repeatable)\n"
+		"  --duration D      simulated time: ns, or a number with "
+		"unit\n"
+		"                    ns|us|ms|s (default: the workload's, "
+		"else 10s)\n"
+		"  --seed N          random seed (default: the workload's, "
+		"else %d)\n"
+		"  --hz N            tick frequency, %d..%d (default 1000)\n"
+		"  --format FMT      text (default) or json\n"
+		"  -o, --output FILE write the results to FILE atomically "
+		"('-' = stdout)\n"
+		"  -q, --quiet       text format: omit the header, print only "
+		"the table\n"
+		"  -h, --help        show this help\n",
+		EEVDF_MAX_CPUS, eevdf_profile_default(), DEFAULT_SEED,
+		EEVDF_HZ_MIN, EEVDF_HZ_MAX);
+}
+
+/*
+ * A non-negative decimal integer, the whole string.  strtoull alone would
+ * accept leading blanks, a sign, and "-1" as 2^64 - 1: insist on a digit
+ * first.  Returns 0, EINVAL (malformed) or ERANGE (above 2^64 - 1).
+ */
+static int scan_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0')
+		return EINVAL;
+	if (errno == ERANGE)
+		return ERANGE;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static bool parse_u64(const char *opt, const char *s, uint64_t *out)
+{
+	int rc = scan_u64(s, out);
+
+	if (rc == EINVAL)
+		cli_error("%s: invalid value '%s': expected a non-negative "
+			  "integer", opt, s);
+	else if (rc == ERANGE)
+		cli_error("%s: value '%s' is too large", opt, s);
+	return rc == 0;
+}
+
+static bool parse_int_range(const char *opt, const char *s, int lo, int hi,
+			    int *out)
+{
+	uint64_t v;
+	int rc = scan_u64(s, &v);
+
+	if (rc == EINVAL) {
+		cli_error("%s: invalid value '%s': expected an integer %d..%d",
+			  opt, s, lo, hi);
+		return false;
+	}
+	if (rc == ERANGE || v < (uint64_t)lo || v > (uint64_t)hi) {
+		cli_error("%s: %s is out of range %d..%d", opt, s, lo, hi);
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+static bool parse_dur(const char *opt, const char *s, eevdf_time *out)
+{
+	int rc = eevdf_parse_duration(s, INT64_MAX, out);
+
+	if (rc == EEVDF_ERANGE) {
+		cli_error("%s: duration '%s' is too large", opt, s);
+		return false;
+	}
+	if (rc < 0) {
+		cli_error("%s: invalid duration '%s': expected integer ns or "
+			  "a number with unit ns|us|ms|s, e.g. 10s", opt, s);
+		return false;
+	}
+	if (*out == 0) {
+		cli_error("%s: duration must be positive", opt);
+		return false;
+	}
+	return true;
+}
+
+/* Error text of getopt_long, which we keep quiet to name options our way. */
+static void bad_option(int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+
+	if (c == ':')
+		cli_error("run: option '%s' requires an argument", arg);
+	else if (optopt)
+		cli_error("run: unknown option '-%c'", optopt);
+	else
+		cli_error("run: unknown option '%s'", arg);
+	fprintf(stderr, "Try '" PROG " run --help'.\n");
+}
+
+/*
+ * Parse argv into o and cfg.  Returns -1 to go on, or the exit code to
+ * return at once (0 after --help).
+ */
+static int parse_options(int argc, char **argv, struct run_opts *o,
+			 struct eevdf_config *cfg)
+{
+	char err[4096];
+	int c;
+
+	opterr = 0;
+	optind = 0; /* full reinitialisation (GNU and musl) */
+	while ((c = getopt_long(argc, argv, ":ho:q", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (!parse_int_range("--cpus", optarg, 1,
+					     EEVDF_MAX_CPUS, &o->nr_cpus))
+				return EXIT_USAGE;
+			break;
+		case 'k':
+			cfg->kernel = optarg;
+			break;
+		case 'F':
+			if (eevdf_config_set_features(cfg, optarg, err,
+						      sizeof(err)) < 0) {
+				cli_error("--features: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (!parse_dur("--duration", optarg, &o->duration))
+				return EXIT_USAGE;
+			break;
+		case 's':
+			if (!parse_u64("--seed", optarg, &o->seed))
+				return EXIT_USAGE;
+			o->have_seed = true;
+			break;
+		case 'H':
+			if (!parse_int_range("--hz", optarg, EEVDF_HZ_MIN,
+					     EEVDF_HZ_MAX, &o->hz))
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0) {
+				o->format = FORMAT_TEXT;
+			} else if (strcmp(optarg, "json") == 0) {
+				o->format = FORMAT_JSON;
+			} else {
+				cli_error("--format: unknown format '%s': "
+					  "expected text or json", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return EXIT_OK;
+		default:
+			bad_option(c, argv);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("run: missing WORKLOAD.json");
+		run_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		cli_error("run: unexpected argument '%s' (one workload per "
+			  "run)", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	o->workload = argv[optind];
+	if (cfg->kernel && !cli_check_profile(cfg->kernel))
+		return EXIT_USAGE;
+	return -1;
+}
+
+static void print_diag(const struct eevdf_diag *d, const char *file, int rc)
+{
+	char buf[1024];
+
+	if (d->msg[0])
+		cli_error("%s", eevdf_diag_format(d, buf, sizeof(buf)));
+	else
+		cli_error("%s: %s", file, eevdf_strerror(rc));
+}
+
+/*
+ * Open the destination.  For a file, create FILE.tmp.<pid> in the same
+ * directory (rename is only atomic within a file system) exclusively, so
+ * that a stale or foreign file of that name is never clobbered.
+ */
+static bool out_open(struct out_file *out, const char *path)
+{
+	size_t len;
+	int fd;
+
+	if (!path || strcmp(path, "-") == 0) {
+		out->f = stdout;
+		return true;
+	}
+	len = strlen(path) + 32;
+	out->tmp = malloc(len);
+	if (!out->tmp) {
+		cli_error("out of memory");
+		return false;
+	}
+	snprintf(out->tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		cli_error("--output %s: cannot create %s: %s", path, out->tmp,
+			  strerror(errno));
+		free(out->tmp);
+		out->tmp = NULL;
+		return false;
+	}
+	out->f = fdopen(fd, "w");
+	if (!out->f) {
+		cli_error("--output %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(out->tmp);
+		free(out->tmp);
+		out->tmp = NULL;
+		return false;
+	}
+	out->path = path;
+	return true;
+}
+
+/* Drop a destination that will not be committed; stdout is left alone. */
+static void out_abort(struct out_file *out)
+{
+	if (!out->tmp)
+		return;
+	if (out->f)
+		fclose(out->f);
+	unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	out->f = NULL;
+}
+
+/*
+ * Make the output durable and visible: flush, fsync, then rename over the
+ * destination, so that readers see either the old file or the whole new
+ * one.  On any failure the temporary file is removed.
+ */
+static bool out_commit(struct out_file *out)
+{
+	const char *what = out->path ? out->path : "standard output";
+	int err = 0;
+
+	if (!out->tmp) {
+		if (fflush(stdout) != 0)
+			err = errno;
+		else if (ferror(stdout))
+			err = EIO;
+		if (err)
+			cli_error("error writing %s: %s", what, strerror(err));
+		return !err;
+	}
+	if (fflush(out->f) != 0)
+		err = errno;
+	else if (ferror(out->f))
+		err = EIO;
+	else if (fsync(fileno(out->f)) != 0)
+		err = errno;
+	if (fclose(out->f) != 0 && !err)
+		err = errno;
+	out->f = NULL;
+	if (!err && rename(out->tmp, out->path) != 0)
+		err = errno;
+	if (err) {
+		cli_error("error writing %s: %s", what, strerror(err));
+		out_abort(out);
+		return false;
+	}
+	free(out->tmp);
+	out->tmp = NULL;
+	return true;
+}
+
+/* The overrides the user asked for, in kernel spelling and list order. */
+static void print_overrides(FILE *f, const struct eevdf_config *cfg)
+{
+	size_t n = eevdf_feature_count();
+	bool any = false;
+
+	for (size_t i = 0; i < n && i < 64; i++) {
+		uint64_t bit = (uint64_t)1 << i;
+		const char *prefix;
+
+		/* feat_off wins over feat_on, as in the library. */
+		if (cfg->feat_off & bit)
+			prefix = "NO_";
+		else if (cfg->feat_on & bit)
+			prefix = "";
+		else
+			continue;
+		fprintf(f, "%s%s%s", any ? "," : "# features: ", prefix,
+			eevdf_feature_name(i));
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+static void print_header(FILE *f, const eevdf_sim *sim,
+			 const struct eevdf_config *cfg)
+{
+	int nr_cpus = eevdf_sim_nr_cpus(sim);
+
+	fprintf(f, "# " PROG " %s (libeevdf %s)\n", EEVDF_VERSION_STRING,
+		eevdf_version_string());
+	fprintf(f, "# workload: %s\n", eevdf_sim_name(sim));
+	fprintf(f, "# kernel %s, %d CPU%s, HZ %d, seed %" PRIu64
+		", base slice %.3f ms\n",
+		eevdf_sim_kernel(sim), nr_cpus, nr_cpus == 1 ? "" : "s",
+		eevdf_sim_hz(sim), eevdf_sim_seed(sim),
+		(double)eevdf_sim_base_slice(sim) / 1e6);
+	fprintf(f, "# simulated %.3f s of %.3f s%s\n",
+		(double)eevdf_sim_now(sim) / 1e9,
+		(double)eevdf_sim_duration(sim) / 1e9,
+		eevdf_sim_done(sim) ? " (every task exited)" : "");
+	print_overrides(f, cfg);
+	fputc('\n', f);
+}
+
+static int emit_text(FILE *f, const eevdf_sim *sim,
+		     const struct eevdf_config *cfg, bool quiet)
+{
+	size_t n = eevdf_sim_nr_tasks(sim);
+	struct eevdf_task_stats *stats;
+	int rc = 0;
+
+	stats = calloc(n ? n : 1, sizeof(*stats));
+	if (!stats)
+		return EEVDF_ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = eevdf_sim_task_stats(sim, i, &stats[i]);
+	if (rc == 0) {
+		if (!quiet)
+			print_header(f, sim, cfg);
+		rc = report_latency(f, stats, n);
+	}
+	free(stats);
+	return rc;
+}
+
+static int emit_json(FILE *f, const eevdf_sim *sim)
+{
+	char *json;
+	int rc = eevdf_sim_results_json(sim, &json);
+
+	if (rc < 0)
+		return rc;
+	fputs(json, f);
+	fputc('\n', f);
+	free(json);
+	return 0;
+}
+
+/* Build the simulation, run it and write the results; an exit code. */
+static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
+		    const eevdf_workload *wl)
+{
+	struct out_file out = { NULL, NULL, NULL };
+	struct eevdf_diag diag;
+	eevdf_sim *sim = NULL;
+	eevdf_time duration;
+	char err[1024] = "";
+	int rc, ret = EXIT_USAGE;
+
+	duration = o->duration ? o->duration : eevdf_workload_duration(wl);
+	if (duration <= 0)
+		duration = DEFAULT_DURATION;
+	/* Results need a label: an unnamed workload goes by its file. */
+	cfg->name = eevdf_workload_name(wl);
+	if (!cfg->name[0])
+		cfg->name = o->workload;
+	if (o->have_seed)
+		cfg->seed = o->seed;
+	else if (!eevdf_workload_seed(wl, &cfg->seed))
+		cfg->seed = DEFAULT_SEED;
+	cfg->nr_cpus = o->nr_cpus ? o->nr_cpus : 1;
+	if (o->hz)
+		cfg->hz = o->hz;
+	cfg->duration = duration;
+
+	rc = eevdf_sim_new(cfg, &sim, err, sizeof(err));
+	if (rc < 0) {
+		cli_error("cannot create the simulation: %s",
+			  err[0] ? err : eevdf_strerror(rc));
+		return EXIT_USAGE;
+	}
+	memset(&diag, 0, sizeof(diag));
+	rc = eevdf_workload_add_tasks(wl, sim, &diag);
+	if (rc < 0) {
+		if (diag.msg[0])
+			print_diag(&diag, o->workload, rc);
+		else
+			cli_error("%s: %s", o->workload,
+				  eevdf_sim_errmsg(sim));
+		goto out;
+	}
+	/* Create the output file before a possibly long run, to fail fast. */
+	if (!out_open(&out, o->output))
+		goto out;
+
+	rc = eevdf_sim_run(sim, duration);
+	if (rc < 0) {
+		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
+			  o->workload, eevdf_sim_now(sim),
+			  eevdf_sim_errmsg(sim), eevdf_err_name(rc));
+		goto out;
+	}
+
+	if (o->format == FORMAT_JSON)
+		rc = emit_json(out.f, sim);
+	else
+		rc = emit_text(out.f, sim, cfg, o->quiet);
+	if (rc < 0) {
+		cli_error("cannot format the results: %s", eevdf_strerror(rc));
+		goto out;
+	}
+	if (out_commit(&out))
+		ret = EXIT_OK;
+out:
+	out_abort(&out);
+	eevdf_sim_free(sim);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct eevdf_config cfg;
+	struct eevdf_diag diag;
+	eevdf_workload *wl = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.format = FORMAT_TEXT;
+	eevdf_config_init(&cfg);
+	rc = parse_options(argc, argv, &o, &cfg);
+	if (rc >= 0)
+		return rc;
+
+	memset(&diag, 0, sizeof(diag));
+	rc = eevdf_workload_load_file(o.workload, &wl, &diag);
+	if (rc < 0) {
+		print_diag(&diag, o.workload, rc);
+		return EXIT_USAGE;
+	}
+	rc = simulate(&o, &cfg, wl);
+	eevdf_workload_free(wl);
+	return rc;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* eevdf-sim: subcommand dispatch, --help, --version and shared helpers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "simulate a workload and report scheduling delays" },
+	{ "features", cmd_features,
+	  "list the scheduler features of a kernel profile" },
+	{ "validate", cmd_validate, "check workload files without running" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool cli_check_profile(const char *kernel)
+{
+	uint64_t mask;
+	size_t n = eevdf_profile_count();
+
+	if (eevdf_profile_features(kernel, &mask) == 0)
+		return true;
+	fprintf(stderr, PROG ": unknown kernel profile '%s'; known profiles:",
+		kernel ? kernel : "(default)");
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", eevdf_profile_name(i));
+	fprintf(stderr, " (default %s)\n", eevdf_profile_default());
+	return false;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " COMMAND [OPTIONS] [ARGS]\n"
+		"       " PROG " --help | --version\n"
+		"\n"
+		"A deterministic discrete-event simulator of the Linux EEVDF "
+		"scheduler.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-10s  %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f,
+		"  %-10s  %s\n"
+		"\n"
+		"Run '" PROG " COMMAND --help' for the options of a command.\n"
+		"Exit status: 0 success, 1 regression, 2 usage or input "
+		"error.\n",
+		"help", "show this help, or 'help COMMAND' for a command's");
+}
+
+static void version(void)
+{
+	/*
+	 * The header version is what this binary was compiled against, the
+	 * library's is what it runs with: they differ when a shared
+	 * libeevdf was upgraded underneath.
+	 */
+	printf(PROG " %s\n", EEVDF_VERSION_STRING);
+	printf("libeevdf %s (headers %s)\n", eevdf_version_string(),
+	       EEVDF_VERSION_STRING);
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* "help COMMAND" is "COMMAND --help". */
+static int help_command(const char *name)
+{
+	const struct command *cmd = find_command(name);
+	char cmd_name[32], help_opt[] = "--help";
+	char *argv[3];
+
+	if (!cmd) {
+		cli_error("unknown command '%s'", name);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* getopt_long wants mutable strings; the table's are const. */
+	snprintf(cmd_name, sizeof(cmd_name), "%s", cmd->name);
+	argv[0] = cmd_name;
+	argv[1] = help_opt;
+	argv[2] = NULL;
+	return cmd->fn(2, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	const char *arg;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	arg = argv[1];
+	if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
+		version();
+		return EXIT_OK;
+	}
+	if (strcmp(arg, "help") == 0) {
+		if (argc < 3) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		return help_command(argv[2]);
+	}
+	if (arg[0] == '-') {
+		cli_error("unknown option '%s'", arg);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = find_command(arg);
+	if (!cmd) {
+		cli_error("unknown command '%s'", arg);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* The subcommand sees itself as argv[0], as getopt_long expects. */
+	return cmd->fn(argc - 1, argv + 1);
+}

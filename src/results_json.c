@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * eevdf_sim_results_json(): the results of a simulation as the
+ * "eevdf-sim-result/1" JSON document, built only from the public getters.
+ *
+ * cJSON keeps numbers as doubles, which are exact only up to 2^53; every
+ * integer here is therefore emitted as a raw token printed from the 64-bit
+ * value, so that readers which parse integers exactly (Python, jq 1.7) see
+ * the very nanosecond the simulator counted.  No floating point is used.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "eevdf/eevdf.h"
+
+#define RESULT_FORMAT "eevdf-sim-result/1"
+
+/*
+ * A signed 128-bit accumulator (two's complement in hi:lo) for the summary
+ * totals: a sum over up to EEVDF_MAX_TASKS tasks of 64-bit nanosecond
+ * counts can exceed 2^63, and signed overflow would be undefined behaviour.
+ */
+struct acc128 {
+	uint64_t lo;
+	uint64_t hi;
+};
+
+static void acc_add_s64(struct acc128 *a, int64_t v)
+{
+	uint64_t old = a->lo;
+
+	a->lo += (uint64_t)v;
+	a->hi += (a->lo < old) + (v < 0 ? UINT64_MAX : 0);
+}
+
+static void acc_add_u64(struct acc128 *a, uint64_t v)
+{
+	uint64_t old = a->lo;
+
+	a->lo += v;
+	a->hi += a->lo < old;
+}
+
+/* Decimal text of a; buf must hold at least 41 bytes (sign, 39 digits). */
+static void acc_format(const struct acc128 *a, char *buf)
+{
+	uint32_t limb[4];
+	char digits[40];
+	uint64_t hi = a->hi, lo = a->lo;
+	bool neg = hi >> 63;
+	size_t nd = 0;
+	char *p = buf;
+
+	if (neg) {
+		/* Negate: invert and add one, carrying into the high word. */
+		hi = ~hi;
+		lo = ~lo + 1;
+		hi += lo == 0;
+	}
+	limb[0] = (uint32_t)(hi >> 32);
+	limb[1] = (uint32_t)hi;
+	limb[2] = (uint32_t)(lo >> 32);
+	limb[3] = (uint32_t)lo;
+
+	/* Long division by 10, most significant limb first. */
+	do {
+		uint64_t rem = 0;
+		bool zero = true;
+
+		for (int i = 0; i < 4; i++) {
+			uint64_t cur = rem << 32 | limb[i];
+
+			limb[i] = (uint32_t)(cur / 10);
+			rem = cur % 10;
+			zero = zero && limb[i] == 0;
+		}
+		digits[nd++] = (char)('0' + rem);
+		if (zero)
+			break;
+	} while (nd < sizeof(digits));
+
+	if (neg)
+		*p++ = '-';
+	while (nd)
+		*p++ = digits[--nd];
+	*p = '\0';
+}
+
+/*
+ * cJSON_AddItemToObject() neither frees the item on failure nor accepts
+ * NULL gracefully for our purpose; this does both, so that every caller
+ * can create-and-attach in one step and only ever owns the root.
+ */
+static bool attach(cJSON *obj, const char *key, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToObject(obj, key, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static bool append(cJSON *arr, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToArray(arr, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static bool add_raw(cJSON *obj, const char *key, const char *text)
+{
+	return cJSON_AddRawToObject(obj, key, text) != NULL;
+}
+
+static bool add_s64(cJSON *obj, const char *key, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return add_raw(obj, key, buf);
+}
+
+static bool add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return add_raw(obj, key, buf);
+}
+
+static bool add_acc(cJSON *obj, const char *key, const struct acc128 *a)
+{
+	char buf[48];
+
+	acc_format(a, buf);
+	return add_raw(obj, key, buf);
+}
+
+static bool add_str(cJSON *obj, const char *key, const char *s)
+{
+	return cJSON_AddStringToObject(obj, key, s ? s : "") != NULL;
+}
+
+static const char *policy_name(enum eevdf_policy p)
+{
+	switch (p) {
+	case EEVDF_POLICY_NORMAL:
+		return "normal";
+	case EEVDF_POLICY_BATCH:
+		return "batch";
+	case EEVDF_POLICY_IDLE:
+		return "idle";
+	}
+	return "unknown";
+}
+
+static const char *state_name(enum eevdf_task_state s)
+{
+	switch (s) {
+	case EEVDF_TASK_RUNNING:
+		return "running";
+	case EEVDF_TASK_SLEEPING:
+		return "sleeping";
+	case EEVDF_TASK_DEAD:
+		return "dead";
+	case EEVDF_TASK_NEW:
+		return "new";
+	}
+	return "unknown";
+}
+
+/*
+ * Mean delay, truncated toward zero like perf's total_lat / nb_atoms.  The
+ * count is unsigned, so divide the magnitude in the unsigned domain: no
+ * operand is ever converted out of range.
+ */
+static int64_t delay_avg(int64_t sum, uint64_t count)
+{
+	uint64_t q;
+
+	if (count == 0)
+		return 0;
+	if (sum >= 0)
+		return (int64_t)((uint64_t)sum / count);
+	/* Delays are never negative; should one be, stay exact anyway. */
+	q = ((uint64_t)0 - (uint64_t)sum) / count;
+	return q > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)q;
+}
+
+/* The effective feature set, in list order, of the features the profile has. */
+static bool add_features(cJSON *config, const eevdf_sim *sim)
+{
+	const char *kernel = eevdf_sim_kernel(sim);
+	uint64_t mask = eevdf_sim_features(sim);
+	size_t n = eevdf_feature_count();
+	cJSON *arr = cJSON_CreateArray();
+
+	if (!attach(config, "features", arr))
+		return false;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const char *name = eevdf_feature_name(i);
+		size_t len;
+		char *s;
+		bool ok;
+
+		if (!name || !eevdf_feature_in_profile(kernel, i))
+			continue;
+		len = strlen(name) + sizeof("NO_");
+		s = malloc(len);
+		if (!s)
+			return false;
+		snprintf(s, len, "%s%s", (mask >> i) & 1 ? "" : "NO_", name);
+		ok = append(arr, cJSON_CreateString(s));
+		free(s);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool add_config(cJSON *root, const eevdf_sim *sim)
+{
+	cJSON *c = cJSON_CreateObject();
+
+	return attach(root, "config", c) &&
+	       add_str(c, "workload", eevdf_sim_name(sim)) &&
+	       add_str(c, "kernel", eevdf_sim_kernel(sim)) &&
+	       add_features(c, sim) &&
+	       add_u64(c, "seed", eevdf_sim_seed(sim)) &&
+	       add_s64(c, "duration_ns", eevdf_sim_duration(sim)) &&
+	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
+	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
+	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
+}
+
+static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	return append(arr, o) &&
+	       add_str(o, "name", t->name) &&
+	       add_s64(o, "pid", t->pid) &&
+	       add_s64(o, "cpu", t->cpu) &&
+	       add_s64(o, "nice", t->nice) &&
+	       add_str(o, "policy", policy_name(t->policy)) &&
+	       add_str(o, "state", state_name(t->state)) &&
+	       add_s64(o, "cpu_ns", t->cpu_ns) &&
+	       add_s64(o, "wait_ns", t->wait_ns) &&
+	       add_s64(o, "sleep_ns", t->sleep_ns) &&
+	       add_u64(o, "switches", t->switches) &&
+	       add_u64(o, "voluntary", t->voluntary) &&
+	       add_u64(o, "involuntary", t->involuntary) &&
+	       add_u64(o, "migrations", t->migrations) &&
+	       add_u64(o, "delay_count", t->delay_count) &&
+	       add_s64(o, "delay_avg_ns",
+		       delay_avg(t->delay_sum_ns, t->delay_count)) &&
+	       add_s64(o, "delay_max_ns", t->delay_max_ns) &&
+	       add_s64(o, "delay_max_at_ns", t->delay_max_at) &&
+	       add_s64(o, "delay_sum_ns", t->delay_sum_ns);
+}
+
+static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	return append(arr, o) &&
+	       add_s64(o, "cpu", c->cpu) &&
+	       add_s64(o, "busy_ns", c->busy_ns) &&
+	       add_s64(o, "idle_ns", c->idle_ns) &&
+	       add_u64(o, "switches", c->switches) &&
+	       add_u64(o, "ticks", c->ticks);
+}
+
+/*
+ * Build the whole document under root.  Returns 0, EEVDF_ENOMEM, or the
+ * error of a getter (which cannot fail for indices it reported itself).
+ */
+static int build(cJSON *root, const eevdf_sim *sim)
+{
+	struct acc128 cpu_total = { 0, 0 }, delay_total = { 0, 0 };
+	struct acc128 nr_switches = { 0, 0 };
+	int64_t max_delay = 0;
+	size_t nr_tasks = eevdf_sim_nr_tasks(sim);
+	int nr_cpus = eevdf_sim_nr_cpus(sim);
+	cJSON *tasks, *cpus, *summary;
+	int rc;
+
+	if (!add_str(root, "format", RESULT_FORMAT) || !add_config(root, sim))
+		return EEVDF_ENOMEM;
+
+	tasks = cJSON_CreateArray();
+	if (!attach(root, "tasks", tasks))
+		return EEVDF_ENOMEM;
+	for (size_t i = 0; i < nr_tasks; i++) {
+		struct eevdf_task_stats t;
+
+		rc = eevdf_sim_task_stats(sim, i, &t);
+		if (rc < 0)
+			return rc;
+		if (!add_task(tasks, &t))
+			return EEVDF_ENOMEM;
+		acc_add_s64(&cpu_total, t.cpu_ns);
+		acc_add_s64(&delay_total, t.delay_sum_ns);
+		if (t.delay_max_ns > max_delay)
+			max_delay = t.delay_max_ns;
+	}
+
+	cpus = cJSON_CreateArray();
+	if (!attach(root, "cpus", cpus))
+		return EEVDF_ENOMEM;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct eevdf_cpu_stats c;
+
+		rc = eevdf_sim_cpu_stats(sim, cpu, &c);
+		if (rc < 0)
+			return rc;
+		if (!add_cpu(cpus, &c))
+			return EEVDF_ENOMEM;
+		acc_add_u64(&nr_switches, c.switches);
+	}
+
+	/* Workload metrics arrive with the metrics engine; keep the key. */
+	if (!attach(root, "metrics", cJSON_CreateObject()))
+		return EEVDF_ENOMEM;
+
+	summary = cJSON_CreateObject();
+	if (!attach(root, "summary", summary) ||
+	    !add_acc(summary, "total_cpu_ns", &cpu_total) ||
+	    !add_acc(summary, "total_delay_sum_ns", &delay_total) ||
+	    !add_s64(summary, "max_delay_ns", max_delay) ||
+	    !add_u64(summary, "nr_tasks", (uint64_t)nr_tasks) ||
+	    !add_acc(summary, "context_switches", &nr_switches))
+		return EEVDF_ENOMEM;
+	return 0;
+}
+
+int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
+{
+	cJSON *root;
+	char *text, *copy;
+	size_t len;
+	int rc;
+
+	if (!out)
+		return EEVDF_EINVAL;
+	*out = NULL;
+	if (!sim)
+		return EEVDF_EINVAL;
+
+	root = cJSON_CreateObject();
+	if (!root)
+		return EEVDF_ENOMEM;
+	rc = build(root, sim);
+	if (rc < 0) {
+		cJSON_Delete(root);
+		return rc;
+	}
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return EEVDF_ENOMEM;
+
+	/*
+	 * cJSON allocates through its process-wide hooks, which a program
+	 * linking us may have replaced (cJSON_InitHooks); our contract says
+	 * free(), so hand back a copy made with malloc().
+	 */
+	len = strlen(text) + 1;
+	copy = malloc(len);
+	if (copy)
+		memcpy(copy, text, len);
+	cJSON_free(text);
+	if (!copy)
+		return EEVDF_ENOMEM;
+	*out = copy;
+	return 0;
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cli_errors.sh SIMBINARY: bad input must give exit 2 and a message that
+# names the culprit, never a crash, a sanitizer report or a partial output
+# file; plus a few positive checks of run, --output, features and validate.
+# Prints one line per check and ends with "N passed, M failed".
+set -u
+
+SIM=${1:?usage: cli_errors.sh SIMBINARY}
+if [ ! -x "$SIM" ]; then
+	echo "cli_errors.sh: $SIM is not an executable" >&2
+	exit 2
+fi
+
+pass=0
+fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok    $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL  $1: $2"; fail=$((fail + 1)); }
+
+# Run the simulator; stdout to $tmp/out, stderr to $tmp/err, status in rc.
+rc=0
+sim() {
+	"$SIM" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# Why the last run looks like a crash or a sanitizer finding; "" if clean.
+# A status of 128 or more is death by a signal (SEGV, ABRT from UBSan).
+crash() {
+	if [ "$rc" -ge 128 ]; then
+		echo "killed by signal $((rc - 128))"
+	elif grep -Eq 'runtime error|AddressSanitizer|LeakSanitizer|core dumped' \
+		"$tmp/err"; then
+		echo "sanitizer report: $(grep -Em1 'runtime error|Sanitizer' "$tmp/err")"
+	fi
+}
+
+# expect_error NAME NEEDLE ARGS...: exit 2, stderr non-empty and holding
+# NEEDLE (a fixed string: the file, JSON path or name at fault).
+expect_error() {
+	local name=$1 needle=$2 why
+	shift 2
+	sim "$@"
+	why=$(crash)
+	if [ -n "$why" ]; then
+		bad "$name" "$why"
+	elif [ "$rc" -ne 2 ]; then
+		bad "$name" "exit $rc, expected 2"
+	elif [ ! -s "$tmp/err" ]; then
+		bad "$name" "nothing on stderr"
+	elif ! grep -qF -- "$needle" "$tmp/err"; then
+		bad "$name" "stderr does not name '$needle': $(head -c 300 "$tmp/err")"
+	else
+		ok "$name"
+	fi
+}
+
+# expect_ok NAME ARGS...: exit 0 and no crash; the caller checks output.
+expect_ok() {
+	local name=$1 why
+	shift
+	sim "$@"
+	why=$(crash)
+	if [ -n "$why" ]; then
+		bad "$name" "$why"
+		return 1
+	elif [ "$rc" -ne 0 ]; then
+		bad "$name" "exit $rc: $(head -c 300 "$tmp/err")"
+		return 1
+	fi
+	return 0
+}
+
+# True when FILE or any FILE.tmp.* leftover exists.
+leftovers() {
+	compgen -G "$1.tmp.*" >/dev/null || [ -e "$1" ]
+}
+
+# The inputs.
+good=$tmp/good.json
+cat >"$good" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "tiny", "duration": "200ms",
+ "tasks": [{"name": "hog", "program": [{"loop": {"body": [{"run": "10ms"}]}}]},
+           {"name": "sl", "nice": 5,
+            "program": [{"loop": {"body": [{"run": "1ms"}, {"sleep": "2ms"}]}}]}]}
+J
+printf '%s\n' '{"format": "eevdf-sim-workload/1", "name": "x",' \
+	'"tasks": [{"name": "a", "program": [' >"$tmp/malformed.json"
+cat >"$tmp/bogus.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x",
+ "tasks": [{"name": "a", "bogus": 1, "program": [{"run": "1ms"}]}]}
+J
+cat >"$tmp/negdur.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x",
+ "tasks": [{"name": "a", "program": [{"run": "-5ms"}]}]}
+J
+cat >"$tmp/badop.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x",
+ "tasks": [{"name": "a", "program": [{"frobnicate": "1ms"}]}]}
+J
+mkdir "$tmp/adir"
+
+# Bad workloads: the message names the file, the JSON path or the key.
+expect_error "malformed JSON names the file" "$tmp/malformed.json" \
+	run "$tmp/malformed.json"
+expect_error "unknown key names 'bogus'" "bogus" run "$tmp/bogus.json"
+expect_error "negative duration names its JSON path" \
+	"tasks[0].program[0].run" run "$tmp/negdur.json"
+expect_error "unknown op names the op" "frobnicate" run "$tmp/badop.json"
+expect_error "missing file names the file" "$tmp/nope.json" \
+	run "$tmp/nope.json"
+expect_error "unreadable (directory) workload names it" "$tmp/adir" \
+	run "$tmp/adir"
+
+# Bad options: the message names the option or the bad value.
+expect_error "unknown feature names it" "NOT_A_FEATURE" \
+	run "$good" --features NOT_A_FEATURE
+expect_error "--cpus 0 rejected" "--cpus" run "$good" --cpus 0
+expect_error "--cpus abc rejected" "--cpus" run "$good" --cpus abc
+expect_error "--cpus beyond the maximum rejected" "--cpus" \
+	run "$good" --cpus 99999999999999999999
+expect_error "--seed -3 rejected" "--seed" run "$good" --seed -3
+expect_error "--hz 0 rejected" "--hz" run "$good" --hz 0
+expect_error "--duration garbage rejected" "--duration" \
+	run "$good" --duration garbage
+expect_error "unknown kernel names it" "9.99" run "$good" --kernel 9.99
+expect_error "--format xml rejected" "--format" run "$good" --format xml
+expect_error "unknown option named" "--no-such-option" \
+	run "$good" --no-such-option
+expect_error "option without its argument named" "--cpus" run "$good" --cpus
+expect_error "missing WORKLOAD" "WORKLOAD" run
+expect_error "unknown command named" "frobnicate" frobnicate
+expect_error "features: unknown kernel names it" "9.99" \
+	features --kernel 9.99
+expect_error "validate: bad file names the key" "bogus" \
+	validate "$good" "$tmp/bogus.json"
+
+# --output failures: exit 2 and nothing left behind.
+out=$tmp/nodir/out.json
+expect_error "--output into a missing directory names it" "$out" \
+	run "$good" --output "$out"
+if [ -e "$tmp/nodir" ]; then
+	bad "--output into a missing directory leaves nothing" "$tmp/nodir exists"
+else
+	ok "--output into a missing directory leaves nothing"
+fi
+out=$tmp/fail.json
+expect_error "--output with a failing run" "NOT_A_FEATURE" \
+	run "$good" --features NOT_A_FEATURE --output "$out"
+if leftovers "$out"; then
+	bad "--output with a failing run leaves nothing" "$(ls "$tmp")"
+else
+	ok "--output with a failing run leaves nothing"
+fi
+expect_error "--output onto a directory names it" "$tmp/adir" \
+	run "$good" --output "$tmp/adir"
+if compgen -G "$tmp/adir.tmp.*" >/dev/null || [ ! -d "$tmp/adir" ]; then
+	bad "--output onto a directory leaves it alone" "$(ls "$tmp")"
+else
+	ok "--output onto a directory leaves it alone"
+fi
+
+# Positive checks.
+if expect_ok "run: valid workload" run "$good"; then
+	if grep -q '^  TOTAL:' "$tmp/out"; then
+		ok "run: valid workload prints the TOTAL line"
+	else
+		bad "run: valid workload prints the TOTAL line" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+fi
+out=$tmp/res.json
+echo "stale" >"$out"
+if expect_ok "run --output" run "$good" --format json --output "$out"; then
+	if ! python3 -m json.tool "$out" >/dev/null 2>&1; then
+		bad "run --output writes valid JSON" "$(head -c 300 "$out")"
+	elif compgen -G "$out.tmp.*" >/dev/null; then
+		bad "run --output writes valid JSON" "temporary file left"
+	elif [ -s "$tmp/out" ]; then
+		bad "run --output writes valid JSON" "stdout not empty"
+	else
+		ok "run --output writes valid JSON, replacing the old file"
+	fi
+fi
+if expect_ok "features" features; then
+	# Kernel spelling: upper case, digits would be allowed by the kernel.
+	if grep -Evq '^(NO_)?[A-Z0-9_]+$' "$tmp/out"; then
+		bad "features: NAME / NO_NAME lines" \
+			"$(grep -Ev '^(NO_)?[A-Z0-9_]+$' "$tmp/out" | head -1)"
+	elif ! grep -Eq '^(NO_)?DELAY_DEQUEUE$' "$tmp/out"; then
+		bad "features: NAME / NO_NAME lines" "no DELAY_DEQUEUE line"
+	else
+		ok "features: NAME / NO_NAME lines, DELAY_DEQUEUE among them"
+	fi
+fi
+if expect_ok "validate: valid file" validate "$good"; then
+	if grep -qF "$good: ok (2 tasks)" "$tmp/out"; then
+		ok "validate: valid file reports its tasks"
+	else
+		bad "validate: valid file reports its tasks" "$(cat "$tmp/out")"
+	fi
+fi
+for args in "--help" "--version" "run --help" "features --help" \
+	"validate --help" "help run"; do
+	# shellcheck disable=SC2086 # split args on purpose
+	if expect_ok "$args" $args; then
+		if [ -s "$tmp/out" ]; then
+			ok "$args prints to stdout"
+		else
+			bad "$args prints to stdout" "empty"
+		fi
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# determinism.sh BIN_A BIN_B: two builds of eevdf-sim (say -O0 and -O2) must
+# write byte-identical JSON for every shipped workload, seed and CPU count,
+# and BIN_A must agree with itself.  A difference between builds is a bug
+# (undefined behaviour, uninitialised memory, floating point in a
+# decision).  Prints one line per comparison and ends with
+# "N passed, M failed".
+set -u
+
+A=${1:?usage: determinism.sh BIN_A BIN_B}
+B=${2:?usage: determinism.sh BIN_A BIN_B}
+for bin in "$A" "$B"; do
+	if [ ! -x "$bin" ]; then
+		echo "determinism.sh: $bin is not an executable" >&2
+		exit 2
+	fi
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+workloads=$here/../workloads
+pass=0
+fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok    $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL  $1: $2"; fail=$((fail + 1)); }
+
+# run BIN OUT ARGS...: true when BIN exits 0; stderr kept next to OUT.
+run() {
+	local bin=$1 out=$2
+	shift 2
+	"$bin" run "$@" --format json >"$out" 2>"$out.err"
+}
+
+# compare NAME FILE1 FILE2
+compare() {
+	if cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		bad "$1" "$(cmp "$2" "$3" 2>&1 | head -1)"
+	fi
+}
+
+shopt -s nullglob
+files=("$workloads"/*.json)
+if [ ${#files[@]} -eq 0 ]; then
+	bad "workloads" "no $workloads/*.json"
+fi
+
+for wl in "${files[@]}"; do
+	name=$(basename "$wl" .json)
+	for seed in 1 42; do
+		for variant in "" "--cpus 2"; do
+			label="$name seed $seed${variant:+ $variant}"
+			a=$tmp/a.json b=$tmp/b.json a2=$tmp/a2.json
+			# shellcheck disable=SC2086 # split variant on purpose
+			if ! run "$A" "$a" "$wl" --seed "$seed" $variant; then
+				bad "$label" "$A failed: $(head -1 "$a.err")"
+				continue
+			fi
+			# shellcheck disable=SC2086
+			if ! run "$B" "$b" "$wl" --seed "$seed" $variant; then
+				bad "$label" "$B failed: $(head -1 "$b.err")"
+				continue
+			fi
+			# shellcheck disable=SC2086
+			if ! run "$A" "$a2" "$wl" --seed "$seed" $variant; then
+				bad "$label" "$A failed: $(head -1 "$a2.err")"
+				continue
+			fi
+			compare "$label: A = B" "$a" "$b"
+			compare "$label: A = A again" "$a" "$a2"
+		done
+	done
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -5,6 +5,7 @@
 #   make test       build and run every libcheck suite
 #   make asan       the tests under -fsanitize=address,undefined
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
+#   make clang      build and test with clang
 #   make deps       install the Debian packages the build needs
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
@@ -55,7 +56,7 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run deps asan determinism clean check-deps-quiet
+.PHONY: all lib cli test run deps asan determinism clang clean
 
 all: lib cli
 
@@ -133,6 +134,12 @@ determinism: deps
 	@$(MAKE) --no-print-directory BUILD=build/O0 CFLAGS="-O0 -g" cli
 	@$(MAKE) --no-print-directory BUILD=build/O2 CFLAGS="-O2" cli
 	tests/determinism.sh build/O0/eevdf-sim build/O2/eevdf-sim
+
+# The whole tree must also build warning-free with clang, and pass there.
+clang: deps
+	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang all \
+		build/clang/check_eevdf
+	build/clang/check_eevdf
 
 clean:
 	rm -rf build

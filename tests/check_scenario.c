@@ -85,13 +85,10 @@ START_TEST(long_run_shares_follow_the_weights)
 	int n = nices[2] == 99 ? 2 : 3;
 	eevdf_sim *sim = make_sim(kernel, 1, 1000, NULL);
 	static const char *const names[] = { "t0", "t1", "t2" };
-	u64 wsum = 0;
 	eevdf_time total = 0;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		add_on(sim, names[i], nices[i], EEVDF_POLICY_NORMAL, hog, 2, 0);
-		wsum += weight_of(nices[i]);
-	}
 	ck_assert_int_eq(eevdf_sim_run(sim, 100 * SEC), 0);
 	for (int i = 0; i < n; i++)
 		total += cpu_of(sim, (size_t)i);

@@ -102,6 +102,23 @@ static void h_run(struct h *h, struct task *p)
 	h->rq->curr = p;
 }
 
+/* Fork a task onto the queue and make it the running one, as of now. */
+static void h_start(struct h *h, struct task *p)
+{
+	h_enqueue(h, p, ENQUEUE_INITIAL);
+	h_run(h, p);
+	p->se.exec_start = h->rq->clock;
+}
+
+/* Give the running task the numbers of an example (curr is outside the
+ * tree and the sums, so this needs no requeue). */
+static void h_set_curr(struct task *p, u64 v, u64 d, u64 vprot)
+{
+	p->se.vruntime = v;
+	p->se.deadline = d;
+	p->se.vprot = vprot;
+}
+
 static void h_advance(struct h *h, u64 ns)
 {
 	h->rq->clock += ns;
@@ -182,8 +199,7 @@ START_TEST(place_entity_inflates_lag_so_it_is_preserved)
 
 		h_init(&h, "6.18", 8, 1000, 0, NULL);
 		curr = h_task(&h, 0, 0);
-		h_enqueue(&h, curr, ENQUEUE_INITIAL);
-		h_run(&h, curr);
+		h_start(&h, curr);
 		curr->se.vruntime = V0;
 		if (cases[c].others == 2)
 			h_insert(&h, h_task(&h, 0, 0), V0, V0 + 2 * MS);
@@ -245,8 +261,7 @@ START_TEST(update_entity_lag_clamps_per_profile)
 
 		h_init(&h, c->kernel, 8, c->hz, c->base, NULL);
 		curr = h_task(&h, 0, 0);
-		h_enqueue(&h, curr, ENQUEUE_INITIAL);
-		h_run(&h, curr);
+		h_start(&h, curr);
 		curr->se.vruntime = V0;
 		p = h_task(&h, c->nice, 0);
 		/* far beyond any bound, on either side of V */
@@ -267,8 +282,7 @@ START_TEST(sleep_saves_clamped_negative_lag)
 	h_init(&h, "6.17", 8, 1000, 0, "NO_DELAY_DEQUEUE");
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 0);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
+	h_start(&h, a);
 	a->se.vruntime = V0 + 10 * MS;
 	h_insert(&h, b, V0 - 10 * MS, V0);
 	/* V = V0: a sleeps with vlag -10 ms, saved as -5.6 ms */
@@ -301,8 +315,7 @@ START_TEST(new_task_gets_half_a_slice_deadline)
 
 		h_init(&h, "6.18", 8, 1000, cases[c].base, cases[c].features);
 		curr = h_task(&h, 0, 0);
-		h_enqueue(&h, curr, ENQUEUE_INITIAL);
-		h_run(&h, curr);
+		h_start(&h, curr);
 		curr->se.vruntime = V0;
 		p = h_task(&h, cases[c].nice, 0);
 		h_enqueue(&h, p, ENQUEUE_INITIAL);
@@ -322,8 +335,7 @@ START_TEST(no_place_lag_joins_at_v)
 
 	h_init(&h, "6.18", 8, 1000, 0, "NO_PLACE_LAG");
 	curr = h_task(&h, 0, 0);
-	h_enqueue(&h, curr, ENQUEUE_INITIAL);
-	h_run(&h, curr);
+	h_start(&h, curr);
 	curr->se.vruntime = V0;
 	p = h_task(&h, 0, 0);
 	p->se.vlag = -2 * (s64)MS;
@@ -348,8 +360,7 @@ START_TEST(ineligible_sleeper_is_delayed_then_reaped_by_the_pick)
 	h_init(&h, "6.18", 8, 1000, 3000000, NULL);
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 0);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
+	h_start(&h, a);
 	h_insert(&h, b, V0 + 2 * MS, V0 + 5 * MS);
 	/* t = 5: A (v = 3, d = 5) blocks with V = 2.5 */
 	a->se.vruntime = V0 + 3 * MS;
@@ -393,11 +404,9 @@ START_TEST(no_delay_dequeue_carries_negative_lag)
 	h_init(&h, "6.18", 8, 1000, 3000000, "NO_DELAY_DEQUEUE");
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 0);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
+	h_start(&h, a);
 	h_insert(&h, b, V0 + 2 * MS, V0 + 5 * MS);
 	a->se.vruntime = V0 + 3 * MS;
-	a->se.exec_start = h.rq->clock;
 	a->state = TASK_SLEEPING;
 	ck_assert(dequeue_task_fair(h.rq, a, DEQUEUE_SLEEP));
 	ck_assert_int_eq(a->se.vlag, -500000);
@@ -420,8 +429,7 @@ START_TEST(waking_a_delayed_ineligible_task_keeps_v_and_d)
 	h_init(&h, "6.18", 8, 1000, 3000000, NULL);
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 0);
-	h_enqueue(&h, b, ENQUEUE_INITIAL);
-	h_run(&h, b);
+	h_start(&h, b);
 	b->se.vruntime = V0;
 	a->se.sched_delayed = true;
 	h_insert(&h, a, V0 + 2 * MS, V0 + 4 * MS);
@@ -445,8 +453,7 @@ START_TEST(waking_a_delayed_eligible_task_replaces_it_at_v)
 	h_init(&h, "6.18", 8, 1000, 3000000, NULL);
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 0);
-	h_enqueue(&h, b, ENQUEUE_INITIAL);
-	h_run(&h, b);
+	h_start(&h, b);
 	b->se.vruntime = V0 + 4 * MS;
 	a->se.sched_delayed = true;
 	h_insert(&h, a, V0 + 2 * MS, V0 + 4 * MS);
@@ -473,11 +480,9 @@ START_TEST(pick_prefers_queued_over_curr_on_equal_deadline)
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 0);
 	c = h_task(&h, 0, 0);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
-	a->se.vruntime = V0;
-	a->se.deadline = V0 + 4800 * US;
-	a->se.vprot = V0;
+	h_start(&h, a);
+	h_set_curr(a, V0, V0 + 4800 * US,
+		   V0);
 	h_insert(&h, b, V0, V0 + 4800 * US);
 	h_insert(&h, c, V0, V0 + 4800 * US);
 	ck_assert_ptr_eq(pick_eevdf(h.cfs, true), &b->se);
@@ -518,12 +523,9 @@ START_TEST(preempt_short_wakee_cancels_protection)
 	h_init(&h, kernel, 8, 1000, 0, NULL);
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 500 * US);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
-	a->se.vruntime = V0 + 9200 * US;
-	a->se.deadline = V0 + 12 * MS;
-	a->se.vprot = V0 + 12 * MS;
-	a->se.exec_start = h.rq->clock;
+	h_start(&h, a);
+	h_set_curr(a, V0 + 9200 * US, V0 + 12 * MS,
+		   V0 + 12 * MS);
 	h_advance(&h, 800 * US);
 	h_enqueue(&h, b, ENQUEUE_WAKEUP);
 	ck_assert_uint_eq(a->se.vruntime, V0 + 10 * MS);
@@ -546,12 +548,9 @@ START_TEST(ineligible_short_wakee_shrinks_protection)
 	h_init(&h, kernel, 8, 1000, 0, NULL);
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 500 * US);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
-	a->se.vruntime = V0 + 9200 * US;
-	a->se.deadline = V0 + 12 * MS;
-	a->se.vprot = V0 + 12 * MS;
-	a->se.exec_start = h.rq->clock;
+	h_start(&h, a);
+	h_set_curr(a, V0 + 9200 * US, V0 + 12 * MS,
+		   V0 + 12 * MS);
 	h_advance(&h, 800 * US);
 	b->se.vlag = -1 * (s64)MS;
 	h_enqueue(&h, b, ENQUEUE_WAKEUP);
@@ -587,12 +586,9 @@ static void tv11_setup(struct h *h, const char *kernel, const char *features,
 	h_init(h, kernel, 8, 1000, 0, features);
 	*a = h_task(h, 0, 0);
 	*b = h_task(h, 0, 0);
-	h_enqueue(h, *a, ENQUEUE_INITIAL);
-	h_run(h, *a);
-	(*a)->se.vruntime = V0 + 10 * MS;
-	(*a)->se.deadline = V0 + 12800 * US;
-	(*a)->se.vprot = V0 + 12800 * US;
-	(*a)->se.exec_start = h->rq->clock;
+	h_start(h, *a);
+	h_set_curr(*a, V0 + 10 * MS, V0 + 12800 * US,
+		   V0 + 12800 * US);
 	h_advance(h, 1 * MS);
 	h_enqueue(h, *b, ENQUEUE_WAKEUP);
 	ck_assert_uint_eq((*b)->se.vruntime, V0 + 11 * MS);
@@ -677,11 +673,9 @@ START_TEST(yield_pushes_deadline_or_forfeits_the_request)
 		h_init(&h, cases[c].kernel, 8, 1000, 0, NULL);
 		a = h_task(&h, 0, 0);
 		o = h_task(&h, 0, 0);
-		h_enqueue(&h, a, ENQUEUE_INITIAL);
-		h_run(&h, a);
+		h_start(&h, a);
 		a->se.vruntime = V0 + 5 * MS;
 		a->se.deadline = V0 + 7800 * US;
-		a->se.exec_start = h.rq->clock;
 		h_insert(&h, o, V0 + cases[c].other_v * MS, V0 + 9 * MS);
 		yield_task_fair(h.rq);
 		ck_assert_uint_eq(a->se.vruntime - V0, cases[c].v * US);
@@ -699,8 +693,7 @@ START_TEST(yield_alone_is_a_no_op)
 
 	h_init(&h, "6.18", 8, 1000, 0, NULL);
 	a = h_task(&h, 0, 0);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
+	h_start(&h, a);
 	a->se.vruntime = V0 + 5 * MS;
 	a->se.deadline = V0 + 7800 * US;
 	yield_task_fair(h.rq);
@@ -725,8 +718,7 @@ START_TEST(reweight_preserves_lag_and_relative_deadline)
 	h_init(&h, "6.18", 8, 1000, 0, NULL);
 	c = h_task(&h, 0, 0);
 	x = h_task(&h, 0, 0);
-	h_enqueue(&h, c, ENQUEUE_INITIAL);
-	h_run(&h, c);
+	h_start(&h, c);
 	c->se.vruntime = V0 + 12 * MS;
 	h_insert(&h, x, V0 + 8 * MS, V0 + 13 * MS);
 	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);
@@ -757,12 +749,9 @@ START_TEST(nice_change_of_running_task_keeps_protection_only_before_6_18_17)
 		h_init(&h, kernels[k], 8, 1000, 0, NULL);
 		a = h_task(&h, 0, 0);
 		b = h_task(&h, 0, 0);
-		h_enqueue(&h, a, ENQUEUE_INITIAL);
-		h_run(&h, a);
-		a->se.vruntime = V0 + 10 * MS;
-		a->se.deadline = V0 + 12 * MS;
-		a->se.vprot = V0 + 12 * MS;
-		a->se.exec_start = h.rq->clock;
+		h_start(&h, a);
+		h_set_curr(a, V0 + 10 * MS, V0 + 12 * MS,
+			   V0 + 12 * MS);
 		h_insert(&h, b, V0 + 10 * MS, V0 + 12800 * US);
 		ck_assert(protect_slice(&a->se));
 		reweight_task_fair(h.rq, a, 1);
@@ -792,8 +781,7 @@ START_TEST(deadline_tie_at_renewal_decides_wakeup_preemption)
 		h_init(&h, "6.18", 2, 250, 0, NULL);
 		a = h_task(&h, 0, 0);
 		b = h_task(&h, 0, 0);
-		h_enqueue(&h, a, ENQUEUE_INITIAL);
-		h_run(&h, a);
+		h_start(&h, a);
 		/* the first tick renews the lone hog: d = v + 1.4 ms */
 		h_advance(&h, 4 * MS);
 		task_tick_fair(h.rq, a, false);
@@ -832,12 +820,9 @@ START_TEST(fork_preempts_under_6_17_but_not_6_18)
 		h_init(&h, kernels[k], 8, 1000, 0, NULL);
 		p = h_task(&h, 0, 0);
 		c = h_task(&h, 0, 0);
-		h_enqueue(&h, p, ENQUEUE_INITIAL);
-		h_run(&h, p);
-		p->se.vruntime = V0 + 10 * MS;
-		p->se.deadline = V0 + 12 * MS;
-		p->se.vprot = V0 + 9 * MS;
-		p->se.exec_start = h.rq->clock;
+		h_start(&h, p);
+		h_set_curr(p, V0 + 10 * MS, V0 + 12 * MS,
+			   V0 + 9 * MS);
 		h_enqueue(&h, c, ENQUEUE_INITIAL);
 		ck_assert_uint_eq(c->se.vruntime, V0 + 10 * MS);
 		ck_assert_uint_eq(c->se.deadline, V0 + 11400 * US);
@@ -874,12 +859,9 @@ START_TEST(wakeup_check_reaps_delayed_choice_under_6_18)
 		a = h_task(&h, 0, 0);
 		d = h_task(&h, 0, 0);
 		b = h_task(&h, 0, 0);
-		h_enqueue(&h, a, ENQUEUE_INITIAL);
-		h_run(&h, a);
-		a->se.vruntime = V0 + 10 * MS;
-		a->se.deadline = V0 + 12 * MS;
-		a->se.vprot = V0;
-		a->se.exec_start = h.rq->clock;
+		h_start(&h, a);
+		h_set_curr(a, V0 + 10 * MS, V0 + 12 * MS,
+			   V0);
 		d->se.sched_delayed = true;
 		d->state = TASK_SLEEPING;
 		h_insert(&h, d, V0 + 7 * MS, V0 + 9800 * US);
@@ -906,9 +888,7 @@ START_TEST(no_wakeup_preemption_never_preempts_on_wakeup)
 	h_init(&h, "6.18", 8, 1000, 0, "NO_WAKEUP_PREEMPTION");
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 500 * US);
-	h_enqueue(&h, a, ENQUEUE_INITIAL);
-	h_run(&h, a);
-	a->se.exec_start = h.rq->clock;
+	h_start(&h, a);
 	h_advance(&h, 100 * US);
 	h_enqueue(&h, b, ENQUEUE_WAKEUP);
 	check_preempt_wakeup_fair(h.rq, b, WF_TTWU);
@@ -934,9 +914,7 @@ START_TEST(idle_and_batch_policies_at_wakeup)
 		} else {
 			b->policy = EEVDF_POLICY_BATCH;
 		}
-		h_enqueue(&h, a, ENQUEUE_INITIAL);
-		h_run(&h, a);
-		a->se.exec_start = h.rq->clock;
+		h_start(&h, a);
 		h_advance(&h, 100 * US);
 		h_enqueue(&h, b, ENQUEUE_WAKEUP);
 		check_preempt_wakeup_fair(h.rq, b, WF_TTWU);

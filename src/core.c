@@ -17,15 +17,13 @@
 #include "fair.h"
 #include "sim.h"
 
-/* Ops one CPU may execute at one instant before we call it a livelock. */
-#define LIVELOCK_OPS 10000000ull
 
 static inline struct rq *task_rq(struct eevdf_sim *sim, struct task *p)
 {
 	return &sim->rqs[p->cpu];
 }
 
-static int queue_event(struct eevdf_sim *sim, struct eevdf_event *ev,
+int eevdf__queue_event(struct eevdf_sim *sim, struct eevdf_event *ev,
 		       eevdf_time when)
 {
 	eevdf__eventq_cancel(&sim->evq, ev);
@@ -61,7 +59,7 @@ void eevdf__rq_hrtick_arm(struct rq *rq, s64 delay)
 		eevdf__eventq_cancel(&sim->evq, &rq->hrtick_ev);
 		return;
 	}
-	queue_event(sim, &rq->hrtick_ev, sim->now + delay);
+	eevdf__queue_event(sim, &rq->hrtick_ev, sim->now + delay);
 }
 
 /* The periodic tick runs only while the CPU is busy (NOHZ idle). */
@@ -70,7 +68,7 @@ static void tick_start(struct eevdf_sim *sim, struct rq *rq)
 	eevdf_time tick = (eevdf_time)sim->sp.tick_nsec;
 
 	if (!eevdf__event_queued(&rq->tick_ev))
-		queue_event(sim, &rq->tick_ev, (sim->now / tick + 1) * tick);
+		eevdf__queue_event(sim, &rq->tick_ev, (sim->now / tick + 1) * tick);
 }
 
 /* Accounting ---------------------------------------------------------- */
@@ -101,21 +99,12 @@ static void became_runnable(struct task *p, eevdf_time now)
 	p->delay_since = now;
 }
 
-/* Progress of the run op of a task leaving the CPU. */
-static void stop_burst(struct eevdf_sim *sim, struct task *p)
-{
-	if (!eevdf__event_queued(&p->ev) || p->ev.type != TEV_BURST)
-		return;
-	eevdf__eventq_cancel(&sim->evq, &p->ev);
-	p->run_left -= (u64)(sim->now - p->run_since);
-}
-
 static void switch_out(struct eevdf_sim *sim, struct task *prev)
 {
 	eevdf_time now = sim->now;
 
 	prev->on_cpu = false;
-	stop_burst(sim, prev);
+	eevdf__prog_switch_out(sim, prev);
 	switch (prev->state) {
 	case TASK_RUNNING:
 		/* Preempted or yielded: runnable, and perf starts a delay. */
@@ -142,7 +131,7 @@ static void switch_in(struct eevdf_sim *sim, struct task *next)
 	next->st.wait_ns += (u64)(now - next->state_since);
 	next->state_since = now;
 	delay_sample(next, now);
-	next->needs_step = true;
+	eevdf__prog_switch_in(sim, next);
 }
 
 /* __schedule() ---------------------------------------------------------- */
@@ -153,7 +142,7 @@ static void switch_in(struct eevdf_sim *sim, struct task *next)
  * it queued as a delayed entity.  When the pick returns prev itself nothing
  * is switched and its protection window is not refreshed.
  */
-static void __schedule(struct eevdf_sim *sim, struct rq *rq)
+void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 {
 	struct task *prev = rq->curr, *next;
 
@@ -227,12 +216,16 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
 /*
  * try_to_wake_up().  A task still queued as a delayed entity is woken in
  * place by ttwu_runnable() (no CPU selection); any other is enqueued with
- * its saved lag.
+ * its saved lag.  A pending timer (a wait's timeout) is cancelled.
  */
-static void try_to_wake_up(struct eevdf_sim *sim, struct task *p)
+void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
+		 unsigned int wake_flags)
 {
 	struct rq *rq = task_rq(sim, p);
 
+	EEVDF_ASSERT(p->state == TASK_SLEEPING);
+	if (eevdf__event_queued(&p->ev))
+		eevdf__eventq_cancel(&sim->evq, &p->ev);
 	rq->clock = (u64)sim->now;
 	became_runnable(p, sim->now);
 	eevdf__trace(sim, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, -1,
@@ -244,110 +237,23 @@ static void try_to_wake_up(struct eevdf_sim *sim, struct task *p)
 		enqueue_task_fair(rq, p, ENQUEUE_WAKEUP);
 		p->on_rq = true;
 	}
-	wakeup_preempt(rq, p, WF_TTWU);
-}
-
-/* The task program ------------------------------------------------------ */
-
-/*
- * Move past the op at pc, closing every loop whose body just ended:
- * closer[pc] is the innermost LOOP whose body ends at pc and
- * outer_closer[] chains the loops that end there too.  A count of 0 in the
- * op means forever.
- */
-static void advance_pc(struct task *p)
-{
-	size_t j;
-
-	p->pc++;
-	for (j = p->closer[p->pc]; j != NO_LOOP; j = p->outer_closer[j]) {
-		if (p->ops[j].count == 0 || --p->loop_left[j] > 0) {
-			p->pc = j + 1;
-			return;
-		}
-	}
-}
-
-static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
-{
-	p->state = TASK_DEAD;
-	p->needs_step = false;
-	sim->nr_exited++;
-	eevdf__trace(sim, EEVDF_TRACE_EXIT, rq->cpu, p->pid, -1,
-		     EEVDF_TASK_DEAD);
-	__schedule(sim, rq);
-}
-
-static int task_sleep(struct eevdf_sim *sim, struct rq *rq, struct task *p,
-		      eevdf_time d)
-{
-	int ret;
-
-	p->state = TASK_SLEEPING;
-	p->needs_step = false;
-	p->ev.type = TEV_TIMER;
-	p->ev.class = EVC_WAKEUP;
-	ret = queue_event(sim, &p->ev, sim->now + d);
-	if (ret)
-		return ret;
-	__schedule(sim, rq);
-	return 0;
+	wakeup_preempt(rq, p, wake_flags);
+	eevdf__mark_settle(sim, rq);
 }
 
 /*
- * Execute the running task's program until it starts CPU work (a burst
- * event marks its end), blocks, exits or loses the CPU.
+ * The CPUs to settle form a FIFO ring: a CPU is in it at most once (while
+ * settle_pending), so nr_cpus slots always suffice.
  */
-static int task_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
+void eevdf__mark_settle(struct eevdf_sim *sim, struct rq *rq)
 {
-	const struct eevdf_op *op;
+	size_t n = (size_t)sim->nr_cpus;
 
-	p->needs_step = false;
-	if (p->pc >= p->nr_ops) {
-		task_exit(sim, rq, p);
-		return 0;
-	}
-	op = &p->ops[p->pc];
-	switch (op->kind) {
-	case EEVDF_OP_RUN:
-		if (!p->in_run) {
-			p->in_run = true;
-			p->run_left = (u64)op->duration;
-		}
-		if (p->run_left == 0) {
-			p->in_run = false;
-			advance_pc(p);
-			p->needs_step = true;
-			return 0;
-		}
-		p->run_since = sim->now;
-		p->ev.type = TEV_BURST;
-		p->ev.class = EVC_TASK;
-		return queue_event(sim, &p->ev,
-				   sim->now + (eevdf_time)p->run_left);
-	case EEVDF_OP_SLEEP:
-		advance_pc(p);
-		if (op->duration == 0) {
-			p->needs_step = true;
-			return 0;
-		}
-		return task_sleep(sim, rq, p, op->duration);
-	case EEVDF_OP_YIELD:
-		advance_pc(p);
-		p->needs_step = true;
-		p->st.yields++;
-		rq->clock = (u64)sim->now;
-		yield_task_fair(rq);
-		__schedule(sim, rq);
-		return 0;
-	case EEVDF_OP_LOOP:
-		p->loop_left[p->pc] = op->count;
-		p->pc++;
-		p->needs_step = true;
-		return 0;
-	}
-	EEVDF_ASSERT(0);
-	return 0;
+	if (rq->settle_pending)
+		return;
+	rq->settle_pending = true;
+	sim->settle[(sim->settle_head + sim->nr_settle) % n] = rq;
+	sim->nr_settle++;
 }
 
 /*
@@ -359,25 +265,12 @@ static int rq_settle(struct eevdf_sim *sim, struct rq *rq)
 	int ret;
 
 	for (;;) {
-		if (sim->guard_time != sim->now) {
-			sim->guard_time = sim->now;
-			sim->guard_ops = 0;
-		}
-		if (++sim->guard_ops > LIVELOCK_OPS)
-			return eevdf__sim_fail(sim, EEVDF_ELIVELOCK,
-					       "CPU %d: task %s ran %llu ops "
-					       "at time %lld ns without "
-					       "simulated time advancing",
-					       rq->cpu,
-					       rq->curr ? rq->curr->name : "-",
-					       LIVELOCK_OPS,
-					       (long long)sim->now);
 		if (rq->need_resched) {
-			__schedule(sim, rq);
+			eevdf__schedule(sim, rq);
 			continue;
 		}
 		if (rq->curr && rq->curr->needs_step) {
-			ret = task_step(sim, rq, rq->curr);
+			ret = eevdf__prog_step(sim, rq, rq->curr);
 			if (ret)
 				return ret;
 			continue;
@@ -386,9 +279,31 @@ static int rq_settle(struct eevdf_sim *sim, struct rq *rq)
 	}
 }
 
+/*
+ * Settle every CPU the event touched, in the order they were touched.  A
+ * CPU stays marked while it settles (its own loop sees whatever happens to
+ * it meanwhile); a CPU settled earlier that is touched again re-joins.
+ */
+static int settle_all(struct eevdf_sim *sim)
+{
+	size_t n = (size_t)sim->nr_cpus;
+	int ret = 0;
+
+	while (sim->nr_settle) {
+		struct rq *rq = sim->settle[sim->settle_head];
+
+		if (!ret)
+			ret = rq_settle(sim, rq);
+		rq->settle_pending = false;
+		sim->settle_head = (sim->settle_head + 1) % n;
+		sim->nr_settle--;
+	}
+	return ret;
+}
+
 /* Events --------------------------------------------------------------- */
 
-static int task_event(struct eevdf_sim *sim, struct task *p)
+static void task_event(struct eevdf_sim *sim, struct task *p)
 {
 	struct rq *rq = task_rq(sim, p);
 
@@ -397,17 +312,14 @@ static int task_event(struct eevdf_sim *sim, struct task *p)
 		wake_up_new_task(sim, p);
 		break;
 	case TEV_TIMER:
-		try_to_wake_up(sim, p);
+		eevdf__prog_timer(sim, p);
 		break;
 	case TEV_BURST:
-		EEVDF_ASSERT(rq->curr == p && p->in_run);
-		p->run_left = 0;
-		p->in_run = false;
-		advance_pc(p);
-		p->needs_step = true;
+		EEVDF_ASSERT(rq->curr == p);
+		eevdf__prog_burst_end(sim, p);
 		break;
 	}
-	return rq_settle(sim, rq);
+	eevdf__mark_settle(sim, rq);
 }
 
 static int rq_event(struct eevdf_sim *sim, struct rq *rq,
@@ -420,24 +332,30 @@ static int rq_event(struct eevdf_sim *sim, struct rq *rq,
 		eevdf__trace(sim, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid, -1,
 			     EEVDF_TASK_RUNNING);
 		task_tick_fair(rq, rq->curr, false);
-		if (queue_event(sim, &rq->tick_ev,
-				ev->time + (eevdf_time)sim->sp.tick_nsec))
+		if (eevdf__queue_event(sim, &rq->tick_ev,
+				       ev->time +
+					       (eevdf_time)sim->sp.tick_nsec))
 			return sim->error;
 	} else {
 		task_tick_fair(rq, rq->curr, true);
 	}
-	return rq_settle(sim, rq);
+	eevdf__mark_settle(sim, rq);
+	return 0;
 }
 
 int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev)
 {
+	int ret = 0;
+
 	if (ev->type == REV_TICK || ev->type == REV_HRTICK) {
 		struct rq *rq = ev->type == REV_TICK ?
 			container_of(ev, struct rq, tick_ev) :
 			container_of(ev, struct rq, hrtick_ev);
-		return rq_event(sim, rq, ev);
+		ret = rq_event(sim, rq, ev);
+	} else {
+		task_event(sim, container_of(ev, struct task, ev));
 	}
-	return task_event(sim, container_of(ev, struct task, ev));
+	return ret ? ret : settle_all(sim);
 }
 
 /* setpriority() on a task, now. */
@@ -451,7 +369,8 @@ void eevdf__task_set_nice(struct eevdf_sim *sim, struct task *p, int nice)
 	}
 	rq->clock = (u64)sim->now;
 	reweight_task_fair(rq, p, nice);
-	rq_settle(sim, rq);
+	eevdf__mark_settle(sim, rq);
+	settle_all(sim);
 }
 
 /* Core invariants of one CPU on top of the cfs_rq's own. */

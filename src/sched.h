@@ -90,13 +90,20 @@ enum task_state {
 /* Why a task's single event is queued. */
 enum task_event_type {
 	TEV_START = 1, /* creation (wake_up_new_task) */
-	TEV_TIMER = 2, /* sleep expiry (try_to_wake_up) */
-	TEV_BURST = 3, /* the current run op completes, if still on CPU */
+	TEV_TIMER = 2, /* sleep expiry or a wait's timeout */
+	TEV_BURST = 3, /* the current burst of CPU work ends, if on CPU */
 };
 
 enum rq_event_type {
 	REV_TICK = 10,
 	REV_HRTICK = 11,
+};
+
+/* Events of the workload as a whole (sim.c). */
+enum sim_event_type {
+	SEV_STOP = 20,
+	SEV_WARMUP = 21,
+	SEV_RATE = 22,
 };
 
 /* Same-time order: a task's own step, then wakeups, then interrupts. */
@@ -130,17 +137,35 @@ struct task {
 	bool on_cpu;  /* rq->curr == this */
 	char name[EEVDF_NAME_MAX];
 
-	/* Program. */
-	struct eevdf_op *ops;
-	size_t nr_ops;
-	u64 *loop_left;   /* per op index: remaining iterations of a LOOP */
-	size_t *closer;   /* per pc 0..nr_ops: innermost loop ending there */
-	size_t *outer_closer; /* per LOOP op: next loop ending at its end */
-	size_t pc;
-	u64 run_left;     /* work left in the current RUN op */
-	bool in_run;      /* pc's RUN op is under way */
-	bool needs_step;  /* on CPU and must execute its next op */
-	eevdf_time run_since; /* when it last got the CPU */
+	/* Program (program.c). */
+	struct program *prog;
+	s64 *locals;
+	u64 *loop_left;       /* per op index: iterations left of a LOOP */
+	u32 pc;
+	u32 op_phase;         /* how far the op at pc has got */
+	u32 burst;            /* what the queued TEV_BURST ends */
+	u64 op_work_left;     /* the op's RUN work or its cost still to do */
+	eevdf_time spin_until;
+	u64 overhead_left;    /* switch and wakeup costs still to burn */
+	u64 xfer_left;        /* exact recv: bytes still to come */
+	bool needs_step;      /* on CPU and must execute its next op */
+	bool is_thread;       /* kind thread: cheaper switches */
+	bool spinning;        /* queued as a spinner on a spinlock */
+	s64 op_stamp;         /* wake_list: the splice's timestamp */
+	bool op_begun;        /* the op's operands were evaluated */
+	bool partial;         /* an exact recv read part of its bytes */
+	bool exiting;         /* paying for exit() at the end of its program */
+	u32 join_set;         /* the join set a joiner waits for */
+	eevdf_time run_since; /* when the current burst started */
+
+	/* Blocking (program.c, objects.c). */
+	struct task *wait_next;
+	u32 wait_kind;        /* enum wait_kind */
+	struct sim_object *wait_obj;
+	int wake_result;
+	struct sim_object *self; /* binary semaphore, "<name>.self" */
+	struct sim_object **written; /* channels written (end of file) */
+	u32 nr_written, cap_written;
 
 	int *cpus_allowed;
 	size_t nr_cpus_allowed;
@@ -157,6 +182,7 @@ struct task {
 
 struct rq {
 	int cpu;
+	bool settle_pending;        /* on the sim's settle list */
 	struct cfs_rq cfs;
 	struct task *curr;          /* NULL = idle */
 	unsigned int nr_running;    /* tasks on this rq, delayed included */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fair.h"
+#include "metrics.h"
 #include "sim.h"
 
 #define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
@@ -187,7 +188,10 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		return ret;
 	}
 	sim->rqs = calloc((size_t)cfg->nr_cpus, sizeof(*sim->rqs));
-	if (!sim->rqs) {
+	sim->settle = calloc((size_t)cfg->nr_cpus, sizeof(*sim->settle));
+	if (!sim->rqs || !sim->settle) {
+		free(sim->rqs);
+		free(sim->settle);
 		free(sim);
 		return EEVDF_ENOMEM;
 	}
@@ -200,7 +204,10 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->trace = cfg->trace;
 	sim->trace_ud = cfg->trace_ud;
 	sim->guard_time = -1;
+	sim->kill_at = -1;
 	eevdf__eventq_init(&sim->evq);
+	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
+	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	for (int i = 0; i < sim->nr_cpus; i++)
 		eevdf__core_init_rq(sim, &sim->rqs[i], i);
 	*out = sim;
@@ -211,10 +218,14 @@ static void task_free(struct task *p)
 {
 	if (!p)
 		return;
-	free(p->ops);
+	eevdf__program_unref(p->prog);
+	free(p->locals);
 	free(p->loop_left);
-	free(p->closer);
-	free(p->outer_closer);
+	free(p->written);
+	if (p->self) {
+		eevdf__object_free(p->self);
+		free(p->self);
+	}
 	free(p->cpus_allowed);
 	free(p);
 }
@@ -226,6 +237,23 @@ void eevdf_sim_free(eevdf_sim *sim)
 	for (size_t i = 0; i < sim->nr_tasks; i++)
 		task_free(sim->tasks[i]);
 	free(sim->tasks);
+	for (size_t i = 0; i < sim->nr_objs; i++) {
+		eevdf__object_free(sim->objs[i]);
+		free(sim->objs[i]);
+	}
+	free(sim->objs);
+	free(sim->objs_by_name);
+	for (size_t i = 0; i < sim->nr_metrics; i++)
+		eevdf__metric_free(sim->metrics[i]);
+	free(sim->metrics);
+	for (size_t i = 0; i < sim->nr_join_sets; i++)
+		free(sim->join_sets[i].pids);
+	free(sim->join_sets);
+	free(sim->globals);
+	for (size_t i = 0; i < sim->nr_strings; i++)
+		free(sim->strings[i]);
+	free(sim->strings);
+	free(sim->settle);
 	free(sim->rqs);
 	eevdf__eventq_destroy(&sim->evq);
 	free(sim);
@@ -301,25 +329,6 @@ static int check_program(struct eevdf_sim *sim, const char *name,
 	return 0;
 }
 
-/* closer[] / outer_closer[]: see advance_pc() in core.c. */
-static void index_loops(struct task *p)
-{
-	for (size_t i = 0; i <= p->nr_ops; i++)
-		p->closer[i] = NO_LOOP;
-	/* Outer loops start first; an inner loop ending at the same place
-	 * is pushed in front of it. */
-	for (size_t j = 0; j < p->nr_ops; j++) {
-		size_t end;
-
-		p->outer_closer[j] = NO_LOOP;
-		if (p->ops[j].kind != EEVDF_OP_LOOP)
-			continue;
-		end = j + 1 + p->ops[j].body_len;
-		p->outer_closer[j] = p->closer[end];
-		p->closer[end] = j;
-	}
-}
-
 static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
 {
 	size_t len;
@@ -369,48 +378,66 @@ static void *dup_array(const void *src, size_t n, size_t sz)
 	return p;
 }
 
-int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
+static struct sim_object *new_self_sem(const char *task_name)
+{
+	struct sim_object *o = calloc(1, sizeof(*o));
+	size_t n = strlen(task_name) + sizeof(".self");
+
+	if (!o)
+		return NULL;
+	o->type = OBJ_SEM;
+	o->u.sem.max = 1;
+	o->name = malloc(n);
+	if (!o->name) {
+		free(o);
+		return NULL;
+	}
+	snprintf(o->name, n, "%s.self", task_name);
+	return o;
+}
+
+/*
+ * The common part of adding a task: spec is already checked; prog is a
+ * reference the task takes over (dropped on failure).
+ */
+int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
+			     const struct eevdf_task_spec *spec,
+			     struct program *prog, bool is_thread,
+			     const s64 *local_init)
 {
 	struct task *p;
-	int ret;
 
-	if (!sim || !spec)
-		return EEVDF_EINVAL;
-	if (sim->error)
-		return sim_reject(sim, EEVDF_EMISUSE, "the simulation failed "
-				  "earlier: %s", eevdf_strerror(sim->error));
-	if (sim->nr_tasks >= EEVDF_MAX_TASKS)
-		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
-				  EEVDF_MAX_TASKS);
-	ret = check_spec(sim, spec);
-	if (ret)
-		return ret;
 	if (sim->nr_tasks == sim->cap_tasks) {
 		size_t cap = sim->cap_tasks ? 2 * sim->cap_tasks : 16;
 		struct task **t = realloc(sim->tasks, cap * sizeof(*t));
 
-		if (!t)
+		if (!t) {
+			eevdf__program_unref(prog);
 			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		}
 		sim->tasks = t;
 		sim->cap_tasks = cap;
 	}
 	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (!p) {
+		eevdf__program_unref(prog);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
-	p->ops = dup_array(spec->program, spec->nr_ops, sizeof(*p->ops));
-	p->loop_left = calloc(spec->nr_ops + 1, sizeof(*p->loop_left));
-	p->closer = calloc(spec->nr_ops + 1, sizeof(*p->closer));
-	p->outer_closer = calloc(spec->nr_ops + 1, sizeof(*p->outer_closer));
+	}
+	p->prog = prog;
+	p->locals = calloc(prog->nr_locals + 1, sizeof(*p->locals));
+	p->loop_left = calloc(prog->nr_ops + 1, sizeof(*p->loop_left));
 	p->cpus_allowed = dup_array(spec->cpus, spec->nr_cpus,
 				    sizeof(*p->cpus_allowed));
-	if (!p->ops || !p->loop_left || !p->closer || !p->outer_closer ||
-	    !p->cpus_allowed) {
+	p->self = new_self_sem(spec->name);
+	if (!p->locals || !p->loop_left || !p->cpus_allowed || !p->self) {
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
-	p->nr_ops = spec->nr_ops;
+	if (local_init)
+		memcpy(p->locals, local_init,
+		       prog->nr_locals * sizeof(*p->locals));
 	p->nr_cpus_allowed = spec->nr_cpus;
-	index_loops(p);
+	p->is_thread = is_thread;
 	p->pid = (int)sim->nr_tasks + 1;
 	snprintf(p->name, sizeof(p->name), "%s", spec->name);
 	p->nice = spec->nice;
@@ -444,6 +471,28 @@ int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 	return p->pid;
 }
 
+int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
+{
+	struct program *prog;
+	int ret;
+
+	if (!sim || !spec)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim_reject(sim, EEVDF_EMISUSE, "the simulation failed "
+				  "earlier: %s", eevdf_strerror(sim->error));
+	if (sim->nr_tasks >= EEVDF_MAX_TASKS)
+		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
+				  EEVDF_MAX_TASKS);
+	ret = check_spec(sim, spec);
+	if (ret)
+		return ret;
+	ret = eevdf__program_from_ops(spec->program, spec->nr_ops, &prog);
+	if (ret)
+		return sim_reject(sim, ret, "out of memory");
+	return eevdf__sim_add_task_prog(sim, spec, prog, false, NULL);
+}
+
 int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 {
 	if (!sim)
@@ -457,6 +506,117 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 		return sim->error;
 	eevdf__task_set_nice(sim, sim->tasks[pid - 1], nice);
 	return sim->error;
+}
+
+/* Workload setup --------------------------------------------------------- */
+
+static int cmp_name_idx(const struct eevdf_sim *sim, u32 a, u32 b)
+{
+	return strcmp(sim->objs[a]->name, sim->objs[b]->name);
+}
+
+/* Keep objs_by_name sorted: an insertion step per added object. */
+int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o)
+{
+	u32 idx, k;
+
+	if (sim->nr_objs == sim->cap_objs) {
+		size_t cap = sim->cap_objs ? 2 * sim->cap_objs : 16;
+		struct sim_object **n = realloc(sim->objs, cap * sizeof(*n));
+		u32 *byn;
+
+		if (!n)
+			return EEVDF_ENOMEM;
+		sim->objs = n;
+		byn = realloc(sim->objs_by_name, cap * sizeof(*byn));
+		if (!byn)
+			return EEVDF_ENOMEM;
+		sim->objs_by_name = byn;
+		sim->cap_objs = cap;
+	}
+	if (o->type == OBJ_SPINLOCK) {
+		size_t n = o->u.spin.per_cpu ? (size_t)sim->nr_cpus : 1;
+
+		o->u.spin.owner = calloc(n, sizeof(*o->u.spin.owner));
+		o->u.spin.spinners = calloc(n, sizeof(*o->u.spin.spinners));
+		if (!o->u.spin.owner || !o->u.spin.spinners)
+			return EEVDF_ENOMEM;
+	}
+	idx = (u32)sim->nr_objs;
+	sim->objs[sim->nr_objs++] = o;
+	for (k = idx; k > 0 && cmp_name_idx(sim, sim->objs_by_name[k - 1],
+					    idx) > 0; k--)
+		sim->objs_by_name[k] = sim->objs_by_name[k - 1];
+	sim->objs_by_name[k] = idx;
+	return (int)idx;
+}
+
+int eevdf__sim_set_globals(struct eevdf_sim *sim, const s64 *init, size_t n)
+{
+	s64 *g = calloc(n ? n : 1, sizeof(*g));
+
+	if (!g)
+		return EEVDF_ENOMEM;
+	if (n)
+		memcpy(g, init, n * sizeof(*g));
+	free(sim->globals);
+	sim->globals = g;
+	sim->nr_globals = n;
+	return 0;
+}
+
+int eevdf__sim_add_join_set(struct eevdf_sim *sim, const u32 *pids, u32 nr)
+{
+	struct join_set *n;
+	u32 *copy;
+
+	n = realloc(sim->join_sets, (sim->nr_join_sets + 1) * sizeof(*n));
+	if (!n)
+		return EEVDF_ENOMEM;
+	sim->join_sets = n;
+	copy = dup_array(pids, nr, sizeof(*pids));
+	if (!copy)
+		return EEVDF_ENOMEM;
+	n[sim->nr_join_sets].pids = copy;
+	n[sim->nr_join_sets].nr = nr;
+	return (int)sim->nr_join_sets++;
+}
+
+int eevdf__sim_set_stop(struct eevdf_sim *sim, eevdf_time after, bool kill)
+{
+	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
+	sim->stop_ev.time = after;
+	if (kill)
+		sim->kill_at = after;
+	return eevdf__eventq_push(&sim->evq, &sim->stop_ev);
+}
+
+int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at)
+{
+	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
+	sim->warmup_ev.time = at;
+	return eevdf__eventq_push(&sim->evq, &sim->warmup_ev);
+}
+
+int eevdf__sim_intern(struct eevdf_sim *sim, const char *s)
+{
+	char **n, *copy;
+	size_t len;
+
+	for (size_t i = 0; i < sim->nr_strings; i++)
+		if (strcmp(sim->strings[i], s) == 0)
+			return (int)i;
+	n = realloc(sim->strings, (sim->nr_strings + 1) * sizeof(*n));
+	if (!n)
+		return EEVDF_ENOMEM;
+	sim->strings = n;
+	len = strlen(s) + 1;
+	copy = malloc(len);
+	if (!copy)
+		return EEVDF_ENOMEM;
+	memcpy(copy, s, len);
+	n[sim->nr_strings] = copy;
+	return (int)sim->nr_strings++;
 }
 
 /* Running ---------------------------------------------------------------- */
@@ -475,14 +635,32 @@ static int check_all(struct eevdf_sim *sim)
 	return 0;
 }
 
+/* The workload's stop time and warmup end. */
+static void sim_event(struct eevdf_sim *sim, struct eevdf_event *ev)
+{
+	if (ev->type == SEV_STOP) {
+		sim->stop_flag = true;
+		if (sim->kill_at == ev->time)
+			sim->ended = true;
+	} else {
+		eevdf__metrics_warmup(sim);
+	}
+}
+
 static int step_one(struct eevdf_sim *sim)
 {
 	struct eevdf_event *ev = eevdf__eventq_pop(&sim->evq);
-	int ret;
+	int ret = 0;
 
 	EEVDF_ASSERT(ev->time >= sim->now);
 	sim->now = ev->time;
-	ret = eevdf__core_dispatch(sim, ev);
+	if (ev->type == SEV_RATE)
+		eevdf__metric_rate_tick(sim, container_of(ev, struct metric,
+							  ev));
+	else if (ev->type == SEV_STOP || ev->type == SEV_WARMUP)
+		sim_event(sim, ev);
+	else
+		ret = eevdf__core_dispatch(sim, ev);
 	/* a failure deep in the model (an event that could not be queued)
 	 * is recorded in sim->error */
 	if (!ret)
@@ -500,10 +678,21 @@ int eevdf_sim_step(eevdf_sim *sim)
 		return EEVDF_EINVAL;
 	if (sim->error)
 		return sim->error;
-	if (!eevdf__eventq_peek(&sim->evq))
+	if (sim->ended || !eevdf__eventq_peek(&sim->evq))
 		return 0;
 	ret = step_one(sim);
 	return ret ? ret : 1;
+}
+
+/* Nothing left to happen, yet tasks remain: they wait for ever. */
+static int deadlock(struct eevdf_sim *sim)
+{
+	char who[200];
+
+	eevdf__prog_describe_blocked(sim, who, sizeof(who));
+	return eevdf__sim_fail(sim, EEVDF_EDEADLOCK, "deadlock at %lld ns: "
+			       "every remaining task is blocked: %s",
+			       (long long)sim->now, who);
 }
 
 int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
@@ -518,14 +707,18 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 		return sim_reject(sim, EEVDF_EINVAL, "cannot run back to %lld "
 				  "ns from %lld ns", (long long)until,
 				  (long long)sim->now);
-	while ((ev = eevdf__eventq_peek(&sim->evq)) && ev->time <= until) {
+	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->evq)) &&
+	       ev->time <= until) {
 		int ret = step_one(sim);
 
 		if (ret)
 			return ret;
 	}
-	if (!eevdf_sim_done(sim))
-		sim->now = until;
+	if (eevdf_sim_done(sim))
+		return 0;
+	if (!eevdf__eventq_peek(&sim->evq) && sim->nr_tasks)
+		return deadlock(sim);
+	sim->now = until;
 	return 0;
 }
 
@@ -538,7 +731,8 @@ eevdf_time eevdf_sim_now(const eevdf_sim *sim)
 
 bool eevdf_sim_done(const eevdf_sim *sim)
 {
-	return sim->nr_tasks && sim->nr_exited == sim->nr_tasks;
+	return sim->ended ||
+	       (sim->nr_tasks && sim->nr_exited == sim->nr_tasks);
 }
 
 const char *eevdf_sim_errmsg(const eevdf_sim *sim)

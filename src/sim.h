@@ -8,6 +8,17 @@
 #define EEVDF_SIM_INTERNAL_H
 
 #include "sched.h"
+#include "costs.h"
+#include "objects.h"
+#include "program.h"
+
+struct metric;
+
+/* Tasks a join op waits for. */
+struct join_set {
+	u32 *pids;
+	u32 nr;
+};
 
 struct eevdf_sim {
 	struct sched_params sp;
@@ -35,6 +46,32 @@ struct eevdf_sim {
 	eevdf_time guard_time;
 	u64 guard_ops;
 
+	/* Workload engine (program.c). */
+	struct sim_object **objs;
+	size_t nr_objs, cap_objs;
+	u32 *objs_by_name;   /* object indices sorted by name */
+	bool objs_sorted;
+	s64 *globals;
+	size_t nr_globals;
+	struct metric **metrics;
+	size_t nr_metrics;
+	struct join_set *join_sets;
+	size_t nr_join_sets;
+	struct waitq joiners;
+	struct cost_table costs;
+	bool stop_flag;            /* the workload's "stop" expression */
+	eevdf_time kill_at;        /* stop mode kill: the run ends here */
+	int end_on_exit_of;        /* pid whose exit ends the run, or 0 */
+	bool ended;                /* the workload's stop condition held */
+	struct eevdf_event stop_ev;
+	struct eevdf_event warmup_ev;
+	char **strings;            /* interned string constants (keys) */
+	size_t nr_strings;
+
+	/* CPUs whose state changed during the current event. */
+	struct rq **settle;  /* a ring of nr_cpus slots */
+	size_t settle_head, nr_settle;
+
 	int error; /* sticky: once a run failed, it stays failed */
 	char errmsg[256];
 };
@@ -50,6 +87,45 @@ void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
 /* core.c: event handlers and the settle loop, each returning 0 or an
  * error code. */
 int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev);
+int eevdf__queue_event(struct eevdf_sim *sim, struct eevdf_event *ev,
+		       eevdf_time when);
+/* __schedule() on rq: block curr if it is no longer runnable, pick, switch. */
+void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq);
+/* try_to_wake_up() of a blocked task (its pending timer is cancelled). */
+void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
+		 unsigned int wake_flags);
+/* Ask for rq to be settled before the current event is over. */
+void eevdf__mark_settle(struct eevdf_sim *sim, struct rq *rq);
+
+/* program.c: the task program interpreter. */
+int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p);
+void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p);
+void eevdf__prog_timer(struct eevdf_sim *sim, struct task *p);
+void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p);
+void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p);
+/* Workload setup (the loader's side of the engine). */
+/* Add an object (ownership passes to the simulation); its index or < 0. */
+int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o);
+int eevdf__sim_set_globals(struct eevdf_sim *sim, const s64 *init, size_t n);
+/* A join set of pids (copied); its index or < 0. */
+int eevdf__sim_add_join_set(struct eevdf_sim *sim, const u32 *pids, u32 nr);
+/* "stop": set the stop flag at `after` (kill: end the run there). */
+int eevdf__sim_set_stop(struct eevdf_sim *sim, eevdf_time after, bool kill);
+int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at);
+/* Intern a string constant; its id (>= 0) or < 0. */
+int eevdf__sim_intern(struct eevdf_sim *sim, const char *s);
+/* Add a task running prog (its reference is taken over); local_init
+ * (prog->nr_locals values, or NULL for zeros) seeds its variables. */
+int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
+			     const struct eevdf_task_spec *spec,
+			     struct program *prog, bool is_thread,
+			     const s64 *local_init);
+/* Build a program from the public op array. */
+int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
+			    struct program **out);
+/* The deadlock report: every blocked task and what it waits on. */
+void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
+				  size_t len);
 void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu);
 void eevdf__task_set_nice(struct eevdf_sim *sim, struct task *p, int nice);
 const char *eevdf__rq_check(const struct rq *rq);

@@ -20,7 +20,8 @@
 	XX(6, EIO, "input/output error")                                      \
 	XX(7, ELIVELOCK, "a task made no progress in simulated time")         \
 	XX(8, ENOTSUP, "not supported by this version")                       \
-	XX(9, EINTERNAL, "internal invariant broken (a libeevdf bug)")
+	XX(9, EINTERNAL, "internal invariant broken (a libeevdf bug)")       \
+	XX(10, EDEADLOCK, "every remaining task is blocked for ever")
 
 enum eevdf_err {
 	EEVDF_OK = 0,

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU cost of the operations tasks perform, charged as CPU work to the
+ * task that performs them (and a context switch to the task switched in),
+ * so that switch and syscall time is never dropped from vruntime
+ * accounting (shared/reference/simulator-notes.md section 1).
+ *
+ * Defaults: shared/reference/workloads.md section 10, a split [est] of
+ * measured anchors: a pipe round trip of 2 x (write + read + wakeup +
+ * switch) = 2.8 us on one CPU, a starve cycle of about 2.6 us.  A
+ * workload's "costs" object overrides single entries.  The library API
+ * starts from all zeros, so hand-computed scheduler examples stay exact.
+ */
+#ifndef EEVDF_COSTS_H
+#define EEVDF_COSTS_H
+
+#include "internal.h"
+
+/* COST(name, default in ns) */
+#define EEVDF_COST_MAP(COST)                                                  \
+	COST(syscall, 100)                                                    \
+	COST(pipe_write, 250)                                                 \
+	COST(pipe_read, 300)                                                  \
+	COST(unix_write, 800)                                                 \
+	COST(unix_read, 600)                                                  \
+	COST(tcp_send, 1800)                                                  \
+	COST(tcp_recv, 600)                                                   \
+	COST(futex_wake, 150)                                                 \
+	COST(futex_wait, 250)                                                 \
+	COST(ttwu_local, 300)                                                 \
+	COST(ctxsw_thread, 400)                                               \
+	COST(ctxsw_process, 550)                                              \
+	COST(signal_send, 350)                                                \
+	COST(signal_deliver, 600)                                             \
+	COST(timer_arm, 250)                                                  \
+	COST(fork, 35000)                                                     \
+	COST(exit, 25000)                                                     \
+	COST(wait_reap, 5000)                                                 \
+	COST(gettimeofday, 20)
+
+struct cost_table {
+#define COST(name, dflt) u64 name;
+	EEVDF_COST_MAP(COST)
+#undef COST
+};
+
+/* The documented defaults. */
+void eevdf__costs_default(struct cost_table *c);
+
+/* Set the entry called name; false if there is none. */
+bool eevdf__costs_set(struct cost_table *c, const char *name, u64 ns);
+
+#endif

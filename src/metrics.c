@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/* Workload metrics: counters, values and histograms, keyed or not. */
+#include <string.h>
+
+#include "metrics.h"
+#include "sim.h"
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+int eevdf__sim_add_metric(struct eevdf_sim *sim, const char *name,
+			  enum metric_type type, enum eevdf_hist_kind quant,
+			  bool keyed, bool per_task, bool reset_at_warmup)
+{
+	struct metric *m, **n;
+
+	n = realloc(sim->metrics, (sim->nr_metrics + 1) * sizeof(*n));
+	if (!n)
+		return EEVDF_ENOMEM;
+	sim->metrics = n;
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->name = dup_str(name))) {
+		free(m);
+		return EEVDF_ENOMEM;
+	}
+	m->type = type;
+	m->quant = quant;
+	m->keyed = keyed;
+	m->per_task = per_task;
+	m->reset_at_warmup = reset_at_warmup;
+	sim->metrics[sim->nr_metrics] = m;
+	return (int)sim->nr_metrics++;
+}
+
+static void cell_free(struct metric_cell *c)
+{
+	if (c->hist) {
+		eevdf__hist_free(c->hist);
+		free(c->hist);
+	}
+	c->hist = NULL;
+}
+
+void eevdf__metric_free(struct metric *m)
+{
+	if (!m)
+		return;
+	cell_free(&m->all);
+	for (u32 i = 0; i < m->nr_cells; i++)
+		cell_free(&m->cells[i]);
+	free(m->cells);
+	free(m->per_task_sum);
+	free(m->name);
+	free(m);
+}
+
+/* The cell of key (created in key order), or NULL when out of memory. */
+static struct metric_cell *cell_of(struct metric *m, s64 key)
+{
+	u32 lo = 0, hi = m->nr_cells;
+
+	if (!m->keyed)
+		return &m->all;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (m->cells[mid].key == key)
+			return &m->cells[mid];
+		if (m->cells[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (m->nr_cells == m->cap_cells) {
+		u32 cap = m->cap_cells ? 2 * m->cap_cells : 8;
+		struct metric_cell *n = realloc(m->cells, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->cells = n;
+		m->cap_cells = cap;
+	}
+	memmove(&m->cells[lo + 1], &m->cells[lo],
+		(m->nr_cells - lo) * sizeof(m->cells[0]));
+	memset(&m->cells[lo], 0, sizeof(m->cells[0]));
+	m->cells[lo].key = key;
+	m->nr_cells++;
+	return &m->cells[lo];
+}
+
+static int hist_of(struct metric *m, struct metric_cell *c)
+{
+	if (c->hist)
+		return 0;
+	c->hist = calloc(1, sizeof(*c->hist));
+	if (!c->hist)
+		return EEVDF_ENOMEM;
+	return eevdf__hist_init(c->hist, m->quant);
+}
+
+static void fail_metric(struct eevdf_sim *sim, struct metric *m, int err)
+{
+	eevdf__sim_fail(sim, err, "metric %s: %s", m->name,
+			err == EEVDF_ERANGE ? "sample out of range" :
+					      "out of memory");
+}
+
+int eevdf__sim_add_rate(struct eevdf_sim *sim, const char *name, u32 of,
+			eevdf_time every, enum eevdf_hist_kind quant,
+			bool reset_at_warmup)
+{
+	int idx;
+	struct metric *m;
+
+	if (of >= sim->nr_metrics || sim->metrics[of]->type != MET_COUNTER ||
+	    every <= 0)
+		return EEVDF_EINVAL;
+	idx = eevdf__sim_add_metric(sim, name, MET_RATE, quant, false, false,
+				    reset_at_warmup);
+	if (idx < 0)
+		return idx;
+	m = sim->metrics[idx];
+	m->of = of;
+	m->every = every;
+	eevdf__event_init(&m->ev, SEV_RATE, EVC_TICK);
+	m->ev.time = every;
+	if (eevdf__eventq_push(&sim->evq, &m->ev))
+		return EEVDF_ENOMEM;
+	return idx;
+}
+
+void eevdf__metric_rate_tick(struct eevdf_sim *sim, struct metric *m)
+{
+	struct metric *of = sim->metrics[m->of];
+	s64 now = of->all.value, delta = now - m->last;
+	int err;
+
+	m->last = now;
+	/* per second, as schbench computes Δloops * 1e6 / Δus */
+	delta = (s64)((s128)delta * EEVDF_NSEC_PER_SEC / m->every);
+	if ((err = hist_of(m, &m->all)) ||
+	    (err = eevdf__hist_add(m->all.hist, delta < 0 ? 0 : delta, 1)))
+		fail_metric(sim, m, err);
+	m->ev.time += m->every;
+	if (eevdf__eventq_push(&sim->evq, &m->ev))
+		fail_metric(sim, m, EEVDF_ENOMEM);
+}
+
+void eevdf__metric_record(struct eevdf_sim *sim, u32 idx, struct task *p,
+			  s64 key, s64 value)
+{
+	struct metric *m = sim->metrics[idx];
+	struct metric_cell *c = cell_of(m, key);
+	int err;
+
+	(void)p;
+	if (!c) {
+		fail_metric(sim, m, EEVDF_ENOMEM);
+		return;
+	}
+	switch (m->type) {
+	case MET_RATE:
+		return;
+	case MET_HIST:
+		/* negative samples (clock steps) are dropped, as schbench
+		 * drops non-positive latencies */
+		if (value < 0)
+			return;
+		if ((err = hist_of(m, c)) ||
+		    (err = eevdf__hist_add(c->hist, value, 1)))
+			fail_metric(sim, m, err);
+		return;
+	case MET_VALUE:
+		c->value = value;
+		c->set = true;
+		return;
+	case MET_COUNTER:
+		c->value += value;
+		c->set = true;
+		return;
+	}
+}
+
+void eevdf__metric_count(struct eevdf_sim *sim, u32 idx, struct task *p,
+			 s64 add)
+{
+	struct metric *m = sim->metrics[idx];
+	struct metric_cell *c = cell_of(m, 0);
+
+	if (!c) {
+		fail_metric(sim, m, EEVDF_ENOMEM);
+		return;
+	}
+	c->value += add;
+	c->set = true;
+	if (m->per_task && p) {
+		if (m->nr_per_task < sim->nr_tasks) {
+			s64 *n = realloc(m->per_task_sum,
+					 sim->nr_tasks * sizeof(*n));
+
+			if (!n) {
+				fail_metric(sim, m, EEVDF_ENOMEM);
+				return;
+			}
+			memset(n + m->nr_per_task, 0,
+			       (sim->nr_tasks - m->nr_per_task) * sizeof(*n));
+			m->per_task_sum = n;
+			m->nr_per_task = sim->nr_tasks;
+		}
+		m->per_task_sum[p->pid - 1] += add;
+	}
+}
+
+static void cell_reset(struct metric_cell *c)
+{
+	c->value = 0;
+	c->set = false;
+	if (c->hist)
+		eevdf__hist_reset(c->hist);
+}
+
+void eevdf__metrics_warmup(struct eevdf_sim *sim)
+{
+	for (size_t i = 0; i < sim->nr_metrics; i++) {
+		struct metric *m = sim->metrics[i];
+
+		if (!m->reset_at_warmup)
+			continue;
+		cell_reset(&m->all);
+		for (u32 k = 0; k < m->nr_cells; k++)
+			cell_reset(&m->cells[k]);
+		if (m->per_task_sum)
+			memset(m->per_task_sum, 0,
+			       m->nr_per_task * sizeof(*m->per_task_sum));
+	}
+}

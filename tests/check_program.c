@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program interpreter and the workload objects, driven by programs
+ * built directly in C: semaphore hand-off, latches, mutex FIFO order,
+ * channels with their costs (the pipe ping-pong round trip), end of file,
+ * join, if / choose, and deadlock detection.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites.h"
+#include "metrics.h"
+#include "sim.h"
+
+#define US 1000LL
+#define MS 1000000LL
+#define SEC_NS 1000000000LL
+
+/* A program under construction. */
+struct pb {
+	struct program *prog;
+	u32 cap;
+};
+
+static void pb_init(struct pb *b)
+{
+	b->prog = calloc(1, sizeof(*b->prog));
+	ck_assert_ptr_nonnull(b->prog);
+	b->prog->refs = 1;
+	b->cap = 0;
+}
+
+static struct pop *pb_op(struct pb *b, enum popcode code)
+{
+	struct program *p = b->prog;
+	struct pop *op;
+
+	if (p->nr_ops == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 8;
+		p->ops = realloc(p->ops, b->cap * sizeof(*p->ops));
+		ck_assert_ptr_nonnull(p->ops);
+	}
+	op = &p->ops[p->nr_ops++];
+	memset(op, 0, sizeof(*op));
+	op->code = code;
+	op->slot = NO_SLOT;
+	op->obj.idx = OBJ_NONE;
+	op->obj2.idx = OBJ_NONE;
+	return op;
+}
+
+static void cval(struct pval *v, s64 c)
+{
+	v->kind = PV_CONST;
+	v->c = c;
+}
+
+static struct pop *pb_objop(struct pb *b, enum popcode code, int obj)
+{
+	struct pop *op = pb_op(b, code);
+
+	op->obj.idx = obj;
+	return op;
+}
+
+static struct pop *pb_run(struct pb *b, s64 ns)
+{
+	struct pop *op = pb_op(b, P_RUN);
+
+	cval(&op->a, ns);
+	return op;
+}
+
+static struct program *pb_done(struct pb *b)
+{
+	ck_assert_int_eq(eevdf__program_index(b->prog), 0);
+	return b->prog;
+}
+
+static eevdf_sim *new_sim(bool costs)
+{
+	struct eevdf_config cfg;
+	eevdf_sim *sim;
+
+	eevdf_config_init(&cfg);
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	if (costs)
+		eevdf__costs_default(&sim->costs);
+	return sim;
+}
+
+static int add(eevdf_sim *sim, const char *name, struct program *prog)
+{
+	struct eevdf_task_spec s = { .name = name };
+	int pid = eevdf__sim_add_task_prog(sim, &s, prog, false, NULL);
+
+	ck_assert_msg(pid > 0, "%s", eevdf_sim_errmsg(sim));
+	return pid;
+}
+
+static int add_obj(eevdf_sim *sim, enum obj_type type, const char *name)
+{
+	struct sim_object *o = calloc(1, sizeof(*o));
+	int idx;
+
+	ck_assert_ptr_nonnull(o);
+	o->type = type;
+	o->name = strdup(name);
+	if (type == OBJ_SEM)
+		o->u.sem.max = -1;
+	idx = eevdf__sim_add_object(sim, o);
+	ck_assert_int_ge(idx, 0);
+	return idx;
+}
+
+static int add_chan(eevdf_sim *sim, const char *name, enum chan_kind kind,
+		    u64 capacity, enum writer_wake ww)
+{
+	int idx = add_obj(sim, OBJ_CHANNEL, name);
+	struct obj_channel *ch = &sim->objs[idx]->u.chan;
+
+	ch->kind = kind;
+	ch->capacity = capacity;
+	ch->writer_wake = ww;
+	ch->reader_sync = true;
+	return idx;
+}
+
+static struct eevdf_task_stats stats(eevdf_sim *sim, int pid)
+{
+	struct eevdf_task_stats st;
+
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, (size_t)pid - 1, &st), 0);
+	return st;
+}
+
+/* A post hands the unit to the waiter: it wakes exactly then. */
+START_TEST(post_hands_the_unit_to_the_waiter)
+{
+	eevdf_sim *sim = new_sim(false);
+	int sem = add_obj(sim, OBJ_SEM, "s");
+	struct pb w, p;
+	int wp;
+
+	pb_init(&w);
+	pb_objop(&w, P_WAIT, sem);
+	pb_run(&w, 1 * MS);
+	pb_init(&p);
+	pb_op(&p, P_SLEEP);
+	cval(&p.prog->ops[0].a, 5 * MS);
+	pb_objop(&p, P_POST, sem);
+	wp = add(sim, "waiter", pb_done(&w));
+	add(sim, "poster", pb_done(&p));
+	ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(eevdf_sim_now(sim), 6 * MS);
+	ck_assert_int_eq(stats(sim, wp).sleep_ns, 5 * MS);
+	ck_assert_int_eq(sim->objs[sem]->u.sem.count, 0);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* A post before the wait is remembered (a semaphore has memory). */
+START_TEST(early_post_is_not_lost)
+{
+	eevdf_sim *sim = new_sim(false);
+	int sem = add_obj(sim, OBJ_SEM, "s");
+	struct pb w, p;
+	int wp;
+
+	pb_init(&p);
+	pb_objop(&p, P_POST, sem);
+	pb_init(&w);
+	pb_run(&w, 2 * MS);
+	pb_objop(&w, P_WAIT, sem);
+	add(sim, "poster", pb_done(&p));
+	wp = add(sim, "waiter", pb_done(&w));
+	ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(stats(sim, wp).sleep_ns, 0);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* A latch set once lets every waiter, present and future, through. */
+START_TEST(latch_releases_everyone)
+{
+	eevdf_sim *sim = new_sim(false);
+	int go = add_obj(sim, OBJ_LATCH, "go");
+	static const char *const names[] = { "w0", "w1", "w2" };
+	struct pb w[3], s;
+
+	for (int i = 0; i < 3; i++) {
+		pb_init(&w[i]);
+		pb_objop(&w[i], P_WAIT, go);
+		pb_run(&w[i], 1 * MS);
+		add(sim, names[i], pb_done(&w[i]));
+	}
+	pb_init(&s);
+	pb_run(&s, 3 * MS);
+	pb_objop(&s, P_SET, go);
+	add(sim, "setter", pb_done(&s));
+	ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	/* 3 ms of setter, then 3 x 1 ms of waiters */
+	ck_assert_int_eq(eevdf_sim_now(sim), 6 * MS);
+	for (int i = 1; i <= 3; i++)
+		ck_assert_int_eq(stats(sim, i).cpu_ns, 1 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* Mutex waiters get the lock in arrival order (FIFO hand-off). */
+START_TEST(mutex_hands_off_in_fifo_order)
+{
+	eevdf_sim *sim = new_sim(false);
+	int m = add_obj(sim, OBJ_MUTEX, "m");
+	static const char *const names[] = { "holder", "a", "b", "c" };
+
+	for (int i = 0; i < 4; i++) {
+		struct pb b;
+
+		pb_init(&b);
+		pb_run(&b, (s64)(i + 1) * 100 * US);
+		pb_objop(&b, P_LOCK, m);
+		pb_run(&b, 2 * MS);
+		pb_objop(&b, P_UNLOCK, m);
+		add(sim, names[i], pb_done(&b));
+	}
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	/* each held the lock 2 ms in turn; the last leaves at ~8 ms */
+	ck_assert_int_eq(stats(sim, 4).sleep_ns + stats(sim, 4).wait_ns +
+				 stats(sim, 4).cpu_ns, eevdf_sim_now(sim));
+	ck_assert_int_lt(stats(sim, 2).sleep_ns, stats(sim, 3).sleep_ns);
+	ck_assert_int_lt(stats(sim, 3).sleep_ns, stats(sim, 4).sleep_ns);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * perf bench sched pipe on one CPU with the default costs, nothing idle,
+ * so N round trips take N x (the CPU cost of one).
+ *
+ * With NO_WAKEUP_PREEMPTION each side blocks in read() every time: a round
+ * trip is 2 x (pipe_write + ttwu + pipe_read + process switch) =
+ * 2 x (0.25 + 0.30 + 0.30 + 0.55) us = 2.8 us, the anchor of workloads.md
+ * section 10.  With wakeup preemption the wakee, back with positive lag,
+ * is placed before V, the waker becomes ineligible and is preempted inside
+ * its write; when it runs again its reply is already there, so only one
+ * side blocks and wakes per round trip: 2 x 0.25 + 2 x 0.30 + 0.30 +
+ * 2 x 0.55 = 2.5 us, and the waker is preempted once per round trip.
+ */
+START_TEST(pipe_ping_pong_round_trip_is_the_sum_of_its_costs)
+{
+	static const char *const feats[] = { NULL, "NO_WAKEUP_PREEMPTION" };
+	static const s64 per_trip[] = { 2500, 2800 };
+	const s64 loops = 10000;
+
+	for (int k = 0; k < 2; k++) {
+		struct eevdf_config cfg;
+		eevdf_sim *sim;
+		int p1, p2;
+		struct pb t0, t1;
+		struct pop *op;
+		eevdf_time t;
+
+		eevdf_config_init(&cfg);
+		if (feats[k])
+			eevdf_config_set_features(&cfg, feats[k], NULL, 0);
+		ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+		eevdf__costs_default(&sim->costs);
+		p1 = add_chan(sim, "p1", CHAN_PIPE, 65536,
+			      WW_SLOT_FREED_IF_FULL);
+		p2 = add_chan(sim, "p2", CHAN_PIPE, 65536,
+			      WW_SLOT_FREED_IF_FULL);
+		pb_init(&t0);
+		op = pb_op(&t0, P_LOOP);
+		cval(&op->a, loops);
+		op->len = 2;
+		op = pb_objop(&t0, P_RECV, p1);
+		cval(&op->a, 4);
+		op = pb_objop(&t0, P_SEND, p2);
+		cval(&op->a, 4);
+		pb_init(&t1);
+		op = pb_op(&t1, P_LOOP);
+		cval(&op->a, loops);
+		op->len = 2;
+		op = pb_objop(&t1, P_SEND, p1);
+		cval(&op->a, 4);
+		op = pb_objop(&t1, P_RECV, p2);
+		cval(&op->a, 4);
+		add(sim, "t0", pb_done(&t0));
+		add(sim, "t1", pb_done(&t1));
+		ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+		ck_assert(eevdf_sim_done(sim));
+		/* less the two exits at the end */
+		t = eevdf_sim_now(sim) - 2 * (eevdf_time)sim->costs.exit;
+		ck_assert_msg(llabs(t - loops * per_trip[k]) < 5 * US,
+			      "%lld ns for %lld round trips", (long long)t,
+			      (long long)loops);
+		ck_assert_uint_eq(sim->objs[p1]->u.chan.msgs_total,
+				  (u64)loops);
+		if (k == 0)
+			ck_assert_uint_eq(stats(sim, 1).involuntary,
+					  (u64)loops);
+		else
+			ck_assert_uint_eq(stats(sim, 1).involuntary, 0);
+		eevdf_sim_free(sim);
+	}
+}
+END_TEST
+
+/* A reader of a channel whose writers all exited sees end of file. */
+START_TEST(reader_sees_eof_when_writers_exit)
+{
+	eevdf_sim *sim = new_sim(false);
+	int ch = add_chan(sim, "c", CHAN_UNIX_STREAM, 212992, WW_QUARTER_FREE);
+	struct pb r, w;
+	struct pop *op;
+	int rp;
+
+	pb_init(&r);
+	op = pb_op(&r, P_LOOP);
+	cval(&op->a, 4);
+	op->len = 1;
+	op = pb_objop(&r, P_RECV, ch);
+	cval(&op->a, 100);
+	op->flags = RECV_EXACT;
+	op->slot = 0;
+	r.prog->nr_locals = 1;
+	pb_init(&w);
+	op = pb_op(&w, P_LOOP);
+	cval(&op->a, 3);
+	op->len = 1;
+	op = pb_objop(&w, P_SEND, ch);
+	cval(&op->a, 100);
+	rp = add(sim, "reader", pb_done(&r));
+	add(sim, "writer", pb_done(&w));
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	/* three messages, then the fourth recv returns EOF (status 3) */
+	ck_assert_int_eq(sim->tasks[rp - 1]->locals[0], 3);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* join waits for every task of its set. */
+START_TEST(join_waits_for_the_whole_set)
+{
+	eevdf_sim *sim = new_sim(false);
+	struct pb m, c1, c2;
+	struct pop *op;
+	u32 set[2] = { 2, 3 };
+	int js;
+
+	js = eevdf__sim_add_join_set(sim, set, 2);
+	ck_assert_int_eq(js, 0);
+	pb_init(&m);
+	op = pb_op(&m, P_JOIN);
+	cval(&op->a, js);
+	pb_run(&m, 1 * MS);
+	pb_init(&c1);
+	pb_op(&c1, P_SLEEP);
+	cval(&c1.prog->ops[0].a, 3 * MS);
+	pb_init(&c2);
+	pb_op(&c2, P_SLEEP);
+	cval(&c2.prog->ops[0].a, 7 * MS);
+	add(sim, "main", pb_done(&m));
+	add(sim, "c1", pb_done(&c1));
+	add(sim, "c2", pb_done(&c2));
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(eevdf_sim_now(sim), 8 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* Nothing left to happen while tasks wait: a deadlock, named. */
+START_TEST(deadlock_names_the_blocked_tasks)
+{
+	eevdf_sim *sim = new_sim(false);
+	int sem = add_obj(sim, OBJ_SEM, "never");
+	struct pb w;
+
+	pb_init(&w);
+	pb_run(&w, 1 * MS);
+	pb_objop(&w, P_WAIT, sem);
+	add(sim, "stuck", pb_done(&w));
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), EEVDF_EDEADLOCK);
+	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim), "stuck"));
+	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim), "never"));
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * if and choose: a counted loop runs `if @i % 2 == 0` style logic through
+ * constants here; choose with weights 1 : 3 over 4000 draws takes the
+ * second branch about 3000 times (exactly, for this seed, the same count
+ * twice).
+ */
+START_TEST(choose_follows_weights_and_is_repeatable)
+{
+	s64 counts[2];
+
+	for (int k = 0; k < 2; k++) {
+		eevdf_sim *sim = new_sim(false);
+		int c = eevdf__sim_add_metric(sim, "branch", MET_COUNTER,
+					      EEVDF_HIST_EXACT, false, false,
+					      false);
+		struct pb b;
+		struct pop *op;
+
+		pb_init(&b);
+		op = pb_op(&b, P_LOOP);
+		cval(&op->a, 4000);
+		op->len = 6;
+		op = pb_op(&b, P_CHOOSE);
+		op->len = 4;
+		op = pb_op(&b, P_BRANCH);
+		cval(&op->a, 1);
+		op->len = 1;
+		op->len2 = 2;
+		pb_run(&b, 1 * US);
+		op = pb_op(&b, P_BRANCH);
+		cval(&op->a, 3);
+		op->len = 1;
+		op = pb_op(&b, P_COUNT);
+		op->slot = (u32)c;
+		pb_run(&b, 1 * US);
+		add(sim, "chooser", pb_done(&b));
+		ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+		ck_assert(eevdf_sim_done(sim));
+		counts[k] = sim->metrics[c]->all.value;
+		/* 3/4 of 4000 within 5 standard deviations (27) */
+		ck_assert_int_gt(counts[k], 3000 - 140);
+		ck_assert_int_lt(counts[k], 3000 + 140);
+		/* the second branch's count ops plus every loop's 1 us run */
+		ck_assert_int_eq(stats(sim, 1).cpu_ns,
+				 (4000 - counts[k]) * US + 4000 * US);
+		eevdf_sim_free(sim);
+	}
+	ck_assert_int_eq(counts[0], counts[1]);
+}
+END_TEST
+
+Suite *program_suite(void)
+{
+	Suite *s = suite_create("program");
+	TCase *tc = tcase_create("objects");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, post_hands_the_unit_to_the_waiter);
+	tcase_add_test(tc, early_post_is_not_lost);
+	tcase_add_test(tc, latch_releases_everyone);
+	tcase_add_test(tc, mutex_hands_off_in_fifo_order);
+	tcase_add_test(tc, pipe_ping_pong_round_trip_is_the_sum_of_its_costs);
+	tcase_add_test(tc, reader_sees_eof_when_writers_exit);
+	tcase_add_test(tc, join_waits_for_the_whole_set);
+	tcase_add_test(tc, deadlock_names_the_blocked_tasks);
+	tcase_add_test(tc, choose_follows_weights_and_is_repeatable);
+	suite_add_tcase(s, tc);
+	return s;
+}

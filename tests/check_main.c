@@ -10,7 +10,8 @@ int main(void)
 		eventq_suite,   rng_suite,      weights_suite,
 		rbtree_suite,   features_suite, fair_suite,
 		vectors_suite,  scenario_suite, workload_suite,
-		sim_suite,
+		sim_suite,      program_suite,  expr_suite,
+		dist_suite,     hist_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -1201,6 +1201,7 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 
 	p->state = TASK_DEAD;
 	p->needs_step = false;
+	p->exited_at = sim->now;
 	sim->nr_exited++;
 	if (p->pid == sim->end_on_exit_of)
 		sim->ended = true;

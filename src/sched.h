@@ -170,6 +170,7 @@ struct task {
 	int *cpus_allowed;
 	size_t nr_cpus_allowed;
 	eevdf_time start;
+	eevdf_time exited_at;
 
 	struct eevdf_event ev;
 	struct eevdf_rng rng;

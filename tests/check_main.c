@@ -11,7 +11,7 @@ int main(void)
 		rbtree_suite,   features_suite, fair_suite,
 		vectors_suite,  scenario_suite, workload_suite,
 		sim_suite,      program_suite,  expr_suite,
-		dist_suite,     hist_suite,
+		dist_suite,     hist_suite,     report_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -16,6 +16,7 @@ Suite *scenario_suite(void);
 Suite *workload_suite(void);
 Suite *sim_suite(void);
 Suite *program_suite(void);
+Suite *report_suite(void);
 Suite *dist_suite(void);
 Suite *hist_suite(void);
 Suite *expr_suite(void);

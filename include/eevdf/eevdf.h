@@ -22,6 +22,7 @@
 #include "eevdf/features.h"
 #include "eevdf/sim.h"
 #include "eevdf/results.h"
+#include "eevdf/report.h"
 #include "eevdf/workload.h"
 
 #endif

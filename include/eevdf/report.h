@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark reports: the lines the real benchmark prints (schbench,
+ * hackbench, perf bench sched messaging and pipe, tbench/dbench,
+ * massive_intr), computed from a finished simulation's workload metrics.
+ *
+ * A formatter reads its options (group counts, message sizes, the
+ * runtime) through a callback, normally the workload's "report" object;
+ * options it does not get take the benchmark's defaults.
+ */
+#ifndef EEVDF_REPORT_H
+#define EEVDF_REPORT_H
+
+#include <stdbool.h>
+
+#include "eevdf/sim.h"
+
+/* The value of report option key as text, or NULL when not set. */
+typedef const char *(*eevdf_report_opt_fn)(void *ud, const char *key);
+
+/* True when format names a report this library can print. */
+EEVDF_API bool eevdf_report_known(const char *format);
+
+/* The known formats, for messages: "schbench, hackbench, ...". */
+EEVDF_API const char *eevdf_report_formats(void);
+
+/*
+ * Format report `format` of sim into a malloc'd string (*out, freed with
+ * free(); NULL on failure).  opt may be NULL.  Returns 0, EEVDF_EINVAL
+ * (an unknown format, or a metric the report needs is missing or of the
+ * wrong type; err, when not NULL, says which) or EEVDF_ENOMEM.
+ */
+EEVDF_API int eevdf_report(const eevdf_sim *sim, const char *format,
+			   eevdf_report_opt_fn opt, void *ud, char **out,
+			   char *err, size_t errlen);
+
+#endif

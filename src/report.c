@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark reports: each formatter prints the lines of the real tool
+ * (shared/reference/workloads.md sections 1.6, 2.4, 3.1, 4.3, 5.1) from
+ * the workload's metrics, so scripts that parse the real output parse
+ * ours.  Floating point appears only here, in formatting.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "hist.h"
+#include "metrics.h"
+#include "sim.h"
+
+/* A growing output string. */
+struct sb {
+	char *buf;
+	size_t len, cap;
+	int err;
+};
+
+static void sb_printf(struct sb *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->err)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf ? b->buf + b->len : NULL,
+		      b->buf ? b->cap - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->err = EEVDF_EINVAL;
+		return;
+	}
+	if (!b->buf || b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *nb;
+
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		nb = realloc(b->buf, cap);
+		if (!nb) {
+			b->err = EEVDF_ENOMEM;
+			return;
+		}
+		b->buf = nb;
+		b->cap = cap;
+		va_start(ap, fmt);
+		vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+struct rctx {
+	const struct eevdf_sim *sim;
+	eevdf_report_opt_fn opt;
+	void *ud;
+	struct sb out;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct rctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct rctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err && c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err, c->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return EEVDF_EINVAL;
+}
+
+static long long opt_int(struct rctx *c, const char *key, long long dflt)
+{
+	const char *v = c->opt ? c->opt(c->ud, key) : NULL;
+	char *end;
+	long long x;
+
+	if (!v || !*v)
+		return dflt;
+	x = strtoll(v, &end, 10);
+	return *end ? dflt : x;
+}
+
+static const char *opt_str(struct rctx *c, const char *key, const char *dflt)
+{
+	const char *v = c->opt ? c->opt(c->ud, key) : NULL;
+
+	return v && *v ? v : dflt;
+}
+
+static struct metric *metric(struct rctx *c, const char *name,
+			     enum metric_type type, bool required, int *err)
+{
+	const struct eevdf_sim *sim = c->sim;
+
+	/* report the first problem only */
+	if (*err)
+		return NULL;
+	for (size_t i = 0; i < sim->nr_metrics; i++) {
+		struct metric *m = sim->metrics[i];
+
+		if (strcmp(m->name, name) != 0)
+			continue;
+		if (m->type != type) {
+			*err = fail(c, "metric '%s' has the wrong type for "
+				    "this report", name);
+			return NULL;
+		}
+		return m;
+	}
+	if (required)
+		*err = fail(c, "this report needs a metric '%s'", name);
+	return NULL;
+}
+
+/* Glob match with '*' only, the workload format's task patterns. */
+static bool glob(const char *pat, const char *s)
+{
+	if (!*pat)
+		return !*s;
+	if (*pat == '*')
+		return glob(pat + 1, s) || (*s && glob(pat, s + 1));
+	return *s == *pat && glob(pat + 1, s + 1);
+}
+
+/* Seconds and truncated milliseconds, as "%lu.%03lu". */
+static void sb_secs_ms(struct sb *b, eevdf_time ns)
+{
+	sb_printf(b, "%lld.%03lld", (long long)(ns / EEVDF_NSEC_PER_SEC),
+		  (long long)(ns % EEVDF_NSEC_PER_SEC / EEVDF_NSEC_PER_MSEC));
+}
+
+/* schbench ------------------------------------------------------------- */
+
+static void schbench_block(struct rctx *c, struct metric *m,
+			   const char *label, const char *units,
+			   unsigned long long runtime, bool rps)
+{
+	struct eevdf_hist empty;
+	struct eevdf_hist_report rep = {
+		.label = label,
+		.units = units,
+		.runtime = runtime,
+		.plist = NULL,
+		.nplist = 0,
+		.mask = rps ? EEVDF_HIST_SCHBENCH_MASK_RPS :
+			      EEVDF_HIST_SCHBENCH_MASK_LAT,
+		.star = rps ? EEVDF_HIST_SCHBENCH_STAR_RPS :
+			      EEVDF_HIST_SCHBENCH_STAR_LAT,
+	};
+	struct eevdf_hist *h = m ? m->all.hist : NULL;
+	int n;
+
+	if (!h) {
+		/* no sample yet: schbench prints an empty block */
+		if (eevdf__hist_init(&empty, EEVDF_HIST_FIO_PLAT8)) {
+			c->out.err = EEVDF_ENOMEM;
+			return;
+		}
+		h = &empty;
+	}
+	n = eevdf__hist_schbench_snprint(NULL, 0, h, &rep);
+	if (n >= 0) {
+		char *tmp = malloc((size_t)n + 1);
+
+		if (!tmp) {
+			c->out.err = EEVDF_ENOMEM;
+		} else {
+			eevdf__hist_schbench_snprint(tmp, (size_t)n + 1, h,
+						     &rep);
+			sb_printf(&c->out, "%s", tmp);
+			free(tmp);
+		}
+	}
+	if (h == &empty)
+		eevdf__hist_free(&empty);
+}
+
+/* schedstat run_delay / pcount, averaged over the tasks of a group. */
+static unsigned long long sched_delay_us(struct rctx *c, const char *pat)
+{
+	u64 sum = 0, n = 0;
+
+	for (size_t i = 0; i < c->sim->nr_tasks; i++) {
+		struct eevdf_task_stats st;
+
+		eevdf_sim_task_stats(c->sim, i, &st);
+		if (!glob(pat, st.name) || !st.delay_count)
+			continue;
+		sum += (u64)st.wait_ns / st.delay_count;
+		n++;
+	}
+	return n ? (unsigned long long)(sum / n / 1000) : 0;
+}
+
+static int report_schbench(struct rctx *c)
+{
+	int err = 0;
+	struct metric *wake = metric(c, "wakeup", MET_HIST, true, &err);
+	struct metric *req = metric(c, "request", MET_HIST, true, &err);
+	struct metric *rps = metric(c, "rps", MET_RATE, false, &err);
+	struct metric *reqs = metric(c, "requests", MET_COUNTER, true, &err);
+	long long runtime = opt_int(c, "runtime",
+				    c->sim->now / EEVDF_NSEC_PER_SEC);
+
+	if (err)
+		return err;
+	if (runtime <= 0)
+		runtime = 1;
+	schbench_block(c, wake, "Wakeup Latencies", "usec",
+		       (unsigned long long)runtime, false);
+	schbench_block(c, req, "Request Latencies", "usec",
+		       (unsigned long long)runtime, false);
+	if (rps)
+		schbench_block(c, rps, "RPS", "requests",
+			       (unsigned long long)runtime, true);
+	/* loop_count is never reset at warmup, so neither is this */
+	sb_printf(&c->out, "average rps: %.2f\n",
+		  (double)reqs->all.value / (double)runtime);
+	sb_printf(&c->out, "sched delay: message %llu (usec) worker %llu "
+		  "(usec)\n",
+		  sched_delay_us(c, opt_str(c, "message_tasks", "msg*")),
+		  sched_delay_us(c, opt_str(c, "worker_tasks", "worker*")));
+	return 0;
+}
+
+/* hackbench and perf bench sched messaging ----------------------------- */
+
+/* The measured time: the workload's "time" value, else the run. */
+static eevdf_time measured(struct rctx *c)
+{
+	int err = 0;
+	struct metric *t = metric(c, "time", MET_VALUE, false, &err);
+
+	if (t && t->all.set)
+		return t->all.value;
+	return c->sim->now;
+}
+
+static int report_hackbench(struct rctx *c)
+{
+	long long groups = opt_int(c, "groups", 10);
+	long long fds = opt_int(c, "fds", 20);
+	const char *mode = opt_str(c, "mode", "process");
+
+	sb_printf(&c->out, "Running in %s mode with %lld groups using %lld "
+		  "file descriptors each (== %lld tasks)\n", mode, groups,
+		  2 * fds, groups * 2 * fds);
+	sb_printf(&c->out, "Each sender will pass %lld messages of %lld "
+		  "bytes\n", opt_int(c, "loops", 100),
+		  opt_int(c, "datasize", 100));
+	sb_printf(&c->out, "Time: ");
+	sb_secs_ms(&c->out, measured(c));
+	sb_printf(&c->out, "\n");
+	return 0;
+}
+
+static int report_perf_messaging(struct rctx *c)
+{
+	long long groups = opt_int(c, "groups", 10);
+	long long fds = opt_int(c, "fds", 20);
+	bool threads = strcmp(opt_str(c, "mode", "process"), "thread") == 0;
+	const char *what = threads ? "threads" : "processes";
+
+	sb_printf(&c->out, "# Running 'sched/messaging' benchmark:\n");
+	sb_printf(&c->out, "# %lld sender and receiver %s per group\n", fds,
+		  what);
+	sb_printf(&c->out, "# %lld groups == %lld %s run\n\n", groups,
+		  groups * 2 * fds, what);
+	sb_printf(&c->out, "     Total time: ");
+	sb_secs_ms(&c->out, measured(c));
+	sb_printf(&c->out, " [sec]\n");
+	return 0;
+}
+
+static int report_perf_pipe(struct rctx *c)
+{
+	long long loops = opt_int(c, "loops", 1000000);
+	bool threads = strcmp(opt_str(c, "mode", "process"), "thread") == 0;
+	eevdf_time t = measured(c);
+	double usecs = (double)t / 1e3 / (double)(loops ? loops : 1);
+
+	sb_printf(&c->out, "# Running 'sched/pipe' benchmark:\n");
+	sb_printf(&c->out, "# Executed %lld pipe operations between two "
+		  "%s\n\n", loops, threads ? "threads" : "processes");
+	sb_printf(&c->out, "     Total time: ");
+	sb_secs_ms(&c->out, t);
+	sb_printf(&c->out, " [sec]\n\n");
+	sb_printf(&c->out, "%15.6f usecs/op\n", usecs);
+	sb_printf(&c->out, "%15lld ops/sec\n",
+		  t ? (long long)((s128)loops * EEVDF_NSEC_PER_SEC / t) : 0);
+	return 0;
+}
+
+/* tbench / dbench ------------------------------------------------------- */
+
+static int report_dbench(struct rctx *c)
+{
+	int err = 0;
+	struct metric *bytes = metric(c, "bytes", MET_COUNTER, true, &err);
+	struct metric *oplat = metric(c, "oplat", MET_HIST, true, &err);
+	const struct eevdf_sim *sim = c->sim;
+	long long clients = opt_int(c, "clients", 1);
+	eevdf_time since = sim->warmup_ev.time, span;
+	s64 maxlat = 0;
+
+	if (err)
+		return err;
+	span = sim->now - since;
+	sb_printf(&c->out, "\n Operation                Count    AvgLat    "
+		  "MaxLat\n --------------------------------------------"
+		  "------\n");
+	for (u32 k = 0; k < oplat->nr_cells; k++) {
+		struct metric_cell *cell = &oplat->cells[k];
+		struct eevdf_hist *h = cell->hist;
+		const char *name = cell->key >= 0 &&
+				   (size_t)cell->key < sim->nr_strings ?
+			sim->strings[cell->key] : "?";
+
+		if (!h || !eevdf__hist_count(h))
+			continue;
+		sb_printf(&c->out, " %-22s %7llu %9.03f %9.03f\n", name,
+			  (unsigned long long)eevdf__hist_count(h),
+			  (double)eevdf__hist_mean(h) / 1e6,
+			  (double)eevdf__hist_max(h) / 1e6);
+		if (eevdf__hist_max(h) > maxlat)
+			maxlat = eevdf__hist_max(h);
+	}
+	sb_printf(&c->out, "\nThroughput %g MB/sec  %lld clients  %lld procs "
+		  " max_latency=%.03f ms\n",
+		  span > 0 ? (double)bytes->all.value / 1e6 /
+				     ((double)span / 1e9) : 0.0,
+		  clients, clients, (double)maxlat / 1e6);
+	return 0;
+}
+
+/* massive_intr ----------------------------------------------------------- */
+
+static int report_massive_intr(struct rctx *c)
+{
+	int err = 0;
+	struct metric *loops = metric(c, "loops", MET_VALUE, true, &err);
+	const struct eevdf_sim *sim = c->sim;
+	u32 *order;
+	u32 n = 0;
+
+	if (err)
+		return err;
+	order = malloc((loops->nr_cells + 1) * sizeof(*order));
+	if (!order)
+		return EEVDF_ENOMEM;
+	for (u32 k = 0; k < loops->nr_cells; k++)
+		order[n++] = k;
+	/* in exit order, as the children print under their semaphore */
+	for (u32 i = 1; i < n; i++) {
+		u32 x = order[i], j = i;
+		s64 kx = loops->cells[x].key;
+		eevdf_time tx = kx > 0 && (size_t)kx <= sim->nr_tasks ?
+			sim->tasks[kx - 1]->exited_at : 0;
+
+		while (j > 0) {
+			s64 ky = loops->cells[order[j - 1]].key;
+			eevdf_time ty = ky > 0 && (size_t)ky <= sim->nr_tasks ?
+				sim->tasks[ky - 1]->exited_at : 0;
+
+			if (ty < tx || (ty == tx && ky < kx))
+				break;
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = x;
+	}
+	for (u32 i = 0; i < n; i++)
+		sb_printf(&c->out, "%06lld\t%08lld\n",
+			  (long long)loops->cells[order[i]].key,
+			  (long long)loops->cells[order[i]].value);
+	free(order);
+	return 0;
+}
+
+/* Dispatch -------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int (*fn)(struct rctx *c);
+} formats[] = {
+	{ "schbench", report_schbench },
+	{ "hackbench", report_hackbench },
+	{ "perf-bench-messaging", report_perf_messaging },
+	{ "perf-bench-sched-pipe", report_perf_pipe },
+	{ "dbench", report_dbench },
+	{ "tbench", report_dbench },
+	{ "massive_intr", report_massive_intr },
+};
+
+bool eevdf_report_known(const char *format)
+{
+	for (size_t i = 0; format && i < ARRAY_SIZE(formats); i++)
+		if (strcmp(formats[i].name, format) == 0)
+			return true;
+	return false;
+}
+
+const char *eevdf_report_formats(void)
+{
+	return "schbench, hackbench, perf-bench-messaging, "
+	       "perf-bench-sched-pipe, dbench, tbench, massive_intr";
+}
+
+int eevdf_report(const eevdf_sim *sim, const char *format,
+		 eevdf_report_opt_fn opt, void *ud, char **out, char *err,
+		 size_t errlen)
+{
+	struct rctx c = { sim, opt, ud, { NULL, 0, 0, 0 }, err, errlen };
+	int ret = EEVDF_EINVAL;
+
+	if (!out)
+		return EEVDF_EINVAL;
+	*out = NULL;
+	if (!sim || !format)
+		return EEVDF_EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (strcmp(formats[i].name, format) == 0)
+			ret = formats[i].fn(&c);
+	if (ret == EEVDF_EINVAL && !eevdf_report_known(format))
+		fail(&c, "unknown report format '%s' (known: %s)", format,
+		     eevdf_report_formats());
+	if (!ret && c.out.err)
+		ret = c.out.err;
+	if (!ret && !c.out.buf)
+		sb_printf(&c.out, "%s", "");
+	if (!ret && c.out.err)
+		ret = c.out.err;
+	if (ret) {
+		free(c.out.buf);
+		return ret;
+	}
+	*out = c.out.buf;
+	return 0;
+}

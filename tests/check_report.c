@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark report formatters, fed metrics set by hand: each prints the
+ * real tool's lines (workloads.md 1.6, 2.4, 3.1, 4.3, 5.1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites.h"
+#include "metrics.h"
+#include "sim.h"
+
+#define MS 1000000LL
+
+struct opts {
+	const char *const *kv; /* key, value, key, value, ..., NULL */
+};
+
+static const char *get(void *ud, const char *key)
+{
+	const struct opts *o = ud;
+
+	for (size_t i = 0; o->kv[i]; i += 2)
+		if (strcmp(o->kv[i], key) == 0)
+			return o->kv[i + 1];
+	return NULL;
+}
+
+static eevdf_sim *bare_sim(void)
+{
+	struct eevdf_config cfg;
+	eevdf_sim *sim;
+
+	eevdf_config_init(&cfg);
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	return sim;
+}
+
+static char *report(eevdf_sim *sim, const char *fmt, const char *const *kv)
+{
+	struct opts o = { kv };
+	char err[256] = "";
+	char *out = NULL;
+	int ret = eevdf_report(sim, fmt, get, &o, &out, err, sizeof(err));
+
+	ck_assert_msg(ret == 0, "%s: %s", fmt, err);
+	return out;
+}
+
+START_TEST(hackbench_prints_its_three_lines)
+{
+	eevdf_sim *sim = bare_sim();
+	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE,
+				      EEVDF_HIST_EXACT, false, false, false);
+	static const char *const kv[] = { "groups", "10", "fds", "20",
+					  "loops", "100", "datasize", "100",
+					  "mode", "process", NULL };
+	char *out;
+
+	/* %lu.%03lu with the milliseconds truncated: 0.123 */
+	eevdf__metric_record(sim, (u32)t, NULL, 0, 123999999);
+	out = report(sim, "hackbench", kv);
+	ck_assert_str_eq(out,
+			 "Running in process mode with 10 groups using 40 "
+			 "file descriptors each (== 400 tasks)\n"
+			 "Each sender will pass 100 messages of 100 bytes\n"
+			 "Time: 0.123\n");
+	free(out);
+	out = report(sim, "perf-bench-messaging", kv);
+	ck_assert_str_eq(out,
+			 "# Running 'sched/messaging' benchmark:\n"
+			 "# 20 sender and receiver processes per group\n"
+			 "# 10 groups == 400 processes run\n\n"
+			 "     Total time: 0.123 [sec]\n");
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(pipe_prints_usecs_per_op_and_ops_per_sec)
+{
+	eevdf_sim *sim = bare_sim();
+	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE,
+				      EEVDF_HIST_EXACT, false, false, false);
+	static const char *const kv[] = { "loops", "1000000", NULL };
+	char *out;
+
+	/* 2.790614 s for a million loops: 2.790614 us/op, 358344 ops/s */
+	eevdf__metric_record(sim, (u32)t, NULL, 0, 2790614000LL);
+	out = report(sim, "perf-bench-sched-pipe", kv);
+	ck_assert_str_eq(out,
+			 "# Running 'sched/pipe' benchmark:\n"
+			 "# Executed 1000000 pipe operations between two "
+			 "processes\n\n"
+			 "     Total time: 2.790 [sec]\n\n"
+			 "       2.790614 usecs/op\n"
+			 "         358344 ops/sec\n");
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(dbench_prints_ops_and_throughput)
+{
+	eevdf_sim *sim = bare_sim();
+	int bytes = eevdf__sim_add_metric(sim, "bytes", MET_COUNTER,
+					  EEVDF_HIST_EXACT, false, false,
+					  true);
+	int lat = eevdf__sim_add_metric(sim, "oplat", MET_HIST,
+					EEVDF_HIST_EXACT, true, false, true);
+	int readx = eevdf__sim_intern(sim, "ReadX");
+	int close_ = eevdf__sim_intern(sim, "Close");
+	static const char *const kv[] = { "clients", "4", NULL };
+	char *out;
+
+	ck_assert_int_eq(eevdf__sim_set_warmup(sim, 0), 0);
+	sim->now = 2 * 1000 * MS;
+	/* 1140 MB over 2 s: 570 MB/sec */
+	eevdf__metric_count(sim, (u32)bytes, NULL, 1140000000LL);
+	eevdf__metric_record(sim, (u32)lat, NULL, readx, 8000);
+	eevdf__metric_record(sim, (u32)lat, NULL, readx, 10000);
+	eevdf__metric_record(sim, (u32)lat, NULL, close_, 140000);
+	out = report(sim, "dbench", kv);
+	/* keys print in key order: ReadX was interned first */
+	ck_assert_str_eq(out,
+			 "\n Operation                Count    AvgLat    MaxLat\n"
+			 " ------------------------------------------------"
+			 "--\n"
+			 " ReadX                        2     0.009     0.010\n"
+			 " Close                        1     0.140     0.140\n"
+			 "\nThroughput 570 MB/sec  4 clients  4 procs  "
+			 "max_latency=0.140 ms\n");
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(massive_intr_prints_counts_by_pid)
+{
+	eevdf_sim *sim = bare_sim();
+	int loops = eevdf__sim_add_metric(sim, "loops", MET_VALUE,
+					  EEVDF_HIST_EXACT, true, false,
+					  false);
+	static const char *const none[] = { NULL };
+	char *out;
+
+	eevdf__metric_record(sim, (u32)loops, NULL, 3, 1234);
+	eevdf__metric_record(sim, (u32)loops, NULL, 2, 987);
+	out = report(sim, "massive_intr", none);
+	ck_assert_str_eq(out, "000002\t00000987\n000003\t00001234\n");
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(schbench_prints_blocks_average_rps_and_sched_delay)
+{
+	eevdf_sim *sim = bare_sim();
+	int wake = eevdf__sim_add_metric(sim, "wakeup", MET_HIST,
+					 EEVDF_HIST_FIO_PLAT8, false, false,
+					 true);
+	int req = eevdf__sim_add_metric(sim, "request", MET_HIST,
+					EEVDF_HIST_FIO_PLAT8, false, false,
+					true);
+	int reqs = eevdf__sim_add_metric(sim, "requests", MET_COUNTER,
+					 EEVDF_HIST_EXACT, false, false,
+					 false);
+	static const char *const kv[] = { "runtime", "30", NULL };
+	char *out;
+
+	/* ten samples 1..10 us: exact buckets below 512 */
+	for (int v = 1; v <= 10; v++) {
+		eevdf__metric_record(sim, (u32)wake, NULL, 0, v);
+		eevdf__metric_record(sim, (u32)req, NULL, 0, 100 * v);
+	}
+	eevdf__metric_count(sim, (u32)reqs, NULL, 90273);
+	out = report(sim, "schbench", kv);
+	ck_assert_ptr_nonnull(strstr(out, "Wakeup Latencies percentiles "
+					  "(usec) runtime 30 (s) (10 total "
+					  "samples)\n"));
+	/* 50th: the first value whose cumulative count reaches 5 */
+	ck_assert_ptr_nonnull(strstr(out, "\t  50.0th: 5          (3 "
+					  "samples)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\t* 99.0th: 10"));
+	ck_assert_ptr_nonnull(strstr(out, "\t  min=1, max=10\n"));
+	ck_assert_ptr_nonnull(strstr(out, "Request Latencies percentiles"));
+	ck_assert_ptr_nonnull(strstr(out, "\t  min=100, max=1000\n"));
+	/* 90273 requests / 30 s */
+	ck_assert_ptr_nonnull(strstr(out, "average rps: 3009.10\n"));
+	ck_assert_ptr_nonnull(strstr(out, "sched delay: message 0 (usec) "
+					  "worker 0 (usec)\n"));
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(report_errors_name_the_problem)
+{
+	eevdf_sim *sim = bare_sim();
+	char err[256] = "";
+	char *out = (char *)1;
+
+	ck_assert_int_eq(eevdf_report(sim, "nope", NULL, NULL, &out, err,
+				      sizeof(err)), EEVDF_EINVAL);
+	ck_assert_ptr_null(out);
+	ck_assert_ptr_nonnull(strstr(err, "'nope'"));
+	ck_assert_ptr_nonnull(strstr(err, "schbench"));
+	ck_assert_int_eq(eevdf_report(sim, "dbench", NULL, NULL, &out, err,
+				      sizeof(err)), EEVDF_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "'bytes'"));
+	ck_assert(eevdf_report_known("tbench"));
+	ck_assert(!eevdf_report_known("tbench2"));
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("formats");
+
+	tcase_add_test(tc, hackbench_prints_its_three_lines);
+	tcase_add_test(tc, pipe_prints_usecs_per_op_and_ops_per_sec);
+	tcase_add_test(tc, dbench_prints_ops_and_throughput);
+	tcase_add_test(tc, massive_intr_prints_counts_by_pid);
+	tcase_add_test(tc, schbench_prints_blocks_average_rps_and_sched_delay);
+	tcase_add_test(tc, report_errors_name_the_problem);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -325,13 +325,12 @@ static int report_dbench(struct rctx *c)
 	for (u32 k = 0; k < oplat->nr_cells; k++) {
 		struct metric_cell *cell = &oplat->cells[k];
 		struct eevdf_hist *h = cell->hist;
-		const char *name = cell->key >= 0 &&
-				   (size_t)cell->key < sim->nr_strings ?
-			sim->strings[cell->key] : "?";
+		const char *name = eevdf__sim_string(sim, cell->key);
 
 		if (!h || !eevdf__hist_count(h))
 			continue;
-		sb_printf(&c->out, " %-22s %7llu %9.03f %9.03f\n", name,
+		sb_printf(&c->out, " %-22s %7llu %9.03f %9.03f\n",
+			  name ? name : "?",
 			  (unsigned long long)eevdf__hist_count(h),
 			  (double)eevdf__hist_mean(h) / 1e6,
 			  (double)eevdf__hist_max(h) / 1e6);

@@ -598,14 +598,17 @@ int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at)
 	return eevdf__eventq_push(&sim->evq, &sim->warmup_ev);
 }
 
-int eevdf__sim_intern(struct eevdf_sim *sim, const char *s)
+int eevdf__sim_intern(struct eevdf_sim *sim, const char *s, s64 *id)
 {
 	char **n, *copy;
 	size_t len;
 
-	for (size_t i = 0; i < sim->nr_strings; i++)
-		if (strcmp(sim->strings[i], s) == 0)
-			return (int)i;
+	for (size_t i = 0; i < sim->nr_strings; i++) {
+		if (strcmp(sim->strings[i], s) == 0) {
+			*id = STRING_ID_BASE + (s64)i;
+			return 0;
+		}
+	}
 	n = realloc(sim->strings, (sim->nr_strings + 1) * sizeof(*n));
 	if (!n)
 		return EEVDF_ENOMEM;
@@ -616,7 +619,15 @@ int eevdf__sim_intern(struct eevdf_sim *sim, const char *s)
 		return EEVDF_ENOMEM;
 	memcpy(copy, s, len);
 	n[sim->nr_strings] = copy;
-	return (int)sim->nr_strings++;
+	*id = STRING_ID_BASE + (s64)sim->nr_strings++;
+	return 0;
+}
+
+const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v)
+{
+	if (v < STRING_ID_BASE || v - STRING_ID_BASE >= (s64)sim->nr_strings)
+		return NULL;
+	return sim->strings[v - STRING_ID_BASE];
 }
 
 /* Running ---------------------------------------------------------------- */

@@ -112,8 +112,15 @@ int eevdf__sim_add_join_set(struct eevdf_sim *sim, const u32 *pids, u32 nr);
 /* "stop": set the stop flag at `after` (kill: end the run there). */
 int eevdf__sim_set_stop(struct eevdf_sim *sim, eevdf_time after, bool kill);
 int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at);
-/* Intern a string constant; its id (>= 0) or < 0. */
-int eevdf__sim_intern(struct eevdf_sim *sim, const char *s);
+/*
+ * Intern a string constant (a metric key such as tbench's "ReadX"): 0 and
+ * *id, or EEVDF_ENOMEM.  Ids start at STRING_ID_BASE so that reports can
+ * tell a string key from a number such as a pid.
+ */
+#define STRING_ID_BASE ((s64)1 << 40)
+int eevdf__sim_intern(struct eevdf_sim *sim, const char *s, s64 *id);
+/* The string of an interned id, or NULL when v is not one. */
+const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v);
 /* Add a task running prog (its reference is taken over); local_init
  * (prog->nr_locals values, or NULL for zeros) seeds its variables. */
 int eevdf__sim_add_task_prog(struct eevdf_sim *sim,

@@ -108,11 +108,12 @@ START_TEST(dbench_prints_ops_and_throughput)
 					  true);
 	int lat = eevdf__sim_add_metric(sim, "oplat", MET_HIST,
 					EEVDF_HIST_EXACT, true, false, true);
-	int readx = eevdf__sim_intern(sim, "ReadX");
-	int close_ = eevdf__sim_intern(sim, "Close");
+	s64 readx, close_;
 	static const char *const kv[] = { "clients", "4", NULL };
 	char *out;
 
+	ck_assert_int_eq(eevdf__sim_intern(sim, "ReadX", &readx), 0);
+	ck_assert_int_eq(eevdf__sim_intern(sim, "Close", &close_), 0);
 	ck_assert_int_eq(eevdf__sim_set_warmup(sim, 0), 0);
 	sim->now = 2 * 1000 * MS;
 	/* 1140 MB over 2 s: 570 MB/sec */

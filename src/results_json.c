@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * eevdf_sim_results_json(): the results of a simulation as the
- * "eevdf-sim-result/1" JSON document, built only from the public getters.
+ * "eevdf-sim-result/1" JSON document, built from the public getters and,
+ * for the workload metrics, from the metrics engine.
  *
  * cJSON keeps numbers as doubles, which are exact only up to 2^53; every
  * integer here is therefore emitted as a raw token printed from the 64-bit
@@ -17,6 +18,8 @@
 #include <cJSON.h>
 
 #include "eevdf/eevdf.h"
+#include "metrics.h"
+#include "sim.h"
 
 #define RESULT_FORMAT "eevdf-sim-result/1"
 
@@ -283,6 +286,102 @@ static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
 	       add_u64(o, "ticks", c->ticks);
 }
 
+/* count, min, max, mean and schbench's percentiles of a histogram. */
+static bool add_hist(cJSON *o, struct eevdf_hist *h)
+{
+	static const unsigned int plist[] = { 500, 900, 990, 999 };
+	static const char *const names[] = { "p50", "p90", "p99", "p99_9" };
+	struct eevdf_hist_pct pct[4];
+	bool ok = add_u64(o, "count", eevdf__hist_count(h)) &&
+		  add_s64(o, "min", eevdf__hist_min(h)) &&
+		  add_s64(o, "max", eevdf__hist_max(h)) &&
+		  add_s64(o, "mean", eevdf__hist_mean(h));
+
+	if (!ok || !eevdf__hist_count(h))
+		return ok;
+	if (eevdf__hist_percentiles(h, plist, 4, pct))
+		return false;
+	for (int i = 0; i < 4 && ok; i++)
+		ok = add_s64(o, names[i], pct[i].value);
+	return ok;
+}
+
+static bool add_cell(cJSON *o, const struct eevdf_sim *sim,
+		     const struct metric *m, const struct metric_cell *c)
+{
+	if (m->keyed) {
+		const char *name = eevdf__sim_string(sim, c->key);
+
+		if (!(name ? add_str(o, "key", name) :
+			     add_s64(o, "key", c->key)))
+			return false;
+	}
+	if (m->type == MET_HIST || m->type == MET_RATE) {
+		if (c->hist)
+			return add_hist(o, c->hist);
+		return add_u64(o, "count", 0);
+	}
+	return add_s64(o, "value", c->value);
+}
+
+static const char *metric_type_name(enum metric_type t)
+{
+	switch (t) {
+	case MET_COUNTER:
+		return "counter";
+	case MET_VALUE:
+		return "value";
+	case MET_HIST:
+		return "hist";
+	case MET_RATE:
+		return "rate";
+	}
+	return "?";
+}
+
+/* The workload's metrics, by name, in the order the workload lists them. */
+static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
+{
+	cJSON *all = cJSON_CreateObject();
+
+	if (!attach(root, "metrics", all))
+		return false;
+	for (size_t i = 0; i < sim->nr_metrics; i++) {
+		const struct metric *m = sim->metrics[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!attach(all, m->name, o) ||
+		    !add_str(o, "type", metric_type_name(m->type)))
+			return false;
+		if (m->keyed) {
+			cJSON *cells = cJSON_CreateArray();
+
+			if (!attach(o, "cells", cells))
+				return false;
+			for (u32 k = 0; k < m->nr_cells; k++) {
+				cJSON *c = cJSON_CreateObject();
+
+				if (!append(cells, c) ||
+				    !add_cell(c, sim, m, &m->cells[k]))
+					return false;
+			}
+		} else if (!add_cell(o, sim, m, &m->all)) {
+			return false;
+		}
+		if (m->per_task && m->per_task_sum) {
+			cJSON *pt = cJSON_CreateObject();
+
+			if (!attach(o, "per_task", pt))
+				return false;
+			for (size_t t = 0; t < m->nr_per_task; t++)
+				if (!add_s64(pt, sim->tasks[t]->name,
+					     m->per_task_sum[t]))
+					return false;
+		}
+	}
+	return true;
+}
+
 /*
  * Build the whole document under root.  Returns 0, EEVDF_ENOMEM, or the
  * error of a getter (which cannot fail for indices it reported itself).
@@ -331,8 +430,7 @@ static int build(cJSON *root, const eevdf_sim *sim)
 		acc_add_u64(&nr_switches, c.switches);
 	}
 
-	/* Workload metrics arrive with the metrics engine; keep the key. */
-	if (!attach(root, "metrics", cJSON_CreateObject()))
+	if (!add_metrics(root, sim))
 		return EEVDF_ENOMEM;
 
 	summary = cJSON_CreateObject();

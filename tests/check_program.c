@@ -434,6 +434,16 @@ START_TEST(choose_follows_weights_and_is_repeatable)
 		ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
 		ck_assert(eevdf_sim_done(sim));
 		counts[k] = sim->metrics[c]->all.value;
+		{
+			char *json, want[64];
+
+			ck_assert_int_eq(eevdf_sim_results_json(sim, &json), 0);
+			snprintf(want, sizeof(want), "\"value\":\t%lld",
+				 (long long)counts[k]);
+			ck_assert_ptr_nonnull(strstr(json, "\"branch\":"));
+			ck_assert_ptr_nonnull(strstr(json, want));
+			free(json);
+		}
 		/* 3/4 of 4000 within 5 standard deviations (27) */
 		ck_assert_int_gt(counts[k], 3000 - 140);
 		ck_assert_int_lt(counts[k], 3000 + 140);

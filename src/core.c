@@ -247,12 +247,15 @@ void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
  */
 void eevdf__mark_settle(struct eevdf_sim *sim, struct rq *rq)
 {
-	size_t n = (size_t)sim->nr_cpus;
+	size_t n = (size_t)sim->nr_cpus, tail;
 
 	if (rq->settle_pending)
 		return;
 	rq->settle_pending = true;
-	sim->settle[(sim->settle_head + sim->nr_settle) % n] = rq;
+	tail = sim->settle_head + sim->nr_settle;
+	if (tail >= n)
+		tail -= n;
+	sim->settle[tail] = rq;
 	sim->nr_settle++;
 }
 
@@ -295,7 +298,8 @@ static int settle_all(struct eevdf_sim *sim)
 		if (!ret)
 			ret = rq_settle(sim, rq);
 		rq->settle_pending = false;
-		sim->settle_head = (sim->settle_head + 1) % n;
+		if (++sim->settle_head == n)
+			sim->settle_head = 0;
 		sim->nr_settle--;
 	}
 	return ret;

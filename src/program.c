@@ -60,6 +60,7 @@ enum wake_result {
 	WR_DONE,      /* the waker completed the op for us */
 	WR_RETRY,     /* the condition may hold now: try again */
 	WR_TIMEOUT,
+	WR_EINTR,     /* a signal interrupted the wait */
 };
 
 /* Values of status variables (the OK TIMEOUT EINTR EOF constants). */
@@ -313,6 +314,8 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	p->wake_result = WR_NONE;
 	p->op_phase = PH_WAIT;
 	p->state = TASK_SLEEPING;
+	p->wait_intr = p->pc < p->prog->nr_ops &&
+		       (p->prog->ops[p->pc].flags & SLEEP_INTR);
 	if (q)
 		eevdf__waitq_push(q, p);
 	if (timeout > 0) {
@@ -329,6 +332,7 @@ static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 		 enum wake_result result, unsigned int wf)
 {
 	w->wake_result = (int)result;
+	w->wait_intr = false;
 	w->wait_kind = WAIT_NONE;
 	w->wait_obj = NULL;
 	eevdf__ttwu(sim, w, wf | WF_TTWU);
@@ -386,6 +390,7 @@ void eevdf__prog_timer(struct eevdf_sim *sim, struct task *p)
 	}
 	p->wait_kind = WAIT_NONE;
 	p->wait_obj = NULL;
+	p->wait_intr = false;
 	eevdf__ttwu(sim, p, WF_TTWU);
 }
 
@@ -822,12 +827,15 @@ empty:
 static int wait_done(struct eevdf_sim *sim, struct task *p,
 		     const struct pop *op)
 {
-	bool timed_out = p->wake_result == WR_TIMEOUT;
+	s64 status = STATUS_OK;
 
+	if (p->wake_result == WR_TIMEOUT)
+		status = STATUS_TIMEOUT;
+	else if (p->wake_result == WR_EINTR)
+		status = STATUS_EINTR;
 	if (op->cost.kind == PV_NONE)
 		p->overhead_left += sim->costs.futex_wait;
-	store(sim, p, op->slot, op->flags,
-	      timed_out ? STATUS_TIMEOUT : STATUS_OK);
+	store(sim, p, op->slot, op->flags, status);
 	return R_NEXT;
 }
 
@@ -1182,9 +1190,14 @@ static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (op->a.c < 0 || (size_t)op->a.c >= sim->nr_join_sets)
 		return task_fail(sim, p, EEVDF_EINTERNAL, "bad join set");
 	js = &sim->join_sets[op->a.c];
+	if (p->op_phase == PH_WAIT && p->wake_result == WR_EINTR) {
+		store(sim, p, op->slot, op->flags, STATUS_EINTR);
+		return R_NEXT;
+	}
 	if (p->op_phase == PH_WAIT || join_satisfied(sim, js)) {
 		if (op->cost.kind == PV_NONE)
 			p->overhead_left += sim->costs.wait_reap * js->nr;
+		store(sim, p, op->slot, op->flags, STATUS_OK);
 		return R_NEXT;
 	}
 	p->join_set = (u32)op->a.c;
@@ -1223,6 +1236,77 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 	eevdf__schedule(sim, rq);
 }
 
+/* Signals -------------------------------------------------------------- */
+
+/*
+ * kill(): mark the signal pending (a pending signal coalesces with a new
+ * one); a target asleep in an interruptible wait is woken with EINTR.
+ * Delivery happens when the target next returns to its program.
+ */
+static int op_signal(struct eevdf_sim *sim, struct task *p,
+		     const struct pop *op)
+{
+	struct task *t;
+	struct waitq *q;
+	u32 bit;
+
+	if (op->obj.task_pid <= 0 || (size_t)op->obj.task_pid > sim->nr_tasks)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "signal to an unknown task");
+	if (op->a.c <= 0 || op->a.c >= SIG_NR)
+		return task_fail(sim, p, EEVDF_EINVAL, "bad signal number");
+	t = sim->tasks[op->obj.task_pid - 1];
+	bit = 1u << op->a.c;
+	if (t->state == TASK_DEAD || t->state == TASK_NEW ||
+	    (t->sig_pending & bit))
+		return R_NEXT;
+	t->sig_pending |= bit;
+	if (t->state == TASK_SLEEPING && t->wait_intr) {
+		q = wait_queue(sim, t);
+		if (q)
+			eevdf__waitq_remove(q, t);
+		wake(sim, p, t, WR_EINTR, 0);
+	}
+	return R_NEXT;
+}
+
+/*
+ * At an op boundary, outside a handler: run the handler of the lowest
+ * pending signal, or take the default action (the terminating signals
+ * end the task; the others are ignored).  Returns true when the task
+ * exited.
+ */
+static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq,
+			   struct task *p)
+{
+	u32 sig;
+
+	for (sig = 1; sig < SIG_NR; sig++)
+		if (p->sig_pending & (1u << sig))
+			break;
+	p->sig_pending &= ~(1u << sig);
+	if (p->prog->handler[sig]) {
+		p->overhead_left += sim->costs.signal_deliver;
+		p->saved_pc = p->pc;
+		p->pc = p->prog->handler[sig] - 1;
+		p->in_handler = true;
+		return false;
+	}
+	switch (sig) {
+	case SIGNO_HUP:
+	case SIGNO_INT:
+	case SIGNO_KILL:
+	case SIGNO_USR1:
+	case SIGNO_USR2:
+	case SIGNO_ALRM:
+	case SIGNO_TERM:
+		task_exit(sim, rq, p);
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The dispatcher -------------------------------------------------------- */
 
 static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
@@ -1245,6 +1329,8 @@ static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 		return (u64)calls * chan_read_cost(c, &o->u.chan);
 	case P_EXIT:
 		return c->exit;
+	case P_SIGNAL:
+		return c->signal_send;
 	default:
 		return 0;
 	}
@@ -1330,8 +1416,12 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return stay(start_burst(sim, p, B_SPIN, p->spin_until));
 	case P_SLEEP:
 	case P_SLEEP_UNTIL:
-		if (p->op_phase == PH_WAIT)
+		if (p->op_phase == PH_WAIT) {
+			store(sim, p, op->slot, op->flags,
+			      p->wake_result == WR_EINTR ? STATUS_EINTR :
+							   STATUS_OK);
 			return R_NEXT;
+		}
 		if ((err = eval(sim, p, &op->a, &v)))
 			return err;
 		w = 0;
@@ -1419,6 +1509,12 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	case P_MARK:
 		return R_NEXT;
 	case P_SIGNAL:
+		return op_signal(sim, p, op);
+	case P_SIGRETURN:
+		p->pc = p->saved_pc;
+		p->in_handler = false;
+		p->op_phase = PH_START;
+		return R_AGAIN;
 	case P_SPAWN:
 	case P_SETATTR:
 		break;
@@ -1457,7 +1553,12 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			return start_burst(sim, p, B_OVERHEAD,
 					   sim->now +
 						   (eevdf_time)p->overhead_left);
-		if (p->pc >= p->prog->nr_ops) {
+		if (p->sig_pending && !p->in_handler &&
+		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
+			return 0;
+		if (p->pc >= (p->prog->main_ops ? p->prog->main_ops :
+						  p->prog->nr_ops) &&
+		    !p->in_handler) {
 			/* falling off the end is exit(): pay for it first */
 			if (!p->exiting && sim->costs.exit) {
 				p->exiting = true;

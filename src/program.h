@@ -80,7 +80,7 @@ enum popcode {
 	P_BARRIER,       /* obj barrier */
 	P_PUSH,          /* obj list */
 	P_WAKE_LIST,     /* obj list; slot: stamp variable (in the woken) */
-	P_SIGNAL,        /* task: obj names a task's signal latch */
+	P_SIGNAL,        /* a: signal number; obj.task_pid: the target */
 	P_SPAWN,         /* template index in a; b: count */
 	P_EXIT,
 	P_JOIN,          /* join set index in a */
@@ -88,7 +88,18 @@ enum popcode {
 	P_RECORD,        /* metric index in slot; a: value; b: key */
 	P_COUNT,         /* metric index in slot; a: add */
 	P_MARK,
+	P_SIGRETURN,     /* end of an on_signal handler body */
 };
+
+/* Signals a workload can send (Linux numbers). */
+#define SIG_NR 32
+#define SIGNO_HUP 1
+#define SIGNO_INT 2
+#define SIGNO_KILL 9
+#define SIGNO_USR1 10
+#define SIGNO_USR2 12
+#define SIGNO_ALRM 14
+#define SIGNO_TERM 15
 
 /* op flags */
 #define LOOP_CHECK_AFTER 0x01u
@@ -96,7 +107,8 @@ enum popcode {
 #define RECV_EXACT       0x04u
 #define RECV_MESSAGE     0x08u
 #define SEND_NONBLOCK    0x10u
-#define SLEEP_INTR       0x20u /* interruptible: a signal ends it */
+#define SLEEP_INTR       0x20u /* interruptible: a signal ends the wait
+				* (sleep, wait, block, join) with EINTR */
 #define STAMP_EACH       0x40u /* wake_list: one timestamp per member */
 #define NO_SLOT UINT32_MAX
 
@@ -124,6 +136,15 @@ struct program {
 	struct pop *ops;
 	u32 nr_ops;
 	u32 nr_locals;
+	/*
+	 * Zero-filled means "no handlers, the whole array is the main
+	 * program", so a calloc'd program is valid.  handler[n] is 1 + the
+	 * pc of signal n's on_signal body (which ends in a P_SIGRETURN), or
+	 * 0 for the default action; handler bodies follow the main program,
+	 * which ends at main_ops (0: at nr_ops).
+	 */
+	u32 handler[SIG_NR];
+	u32 main_ops;
 	size_t *closer;       /* per pc: innermost structured op ending there */
 	size_t *outer_closer; /* per op: next one ending at the same pc */
 };

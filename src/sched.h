@@ -155,6 +155,10 @@ struct task {
 	bool op_begun;        /* the op's operands were evaluated */
 	bool partial;         /* an exact recv read part of its bytes */
 	bool exiting;         /* paying for exit() at the end of its program */
+	bool wait_intr;       /* its wait ends early on a signal */
+	bool in_handler;      /* running an on_signal handler */
+	u32 sig_pending;      /* bit n: signal n is pending */
+	u32 saved_pc;         /* where the handler returns to */
 	u32 join_set;         /* the join set a joiner waits for */
 	eevdf_time run_since; /* when the current burst started */
 

@@ -456,6 +456,64 @@ START_TEST(choose_follows_weights_and_is_repeatable)
 }
 END_TEST
 
+/*
+ * A signal interrupts an interruptible sleep (status EINTR), its handler
+ * runs before the next op, and a terminating signal without a handler
+ * ends its target.
+ */
+START_TEST(signal_interrupts_sleep_and_runs_the_handler)
+{
+	eevdf_sim *sim = new_sim(false);
+	int hits = eevdf__sim_add_metric(sim, "hits", MET_COUNTER,
+					 EEVDF_HIST_EXACT, false, false,
+					 false);
+	struct pb par, chi, vic;
+	struct pop *op;
+	int pp, vp;
+
+	/* parent: sleep 10 s (interruptible) -> @0; on USR1: count hits */
+	pb_init(&par);
+	op = pb_op(&par, P_SLEEP);
+	cval(&op->a, 10000 * MS);
+	op->flags = SLEEP_INTR;
+	op->slot = 0;
+	par.prog->nr_locals = 1;
+	par.prog->main_ops = 1;
+	par.prog->handler[SIGNO_USR1] = 1 + 1;
+	op = pb_op(&par, P_COUNT);
+	op->slot = (u32)hits;
+	pb_op(&par, P_SIGRETURN);
+	/* child: run 5 ms, signal the parent (pid 1) and the victim (3) */
+	pb_init(&chi);
+	pb_run(&chi, 5 * MS);
+	op = pb_op(&chi, P_SIGNAL);
+	cval(&op->a, SIGNO_USR1);
+	op->obj.task_pid = 1;
+	op = pb_op(&chi, P_SIGNAL);
+	cval(&op->a, SIGNO_TERM);
+	op->obj.task_pid = 3;
+	/* victim: sleeps interruptibly for ever, has no handler */
+	pb_init(&vic);
+	op = pb_op(&vic, P_SLEEP);
+	cval(&op->a, 10000 * MS);
+	op->flags = SLEEP_INTR;
+	pp = add(sim, "parent", pb_done(&par));
+	add(sim, "child", pb_done(&chi));
+	vp = add(sim, "victim", pb_done(&vic));
+	ck_assert_int_eq(eevdf_sim_run(sim, 20000 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	/* the child's 5 ms of work, shared with nobody once both sleep */
+	ck_assert_int_eq(eevdf_sim_now(sim), 5 * MS);
+	ck_assert_int_eq(sim->tasks[pp - 1]->locals[0], 2 /* EINTR */);
+	ck_assert_int_eq(sim->metrics[hits]->all.value, 1);
+	ck_assert_int_eq(stats(sim, vp).state, EEVDF_TASK_DEAD);
+	/* the victim got the CPU once, went to sleep, and was killed */
+	ck_assert_int_gt(stats(sim, vp).sleep_ns, 0);
+	ck_assert_int_lt(stats(sim, vp).sleep_ns, 5 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *program_suite(void)
 {
 	Suite *s = suite_create("program");
@@ -471,6 +529,7 @@ Suite *program_suite(void)
 	tcase_add_test(tc, join_waits_for_the_whole_set);
 	tcase_add_test(tc, deadlock_names_the_blocked_tasks);
 	tcase_add_test(tc, choose_follows_weights_and_is_repeatable);
+	tcase_add_test(tc, signal_interrupts_sleep_and_runs_the_handler);
 	suite_add_tcase(s, tc);
 	return s;
 }

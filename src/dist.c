@@ -260,26 +260,31 @@ int eevdf__dist_init_choice(struct eevdf_dist *d, const s64 *values,
 	int ret;
 
 	dist_zero(d);
-	if (n > 0 && !weights) {
+	if (n == 0 || !values) {
+		set_err(err, errlen, "choice: values must not be empty");
+		return EEVDF_EINVAL;
+	}
+	if (!weights) {
 		set_err(err, errlen, "choice: weights are missing");
 		return EEVDF_EINVAL;
 	}
-	/* Check the weights first: they cost nothing to reject. */
+	/* Validate everything before allocating anything. */
 	for (i = 0; i < n; i++) {
 		if (!(weights[i] >= 0.0 && isfinite(weights[i]))) {
 			set_err(err, errlen,
-				"choice: weights[%zu] (%g) must be finite and >= 0",
-				i, weights[i]);
+				"choice: weights[%zu] (%g) must be finite "
+				"and >= 0", i, weights[i]);
 			return EEVDF_EINVAL;
 		}
 		total += weights[i];
 	}
-	if (n > 0 && !isfinite(total)) {
-		set_err(err, errlen, "choice: the sum of the weights overflows");
+	if (!isfinite(total)) {
+		set_err(err, errlen, "choice: the weights' sum overflows");
 		return EEVDF_EINVAL;
 	}
-	if (n > 0 && !(total > 0.0)) {
-		set_err(err, errlen, "choice: weights must have a positive sum");
+	if (!(total > 0.0)) {
+		set_err(err, errlen,
+			"choice: weights must have a positive sum");
 		return EEVDF_EINVAL;
 	}
 	ret = copy_values(d, "choice", values, n, err, errlen);

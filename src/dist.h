@@ -11,14 +11,17 @@
  * Every kind consumes a fixed number of draws per sample, so that changing
  * a parameter never shifts the rest of a task's stream:
  *
- *	const		0 draws
- *	uniform		1 eevdf__rng_below() (which may reject and redraw, as
- *	uniform_int	  every bounded integer draw of the library does)
- *	exp		1 eevdf__rng_double()
- *	normal		2 eevdf__rng_double() (Box-Muller, first output only)
- *	lognormal	2 eevdf__rng_double() (same)
- *	choice		1 eevdf__rng_double()
- *	empirical	1 eevdf__rng_below()
+ *	const		none
+ *	uniform		one eevdf__rng_below()
+ *	uniform_int	one eevdf__rng_below()
+ *	exp		one eevdf__rng_double()
+ *	normal		two eevdf__rng_double() (Box-Muller)
+ *	lognormal	two eevdf__rng_double() (the same)
+ *	choice		one eevdf__rng_double()
+ *	empirical	one eevdf__rng_below()
+ *
+ * (eevdf__rng_below() itself redraws on the rare rejection that keeps it
+ * unbiased, as every bounded integer draw of the library does.)
  *
  * Floating point is used only here, for workload draws, never for a
  * scheduling decision; dist.c explains why the draws are still identical
@@ -35,8 +38,8 @@ enum eevdf_dist_kind {
 	EEVDF_DIST_UNIFORM_INT,	/* [min, max], both ends included */
 	EEVDF_DIST_EXP,		/* round(-mean * log(1 - u)) */
 	EEVDF_DIST_NORMAL,	/* round(mean + stddev * z), clamped */
-	EEVDF_DIST_LOGNORMAL,	/* round(median * exp(sigma * z)), clamped */
-	EEVDF_DIST_CHOICE,	/* values[i] with probability weight[i] / sum */
+	EEVDF_DIST_LOGNORMAL,	/* round(median * e^(sigma * z)), capped */
+	EEVDF_DIST_CHOICE,	/* values[i] with odds weight[i] / sum */
 	EEVDF_DIST_EMPIRICAL,	/* values[rng_below(n)] */
 };
 
@@ -56,7 +59,7 @@ struct eevdf_dist {
 	/*
 	 * CHOICE, EMPIRICAL: n values owned by the distribution.  CHOICE
 	 * also owns cum[], the running sums of the weights (cum[n - 1] is
-	 * the total), so that a draw is one comparison walk.
+	 * the total), so that a draw is one binary search.
 	 */
 	size_t n;
 	s64 *values;
@@ -83,7 +86,7 @@ int eevdf__dist_init_uniform(struct eevdf_dist *d, s64 min, s64 max,
 int eevdf__dist_init_uniform_int(struct eevdf_dist *d, s64 min, s64 max,
 				 char *err, size_t errlen);
 
-/* 0 < mean <= INT64_MAX. */
+/* 0 < mean < 2^63. */
 int eevdf__dist_init_exp(struct eevdf_dist *d, double mean, char *err,
 			 size_t errlen);
 
@@ -95,7 +98,7 @@ int eevdf__dist_init_normal(struct eevdf_dist *d, double mean, double stddev,
 			    bool has_min, s64 min, bool has_max, s64 max,
 			    char *err, size_t errlen);
 
-/* 0 < median <= INT64_MAX, 0 <= sigma finite; max > 0 when has_max. */
+/* 0 < median < 2^63, 0 <= sigma finite; max > 0 when has_max. */
 int eevdf__dist_init_lognormal(struct eevdf_dist *d, double median,
 			       double sigma, bool has_max, s64 max, char *err,
 			       size_t errlen);

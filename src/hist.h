@@ -33,8 +33,8 @@
  * schbench's rule: the value of the first bucket, in increasing order,
  * whose cumulative count c satisfies c * 1000 >= p * N.  Integer
  * arithmetic, where schbench compares against the double p / 100.0 * N;
- * the two agree except at 99.9 when N is a multiple of 1000, where the
- * double's rounding asks for one sample more (see hist.c).
+ * over schbench's list the two agree except at 99.9 when N is a multiple
+ * of 1000, where the double's rounding asks for one sample more (hist.c).
  */
 #ifndef EEVDF_HIST_H
 #define EEVDF_HIST_H
@@ -171,7 +171,7 @@ struct eevdf_hist_report {
 	const unsigned int *plist;	/* NULL: EEVDF_HIST_SCHBENCH_PLIST */
 	size_t nplist;
 	unsigned long mask;	/* bit i prints plist[i] */
-	int star;		/* index into plist of the "* " line; -1 none */
+	int star;		/* plist index of the "* " line; -1: none */
 };
 
 /*

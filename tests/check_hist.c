@@ -772,7 +772,8 @@ Suite *hist_suite(void)
 
 	tcase_add_test(pct, hist_percentiles_of_ten_samples_by_hand);
 	tcase_add_test(pct, hist_percentile_edges);
-	tcase_add_test(pct, hist_samples_column_counts_from_the_unprinted_first);
+	tcase_add_test(pct,
+		       hist_samples_column_counts_from_the_unprinted_first);
 	tcase_add_test(pct, hist_bad_percentile_lists_are_rejected);
 	tcase_add_test(pct, hist_random_data_matches_a_sorted_array);
 	suite_add_tcase(s, pct);

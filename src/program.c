@@ -1182,26 +1182,71 @@ static bool join_satisfied(struct eevdf_sim *sim, const struct join_set *js)
 	return true;
 }
 
+static bool joined(struct eevdf_sim *sim, struct task *p, s64 set)
+{
+	if (set == JOIN_CHILDREN)
+		return p->live_children == 0;
+	return join_satisfied(sim, &sim->join_sets[set]);
+}
+
 static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		   const struct pop *op)
 {
-	const struct join_set *js;
+	u32 reaped;
 
-	if (op->a.c < 0 || (size_t)op->a.c >= sim->nr_join_sets)
+	if (op->a.c != JOIN_CHILDREN &&
+	    (op->a.c < 0 || (size_t)op->a.c >= sim->nr_join_sets))
 		return task_fail(sim, p, EEVDF_EINTERNAL, "bad join set");
-	js = &sim->join_sets[op->a.c];
 	if (p->op_phase == PH_WAIT && p->wake_result == WR_EINTR) {
 		store(sim, p, op->slot, op->flags, STATUS_EINTR);
 		return R_NEXT;
 	}
-	if (p->op_phase == PH_WAIT || join_satisfied(sim, js)) {
+	if (p->op_phase == PH_WAIT || joined(sim, p, op->a.c)) {
+		reaped = op->a.c == JOIN_CHILDREN ? 1 :
+			sim->join_sets[op->a.c].nr;
 		if (op->cost.kind == PV_NONE)
-			p->overhead_left += sim->costs.wait_reap * js->nr;
+			p->overhead_left += sim->costs.wait_reap * reaped;
 		store(sim, p, op->slot, op->flags, STATUS_OK);
 		return R_NEXT;
 	}
-	p->join_set = (u32)op->a.c;
+	p->join_set = (s32)op->a.c;
 	return block(sim, rq, p, WAIT_JOIN, NULL, &sim->joiners, 0);
+}
+
+/*
+ * fork() / pthread_create(): the parent pays the fork, the child starts
+ * at once as a new task (wake_up_new_task) named template[k].
+ */
+static int op_spawn(struct eevdf_sim *sim, struct task *p,
+		    const struct pop *op)
+{
+	struct task_template *t;
+	s64 n = 1;
+	int err;
+
+	if (op->a.c < 0 || (size_t)op->a.c >= sim->nr_templates)
+		return task_fail(sim, p, EEVDF_EINTERNAL, "bad template");
+	t = &sim->templates[op->a.c];
+	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &n)))
+		return err;
+	while (n-- > 0) {
+		struct eevdf_task_spec spec = t->spec;
+		char name[EEVDF_NAME_MAX];
+		int pid;
+
+		snprintf(name, sizeof(name), "%s[%u]", t->name, t->spawned++);
+		spec.name = name;
+		spec.start = sim->now;
+		t->prog->refs++;
+		pid = eevdf__sim_add_task_prog(sim, &spec, t->prog,
+					       t->is_thread, NULL);
+		if (pid < 0)
+			return eevdf__sim_fail(sim, pid, "spawn: %s",
+					       sim->errmsg);
+		sim->tasks[pid - 1]->parent_pid = p->pid;
+		p->live_children++;
+	}
+	return R_NEXT;
 }
 
 /*
@@ -1226,9 +1271,11 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		if (--ch->nr_writers == 0)
 			wake_all(sim, NULL, &ch->readers, WR_RETRY, 0);
 	}
+	if (p->parent_pid > 0)
+		sim->tasks[p->parent_pid - 1]->live_children--;
 	for (t = sim->joiners.head; t; t = next) {
 		next = t->wait_next;
-		if (join_satisfied(sim, &sim->join_sets[t->join_set])) {
+		if (joined(sim, t, t->join_set)) {
 			eevdf__waitq_remove(&sim->joiners, t);
 			wake(sim, NULL, t, WR_DONE, 0);
 		}
@@ -1331,6 +1378,8 @@ static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 		return c->exit;
 	case P_SIGNAL:
 		return c->signal_send;
+	case P_SPAWN:
+		return c->fork;
 	default:
 		return 0;
 	}
@@ -1516,6 +1565,7 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		p->op_phase = PH_START;
 		return R_AGAIN;
 	case P_SPAWN:
+		return op_spawn(sim, p, op);
 	case P_SETATTR:
 		break;
 	}

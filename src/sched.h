@@ -159,7 +159,9 @@ struct task {
 	bool in_handler;      /* running an on_signal handler */
 	u32 sig_pending;      /* bit n: signal n is pending */
 	u32 saved_pc;         /* where the handler returns to */
-	u32 join_set;         /* the join set a joiner waits for */
+	int parent_pid;       /* the spawner, 0 for workload tasks */
+	u32 live_children;    /* spawned and not yet exited */
+	s32 join_set;         /* the join set a joiner waits for */
 	eevdf_time run_since; /* when the current burst started */
 
 	/* Blocking (program.c, objects.c). */

@@ -249,6 +249,12 @@ void eevdf_sim_free(eevdf_sim *sim)
 	for (size_t i = 0; i < sim->nr_join_sets; i++)
 		free(sim->join_sets[i].pids);
 	free(sim->join_sets);
+	for (size_t i = 0; i < sim->nr_templates; i++) {
+		free(sim->templates[i].name);
+		free((void *)(uintptr_t)sim->templates[i].spec.cpus);
+		eevdf__program_unref(sim->templates[i].prog);
+	}
+	free(sim->templates);
 	free(sim->globals);
 	for (size_t i = 0; i < sim->nr_strings; i++)
 		free(sim->strings[i]);
@@ -596,6 +602,39 @@ int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at)
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	sim->warmup_ev.time = at;
 	return eevdf__eventq_push(&sim->evq, &sim->warmup_ev);
+}
+
+int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
+			    const struct eevdf_task_spec *spec,
+			    struct program *prog, bool is_thread)
+{
+	struct task_template *n, *t;
+	size_t len = strlen(name) + 1;
+
+	n = realloc(sim->templates, (sim->nr_templates + 1) * sizeof(*n));
+	if (!n) {
+		eevdf__program_unref(prog);
+		return EEVDF_ENOMEM;
+	}
+	sim->templates = n;
+	t = &n[sim->nr_templates];
+	memset(t, 0, sizeof(*t));
+	t->spec = *spec;
+	t->spec.name = NULL;
+	t->spec.program = NULL;
+	t->spec.nr_ops = 0;
+	t->name = malloc(len);
+	t->spec.cpus = dup_array(spec->cpus, spec->nr_cpus, sizeof(int));
+	if (!t->name || !t->spec.cpus) {
+		free(t->name);
+		free((void *)(uintptr_t)t->spec.cpus);
+		eevdf__program_unref(prog);
+		return EEVDF_ENOMEM;
+	}
+	memcpy(t->name, name, len);
+	t->prog = prog;
+	t->is_thread = is_thread;
+	return (int)sim->nr_templates++;
 }
 
 int eevdf__sim_intern(struct eevdf_sim *sim, const char *s, s64 *id)

@@ -20,6 +20,18 @@ struct join_set {
 	u32 nr;
 };
 
+/* JOIN's a.c for "the joiner's own children" (wait() for them all). */
+#define JOIN_CHILDREN (-1)
+
+/* What spawn creates: a task spec and its program. */
+struct task_template {
+	char *name;               /* instances are name[k] */
+	struct eevdf_task_spec spec; /* spec.name unused; cpus owned */
+	struct program *prog;     /* a reference */
+	bool is_thread;
+	u32 spawned;              /* instances so far, for their names */
+};
+
 struct eevdf_sim {
 	struct sched_params sp;
 	struct eevdf_eventq evq;
@@ -57,6 +69,8 @@ struct eevdf_sim {
 	size_t nr_metrics;
 	struct join_set *join_sets;
 	size_t nr_join_sets;
+	struct task_template *templates;
+	size_t nr_templates;
 	struct waitq joiners;
 	struct cost_table costs;
 	bool stop_flag;            /* the workload's "stop" expression */
@@ -112,6 +126,11 @@ int eevdf__sim_add_join_set(struct eevdf_sim *sim, const u32 *pids, u32 nr);
 /* "stop": set the stop flag at `after` (kill: end the run there). */
 int eevdf__sim_set_stop(struct eevdf_sim *sim, eevdf_time after, bool kill);
 int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at);
+/* A spawn template (spec and cpus copied, a program reference taken
+ * over); its index or < 0. */
+int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
+			    const struct eevdf_task_spec *spec,
+			    struct program *prog, bool is_thread);
 /*
  * Intern a string constant (a metric key such as tbench's "ReadX"): 0 and
  * *id, or EEVDF_ENOMEM.  Ids start at STRING_ID_BASE so that reports can

@@ -514,6 +514,39 @@ START_TEST(signal_interrupts_sleep_and_runs_the_handler)
 }
 END_TEST
 
+/* spawn + join children: fork/wait loops, a child at a time. */
+START_TEST(spawn_and_join_children_loop)
+{
+	eevdf_sim *sim = new_sim(false);
+	struct pb par, chi;
+	struct pop *op;
+	struct eevdf_task_spec tspec = { .name = NULL };
+	int tmpl;
+
+	pb_init(&chi);
+	pb_run(&chi, 10 * US);
+	tmpl = eevdf__sim_add_template(sim, "child", &tspec, pb_done(&chi),
+				       false);
+	ck_assert_int_eq(tmpl, 0);
+	pb_init(&par);
+	op = pb_op(&par, P_LOOP);
+	cval(&op->a, 100);
+	op->len = 2;
+	op = pb_op(&par, P_SPAWN);
+	cval(&op->a, tmpl);
+	op = pb_op(&par, P_JOIN);
+	cval(&op->a, JOIN_CHILDREN);
+	add(sim, "spawner", pb_done(&par));
+	ck_assert_int_eq(eevdf_sim_run(sim, 1000 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(sim), 101);
+	ck_assert_int_eq(eevdf_sim_now(sim), 100 * 10 * US);
+	ck_assert_str_eq(sim->tasks[100]->name, "child[99]");
+	ck_assert_int_eq(sim->tasks[0]->live_children, 0);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *program_suite(void)
 {
 	Suite *s = suite_create("program");
@@ -530,6 +563,7 @@ Suite *program_suite(void)
 	tcase_add_test(tc, deadlock_names_the_blocked_tasks);
 	tcase_add_test(tc, choose_follows_weights_and_is_repeatable);
 	tcase_add_test(tc, signal_interrupts_sleep_and_runs_the_handler);
+	tcase_add_test(tc, spawn_and_join_children_loop);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1015,25 +1015,31 @@ void yield_task_fair(struct rq *rq)
 }
 
 /*
- * set_user_nice(): the task is taken off the queue keeping its lag and a
- * relative deadline (DEQUEUE_SAVE), both are rescaled to the new weight,
- * and it is put back with ENQUEUE_RESTORE, which re-applies the lag
- * against the others.  A delayed task keeps its delayed state.
+ * set_user_nice() / sched_setattr(): the task is taken off the queue
+ * keeping its lag and a relative deadline (DEQUEUE_SAVE), lag and deadline
+ * are rescaled to the new weight, the slice changes (a custom slice is
+ * clamped to 0.1..100 ms; 0 restores the base slice), and the task is put
+ * back with ENQUEUE_RESTORE, which re-applies the lag against the others.
+ * A delayed task keeps its delayed state.  Fields < 0 stay unchanged.
  */
-void reweight_task_fair(struct rq *rq, struct task *p, int nice)
+void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
+		       int policy)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 	bool queued = se->on_rq, running = rq->curr == p;
 	u64 old_weight = se->load.weight;
-	int old_nice = p->nice;
 	struct load_weight lw;
 
+	if (nice < -20)
+		nice = p->nice;
 	if (queued)
 		dequeue_entity(cfs_rq, se, DEQUEUE_SAVE);
 	if (running)
 		put_prev_entity(cfs_rq, se);
 
+	if (policy >= 0)
+		p->policy = (enum eevdf_policy)policy;
 	eevdf__set_load_weight(&lw, nice, p->policy == EEVDF_POLICY_IDLE);
 	se->vlag = (s64)(((s128)se->vlag * (s128)old_weight) /
 			 (s128)lw.weight);
@@ -1043,6 +1049,13 @@ void reweight_task_fair(struct rq *rq, struct task *p, int nice)
 					  (s128)lw.weight);
 	se->load = lw;
 	p->nice = nice;
+	if (slice == 0) {
+		se->custom_slice = false;
+		se->slice = rq->sp->sysctl_sched_base_slice;
+	} else if (slice > 0) {
+		se->custom_slice = true;
+		se->slice = (u64)max_s64(100000, min_s64(slice, 100000000));
+	}
 
 	/* A delayed entity stays delayed: the runnable counts do not move. */
 	if (queued)
@@ -1058,17 +1071,22 @@ void reweight_task_fair(struct rq *rq, struct task *p, int nice)
 		if (rq->sp->profile->protect_first_only)
 			se->vprot = se->vruntime;
 	}
-	/* prio_changed_fair() */
+	/* prio_changed_fair(): a lighter running task gives way */
 	if (!queued || cfs_rq->nr_queued == 1)
 		return;
 	if (running) {
-		if (nice > old_nice)
+		if (lw.weight < old_weight)
 			resched_curr(rq);
 	} else if (rq->curr) {
 		check_preempt_wakeup_fair(rq, p, 0);
 	} else {
 		resched_curr(rq);
 	}
+}
+
+void reweight_task_fair(struct rq *rq, struct task *p, int nice)
+{
+	sched_change_fair(rq, p, nice, -1, -1);
 }
 
 /* Invariant checker ---------------------------------------------------- */

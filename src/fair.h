@@ -54,6 +54,7 @@
 #define task_tick_fair         eevdf__task_tick_fair
 #define yield_task_fair        eevdf__yield_task_fair
 #define reweight_task_fair     eevdf__reweight_task_fair
+#define sched_change_fair      eevdf__sched_change_fair
 #define hrtick_start_fair      eevdf__hrtick_start_fair
 #define resched_curr           eevdf__resched_curr
 #define update_entity_lag      eevdf__update_entity_lag
@@ -101,6 +102,10 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 void task_tick_fair(struct rq *rq, struct task *curr, bool queued);
 void yield_task_fair(struct rq *rq);
 void reweight_task_fair(struct rq *rq, struct task *p, int nice);
+/* sched_setattr(): new nice (-21: unchanged), slice (< 0: unchanged, 0:
+ * base slice), policy (< 0: unchanged). */
+void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
+		       int policy);
 void hrtick_start_fair(struct rq *rq, struct task *p);
 void resched_curr(struct rq *rq);
 

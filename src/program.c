@@ -1283,6 +1283,32 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 	eevdf__schedule(sim, rq);
 }
 
+/*
+ * sched_setattr() on itself: a nice (a), a custom slice (b, 0 = back to
+ * the base slice) and a policy (c) take effect at once.
+ */
+static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		      const struct pop *op)
+{
+	s64 nice = -21, slice = -1, policy = -1;
+	int err;
+
+	if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &nice)))
+		return err;
+	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &slice)))
+		return err;
+	if (op->c.kind != PV_NONE && (err = eval(sim, p, &op->c, &policy)))
+		return err;
+	if ((op->a.kind != PV_NONE && (nice < -20 || nice > 19)) ||
+	    (op->c.kind != PV_NONE && (policy < 0 || policy > 2)))
+		return task_fail(sim, p, EEVDF_ERANGE,
+				 "setattr: nice or policy out of range");
+	rq->clock = (u64)sim->now;
+	sched_change_fair(rq, p, (int)nice, slice, (int)policy);
+	eevdf__mark_settle(sim, rq);
+	return R_NEXT;
+}
+
 /* Signals -------------------------------------------------------------- */
 
 /*
@@ -1380,6 +1406,8 @@ static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 		return c->signal_send;
 	case P_SPAWN:
 		return c->fork;
+	case P_SETATTR:
+		return c->syscall;
 	default:
 		return 0;
 	}
@@ -1567,7 +1595,7 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	case P_SPAWN:
 		return op_spawn(sim, p, op);
 	case P_SETATTR:
-		break;
+		return op_setattr(sim, rq, p, op);
 	}
 	return task_fail(sim, p, EEVDF_ENOTSUP, "op not supported yet");
 }
@@ -1625,6 +1653,15 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			return 0;
 		if (ret == R_NEXT && (ret = advance(sim, p)))
 			return ret;
+		/*
+		 * A reschedule raised by this op (a wakeup that preempts, a
+		 * nice change) takes effect on the way back to user space,
+		 * before the next op.
+		 */
+		if (rq->need_resched) {
+			p->needs_step = true;
+			return 0;
+		}
 	}
 }
 

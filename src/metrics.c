@@ -176,6 +176,9 @@ void eevdf__metric_record(struct eevdf_sim *sim, u32 idx, struct task *p,
 		if ((err = hist_of(m, c)) ||
 		    (err = eevdf__hist_add(c->hist, value, 1)))
 			fail_metric(sim, m, err);
+		/* the last sample too (cyclictest's "Act") */
+		c->value = value;
+		c->set = true;
 		return;
 	case MET_VALUE:
 		c->value = value;

@@ -389,6 +389,134 @@ static int report_massive_intr(struct rctx *c)
 	return 0;
 }
 
+/* cyclictest ------------------------------------------------------------ */
+
+/*
+ * One line per thread, from the keyed "lat" histogram (key = thread
+ * index, samples in us): T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld
+ * Act:%5ld Avg:%5ld Max:%8ld.
+ */
+static int report_cyclictest(struct rctx *c)
+{
+	int err = 0;
+	struct metric *lat = metric(c, "lat", MET_HIST, true, &err);
+	long long interval = opt_int(c, "interval_us", 1000);
+	long long distance = opt_int(c, "distance_us", 500);
+	const char *tname = opt_str(c, "tasks", "cyclictest*");
+	long long prio = opt_int(c, "priority", 0);
+
+	if (err)
+		return err;
+	for (u32 k = 0; k < lat->nr_cells; k++) {
+		struct metric_cell *cell = &lat->cells[k];
+		struct eevdf_hist *h = cell->hist;
+		long long pid = 0;
+		size_t seen = 0;
+
+		/* the k-th task of the pattern is thread k */
+		for (size_t i = 0; i < c->sim->nr_tasks; i++) {
+			if (!glob(tname, c->sim->tasks[i]->name))
+				continue;
+			if (seen++ == (size_t)cell->key) {
+				pid = c->sim->tasks[i]->pid;
+				break;
+			}
+		}
+		sb_printf(&c->out, "T:%2lld (%5lld) P:%2lld I:%lld C:%7llu "
+			  "Min:%7lld Act:%5lld Avg:%5lld Max:%8lld\n",
+			  (long long)cell->key, pid, prio,
+			  interval + cell->key * distance,
+			  h ? (unsigned long long)eevdf__hist_count(h) : 0ull,
+			  h ? (long long)eevdf__hist_min(h) : 0,
+			  (long long)cell->value,
+			  h ? (long long)eevdf__hist_mean(h) : 0,
+			  h ? (long long)eevdf__hist_max(h) : 0);
+	}
+	return 0;
+}
+
+/* starve: its own line, then what time(1) prints for it. */
+static int report_starve(struct rctx *c)
+{
+	int err = 0;
+	struct metric *el = metric(c, "elapsed", MET_VALUE, false, &err);
+	eevdf_time t = el && el->all.set ? el->all.value : c->sim->now;
+
+	if (err)
+		return err;
+	sb_printf(&c->out, "expecting to receive %lld signals\n",
+		  opt_int(c, "signals", 10000000));
+	sb_printf(&c->out, "\nreal\t%lldm%.3fs\n",
+		  (long long)(t / (60 * EEVDF_NSEC_PER_SEC)),
+		  (double)(t % (60 * EEVDF_NSEC_PER_SEC)) / 1e9);
+	return 0;
+}
+
+/*
+ * stress-ng --metrics-brief.  The simulator does not split user and system
+ * time: all of the stressor's CPU time is shown as system time.
+ */
+static int report_stress_ng(struct rctx *c)
+{
+	int err = 0;
+	struct metric *ops = metric(c, "bogo_ops", MET_COUNTER, true, &err);
+	const char *name = opt_str(c, "stressor", "stressor");
+	double real = (double)c->sim->now / 1e9, cpu = 0;
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < c->sim->nr_tasks; i++) {
+		struct eevdf_task_stats st;
+
+		eevdf_sim_task_stats(c->sim, i, &st);
+		cpu += (double)st.cpu_ns / 1e9;
+	}
+	sb_printf(&c->out, "stress-ng: metrc: [1] %-13s %9.9s %9.9s %9.9s "
+		  "%9.9s %12s %14s\n", "stressor", "bogo ops", "real time",
+		  "usr time", "sys time", "bogo ops/s", "bogo ops/s");
+	sb_printf(&c->out, "stress-ng: metrc: [1] %-13s %9.9s %9.9s %9.9s "
+		  "%9.9s %12s %14s\n", "", "", "(secs)", "(secs)", "(secs)",
+		  "(real time)", "(usr+sys time)");
+	sb_printf(&c->out, "stress-ng: metrc: [1] %-13s %9lld %9.2f %9.2f "
+		  "%9.2f %12.2f %14.2f\n", name, (long long)ops->all.value,
+		  real, 0.0, cpu,
+		  real > 0 ? (double)ops->all.value / real : 0.0,
+		  cpu > 0 ? (double)ops->all.value / cpu : 0.0);
+	return 0;
+}
+
+/* UnixBench's Run script line for a counted test (spawn: "iter"). */
+static int report_unixbench(struct rctx *c)
+{
+	int err = 0;
+	struct metric *it = metric(c, "iter", MET_COUNTER, true, &err);
+	double secs = (double)c->sim->now / 1e9;
+
+	if (err)
+		return err;
+	sb_printf(&c->out, "%-40s %12.1f %-5s (%.1f s, %d samples)\n",
+		  opt_str(c, "test", "Process Creation"),
+		  secs > 0 ? (double)it->all.value / secs : 0.0,
+		  opt_str(c, "unit", "lps"), secs, 1);
+	return 0;
+}
+
+/* blogbench's final scores: blogs written and blogs read. */
+static int report_blogbench(struct rctx *c)
+{
+	int err = 0;
+	struct metric *w = metric(c, "blogs_written", MET_COUNTER, true, &err);
+	struct metric *r = metric(c, "blogs_read", MET_COUNTER, true, &err);
+
+	if (err)
+		return err;
+	sb_printf(&c->out, "\nFinal score for writes: %13lld\n",
+		  (long long)w->all.value);
+	sb_printf(&c->out, "Final score for reads : %13lld\n",
+		  (long long)r->all.value);
+	return 0;
+}
+
 /* Dispatch -------------------------------------------------------------- */
 
 static const struct {
@@ -402,6 +530,11 @@ static const struct {
 	{ "dbench", report_dbench },
 	{ "tbench", report_dbench },
 	{ "massive_intr", report_massive_intr },
+	{ "cyclictest", report_cyclictest },
+	{ "starve", report_starve },
+	{ "stress-ng", report_stress_ng },
+	{ "unixbench", report_unixbench },
+	{ "blogbench", report_blogbench },
 };
 
 bool eevdf_report_known(const char *format)
@@ -415,7 +548,8 @@ bool eevdf_report_known(const char *format)
 const char *eevdf_report_formats(void)
 {
 	return "schbench, hackbench, perf-bench-messaging, "
-	       "perf-bench-sched-pipe, dbench, tbench, massive_intr";
+	       "perf-bench-sched-pipe, dbench, tbench, massive_intr, "
+	       "cyclictest, starve, stress-ng, unixbench, blogbench";
 }
 
 int eevdf_report(const eevdf_sim *sim, const char *format,

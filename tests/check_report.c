@@ -195,6 +195,66 @@ START_TEST(schbench_prints_blocks_average_rps_and_sched_delay)
 }
 END_TEST
 
+START_TEST(cyclictest_blogbench_unixbench_starve_and_stress_ng_lines)
+{
+	eevdf_sim *sim = bare_sim();
+	int lat = eevdf__sim_add_metric(sim, "lat", MET_HIST, EEVDF_HIST_EXACT,
+					true, false, false);
+	int w = eevdf__sim_add_metric(sim, "blogs_written", MET_COUNTER,
+				      EEVDF_HIST_EXACT, false, false, false);
+	int r = eevdf__sim_add_metric(sim, "blogs_read", MET_COUNTER,
+				      EEVDF_HIST_EXACT, false, false, false);
+	int it = eevdf__sim_add_metric(sim, "iter", MET_COUNTER,
+				       EEVDF_HIST_EXACT, false, false, false);
+	int ops = eevdf__sim_add_metric(sim, "bogo_ops", MET_COUNTER,
+					EEVDF_HIST_EXACT, false, false, false);
+	static const char *const none[] = { NULL };
+	static const char *const futex[] = { "stressor", "futex", NULL };
+	static const char *const sig[] = { "signals", "1000", NULL };
+	char *out;
+
+	/* thread 0: samples 6, 728, 492 us: min 6, act 492 (the last),
+	 * avg floor(1226 / 3) = 408, max 728 */
+	eevdf__metric_record(sim, (u32)lat, NULL, 0, 6);
+	eevdf__metric_record(sim, (u32)lat, NULL, 0, 728);
+	eevdf__metric_record(sim, (u32)lat, NULL, 0, 492);
+	out = report(sim, "cyclictest", none);
+	ck_assert_str_eq(out, "T: 0 (    0) P: 0 I:1000 C:      3 "
+			      "Min:      6 Act:  492 Avg:  408 Max:     728\n");
+	free(out);
+	eevdf__metric_count(sim, (u32)w, NULL, 256);
+	eevdf__metric_count(sim, (u32)r, NULL, 123456);
+	out = report(sim, "blogbench", none);
+	ck_assert_str_eq(out, "\nFinal score for writes:           256\n"
+			      "Final score for reads :        123456\n");
+	free(out);
+	/* 300000 iterations in 30 s: 10000.0 lps */
+	sim->now = 30000 * MS;
+	eevdf__metric_count(sim, (u32)it, NULL, 300000);
+	out = report(sim, "unixbench", none);
+	/* "%-40s %12.1f %-5s": 24 + 1 + 5 spaces after the label */
+	ck_assert_str_eq(out, "Process Creation" "                        "
+			      " " "     " "10000.0 lps   (30.0 s, 1 samples)\n");
+	free(out);
+	/* 24.4 s of run: real 0m24.400s */
+	sim->now = 24400 * MS;
+	out = report(sim, "starve", sig);
+	ck_assert_str_eq(out, "expecting to receive 1000 signals\n\n"
+			      "real\t0m24.400s\n");
+	free(out);
+	sim->now = 15000 * MS;
+	eevdf__metric_count(sim, (u32)ops, NULL, 1234567);
+	out = report(sim, "stress-ng", futex);
+	/* "%-13s %9lld %9.2f": 8 + 1 + 2 spaces after the name */
+	ck_assert_ptr_nonnull(strstr(out, "stress-ng: metrc: [1] futex"
+					  "           1234567     15.00"));
+	/* no task ran: 1234567 / 15 s = 82304.47 per s */
+	ck_assert_ptr_nonnull(strstr(out, "82304.47"));
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 START_TEST(report_errors_name_the_problem)
 {
 	eevdf_sim *sim = bare_sim();
@@ -225,6 +285,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, dbench_prints_ops_and_throughput);
 	tcase_add_test(tc, massive_intr_prints_counts_by_pid);
 	tcase_add_test(tc, schbench_prints_blocks_average_rps_and_sched_delay);
+	tcase_add_test(tc,
+		       cyclictest_blogbench_unixbench_starve_and_stress_ng_lines);
 	tcase_add_test(tc, report_errors_name_the_problem);
 	suite_add_tcase(s, tc);
 	return s;

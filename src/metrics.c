@@ -171,7 +171,7 @@ void eevdf__metric_record(struct eevdf_sim *sim, u32 idx, struct task *p,
 	case MET_HIST:
 		/* negative samples (clock steps) are dropped, as schbench
 		 * drops non-positive latencies */
-		if (value < 0)
+		if (value < 0 || (m->drop_zero && value == 0))
 			return;
 		if ((err = hist_of(m, c)) ||
 		    (err = eevdf__hist_add(c->hist, value, 1)))

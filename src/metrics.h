@@ -36,6 +36,7 @@ struct metric {
 	bool keyed;
 	bool per_task;
 	bool reset_at_warmup;
+	bool drop_zero;          /* hist: samples <= 0 are dropped (schbench) */
 	struct metric_cell all;  /* the unkeyed cell */
 	struct metric_cell *cells; /* keyed: sorted by key */
 	u32 nr_cells, cap_cells;

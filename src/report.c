@@ -517,6 +517,39 @@ static int report_blogbench(struct rctx *c)
 	return 0;
 }
 
+/*
+ * desktop-video: frames presented, frames dropped (presented more than a
+ * period late) and the lateness percentiles, in the style of a frame-time
+ * log summary.
+ */
+static int report_video(struct rctx *c)
+{
+	static const unsigned int plist[] = { 500, 900, 990, 999 };
+	int err = 0;
+	struct metric *late = metric(c, "frame_late", MET_HIST, true, &err);
+	struct metric *frames = metric(c, "frames", MET_COUNTER, true, &err);
+	struct metric *dropped = metric(c, "dropped", MET_COUNTER, false,
+					&err);
+	struct eevdf_hist_pct pct[4];
+	struct eevdf_hist *h;
+
+	if (err)
+		return err;
+	h = late->all.hist;
+	sb_printf(&c->out, "frames: %lld at %lld fps, dropped: %lld\n",
+		  (long long)frames->all.value, opt_int(c, "fps", 60),
+		  dropped ? (long long)dropped->all.value : 0);
+	if (!h || !eevdf__hist_count(h))
+		return 0;
+	if (eevdf__hist_percentiles(h, plist, 4, pct))
+		return EEVDF_EINVAL;
+	sb_printf(&c->out, "lateness (usec): p50 %lld  p90 %lld  p99 %lld  "
+		  "p99.9 %lld  max %lld\n", (long long)pct[0].value,
+		  (long long)pct[1].value, (long long)pct[2].value,
+		  (long long)pct[3].value, (long long)eevdf__hist_max(h));
+	return 0;
+}
+
 /* Dispatch -------------------------------------------------------------- */
 
 static const struct {
@@ -535,6 +568,7 @@ static const struct {
 	{ "stress-ng", report_stress_ng },
 	{ "unixbench", report_unixbench },
 	{ "blogbench", report_blogbench },
+	{ "video", report_video },
 };
 
 bool eevdf_report_known(const char *format)
@@ -549,7 +583,7 @@ const char *eevdf_report_formats(void)
 {
 	return "schbench, hackbench, perf-bench-messaging, "
 	       "perf-bench-sched-pipe, dbench, tbench, massive_intr, "
-	       "cyclictest, starve, stress-ng, unixbench, blogbench";
+	       "cyclictest, starve, stress-ng, unixbench, blogbench, video";
 }
 
 int eevdf_report(const eevdf_sim *sim, const char *format,

@@ -255,6 +255,35 @@ START_TEST(cyclictest_blogbench_unixbench_starve_and_stress_ng_lines)
 }
 END_TEST
 
+START_TEST(video_prints_frames_drops_and_lateness)
+{
+	eevdf_sim *sim = bare_sim();
+	int late = eevdf__sim_add_metric(sim, "frame_late", MET_HIST,
+					 EEVDF_HIST_FIO_PLAT8, false, false,
+					 false);
+	int frames = eevdf__sim_add_metric(sim, "frames", MET_COUNTER,
+					   EEVDF_HIST_EXACT, false, false,
+					   false);
+	int dropped = eevdf__sim_add_metric(sim, "dropped", MET_COUNTER,
+					    EEVDF_HIST_EXACT, false, false,
+					    false);
+	static const char *const kv[] = { "fps", "60", NULL };
+	char *out;
+
+	/* 100 frames late by 1..100 us: p50 50, p90 90, p99 99, p99.9 100 */
+	for (int v = 1; v <= 100; v++)
+		eevdf__metric_record(sim, (u32)late, NULL, 0, v);
+	eevdf__metric_count(sim, (u32)frames, NULL, 100);
+	eevdf__metric_count(sim, (u32)dropped, NULL, 2);
+	out = report(sim, "video", kv);
+	ck_assert_str_eq(out, "frames: 100 at 60 fps, dropped: 2\n"
+			      "lateness (usec): p50 50  p90 90  p99 99  "
+			      "p99.9 100  max 100\n");
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 START_TEST(report_errors_name_the_problem)
 {
 	eevdf_sim *sim = bare_sim();
@@ -287,6 +316,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, schbench_prints_blocks_average_rps_and_sched_delay);
 	tcase_add_test(tc,
 		       cyclictest_blogbench_unixbench_starve_and_stress_ng_lines);
+	tcase_add_test(tc, video_prints_frames_drops_and_lateness);
 	tcase_add_test(tc, report_errors_name_the_problem);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1160,7 +1160,8 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 	if (!p->xfer_left)
 		return R_NEXT;
 	m = l->members[0];
-	memmove(l->members, l->members + 1, (l->nr - 1) * sizeof(*m));
+	memmove(l->members, l->members + 1,
+		(l->nr - 1) * sizeof(*l->members));
 	l->nr--;
 	p->xfer_left--;
 	if (op->slot != NO_SLOT)

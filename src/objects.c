@@ -69,6 +69,8 @@ const char *eevdf__obj_type_name(enum obj_type t)
 		return "barrier";
 	case OBJ_LIST:
 		return "list";
+	case OBJ_TIMER:
+		return "timer";
 	}
 	return "object";
 }
@@ -120,6 +122,7 @@ void eevdf__object_free(struct sim_object *o)
 	case OBJ_EVENT:
 	case OBJ_MUTEX:
 	case OBJ_BARRIER:
+	case OBJ_TIMER:
 		break;
 	}
 	free(o->name);

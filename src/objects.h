@@ -25,6 +25,7 @@ enum obj_type {
 	OBJ_SPINLOCK,
 	OBJ_BARRIER,
 	OBJ_LIST,
+	OBJ_TIMER,    /* a shared periodic timer (rt-app "timer") */
 };
 
 enum chan_kind {
@@ -115,6 +116,7 @@ struct sim_object {
 		struct obj_list list;
 	} u;
 	bool latch_set;       /* OBJ_LATCH */
+	s64 timer_next;       /* OBJ_TIMER: next expiry, 0 = not started */
 	struct waitq waiters; /* OBJ_LATCH, OBJ_EVENT */
 };
 

@@ -1310,6 +1310,50 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return R_NEXT;
 }
 
+/*
+ * rt-app's timer event: sleep until the timer's next expiry, which then
+ * moves one period on, so periods resist preemption drift.  The first use
+ * starts the grid at now + period.  After a miss (the expiry already
+ * passed) a relative timer restarts from now, an absolute one keeps its
+ * grid and the next activations come late.
+ */
+static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq,
+			 struct task *p, const struct pop *op)
+{
+	s64 period, *next, t;
+	int err;
+
+	if (p->op_phase == PH_WAIT)
+		return R_NEXT;
+	if ((err = eval_nonneg(sim, p, &op->a, &period)))
+		return err;
+	if (period <= 0)
+		return task_fail(sim, p, EEVDF_ERANGE,
+				 "timer_wait: the period must be positive");
+	if (op->slot != NO_SLOT) {
+		next = &p->locals[op->slot];
+	} else {
+		struct sim_object *o = resolve(sim, p, &op->obj);
+
+		if (!o)
+			return sim->error;
+		if (o->type != OBJ_TIMER)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "timer_wait needs a timer");
+		next = &o->timer_next;
+	}
+	if (!*next)
+		*next = sim->now + period;
+	t = *next;
+	if (t <= sim->now) {
+		*next = (op->flags & TIMER_ABSOLUTE) ? t + period :
+						       sim->now + period;
+		return R_NEXT;
+	}
+	*next = t + period;
+	return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, t - sim->now);
+}
+
 /* Signals -------------------------------------------------------------- */
 
 /*
@@ -1392,6 +1436,7 @@ static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 	switch (op->code) {
 	case P_SLEEP:
 	case P_SLEEP_UNTIL:
+	case P_TIMER_WAIT:
 		return c->timer_arm;
 	case P_YIELD:
 		return c->syscall;
@@ -1595,6 +1640,8 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return R_AGAIN;
 	case P_SPAWN:
 		return op_spawn(sim, p, op);
+	case P_TIMER_WAIT:
+		return op_timer_wait(sim, rq, p, op);
 	case P_SETATTR:
 		return op_setattr(sim, rq, p, op);
 	}

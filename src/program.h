@@ -89,6 +89,9 @@ enum popcode {
 	P_COUNT,         /* metric index in slot; a: add */
 	P_MARK,
 	P_SIGRETURN,     /* end of an on_signal handler body */
+	P_TIMER_WAIT,    /* rt-app timer: a = period; flags TIMER_ABSOLUTE;
+			  * slot: a task-local "next expiry" (a unique
+			  * timer), else obj: a shared OBJ_TIMER */
 };
 
 /* Signals a workload can send (Linux numbers). */
@@ -110,6 +113,7 @@ enum popcode {
 #define SLEEP_INTR       0x20u /* interruptible: a signal ends the wait
 				* (sleep, wait, block, join) with EINTR */
 #define STAMP_EACH       0x40u /* wake_list: one timestamp per member */
+#define TIMER_ABSOLUTE   0x80u /* timer_wait: keep the grid after a miss */
 #define NO_SLOT UINT32_MAX
 
 /* Message fields carried by tcp_loopback / msgq messages. */

@@ -1,362 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-/* Workload files: JSON to validated task specs, with diagnostics by path. */
+/*
+ * Workload files: the entry points and the top level of the format, the
+ * setup of a simulation from a loaded workload, and the accessors.  The
+ * phases of loading live in workload_*.c (see workload_impl.h).
+ */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <string.h>
 
-#include <cJSON.h>
+#include "sim.h"
+#include "workload_impl.h"
 
-#include "internal.h"
-
-#if defined(__GNUC__)
-#define WL_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define WL_PRINTF(fmt, args)
-#endif
-
-#define WL_FORMAT "eevdf-sim-workload/1"
-/* A workload is a few KiB; a bigger file is almost surely the wrong one. */
-#define WL_MAX_FILE ((size_t)64 << 20)
-/* 10^15 ns = 11.6 days: far beyond any run, far below int64 overflow. */
-#define WL_MAX_DURATION ((eevdf_time)1000000000000000)
-#define WL_MAX_DURATION_TEXT "1000000000000000 ns (1000000s)"
-/* Integers above 2^53 are not exact in cJSON's double. */
-#define WL_MAX_JSON_INT 9007199254740992.0
-#define WL_NAME_LEN 40
-/* An instance name is NAME[i] with i < WL_MAX_COUNT: 7 more bytes + NUL. */
-#define WL_INST_EXTRA 8
-#define WL_MAX_COUNT 100000
-#define WL_MAX_DEPTH 16
-#define WL_MAX_OPS 65536
-#define WL_MAX_LOOP_COUNT ((int64_t)1 << 32)
-/* sched_setattr() accepts sched_runtime in [100us, 100ms] for SCHED_OTHER. */
-#define WL_SLICE_MIN (100 * EEVDF_NSEC_PER_USEC)
-#define WL_SLICE_MAX (100 * EEVDF_NSEC_PER_MSEC)
-
-_Static_assert(WL_NAME_LEN + WL_INST_EXTRA <= EEVDF_NAME_MAX,
-	       "instance names must fit EEVDF_NAME_MAX");
-_Static_assert(WL_MAX_COUNT <= 100000, "WL_INST_EXTRA fits [99999] only");
-
-/* One task object of the file.  Its instances share program and cpus. */
-struct wl_source {
-	char name[WL_NAME_LEN + 1];
-	size_t count;
-	char *inst_names; /* count > 1: count names, inst_stride bytes apart */
-	size_t inst_stride;
-	int nice;
-	enum eevdf_policy policy;
-	eevdf_time slice;
-	eevdf_time start;
-	int *cpus;
-	size_t nr_cpus;
-	struct eevdf_op *ops;
-	size_t nr_ops;
-};
-
-/* One task after count expansion. */
-struct wl_task {
-	struct eevdf_task_spec spec;
-	size_t src; /* index of its task object in the file */
-};
-
-struct eevdf_workload {
-	char file[sizeof(((struct eevdf_diag *)NULL)->file)];
-	char *name;
-	char *description;
-	eevdf_time duration;
-	bool has_seed;
-	uint64_t seed;
-	struct wl_source *srcs;
-	size_t nr_srcs;
-	struct wl_task *tasks;
-	size_t nr_tasks;
-};
-
-/* Parsing state: where we are in the document and the program being built. */
-struct wl_parser {
-	struct eevdf_diag *diag;
-	char path[sizeof(((struct eevdf_diag *)NULL)->path)];
-	size_t plen;
-	struct eevdf_op *ops; /* scratch, reused for every task */
-	size_t nr_ops;
-	size_t cap_ops;
-};
+#define fail eevdf__wl_fail
+#define nomem eevdf__wl_nomem
+#define path_key eevdf__wl_path_key
+#define path_pop eevdf__wl_path_pop
+#define get eevdf__wl_get
+#define SHOWN(buf, s) eevdf__wl_shown(buf, sizeof(buf), s)
 
 /*
- * Known keys and ops.  The *_later lists are those of the full format
- * (DESIGN.md section 4) that this version does not implement yet: they get
- * their own message so that nobody hunts for a typo that is not there.
+ * Known keys.  The *_later lists are keys of the full format that this
+ * version does not implement yet: they get their own message so that
+ * nobody hunts for a typo that is not there.
  */
 static const char *const top_keys[] = {
-	"format", "name", "description", "duration", "seed", "tasks",
+	"format", "name", "description", "duration", "seed", "params",
+	"costs", "objects", "macros", "tasks", "stop", "warmup", "metrics",
+	"report",
 };
 static const char *const top_later[] = {
-	"params", "warmup", "machine", "objects", "metrics", "report",
-	"costs", "stop", "include", "macros", "templates", "kernel",
-};
-static const char *const task_keys[] = {
-	"name", "count", "nice", "slice", "policy", "cpus", "start", "program",
-};
-static const char *const task_later[] = {
-	"kind", "cgroup", "vars", "on_signal", "for", "timer_slack",
-};
-static const char *const loop_keys[] = { "count", "body" };
-static const char *const op_later[] = {
-	"spin", "sleep_until", "timer_wait", "send", "recv", "post", "wait",
-	"set", "wake", "block", "wake_and_block", "lock", "unlock", "barrier",
-	"push", "wake_list", "signal", "spawn", "exit", "join", "choose",
-	"if", "let", "call", "setattr", "record", "count", "mark",
+	"machine", "include", "templates", "kernel",
 };
 
-static char *copy_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
-/* Copy s into dst (size n), truncating; dst is always terminated. */
-static void set_str(char *dst, size_t n, const char *s)
-{
-	size_t len = strlen(s);
-
-	if (len >= n)
-		len = n - 1;
-	memcpy(dst, s, len);
-	dst[len] = '\0';
-}
-
-/*
- * A user-supplied string made safe to embed in a message: control bytes
- * become '?' (they would garble a terminal) and long strings are cut with
- * "...".  Returns buf.
- */
-static const char *shown(char *buf, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		buf[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	buf[i] = '\0';
-	if (s[i] && n >= 4)
-		memcpy(buf + n - 4, "...", 4);
-	return buf;
-}
-
-#define SHOWN_MAX 48
-
-static int find_key(const char *const *keys, size_t n, const char *k)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(keys[i], k) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Path handling: push returns the old length, to be handed to path_pop. */
-static size_t path_advance(struct wl_parser *p, size_t old, int n)
-{
-	if (n > 0) {
-		p->plen = old + (size_t)n;
-		if (p->plen >= sizeof(p->path))
-			p->plen = sizeof(p->path) - 1; /* truncated */
-	}
-	return old;
-}
-
-static size_t path_key(struct wl_parser *p, const char *key)
-{
-	size_t old = p->plen;
-
-	return path_advance(p, old,
-			    snprintf(p->path + old, sizeof(p->path) - old,
-				     old ? ".%s" : "%s", key));
-}
-
-static size_t path_index(struct wl_parser *p, size_t i)
-{
-	size_t old = p->plen;
-
-	return path_advance(p, old,
-			    snprintf(p->path + old, sizeof(p->path) - old,
-				     "[%zu]", i));
-}
-
-static void path_pop(struct wl_parser *p, size_t old)
-{
-	p->plen = old;
-	p->path[old] = '\0';
-}
-
-static int fail(struct wl_parser *p, const char *fmt, ...) WL_PRINTF(2, 3);
-
-/* Record the first error at the current path; returns EEVDF_EPARSE. */
-static int fail(struct wl_parser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	set_str(p->diag->path, sizeof(p->diag->path), p->path);
-	va_start(ap, fmt);
-	vsnprintf(p->diag->msg, sizeof(p->diag->msg), fmt, ap);
-	va_end(ap);
-	return EEVDF_EPARSE;
-}
-
-static int fail_nomem(struct wl_parser *p)
-{
-	fail(p, "out of memory");
-	return EEVDF_ENOMEM;
-}
-
-/*
- * Check every key of obj: duplicates, keys of later versions and unknown
- * keys are errors.  Keys are checked before any value so that a typo is
- * reported as such rather than as a missing key.  At most 32 known keys.
- */
-static int check_keys(struct wl_parser *p, const cJSON *obj,
-		      const char *const *known, size_t nr_known,
-		      const char *const *later, size_t nr_later)
-{
-	char kb[SHOWN_MAX];
-	uint32_t seen = 0;
-	const cJSON *it;
-
-	EEVDF_ASSERT(nr_known <= 32);
-	for (it = obj->child; it; it = it->next) {
-		const char *k = it->string ? it->string : "";
-		int i = find_key(known, nr_known, k);
-
-		if (i >= 0) {
-			if (seen & ((uint32_t)1 << i))
-				return fail(p, "duplicate key '%s'", k);
-			seen |= (uint32_t)1 << i;
-		} else if (find_key(later, nr_later, k) >= 0) {
-			return fail(p, "'%s' is not supported by this "
-				       "version yet", k);
-		} else {
-			return fail(p, "unknown key '%s'",
-				    shown(kb, sizeof(kb), k));
-		}
-	}
-	return 0;
-}
-
-static const cJSON *get(const cJSON *obj, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
-/*
- * An integer in [lo, hi] from a JSON number.  cJSON keeps numbers as
- * doubles; bounds within +-2^53 make the integral test exact.
- */
-static int get_int(struct wl_parser *p, const cJSON *it, int64_t lo,
-		   int64_t hi, int64_t *out)
-{
-	double d;
-
-	if (!cJSON_IsNumber(it))
-		return fail(p, "must be an integer");
-	d = it->valuedouble;
-	if (!(d >= (double)lo && d <= (double)hi))
-		return fail(p, "must be between %lld and %lld", (long long)lo,
-			    (long long)hi);
-	if (d != (double)(int64_t)d)
-		return fail(p, "must be an integer");
-	*out = (int64_t)d;
-	return 0;
-}
-
-/* A duration: integer ns as a JSON number, or a string with a unit. */
-static int get_duration(struct wl_parser *p, const cJSON *it,
-			eevdf_time *out)
-{
-	char sb[SHOWN_MAX];
-	eevdf_time tmp;
-	const char *s;
-	int r;
-
-	if (cJSON_IsNumber(it)) {
-		double d = it->valuedouble;
-
-		if (d < 0)
-			return fail(p, "must not be negative");
-		if (!(d <= (double)WL_MAX_DURATION))
-			return fail(p, "must be at most " WL_MAX_DURATION_TEXT);
-		if (d != (double)(int64_t)d)
-			return fail(p, "must be an integer number of ns or a "
-				       "string with a unit");
-		*out = (eevdf_time)d;
-		return 0;
-	}
-	if (!cJSON_IsString(it) || !it->valuestring)
-		return fail(p, "must be an integer number of ns or a string "
-			       "with a unit");
-	s = it->valuestring;
-	r = eevdf_parse_duration(s, WL_MAX_DURATION, out);
-	if (r == 0)
-		return 0;
-	/* "-5ms" is a clear value with the wrong sign: say so. */
-	if (s[0] == '-' &&
-	    eevdf_parse_duration(s + 1, INT64_MAX, &tmp) != EEVDF_EINVAL)
-		return fail(p, "must not be negative");
-	if (r == EEVDF_ERANGE)
-		return fail(p, "'%s' is above the maximum duration of "
-			       WL_MAX_DURATION_TEXT, shown(sb, sizeof(sb), s));
-	return fail(p, "invalid duration '%s' (expected integer ns, or a "
-		       "number with unit ns, us, ms or s that makes whole ns)",
-		    shown(sb, sizeof(sb), s));
-}
-
-/*
- * The seed: a JSON number up to 2^53 (above that a double has already
- * lost digits), or a string of decimal digits for the full 64-bit range.
- */
-static int get_seed(struct wl_parser *p, const cJSON *it, uint64_t *out)
-{
-	const char *s;
-	uint64_t v = 0;
-	size_t i;
-
-	if (cJSON_IsNumber(it)) {
-		double d = it->valuedouble;
-
-		if (d >= 0 && d <= WL_MAX_JSON_INT &&
-		    d == (double)(int64_t)d) {
-			*out = (uint64_t)d;
-			return 0;
-		}
-		if (d > WL_MAX_JSON_INT)
-			return fail(p, "seeds above 2^53 must be written as a "
-				       "string of digits");
-		return fail(p, "must be a non-negative integer");
-	}
-	if (!cJSON_IsString(it) || !it->valuestring)
-		return fail(p, "must be a non-negative integer or a string of "
-			       "decimal digits");
-	s = it->valuestring;
-	for (i = 0; s[i]; i++) {
-		uint64_t dg = (uint64_t)(s[i] - '0');
-
-		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - dg) / 10)
-			break;
-		v = v * 10 + dg;
-	}
-	if (i == 0 || s[i])
-		return fail(p, "must be a string of decimal digits from 0 to "
-			       "18446744073709551615");
-	*out = v;
-	return 0;
-}
+/* Top level ------------------------------------------------------------- */
 
 /* Optional string member; *out is a fresh copy, or untouched if absent. */
 static int get_opt_string(struct wl_parser *p, const cJSON *obj,
@@ -372,519 +48,321 @@ static int get_opt_string(struct wl_parser *p, const cJSON *obj,
 	if (!cJSON_IsString(it) || !it->valuestring) {
 		r = fail(p, "must be a string");
 	} else {
-		*out = copy_str(it->valuestring);
+		*out = eevdf__wl_strdup(it->valuestring);
 		if (!*out)
-			r = fail_nomem(p);
+			r = nomem(p);
 	}
 	path_pop(p, old);
 	return r;
 }
 
-static int ops_push(struct wl_parser *p, enum eevdf_op_kind kind,
-		    eevdf_time duration)
-{
-	struct eevdf_op *op;
-
-	if (p->nr_ops >= WL_MAX_OPS)
-		return fail(p, "a program may have at most %d ops, loop bodies "
-			       "included", WL_MAX_OPS);
-	if (p->nr_ops == p->cap_ops) {
-		size_t cap = p->cap_ops ? 2 * p->cap_ops : 16;
-		struct eevdf_op *n = realloc(p->ops, cap * sizeof(*n));
-
-		if (!n)
-			return fail_nomem(p);
-		p->ops = n;
-		p->cap_ops = cap;
-	}
-	op = &p->ops[p->nr_ops++];
-	memset(op, 0, sizeof(*op));
-	op->kind = kind;
-	op->duration = duration;
-	return 0;
-}
-
-static int parse_ops(struct wl_parser *p, const cJSON *arr, int depth,
-		     bool *advances);
-
 /*
- * {"loop": {"count": N, "body": [...]}}, its LOOP op already pushed at
- * index at.  The op is followed by its flattened body; body_len is only
- * known once the body is parsed, so the op is addressed by index (the
- * array may move while the body grows).
+ * The seed: a JSON number up to 2^53 (above that a double has already
+ * lost digits), or a string of decimal digits for the full 64-bit range.
  */
-static int parse_loop(struct wl_parser *p, const cJSON *v, int depth,
-		      size_t at, bool *advances)
-{
-	const cJSON *count, *body;
-	int64_t n = 0;
-	size_t old;
-	bool body_adv = false;
-	int r;
-
-	if (!cJSON_IsObject(v))
-		return fail(p, "must be an object with \"body\" and an "
-			       "optional \"count\"");
-	if (depth >= WL_MAX_DEPTH)
-		return fail(p, "loops may nest at most %d deep", WL_MAX_DEPTH);
-	r = check_keys(p, v, loop_keys, ARRAY_SIZE(loop_keys), NULL, 0);
-	if (r)
-		return r;
-	count = get(v, "count");
-	if (count) {
-		old = path_key(p, "count");
-		r = get_int(p, count, 1, WL_MAX_LOOP_COUNT, &n);
-		path_pop(p, old);
-		if (r)
-			return r;
-	}
-	body = get(v, "body");
-	if (!body)
-		return fail(p, "missing key 'body'");
-	old = path_key(p, "body");
-	if (!cJSON_IsArray(body))
-		r = fail(p, "must be an array of ops");
-	else if (!body->child)
-		r = fail(p, "must not be empty");
-	else
-		r = parse_ops(p, body, depth + 1, &body_adv);
-	path_pop(p, old);
-	if (r)
-		return r;
-	p->ops[at].count = (uint64_t)n;
-	p->ops[at].body_len = (uint32_t)(p->nr_ops - at - 1);
-	/*
-	 * A forever loop that never consumes time would spin the event
-	 * loop at one instant.  A counted loop runs its body at least once,
-	 * so it advances time exactly when its body does.
-	 */
-	if (n == 0 && !body_adv)
-		return fail(p, "a loop without count must contain a run or "
-			       "sleep of non-zero duration (it would never "
-			       "advance time)");
-	*advances = body_adv;
-	return 0;
-}
-
-static int parse_op(struct wl_parser *p, const cJSON *op, int depth,
-		    bool *advances)
-{
-	enum eevdf_op_kind kind;
-	char kb[SHOWN_MAX];
-	const cJSON *v;
-	const char *k;
-	eevdf_time d = 0;
-	size_t old, at;
-	int r;
-
-	*advances = false;
-	if (!cJSON_IsObject(op) || !op->child || op->child->next)
-		return fail(p, "an op must be an object with exactly one key");
-	v = op->child;
-	k = v->string ? v->string : "";
-	if (strcmp(k, "run") == 0) {
-		kind = EEVDF_OP_RUN;
-	} else if (strcmp(k, "sleep") == 0) {
-		kind = EEVDF_OP_SLEEP;
-	} else if (strcmp(k, "yield") == 0) {
-		kind = EEVDF_OP_YIELD;
-	} else if (strcmp(k, "loop") == 0) {
-		kind = EEVDF_OP_LOOP;
-	} else if (find_key(op_later, ARRAY_SIZE(op_later), k) >= 0) {
-		return fail(p, "op '%s' is not supported by this version yet",
-			    k);
-	} else {
-		return fail(p, "unknown op '%s'", shown(kb, sizeof(kb), k));
-	}
-
-	if (kind == EEVDF_OP_LOOP) {
-		at = p->nr_ops;
-		r = ops_push(p, kind, 0);
-		if (r)
-			return r;
-		old = path_key(p, k);
-		r = parse_loop(p, v, depth, at, advances);
-		path_pop(p, old);
-		return r;
-	}
-
-	old = path_key(p, k);
-	if (kind != EEVDF_OP_YIELD)
-		r = get_duration(p, v, &d);
-	else if (cJSON_IsTrue(v) || (cJSON_IsObject(v) && !v->child))
-		r = 0; /* {} leaves room for options; true is shorthand */
-	else
-		r = fail(p, "must be {} or true");
-	path_pop(p, old);
-	if (r)
-		return r;
-	*advances = d > 0;
-	return ops_push(p, kind, d);
-}
-
-static int parse_ops(struct wl_parser *p, const cJSON *arr, int depth,
-		     bool *advances)
-{
-	const cJSON *it;
-	size_t i = 0, old;
-	bool adv;
-	int r;
-
-	for (it = arr->child; it; it = it->next, i++) {
-		old = path_index(p, i);
-		r = parse_op(p, it, depth, &adv);
-		path_pop(p, old);
-		if (r)
-			return r;
-		if (adv)
-			*advances = true;
-	}
-	return 0;
-}
-
-static bool name_char_ok(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
-	       c == '-';
-}
-
-static int parse_task_name(struct wl_parser *p, const cJSON *it,
-			   struct wl_source *src)
+static int get_seed(struct wl_parser *p, const cJSON *it, u64 *out)
 {
 	const char *s;
-	size_t i, len;
+	u64 v = 0;
+	size_t i;
+	s64 x;
 
+	if (cJSON_IsNumber(it)) {
+		double d = it->valuedouble;
+
+		if (d >= 0 && d <= WL_MAX_JSON_INT && d == (double)(s64)d) {
+			*out = (u64)d;
+			return 0;
+		}
+		if (d > WL_MAX_JSON_INT)
+			return fail(p, "seeds above 2^53 must be written as a "
+				       "string of digits");
+		return fail(p, "must be a non-negative integer");
+	}
 	if (!cJSON_IsString(it) || !it->valuestring)
-		return fail(p, "must be a string");
+		return fail(p, "must be a non-negative integer or a string of "
+			       "decimal digits");
 	s = it->valuestring;
-	len = strlen(s);
-	if (len < 1 || len > WL_NAME_LEN)
-		return fail(p, "must be 1 to %d characters long", WL_NAME_LEN);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	if (strstr(s, "${")) {
+		int r = eevdf__wl_ld_int(p, it, 0, WL_MAX_INT, &x);
 
-		if (name_char_ok(s[i]))
-			continue;
-		if (c >= 0x20 && c < 0x7f)
-			return fail(p, "invalid character '%c' (a name may "
-				       "use A-Z a-z 0-9 _ . : -)", s[i]);
-		return fail(p, "invalid byte 0x%02x (a name may use A-Z a-z "
-			       "0-9 _ . : -)", c);
+		*out = (u64)x;
+		return r;
 	}
-	memcpy(src->name, s, len + 1);
-	return 0;
-}
+	for (i = 0; s[i]; i++) {
+		u64 dg = (u64)(s[i] - '0');
 
-static int parse_policy(struct wl_parser *p, const cJSON *it,
-			enum eevdf_policy *out)
-{
-	char sb[SHOWN_MAX];
-
-	if (!cJSON_IsString(it) || !it->valuestring)
-		return fail(p, "must be one of \"normal\", \"batch\", "
-			       "\"idle\"");
-	if (strcmp(it->valuestring, "normal") == 0)
-		*out = EEVDF_POLICY_NORMAL;
-	else if (strcmp(it->valuestring, "batch") == 0)
-		*out = EEVDF_POLICY_BATCH;
-	else if (strcmp(it->valuestring, "idle") == 0)
-		*out = EEVDF_POLICY_IDLE;
-	else
-		return fail(p, "unknown policy '%s' (expected normal, batch or "
-			       "idle)", shown(sb, sizeof(sb), it->valuestring));
-	return 0;
-}
-
-static int parse_cpus(struct wl_parser *p, const cJSON *arr,
-		      struct wl_source *src)
-{
-	unsigned char seen[EEVDF_MAX_CPUS / 8] = { 0 };
-	const cJSON *it;
-	size_t n = 0, old;
-	int64_t cpu;
-	int r;
-
-	if (!cJSON_IsArray(arr))
-		return fail(p, "must be an array of CPU numbers");
-	if (!arr->child)
-		return fail(p, "must not be empty (omit it to allow every "
-			       "CPU)");
-	for (it = arr->child; it; it = it->next, n++) {
-		old = path_index(p, n);
-		r = get_int(p, it, 0, EEVDF_MAX_CPUS - 1, &cpu);
-		if (!r && (seen[cpu / 8] & (1u << (cpu % 8))))
-			r = fail(p, "duplicate CPU %d", (int)cpu);
-		path_pop(p, old);
-		if (r)
-			return r;
-		seen[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - dg) / 10)
+			break;
+		v = v * 10 + dg;
 	}
-	/* Distinct and in range, so n <= EEVDF_MAX_CPUS. */
-	src->cpus = malloc(n * sizeof(*src->cpus));
-	if (!src->cpus)
-		return fail_nomem(p);
-	for (n = 0, it = arr->child; it; it = it->next)
-		src->cpus[n++] = (int)it->valuedouble;
-	src->nr_cpus = n;
+	if (i == 0 || s[i])
+		return fail(p, "must be a string of decimal digits from 0 to "
+			       "18446744073709551615");
+	*out = v;
 	return 0;
 }
 
-/* The members of a task object other than name and program. */
-static int parse_task_attrs(struct wl_parser *p, const cJSON *obj,
-			    struct wl_source *src)
+#define COST_NAME(name, dflt) #name ", "
+static const char cost_names[] = EEVDF_COST_MAP(COST_NAME);
+#undef COST_NAME
+
+/* "costs": overrides of the cost table, by EEVDF_COST_MAP name. */
+static int parse_costs(struct wl_parser *p, const cJSON *obj)
 {
+	char sb[24];
 	const cJSON *it;
-	int64_t v;
+	eevdf_time v;
 	size_t old;
 	int r = 0;
 
-	it = get(obj, "count");
-	if (it) {
-		old = path_key(p, "count");
-		r = get_int(p, it, 1, WL_MAX_COUNT, &v);
-		path_pop(p, old);
-		if (r)
-			return r;
-		src->count = (size_t)v;
-	}
-	it = get(obj, "nice");
-	if (it) {
-		old = path_key(p, "nice");
-		r = get_int(p, it, -20, 19, &v);
-		path_pop(p, old);
-		if (r)
-			return r;
-		src->nice = (int)v;
-	}
-	it = get(obj, "slice");
-	if (it) {
-		old = path_key(p, "slice");
-		r = get_duration(p, it, &src->slice);
-		if (!r && (src->slice < WL_SLICE_MIN ||
-			   src->slice > WL_SLICE_MAX))
-			r = fail(p, "must be between 100us and 100ms (the "
-				    "kernel's sched_runtime range); omit it "
-				    "for the default slice");
-		path_pop(p, old);
-		if (r)
-			return r;
-	}
-	it = get(obj, "policy");
-	if (it) {
-		old = path_key(p, "policy");
-		r = parse_policy(p, it, &src->policy);
-		path_pop(p, old);
-		if (r)
-			return r;
-	}
-	it = get(obj, "cpus");
-	if (it) {
-		old = path_key(p, "cpus");
-		r = parse_cpus(p, it, src);
-		path_pop(p, old);
-		if (r)
-			return r;
-	}
-	it = get(obj, "start");
-	if (it) {
-		old = path_key(p, "start");
-		r = get_duration(p, it, &src->start);
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object of name: duration");
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+
+		old = path_key(p, k);
+		r = eevdf__wl_ld_duration(p, it, false, &v, NULL);
+		if (!r && !eevdf__costs_set(&p->wl->costs, k, (u64)v))
+			r = fail(p, "unknown cost '%s' (valid: %.*s)",
+				 SHOWN(sb, k), (int)sizeof(cost_names) - 3,
+				 cost_names);
 		path_pop(p, old);
 	}
 	return r;
 }
 
-static int parse_task(struct wl_parser *p, const cJSON *obj,
-		      struct wl_source *src)
+static const char *const stop_keys[] = { "after", "mode", "when", "task" };
+
+/* "stop"; a task name is resolved once the tasks are known. */
+static int parse_stop(struct wl_parser *p, const cJSON *obj,
+		      const cJSON **task)
 {
-	const cJSON *it;
-	bool adv = false;
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *after = get(obj, "after"), *mode = get(obj, "mode");
+	const cJSON *when = get(obj, "when");
 	size_t old;
 	int r;
 
 	if (!cJSON_IsObject(obj))
-		return fail(p, "a task must be an object");
-	r = check_keys(p, obj, task_keys, ARRAY_SIZE(task_keys), task_later,
-		       ARRAY_SIZE(task_later));
-	if (r)
+		return fail(p, "must be an object");
+	if ((r = eevdf__wl_check_keys(p, obj, stop_keys, ARRAY_SIZE(stop_keys),
+				      NULL, 0)))
 		return r;
-
-	it = get(obj, "name");
-	if (!it)
-		return fail(p, "missing key 'name'");
-	old = path_key(p, "name");
-	r = parse_task_name(p, it, src);
-	path_pop(p, old);
-	if (r)
+	if (!after == !when)
+		return fail(p, "needs exactly one of 'after' and 'when'");
+	if (after) {
+		if (get(obj, "task"))
+			return fail(p, "'task' goes with \"when\": "
+				       "\"task_exited\"");
+		old = path_key(p, "after");
+		r = eevdf__wl_ld_duration(p, after, false, &wl->stop_after,
+					  NULL);
+		if (!r && wl->stop_after == 0)
+			r = fail(p, "must be greater than 0");
+		path_pop(p, old);
+		if (r || !mode)
+			goto done;
+		old = path_key(p, "mode");
+		if (cJSON_IsString(mode) && !strcmp(mode->valuestring, "kill"))
+			wl->stop_kill = true;
+		else if (!cJSON_IsString(mode) ||
+			 strcmp(mode->valuestring, "flag"))
+			r = fail(p, "must be \"flag\" or \"kill\"");
+		path_pop(p, old);
+done:
+		wl->stop = WL_STOP_AFTER;
 		return r;
-
-	src->count = 1;
-	src->policy = EEVDF_POLICY_NORMAL;
-	r = parse_task_attrs(p, obj, src);
-	if (r)
-		return r;
-
-	it = get(obj, "program");
-	if (!it)
-		return fail(p, "missing key 'program'");
-	old = path_key(p, "program");
-	p->nr_ops = 0;
-	if (!cJSON_IsArray(it))
-		r = fail(p, "must be an array of ops");
-	else if (!it->child)
-		r = fail(p, "must not be empty");
+	}
+	if (mode)
+		return fail(p, "'mode' goes with 'after'");
+	old = path_key(p, "when");
+	if (cJSON_IsString(when) && !strcmp(when->valuestring, "all_exited"))
+		wl->stop = WL_STOP_ALL_EXITED;
+	else if (cJSON_IsString(when) &&
+		 !strcmp(when->valuestring, "task_exited"))
+		wl->stop = WL_STOP_TASK_EXITED;
 	else
-		r = parse_ops(p, it, 0, &adv);
+		r = fail(p, "must be \"all_exited\" or \"task_exited\"");
 	path_pop(p, old);
 	if (r)
 		return r;
-
-	src->ops = malloc(p->nr_ops * sizeof(*src->ops));
-	if (!src->ops)
-		return fail_nomem(p);
-	memcpy(src->ops, p->ops, p->nr_ops * sizeof(*src->ops));
-	src->nr_ops = p->nr_ops;
+	*task = get(obj, "task");
+	if (wl->stop == WL_STOP_TASK_EXITED && !*task)
+		return fail(p, "missing key 'task'");
+	if (wl->stop != WL_STOP_TASK_EXITED && *task)
+		return fail(p, "'task' goes with \"when\": \"task_exited\"");
 	return 0;
 }
 
-static uint64_t name_hash(const char *s)
+static int stop_task(struct wl_parser *p, const cJSON *task)
 {
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	char *name = NULL, sb[WL_SHOWN_MAX];
+	size_t old = path_key(p, "stop"), o2 = path_key(p, "task");
+	int i = -1, r = eevdf__wl_ld_string(p, task, &name);
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	if (!r && (i = eevdf__wl_find_task(p->wl, name)) < 0)
+		r = fail(p, "no task named '%s'", SHOWN(sb, name));
+	p->wl->stop_task = (u32)i;
+	free(name);
+	path_pop(p, o2);
+	path_pop(p, old);
+	return r;
 }
 
-/*
- * Expanded names must be unique.  An open-addressing set over the names in
- * task order finds the first task that repeats an earlier name; the table
- * is only probed, never iterated, so the answer does not depend on it.
- */
-static int check_unique_names(struct wl_parser *p, struct eevdf_workload *wl)
+/* "report": format and also; every other key is a formatter option. */
+static int parse_report(struct wl_parser *p, const cJSON *obj)
 {
-	size_t cap = 16, i, mask, h;
-	size_t *slot; /* task index + 1, 0 = empty */
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *it, *jt;
+	size_t n = 0, old;
+	int r = 0;
 
-	while (cap < 2 * wl->nr_tasks)
-		cap *= 2;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return fail_nomem(p);
-	mask = cap - 1;
-	for (i = 0; i < wl->nr_tasks; i++) {
-		const char *name = wl->tasks[i].spec.name;
-
-		for (h = (size_t)name_hash(name) & mask; slot[h];
-		     h = (h + 1) & mask) {
-			const struct wl_task *o = &wl->tasks[slot[h] - 1];
-
-			if (strcmp(o->spec.name, name) == 0) {
-				path_pop(p, 0);
-				path_key(p, "tasks");
-				path_index(p, wl->tasks[i].src);
-				path_key(p, "name");
-				free(slot);
-				return fail(p, "duplicate task name '%s' (also "
-					       "used by tasks[%zu])",
-					    name, o->src);
-			}
-		}
-		slot[h] = i + 1;
-	}
-	free(slot);
-	return 0;
-}
-
-/* Count expansion: task objects to the flat list of tasks. */
-static int expand_tasks(struct wl_parser *p, struct eevdf_workload *wl,
-			size_t total)
-{
-	size_t s, j, k = 0;
-
-	wl->tasks = calloc(total, sizeof(*wl->tasks));
-	if (!wl->tasks)
-		return fail_nomem(p);
-	for (s = 0; s < wl->nr_srcs; s++) {
-		struct wl_source *src = &wl->srcs[s];
-
-		if (src->count > 1) {
-			src->inst_stride = strlen(src->name) + WL_INST_EXTRA;
-			src->inst_names = malloc(src->count * src->inst_stride);
-			if (!src->inst_names)
-				return fail_nomem(p);
-		}
-		for (j = 0; j < src->count; j++, k++) {
-			struct wl_task *t = &wl->tasks[k];
-
-			if (src->count > 1) {
-				char *n = src->inst_names +
-					  j * src->inst_stride;
-
-				snprintf(n, src->inst_stride, "%s[%zu]",
-					 src->name, j);
-				t->spec.name = n;
-			} else {
-				t->spec.name = src->name;
-			}
-			t->spec.nice = src->nice;
-			t->spec.policy = src->policy;
-			t->spec.slice = src->slice;
-			t->spec.cpus = src->cpus;
-			t->spec.nr_cpus = src->nr_cpus;
-			t->spec.start = src->start;
-			t->spec.program = src->ops;
-			t->spec.nr_ops = src->nr_ops;
-			t->src = s;
-		}
-	}
-	wl->nr_tasks = total;
-	return check_unique_names(p, wl);
-}
-
-static int parse_tasks(struct wl_parser *p, const cJSON *arr,
-		       struct eevdf_workload *wl)
-{
-	const cJSON *it;
-	size_t n = 0, total = 0, old;
-	int r;
-
-	if (!cJSON_IsArray(arr))
-		return fail(p, "must be an array of task objects");
-	if (!arr->child)
-		return fail(p, "must not be empty");
-	for (it = arr->child; it; it = it->next)
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object");
+	if (!get(obj, "format"))
+		return fail(p, "missing key 'format'");
+	for (it = obj->child; it; it = it->next)
 		n++;
-	if (n > EEVDF_MAX_TASKS)
-		return fail(p, "a workload may have at most %d tasks",
-			    EEVDF_MAX_TASKS);
-	wl->srcs = calloc(n, sizeof(*wl->srcs));
-	if (!wl->srcs)
-		return fail_nomem(p);
-	wl->nr_srcs = n;
+	wl->report_opts = calloc(n, sizeof(*wl->report_opts));
+	if (!wl->report_opts)
+		return nomem(p);
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+		struct wl_option *o;
 
-	for (n = 0, it = arr->child; it; it = it->next, n++) {
-		old = path_index(p, n);
-		r = parse_task(p, it, &wl->srcs[n]);
-		total += wl->srcs[n].count;
-		if (!r && total > EEVDF_MAX_TASKS) {
-			path_key(p, "count");
-			r = fail(p, "the workload has more than %d tasks after "
-				    "count expansion", EEVDF_MAX_TASKS);
+		old = path_key(p, k);
+		for (jt = obj->child; !r && jt != it; jt = jt->next)
+			if (strcmp(jt->string, k) == 0)
+				r = fail(p, "duplicate key '%s'", k);
+		if (r) {
+			/* reported */
+		} else if (strcmp(k, "format") == 0) {
+			r = eevdf__wl_ld_string(p, it, &wl->report_format);
+		} else if (strcmp(k, "also") == 0) {
+			size_t i = 0;
+
+			if (!cJSON_IsArray(it))
+				r = fail(p, "must be an array of report "
+					    "names");
+			n = cJSON_IsArray(it) ?
+				    (size_t)cJSON_GetArraySize(it) : 0;
+			wl->report_also = calloc(n ? n : 1,
+						 sizeof(*wl->report_also));
+			if (!r && !wl->report_also)
+				r = nomem(p);
+			for (jt = r ? NULL : it->child; !r && jt;
+			     jt = jt->next, i++) {
+				size_t o2 = eevdf__wl_path_index(p, i);
+
+				r = eevdf__wl_ld_string(
+					p, jt, &wl->report_also[i]);
+				if (!r)
+					wl->nr_also++;
+				path_pop(p, o2);
+			}
+		} else if (!cJSON_IsNull(it)) {
+			o = &wl->report_opts[wl->nr_report_opts];
+			o->key = eevdf__wl_strdup(k);
+			if (cJSON_IsString(it)) {
+				r = eevdf__wl_ld_string(p, it, &o->value);
+			} else {
+				/* cJSON's allocator may not be ours: copy */
+				char *j = cJSON_PrintUnformatted(it);
+
+				o->value = j ? eevdf__wl_strdup(j) : NULL;
+				cJSON_free(j);
+				if (!o->value)
+					r = nomem(p);
+			}
+			if (!o->key && !r)
+				r = nomem(p);
+			wl->nr_report_opts++;
 		}
 		path_pop(p, old);
-		if (r)
-			return r;
 	}
-	return expand_tasks(p, wl, total);
+	return r;
 }
 
-static int parse_top(struct wl_parser *p, const cJSON *root,
-		     struct eevdf_workload *wl)
+/* "macros": name -> {"body": [...]}; bodies compile where called. */
+static int parse_macros(struct wl_parser *p, const cJSON *obj)
 {
-	char sb[SHOWN_MAX];
-	const cJSON *it;
+	static const char *const keys[] = { "body" };
+	const cJSON *it, *b;
+	size_t old, o2;
+	int r = 0;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object of name: {\"body\": [...]}");
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+
+		old = path_key(p, k);
+		if (!*k)
+			r = fail(p, "a macro needs a name");
+		else if (!cJSON_IsObject(it))
+			r = fail(p, "a macro must be an object with a "
+				    "\"body\"");
+		else
+			r = eevdf__wl_check_keys(p, it, keys,
+						 ARRAY_SIZE(keys), NULL, 0);
+		if (!r && !(b = get(it, "body"))) {
+			r = fail(p, "missing key 'body'");
+		} else if (!r) {
+			o2 = path_key(p, "body");
+			if (!cJSON_IsArray(b) || !b->child)
+				r = fail(p, "must be a non-empty array of "
+					    "ops");
+			path_pop(p, o2);
+		}
+		for (const cJSON *jt = obj->child; !r && jt != it;
+		     jt = jt->next)
+			if (strcmp(jt->string, k) == 0)
+				r = fail(p, "duplicate macro '%s'", k);
+		path_pop(p, old);
+	}
+	p->macros = obj;
+	return r;
+}
+
+/* A member parsed by fn at its own path, when present. */
+static int member(struct wl_parser *p, const cJSON *root, const char *key,
+		  int (*fn)(struct wl_parser *, const cJSON *))
+{
+	const cJSON *it = get(root, key);
+	size_t old;
+	int r;
+
+	if (!it)
+		return 0;
+	old = path_key(p, key);
+	r = fn(p, it);
+	path_pop(p, old);
+	return r;
+}
+
+static int parse_duration_key(struct wl_parser *p, const cJSON *root,
+			      const char *key, eevdf_time *out, bool zero_ok)
+{
+	const cJSON *it = get(root, key);
+	size_t old;
+	int r;
+
+	if (!it)
+		return 0;
+	old = path_key(p, key);
+	r = eevdf__wl_ld_duration(p, it, false, out, NULL);
+	if (!r && !zero_ok && *out == 0)
+		r = fail(p, "must be greater than 0");
+	path_pop(p, old);
+	return r;
+}
+
+static int parse_top(struct wl_parser *p, const cJSON *root)
+{
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *it, *task = NULL, *tasks;
+	char sb[WL_SHOWN_MAX];
 	size_t old;
 	int r;
 
@@ -901,35 +379,29 @@ static int parse_top(struct wl_parser *p, const cJSON *root,
 		r = fail(p, "must be the string \"" WL_FORMAT "\"");
 	else if (strcmp(it->valuestring, WL_FORMAT) != 0)
 		r = fail(p, "unsupported format '%s' (this version reads "
-			    "'%s')", shown(sb, sizeof(sb), it->valuestring),
-			 WL_FORMAT);
+			    "'%s')", SHOWN(sb, it->valuestring), WL_FORMAT);
 	else
 		r = 0;
 	path_pop(p, old);
 	if (r)
 		return r;
 
-	r = check_keys(p, root, top_keys, ARRAY_SIZE(top_keys), top_later,
-		       ARRAY_SIZE(top_later));
-	if (!r)
-		r = get_opt_string(p, root, "name", &wl->name);
-	if (!r)
-		r = get_opt_string(p, root, "description", &wl->description);
+	if ((r = eevdf__wl_check_keys(p, root, top_keys, ARRAY_SIZE(top_keys),
+				      top_later, ARRAY_SIZE(top_later))) ||
+	    (r = get_opt_string(p, root, "name", &wl->name)) ||
+	    (r = get_opt_string(p, root, "description", &wl->description)))
+		return r;
+	/* params first: everything else may use them */
+	old = get(root, "params") ? path_key(p, "params") : p->plen;
+	r = eevdf__wl_parse_params(p, get(root, "params"));
+	path_pop(p, old);
 	if (r)
 		return r;
-
-	it = get(root, "duration");
-	if (it) {
-		old = path_key(p, "duration");
-		r = get_duration(p, it, &wl->duration);
-		if (!r && wl->duration == 0)
-			r = fail(p, "must be greater than 0");
-		path_pop(p, old);
-		if (r)
-			return r;
-	}
-	it = get(root, "seed");
-	if (it) {
+	if ((r = parse_duration_key(p, root, "duration", &wl->duration,
+				    false)) ||
+	    (r = parse_duration_key(p, root, "warmup", &wl->warmup, true)))
+		return r;
+	if ((it = get(root, "seed"))) {
 		old = path_key(p, "seed");
 		r = get_seed(p, it, &wl->seed);
 		wl->has_seed = r == 0;
@@ -937,43 +409,64 @@ static int parse_top(struct wl_parser *p, const cJSON *root,
 		if (r)
 			return r;
 	}
-
-	it = get(root, "tasks");
-	if (!it)
+	if ((it = get(root, "stop"))) {
+		old = path_key(p, "stop");
+		r = parse_stop(p, it, &task);
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if (!wl->duration && wl->stop == WL_STOP_AFTER)
+		wl->duration = wl->stop_after;
+	if ((r = member(p, root, "costs", parse_costs)) ||
+	    (r = member(p, root, "report", parse_report)) ||
+	    (r = member(p, root, "macros", parse_macros)) ||
+	    (r = member(p, root, "metrics", eevdf__wl_parse_metrics)) ||
+	    (r = member(p, root, "objects", eevdf__wl_parse_objects)))
+		return r;
+	if (!(tasks = get(root, "tasks")))
 		return fail(p, "missing key 'tasks'");
 	old = path_key(p, "tasks");
-	r = parse_tasks(p, it, wl);
+	r = eevdf__wl_parse_tasks(p, tasks);
 	path_pop(p, old);
-	return r;
+	if (!r && task)
+		r = stop_task(p, task);
+	if (r)
+		return r;
+	old = path_key(p, "tasks");
+	r = eevdf__wl_compile_tasks(p, tasks);
+	path_pop(p, old);
+	return r ? r : eevdf__wl_link(p);
 }
+
+/* Parsing ----------------------------------------------------------------- */
 
 /* 1-based line of byte pos. */
 static int line_of(const char *buf, size_t pos)
 {
 	int line = 1;
-	size_t i;
 
-	for (i = 0; i < pos; i++)
+	for (size_t i = 0; i < pos; i++)
 		if (buf[i] == '\n' && line < INT_MAX)
 			line++;
 	return line;
 }
 
-static int syntax_error(struct wl_parser *p, const char *buf, size_t len,
+static int syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
 			size_t pos, const char *what)
 {
 	char near[24];
 	size_t i;
 
-	p->diag->path[0] = '\0';
-	p->diag->line = line_of(buf, pos);
+	d->path[0] = '\0';
+	d->line = line_of(buf, pos);
 	/* cJSON reports a truncated document at its last byte. */
 	for (i = pos; i < len && (buf[i] == ' ' || buf[i] == '\t' ||
 				  buf[i] == '\r' || buf[i] == '\n'); i++)
 		;
 	if (i == len) {
-		snprintf(p->diag->msg, sizeof(p->diag->msg),
-			 "%s: unexpected end of file", what);
+		snprintf(d->msg, sizeof(d->msg), "%s: unexpected end of file",
+			 what);
 		return EEVDF_EPARSE;
 	}
 	for (i = 0; i + 1 < sizeof(near) && pos + i < len; i++) {
@@ -985,27 +478,72 @@ static int syntax_error(struct wl_parser *p, const char *buf, size_t len,
 	}
 	near[i] = '\0';
 	if (i)
-		snprintf(p->diag->msg, sizeof(p->diag->msg), "%s near '%s'",
-			 what, near);
+		snprintf(d->msg, sizeof(d->msg), "%s near '%s'", what, near);
 	else
-		snprintf(p->diag->msg, sizeof(p->diag->msg), "%s", what);
+		snprintf(d->msg, sizeof(d->msg), "%s", what);
 	return EEVDF_EPARSE;
 }
 
 static void diag_init(struct eevdf_diag *d, const char *filename)
 {
 	memset(d, 0, sizeof(*d));
-	set_str(d->file, sizeof(d->file), filename ? filename : "<memory>");
+	eevdf__wl_set_str(d->file, sizeof(d->file),
+			  filename ? filename : "<memory>");
 }
 
-int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
-			 eevdf_workload **out, struct eevdf_diag *diag)
+static void parser_free(struct wl_parser *p)
+{
+	for (size_t i = 0; i < p->nr_fix; i++) {
+		for (u32 k = 0; k < p->fix[i].nr_names; k++)
+			free(p->fix[i].names[k]);
+		free(p->fix[i].into);
+		free(p->fix[i].match);
+		free(p->fix[i].path);
+	}
+	free(p->fix);
+	for (size_t i = 0; i < p->nr_checks; i++)
+		free(p->checks[i].path);
+	free(p->checks);
+	free(p->match);
+	free(p->uses);
+}
+
+static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
+{
+	p->ncpus = 1;
+	p->nllc = 1;
+	if (!o)
+		return 0;
+	if (o->ncpus < 0 || o->ncpus > EEVDF_MAX_CPUS || o->nllc < 0 ||
+	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params)) {
+		eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
+				  "bad load options (ncpus and nllc must be "
+				  "0..4096, params given with their count)");
+		return EEVDF_EINVAL;
+	}
+	for (size_t i = 0; i < o->nr_params; i++) {
+		if (!o->params[i]) {
+			eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
+					  "bad load options: a NULL param");
+			return EEVDF_EINVAL;
+		}
+	}
+	p->ncpus = o->ncpus ? o->ncpus : 1;
+	p->nllc = o->nllc ? o->nllc : 1;
+	return 0;
+}
+
+int eevdf_workload_parse_opts(const char *buf, size_t len,
+			      const char *filename,
+			      const struct eevdf_load_opts *opts,
+			      eevdf_workload **out, struct eevdf_diag *diag)
 {
 	struct eevdf_diag scratch;
 	struct eevdf_workload *wl;
 	struct wl_parser p;
 	const char *end = NULL;
 	cJSON *root;
+	u32 id;
 	int r;
 
 	if (!diag)
@@ -1017,9 +555,13 @@ int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
 
 	memset(&p, 0, sizeof(p));
 	p.diag = diag;
+	p.opts = opts;
+	if ((r = check_opts(&p, opts)))
+		return r;
 	if (len == 0) {
 		diag->line = 1;
-		set_str(diag->msg, sizeof(diag->msg), "the file is empty");
+		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+				  "the file is empty");
 		return EEVDF_EPARSE;
 	}
 
@@ -1031,7 +573,7 @@ int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
 	if (!root) {
 		size_t pos = end ? (size_t)(end - buf) : 0;
 
-		return syntax_error(&p, buf, len, pos, "JSON syntax error");
+		return syntax_error(diag, buf, len, pos, "JSON syntax error");
 	}
 	/* Trailing text is silently ignored by cJSON: reject it here. */
 	while (end && end < buf + len &&
@@ -1039,19 +581,25 @@ int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
 		end++;
 	if (end && end < buf + len) {
 		cJSON_Delete(root);
-		return syntax_error(&p, buf, len, (size_t)(end - buf),
+		return syntax_error(diag, buf, len, (size_t)(end - buf),
 				    "unexpected text after the JSON value");
 	}
 
 	wl = calloc(1, sizeof(*wl));
 	if (!wl) {
 		cJSON_Delete(root);
-		return fail_nomem(&p);
+		return nomem(&p);
 	}
-	set_str(wl->file, sizeof(wl->file), diag->file);
-	r = parse_top(&p, root, wl);
+	p.wl = wl;
+	eevdf__wl_set_str(wl->file, sizeof(wl->file), diag->file);
+	eevdf__costs_default(&wl->costs);
+	/* "@pid" first: slot 0 in every task */
+	if (eevdf__wl_names_add(&wl->locals, "@pid", 4, &id))
+		r = nomem(&p);
+	else
+		r = parse_top(&p, root);
 	cJSON_Delete(root);
-	free(p.ops);
+	parser_free(&p);
 	if (r) {
 		eevdf_workload_free(wl);
 		return r;
@@ -1060,8 +608,16 @@ int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
 	return 0;
 }
 
-int eevdf_workload_load_file(const char *path, eevdf_workload **out,
-			     struct eevdf_diag *diag)
+int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
+			 eevdf_workload **out, struct eevdf_diag *diag)
+{
+	return eevdf_workload_parse_opts(buf, len, filename, NULL, out, diag);
+}
+
+int eevdf_workload_load_file_opts(const char *path,
+				  const struct eevdf_load_opts *opts,
+				  eevdf_workload **out,
+				  struct eevdf_diag *diag)
 {
 	struct eevdf_diag scratch;
 	size_t len = 0, cap = 0;
@@ -1100,8 +656,8 @@ int eevdf_workload_load_file(const char *path, eevdf_workload **out,
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				set_str(diag->msg, sizeof(diag->msg),
-					"out of memory");
+				eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+						  "out of memory");
 				return EEVDF_ENOMEM;
 			}
 			buf = nb;
@@ -1120,28 +676,75 @@ int eevdf_workload_load_file(const char *path, eevdf_workload **out,
 			snprintf(diag->msg, sizeof(diag->msg),
 				 "cannot read: %s", strerror(err));
 		else
-			set_str(diag->msg, sizeof(diag->msg),
-				"cannot read: the file is larger than 64 MiB");
+			eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+					  "cannot read: the file is larger "
+					  "than 64 MiB");
 		return EEVDF_EIO;
 	}
-	r = eevdf_workload_parse(buf, len, path, out, diag);
+	r = eevdf_workload_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);
 	return r;
 }
 
+int eevdf_workload_load_file(const char *path, eevdf_workload **out,
+			     struct eevdf_diag *diag)
+{
+	return eevdf_workload_load_file_opts(path, NULL, out, diag);
+}
+
 void eevdf_workload_free(eevdf_workload *wl)
 {
-	size_t i;
-
 	if (!wl)
 		return;
-	for (i = 0; i < wl->nr_srcs; i++) {
-		free(wl->srcs[i].inst_names);
-		free(wl->srcs[i].cpus);
-		free(wl->srcs[i].ops);
+	for (size_t i = 0; i < wl->nr_params; i++) {
+		free(wl->params[i].name);
+		eevdf__wl_value_free(&wl->params[i].v);
 	}
-	free(wl->srcs);
+	free(wl->params);
+	for (size_t i = 0; i < wl->nr_objs; i++) {
+		free(wl->objs[i].tmpl.name);
+		for (u32 k = 0; k < wl->objs[i].nr_fields; k++)
+			free(wl->objs[i].fields[k]);
+	}
+	free(wl->objs);
+	free(wl->objs_by_name);
+	for (size_t i = 0; i < wl->nr_tasks; i++) {
+		free(wl->tasks[i].name);
+		free(wl->tasks[i].cpus);
+		free(wl->tasks[i].init);
+	}
 	free(wl->tasks);
+	free(wl->tasks_by_name);
+	for (size_t i = 0; i < wl->nr_progs; i++) {
+		/* the simulation may hold references of its own */
+		eevdf__program_unref(wl->progs[i].prog);
+		free(wl->progs[i].pub);
+		free(wl->progs[i].objs);
+	}
+	free(wl->progs);
+	for (size_t i = 0; i < wl->nr_metrics; i++) {
+		free(wl->metrics[i].name);
+		free(wl->metrics[i].unit);
+	}
+	free(wl->metrics);
+	for (size_t i = 0; i < wl->nr_joins; i++) {
+		free(wl->joins[i].pids);
+		free(wl->joins[i].pattern);
+		free(wl->joins[i].path);
+	}
+	free(wl->joins);
+	eevdf__wl_names_free(&wl->locals);
+	eevdf__wl_names_free(&wl->globals);
+	eevdf__wl_names_free(&wl->strings);
+	free(wl->report_format);
+	for (size_t i = 0; i < wl->nr_also; i++)
+		free(wl->report_also[i]);
+	free(wl->report_also);
+	for (size_t i = 0; i < wl->nr_report_opts; i++) {
+		free(wl->report_opts[i].key);
+		free(wl->report_opts[i].value);
+	}
+	free(wl->report_opts);
 	free(wl->name);
 	free(wl->description);
 	free(wl);
@@ -1161,6 +764,8 @@ char *eevdf_diag_format(const struct eevdf_diag *d, char *buf, size_t len)
 		snprintf(buf, len, "%s: %s", d->file, d->msg);
 	return buf;
 }
+
+/* Accessors --------------------------------------------------------------- */
 
 const char *eevdf_workload_name(const eevdf_workload *wl)
 {
@@ -1200,26 +805,194 @@ const struct eevdf_task_spec *eevdf_workload_task(const eevdf_workload *wl,
 	return &wl->tasks[i].spec;
 }
 
+const char *eevdf_workload_report_format(const eevdf_workload *wl)
+{
+	return wl ? wl->report_format : NULL;
+}
+
+size_t eevdf_workload_report_also_count(const eevdf_workload *wl)
+{
+	return wl ? wl->nr_also : 0;
+}
+
+const char *eevdf_workload_report_also(const eevdf_workload *wl, size_t i)
+{
+	return wl && i < wl->nr_also ? wl->report_also[i] : NULL;
+}
+
+const char *eevdf_workload_report_option(const eevdf_workload *wl,
+					 const char *key)
+{
+	for (size_t i = 0; wl && key && i < wl->nr_report_opts; i++)
+		if (strcmp(wl->report_opts[i].key, key) == 0)
+			return wl->report_opts[i].value;
+	return NULL;
+}
+
+const char *eevdf_workload_metric_unit(const eevdf_workload *wl,
+				       const char *name)
+{
+	int i = wl && name ? eevdf__wl_find_metric(wl, name) : -1;
+
+	return i >= 0 ? wl->metrics[i].unit : NULL;
+}
+
+const struct program *eevdf__workload_program(const eevdf_workload *wl,
+					      size_t i)
+{
+	if (!wl || i >= wl->nr_tasks)
+		return NULL;
+	return wl->progs[wl->tasks[i].prog].prog;
+}
+
+/* Simulation setup --------------------------------------------------------- */
+
+static int setup_fail(const eevdf_workload *wl, struct eevdf_diag *diag,
+		      const char *path, int code, const char *msg)
+{
+	diag_init(diag, wl->file);
+	eevdf__wl_set_str(diag->path, sizeof(diag->path), path);
+	eevdf__wl_set_str(diag->msg, sizeof(diag->msg), msg);
+	return code;
+}
+
+static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
+{
+	for (size_t i = 0; i < wl->nr_objs; i++) {
+		struct sim_object *o = malloc(sizeof(*o));
+		int idx;
+
+		if (!o)
+			return EEVDF_ENOMEM;
+		*o = wl->objs[i].tmpl;
+		o->name = eevdf__wl_strdup(wl->objs[i].tmpl.name);
+		idx = o->name ? eevdf__sim_add_object(sim, o) : EEVDF_ENOMEM;
+		if (idx < 0) {
+			eevdf__object_free(o);
+			free(o);
+			return idx;
+		}
+		if ((size_t)idx != i)
+			return EEVDF_EINTERNAL;
+	}
+	return 0;
+}
+
+static int add_tables(const eevdf_workload *wl, eevdf_sim *sim)
+{
+	s64 *zeros = calloc(wl->globals.n ? wl->globals.n : 1, sizeof(s64));
+	int r;
+
+	if (!zeros)
+		return EEVDF_ENOMEM;
+	r = eevdf__sim_set_globals(sim, zeros, wl->globals.n);
+	free(zeros);
+	for (size_t i = 0; !r && i < wl->nr_metrics; i++) {
+		const struct wl_metric *m = &wl->metrics[i];
+		int idx = m->type == MET_RATE ?
+				  eevdf__sim_add_rate(sim, m->name, m->of,
+						      m->every, m->quant,
+						      m->reset_at_warmup) :
+				  eevdf__sim_add_metric(sim, m->name, m->type,
+							m->quant, m->keyed,
+							m->per_task,
+							m->reset_at_warmup);
+
+		r = idx < 0 ? idx : (size_t)idx != i ? EEVDF_EINTERNAL : 0;
+	}
+	for (size_t i = 0; !r && i < wl->nr_joins; i++) {
+		int idx = eevdf__sim_add_join_set(sim, wl->joins[i].pids,
+						  wl->joins[i].nr);
+
+		r = idx < 0 ? idx : (size_t)idx != i ? EEVDF_EINTERNAL : 0;
+	}
+	/* string ids are positions in the workload's table */
+	for (u32 i = 0; !r && i < wl->strings.n; i++) {
+		s64 id;
+
+		r = eevdf__sim_intern(sim, wl->strings.v[i], &id);
+		if (!r && id != STRING_ID_BASE + (s64)i)
+			r = EEVDF_EINTERNAL;
+	}
+	if (!r && wl->stop == WL_STOP_AFTER)
+		r = eevdf__sim_set_stop(sim, wl->stop_after, wl->stop_kill);
+	if (!r && wl->stop == WL_STOP_TASK_EXITED)
+		sim->end_on_exit_of = (int)wl->stop_task + 1;
+	if (!r && wl->warmup > 0)
+		r = eevdf__sim_set_warmup(sim, wl->warmup);
+	return r;
+}
+
+static int add_task(const eevdf_workload *wl, eevdf_sim *sim, size_t i,
+		    struct eevdf_diag *diag)
+{
+	const struct wl_task *t = &wl->tasks[i];
+	struct program *prog = wl->progs[t->prog].prog;
+	char path[48], msg[256];
+	s64 *init;
+	int pid;
+
+	snprintf(path, sizeof(path), "tasks[%zu]", t->src);
+	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
+		if (t->cpus[k] < sim->nr_cpus)
+			continue;
+		snprintf(msg, sizeof(msg), "task %s: cpu %d is not on this "
+			 "%d-CPU machine", t->name, t->cpus[k], sim->nr_cpus);
+		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
+	}
+	init = calloc(wl->locals.n ? wl->locals.n : 1, sizeof(*init));
+	if (!init)
+		return setup_fail(wl, diag, path, EEVDF_ENOMEM,
+				  "out of memory");
+	init[0] = (s64)i + 1; /* "@pid" */
+	for (u32 k = 0; k < t->nr_init; k++)
+		init[t->init[k].slot] = t->init[k].v;
+	/* the task takes a reference of its own */
+	prog->refs++;
+	pid = eevdf__sim_add_task_prog(sim, &t->spec, prog, t->is_thread,
+				       init);
+	free(init);
+	if (pid < 0)
+		return setup_fail(wl, diag, path, pid, eevdf_sim_errmsg(sim));
+	if ((size_t)pid != i + 1)
+		return setup_fail(wl, diag, path, EEVDF_EINTERNAL,
+				  "the task got an unexpected pid");
+	return 0;
+}
+
 int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 			     struct eevdf_diag *diag)
 {
-	size_t i;
+	struct eevdf_diag scratch;
 	int r;
 
+	if (!diag)
+		diag = &scratch;
 	if (!wl || !sim)
 		return EEVDF_EINVAL;
-	for (i = 0; i < wl->nr_tasks; i++) {
-		r = eevdf_sim_add_task(sim, &wl->tasks[i].spec);
-		if (r >= 0)
-			continue;
-		if (diag) {
-			diag_init(diag, wl->file);
-			snprintf(diag->path, sizeof(diag->path), "tasks[%zu]",
-				 wl->tasks[i].src);
-			set_str(diag->msg, sizeof(diag->msg),
-				eevdf_sim_errmsg(sim));
-		}
-		return r;
-	}
+	if (sim->error)
+		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
+				  "the simulation failed earlier");
+	/*
+	 * pids, object indices, metric indices and string ids are compiled
+	 * into the programs: they hold only in a simulation that has none
+	 * of its own.
+	 */
+	if (sim->nr_tasks || sim->nr_objs || sim->nr_metrics ||
+	    sim->nr_join_sets || sim->nr_strings)
+		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
+				  "a workload's tasks must be the first of "
+				  "the simulation (it already has tasks, "
+				  "objects or metrics)");
+	/* workloads always pay for their syscalls and switches */
+	sim->costs = wl->costs;
+	if ((r = add_objects(wl, sim)) || (r = add_tables(wl, sim)))
+		return setup_fail(wl, diag, "", r,
+				  r == EEVDF_ENOMEM ? "out of memory" :
+						      "could not set up the "
+						      "simulation");
+	for (size_t i = 0; i < wl->nr_tasks; i++)
+		if ((r = add_task(wl, sim, i, diag)))
+			return r;
 	return 0;
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of duration parsing and the workload loader (src/workload.c). */
+/*
+ * Tests of duration parsing and the workload loader (src/workload*.c):
+ * the benchmarks of workloads.md section 12, the compiled programs op by
+ * op, small workloads run end to end, and one test per error class.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +11,11 @@
 
 #include "eevdf/eevdf.h"
 #include "suites.h"
+#include "dist.h"
+#include "metrics.h"
+#include "sim.h"
+#include "workload_impl.h"
+#include "workload_examples.h"
 
 #define FMT "'format':'eevdf-sim-workload/1',"
 #define TASK_A "{'name':'a','program':[{'run':'1ms'}]}"
@@ -46,6 +55,32 @@ static eevdf_workload *parse_ok(const char *s)
 		      eevdf_diag_format(&d, buf, sizeof(buf)));
 	ck_assert_ptr_nonnull(wl);
 	return wl;
+}
+
+/*
+ * Parse s with opts, expect error code with diag.path == path and msg
+ * containing sub.
+ */
+static void expect_error_opts(const char *s,
+			      const struct eevdf_load_opts *opts, int code,
+			      const char *path, const char *sub)
+{
+	struct eevdf_diag d;
+	/* Non-NULL on purpose: the loader must set *out to NULL on error. */
+	eevdf_workload *wl = (eevdf_workload *)(void *)&d;
+	char buf[512], *j = dq(s);
+	int r = eevdf_workload_parse_opts(j, strlen(j), "t.json", opts, &wl,
+					  &d);
+
+	free(j);
+	eevdf_diag_format(&d, buf, sizeof(buf));
+	ck_assert_msg(r == code, "got %d, want %d: %s", r, code, buf);
+	ck_assert_ptr_null(wl);
+	ck_assert_str_eq(d.file, "t.json");
+	ck_assert_msg(strcmp(d.path, path) == 0, "path '%s', want '%s': %s",
+		      d.path, path, buf);
+	ck_assert_msg(strstr(d.msg, sub) != NULL, "msg lacks '%s': %s", sub,
+		      buf);
 }
 
 /* Parse s, expect error code with diag.path == path and msg containing sub. */
@@ -612,8 +647,13 @@ END_TEST
 
 START_TEST(workload_keys_of_later_versions_are_not_supported_yet)
 {
-	EXPECT_PARSE_ERROR("{" FMT "'params':{},'tasks':[" TASK_A "]}", "",
-			   "'params' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'machine':{},'tasks':[" TASK_A "]}", "",
+			   "'machine' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{},'tasks':[" TASK_A "]}", "",
+			   "'templates' is not supported by this version "
+			   "yet");
+	EXPECT_PARSE_ERROR("{" FMT "'include':[],'tasks':[" TASK_A "]}", "",
+			   "'include' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','cgroup':'/x',"
 			   "'program':[{'run':1}]}]}",
 			   "tasks[0]",
@@ -726,9 +766,15 @@ END_TEST
 
 START_TEST(workload_bad_policy_is_rejected)
 {
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':'fast',"
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].policy", "unknown policy 'fast'");
+	/* real-time policies are part of the format, not of this version */
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':'fifo',"
 			   "'program':[{'run':1}]}]}",
-			   "tasks[0].policy", "unknown policy 'fifo'");
+			   "tasks[0].policy",
+			   "policy 'fifo' is not supported by this version "
+			   "yet");
 }
 END_TEST
 
@@ -769,16 +815,24 @@ START_TEST(workload_bad_task_names_are_rejected)
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a b','program':"
 			   "[{'run':1}]}]}", "tasks[0].name",
 			   "invalid character");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a[0]','program':"
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a@0','program':"
 			   "[{'run':1}]}]}", "tasks[0].name",
-			   "invalid character '['");
+			   "invalid character '@'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'','program':"
 			   "[{'run':1}]}]}", "tasks[0].name",
-			   "1 to 40 characters");
+			   "1 to 63 characters");
+	/* 64 characters: one too many for the engine's task names */
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':"
-			   "'abcdefghijabcdefghijabcdefghijabcdefghijx',"
+			   "'abcdefghijabcdefghijabcdefghijabcdefghij"
+			   "abcdefghijabcdefghijabcd',"
 			   "'program':[{'run':1}]}]}", "tasks[0].name",
-			   "1 to 40 characters");
+			   "1 to 63 characters");
+	/* and the limit holds after count expansion: 60 + "[10]" */
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':"
+			   "'abcdefghijabcdefghijabcdefghijabcdefghij"
+			   "abcdefghijabcdefghij','count':11,"
+			   "'program':[{'run':1}]}]}", "tasks[0].name",
+			   "1 to 63 characters");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'program':[{'run':1}]}]}",
 			   "tasks[0]", "missing key 'name'");
 }
@@ -809,9 +863,22 @@ START_TEST(workload_unsupported_op_is_not_yet_supported)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'run':1},{'loop':{'count':2,'body':"
-			   "[{'spin':'1ms'}]}}]}]}",
+			   "[{'spawn':{'template':'x'}}]}}]}]}",
 			   "tasks[0].program[1].loop.body[0]",
-			   "op 'spin' is not supported by this version yet");
+			   "op 'spawn' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'a','sig':'USR1'}}]}]}",
+			   "tasks[0].program[0]",
+			   "op 'signal' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'nice':1}}]}]}",
+			   "tasks[0].program[0]",
+			   "op 'setattr' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'t'}}]}]}",
+			   "tasks[0].program[0]",
+			   "op 'timer_wait' is not supported by this version "
+			   "yet");
 }
 END_TEST
 
@@ -821,9 +888,14 @@ START_TEST(workload_loop_keys_and_count_are_checked)
 			   "[{'loop':{'times':2,'body':[{'run':1}]}}]}]}",
 			   "tasks[0].program[0].loop", "unknown key 'times'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'loop':{'count':0,'body':[{'run':1}]}}]}]}",
+			   "[{'loop':{'count':-1,'body':[{'run':1}]}}]}]}",
 			   "tasks[0].program[0].loop.count",
-			   "must be between 1 and 4294967296");
+			   "must be between 0 and 4294967296");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'loop':{'count':4294967297,'body':"
+			   "[{'run':1}]}}]}]}",
+			   "tasks[0].program[0].loop.count",
+			   "must be between 0 and 4294967296");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'loop':{'count':2}}]}]}",
 			   "tasks[0].program[0].loop", "missing key 'body'");
@@ -837,8 +909,9 @@ END_TEST
 START_TEST(workload_forever_loop_without_work_is_rejected)
 {
 	static const char *const msg =
-		"a loop without count must contain a run or sleep of non-zero "
-		"duration (it would never advance time)";
+		"a loop without count, while or until must contain a run, "
+		"spin or sleep of non-zero duration or a blocking op (it "
+		"would never advance time)";
 
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'loop':{'body':[{'yield':{}}]}}]}]}",
@@ -941,6 +1014,1595 @@ START_TEST(workload_duplicate_expanded_names_are_rejected)
 }
 END_TEST
 
+/* ---- the full format: helpers -------------------------------------- */
+
+#define US 1000LL
+#define MS 1000000LL
+
+static eevdf_workload *parse_opts_ok(const char *s,
+				     const struct eevdf_load_opts *o)
+{
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	char buf[512], *j = dq(s);
+	int r = eevdf_workload_parse_opts(j, strlen(j), "t.json", o, &wl, &d);
+
+	free(j);
+	ck_assert_msg(r == 0, "parse failed (%d): %s", r,
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(wl);
+	return wl;
+}
+
+/* Parse with --param overrides and a number of CPUs. */
+static eevdf_workload *parse_params(const char *s, const char *const *params,
+				    size_t n, int ncpus)
+{
+	struct eevdf_load_opts o = { params, n, ncpus, 0 };
+
+	return parse_opts_ok(s, &o);
+}
+
+/* An example of workload_examples.h, joined from its pieces. */
+static eevdf_workload *parse_ex(const char *const *parts,
+				const char *const *params, size_t n, int ncpus)
+{
+	size_t len = 1;
+	eevdf_workload *wl;
+	char *s;
+
+	for (size_t i = 0; parts[i]; i++)
+		len += strlen(parts[i]);
+	s = malloc(len);
+	ck_assert_ptr_nonnull(s);
+	s[0] = '\0';
+	for (size_t i = 0; parts[i]; i++)
+		strcat(s, parts[i]);
+	wl = parse_params(s, params, n, ncpus);
+	free(s);
+	return wl;
+}
+
+static const struct program *prog_of(const eevdf_workload *wl,
+				     const char *task)
+{
+	int i = eevdf__wl_find_task(wl, task);
+
+	ck_assert_msg(i >= 0, "no task '%s'", task);
+	return eevdf__workload_program(wl, (size_t)i);
+}
+
+static u32 local_slot(const eevdf_workload *wl, const char *name)
+{
+	int i = eevdf__wl_names_find(&wl->locals, name, strlen(name));
+
+	ck_assert_msg(i >= 0, "no local '%s'", name);
+	return (u32)i;
+}
+
+static int obj_idx(const eevdf_workload *wl, const char *name)
+{
+	int i = eevdf__wl_find_object(wl, name);
+
+	ck_assert_msg(i >= 0, "no object '%s'", name);
+	return i;
+}
+
+static u32 metric_idx(const eevdf_workload *wl, const char *name)
+{
+	int i = eevdf__wl_find_metric(wl, name);
+
+	ck_assert_msg(i >= 0, "no metric '%s'", name);
+	return (u32)i;
+}
+
+static void ck_const(const struct pval *v, s64 c)
+{
+	ck_assert_int_eq(v->kind, PV_CONST);
+	ck_assert_int_eq(v->c, c);
+}
+
+/* op at pc has code c and a body of len (then len2) ops. */
+static const struct pop *ck_op(const struct program *prog, u32 pc,
+			       enum popcode c, u32 len, u32 len2)
+{
+	const struct pop *op;
+
+	ck_assert_msg(pc < prog->nr_ops, "pc %u beyond %u ops", pc,
+		      prog->nr_ops);
+	op = &prog->ops[pc];
+	ck_assert_msg(op->code == c, "op %u: code %d, want %d", pc,
+		      (int)op->code, (int)c);
+	ck_assert_msg(op->len == len && op->len2 == len2,
+		      "op %u: len %u/%u, want %u/%u", pc, op->len, op->len2,
+		      len, len2);
+	ck_assert_int_eq(op->cost.kind, PV_NONE);
+	return op;
+}
+
+/* A simulation of ncpus CPUs with the workload's tasks added. */
+static eevdf_sim *sim_with(const eevdf_workload *wl, int ncpus)
+{
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_sim *sim;
+	char buf[512];
+
+	eevdf_config_init(&cfg);
+	cfg.nr_cpus = ncpus;
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_msg(eevdf_workload_add_tasks(wl, sim, &d) == 0, "%s",
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	return sim;
+}
+
+static void run_to_end(eevdf_sim *sim, eevdf_time limit)
+{
+	int r = eevdf_sim_run(sim, limit);
+
+	ck_assert_msg(r == 0, "run failed (%d): %s", r,
+		      eevdf_sim_errmsg(sim));
+	ck_assert_msg(eevdf_sim_done(sim), "not done at %lld ns",
+		      (long long)eevdf_sim_now(sim));
+}
+
+/* ---- the benchmarks of workloads.md section 12 ----------------------- */
+
+START_TEST(section12_schbench_compiles_message_and_worker_threads)
+{
+	static const char *const over[] = { "runtime=2s" };
+	eevdf_workload *wl = parse_ex(wl_schbench, over, 1, 4);
+	const struct program *m, *w;
+	const struct pop *op;
+	u32 stamp = local_slot(wl, "@wake_time");
+	int waiters = obj_idx(wl, "waiters[0]");
+
+	/* t = (ncpus + m - 1) / m = 4 workers */
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 5);
+	ck_assert_str_eq(eevdf_workload_task(wl, 4)->name, "worker[0][3]");
+	ck_assert_int_eq(eevdf_workload_duration(wl), 2000 * MS);
+	ck_assert_int_eq(wl->stop, WL_STOP_AFTER);
+	ck_assert(!wl->stop_kill);
+	ck_assert_int_eq(wl->warmup, 0);
+	/* the message thread */
+	m = prog_of(wl, "msg[0]");
+	ck_assert_uint_eq(m->nr_ops, 6);
+	op = ck_op(m, 0, P_LOOP, 5, 0);
+	ck_assert_int_eq(op->a.kind, PV_NONE);
+	ck_assert_int_eq(op->b.kind, PV_NONE);
+	ck_assert_int_eq(op->c.kind, PV_NONE);
+	op = ck_op(m, 1, P_WAKE_LIST, 0, 0);
+	ck_assert_int_eq(op->obj.idx, waiters);
+	ck_assert_uint_eq(op->slot, stamp);
+	ck_assert_uint_eq(op->flags, 0);
+	op = ck_op(m, 2, P_IF, 2, 0);
+	ck_assert_int_eq(op->a.kind, PV_EXPR);
+	ck_op(m, 3, P_WAKE_LIST, 0, 0);
+	ck_op(m, 4, P_EXIT, 0, 0);
+	op = ck_op(m, 5, P_WAIT, 0, 0);
+	ck_assert_int_eq(op->obj.idx, OBJ_SELF);
+	ck_assert_int_eq(op->b.kind, PV_NONE);
+	/* a worker: drop_zero records sit under an if */
+	w = prog_of(wl, "worker[0][2]");
+	ck_assert_uint_eq(w->nr_ops, 19);
+	op = ck_op(w, 0, P_LOOP, 18, 0);
+	ck_assert_int_eq(op->c.kind, PV_EXPR);
+	op = ck_op(w, 1, P_LET, 0, 0);
+	ck_assert_uint_eq(op->slot, stamp);
+	ck_op(w, 2, P_PUSH, 0, 0);
+	op = ck_op(w, 3, P_POST, 0, 0);
+	ck_assert_int_eq(op->obj.idx, OBJ_NONE);
+	ck_assert_int_eq(op->obj.task_pid, 1);
+	ck_op(w, 4, P_IF, 1, 0);
+	ck_op(w, 6, P_IF, 1, 0);
+	op = ck_op(w, 7, P_RECORD, 0, 0);
+	ck_assert_uint_eq(op->slot, metric_idx(wl, "wakeup"));
+	ck_assert_int_eq(op->b.kind, PV_NONE);
+	op = ck_op(w, 9, P_SLEEP, 0, 0);
+	ck_const(&op->a, 100 * US);
+	ck_const(&op->b, 50 * US);
+	ck_const(&ck_op(w, 10, P_IF, 1, 0)->a, 1);
+	op = ck_op(w, 11, P_LOCK, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "cpulock"));
+	ck_const(&ck_op(w, 12, P_LOOP, 1, 0)->a, 5);
+	ck_const(&ck_op(w, 13, P_RUN, 0, 0)->a, 3400 * US);
+	ck_op(w, 15, P_UNLOCK, 0, 0);
+	ck_op(w, 17, P_RECORD, 0, 0);
+	op = ck_op(w, 18, P_COUNT, 0, 0);
+	ck_const(&op->a, 1);
+	/* rates come after the counter they sample */
+	ck_assert_uint_eq(metric_idx(wl, "rps"), 3);
+	ck_assert_uint_eq(wl->metrics[3].of, metric_idx(wl, "requests"));
+	ck_assert_int_eq(wl->metrics[3].every, 1000 * MS);
+	ck_assert(wl->metrics[0].drop_zero);
+	ck_assert_int_eq(wl->metrics[0].quant, EEVDF_HIST_FIO_PLAT8);
+	ck_assert_str_eq(eevdf_workload_metric_unit(wl, "wakeup"), "us");
+	/* every worker runs the same program; the message thread its own */
+	ck_assert_ptr_eq(prog_of(wl, "worker[0][0]"), w);
+	ck_assert_ptr_ne(m, w);
+	ck_assert(wl->objs[obj_idx(wl, "cpulock")].tmpl.u.spin.per_cpu);
+	ck_assert_str_eq(eevdf_workload_report_format(wl), "schbench");
+	ck_assert_str_eq(eevdf_workload_report_option(wl, "interval"), "10s");
+	ck_assert_uint_eq(eevdf_workload_report_also_count(wl), 1);
+	ck_assert_str_eq(eevdf_workload_report_also(wl, 0),
+			 "perf_sched_latency");
+	ck_assert_ptr_null(eevdf_workload_report_also(wl, 1));
+	ck_assert_ptr_null(eevdf_workload_report_option(wl, "nope"));
+	/* the public view cannot show these programs */
+	ck_assert_ptr_null(eevdf_workload_task(wl, 0)->program);
+	ck_assert_uint_eq(eevdf_workload_task(wl, 0)->nr_ops, 0);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_hackbench_compiles_groups_of_pairs)
+{
+	eevdf_workload *wl = parse_ex(wl_hackbench, NULL, 0, 0);
+	const struct program *mp, *sp;
+	const struct sim_object *ch;
+	const struct pop *op;
+	int ready = obj_idx(wl, "ready");
+
+	/* main, then 10 x 20 receivers, then 10 x 20 senders */
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 401);
+	ck_assert_str_eq(eevdf_workload_task(wl, 1)->name, "receiver[0][0]");
+	ck_assert_str_eq(eevdf_workload_task(wl, 21)->name,
+			 "receiver[1][0]");
+	ck_assert_str_eq(eevdf_workload_task(wl, 400)->name,
+			 "sender[9][19]");
+	ck_assert_uint_eq(wl->nr_objs, 202);
+	ck_assert_int_eq(ready, 200);
+	ch = &wl->objs[obj_idx(wl, "ch[3][7]")].tmpl;
+	ck_assert_int_eq(ch->type, OBJ_CHANNEL);
+	ck_assert_int_eq(ch->u.chan.kind, CHAN_UNIX_STREAM);
+	ck_assert_uint_eq(ch->u.chan.capacity, 212992);
+	ck_assert_uint_eq(ch->u.chan.overhead, 768);
+	ck_assert_int_eq(ch->u.chan.writer_wake, WW_QUARTER_FREE);
+	ck_assert(ch->u.chan.writers_all);
+	ck_assert(ch->u.chan.reader_sync);
+	mp = prog_of(wl, "main");
+	ck_assert_uint_eq(mp->nr_ops, 6);
+	ck_const(&ck_op(mp, 0, P_LOOP, 1, 0)->a, 400);
+	ck_assert_int_eq(ck_op(mp, 1, P_WAIT, 0, 0)->obj.idx, ready);
+	ck_op(mp, 2, P_LET, 0, 0);
+	ck_assert_int_eq(ck_op(mp, 3, P_SET, 0, 0)->obj.idx, 201);
+	op = ck_op(mp, 4, P_JOIN, 0, 0);
+	ck_const(&op->a, 0);
+	ck_assert_uint_eq(wl->joins[0].nr, 400);
+	ck_assert_uint_eq(wl->joins[0].pids[0], 2);
+	ck_assert_uint_eq(wl->joins[0].pids[399], 401);
+	ck_assert_uint_eq(ck_op(mp, 5, P_RECORD, 0, 0)->slot,
+			  metric_idx(wl, "time"));
+	/* a sender: the channel is named at run time by @j */
+	sp = prog_of(wl, "sender[2][5]");
+	ck_assert_uint_eq(sp->nr_ops, 5);
+	ck_assert_int_eq(ck_op(sp, 0, P_POST, 0, 0)->obj.idx, ready);
+	ck_op(sp, 1, P_WAIT, 0, 0);
+	ck_const(&ck_op(sp, 2, P_LOOP, 2, 0)->a, 100);
+	op = ck_op(sp, 3, P_LOOP, 1, 0);
+	ck_const(&op->a, 20);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@j"));
+	ck_const(&op->field[0], 0);
+	ck_const(&op->field[1], 1);
+	op = ck_op(sp, 4, P_SEND, 0, 0);
+	ck_const(&op->a, 100);
+	ck_assert_int_eq(op->obj.idx, OBJ_NONE);
+	ck_assert_uint_eq(op->obj.nr_parts, 2);
+	ck_assert_str_eq(op->obj.parts[0].text, "ch[2][");
+	ck_assert_ptr_nonnull(op->obj.parts[0].expr);
+	ck_assert_str_eq(op->obj.parts[1].text, "]");
+	ck_assert_ptr_null(op->obj.parts[1].expr);
+	ck_assert_str_eq(op->obj.text, "ch[${g}][@j]");
+	/* and a receiver reads its own channel, exactly */
+	op = ck_op(prog_of(wl, "receiver[4][6]"), 2, P_LOOP, 1, 0);
+	ck_const(&op->a, 2000);
+	op = ck_op(prog_of(wl, "receiver[4][6]"), 3, P_RECV, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "ch[4][6]"));
+	ck_assert_uint_eq(op->flags, RECV_EXACT);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_pipe_compiles_the_ping_pong)
+{
+	eevdf_workload *wl = parse_ex(wl_pipe, NULL, 0, 0);
+	const struct program *t0 = prog_of(wl, "t0"), *t1 = prog_of(wl, "t1");
+	const struct eevdf_task_spec *s = eevdf_workload_task(wl, 0);
+	const struct sim_object *p1 = &wl->objs[0].tmpl;
+
+	ck_assert_str_eq(p1->name, "p1");
+	ck_assert_int_eq(p1->u.chan.kind, CHAN_PIPE);
+	ck_assert_uint_eq(p1->u.chan.capacity, 65536);
+	ck_assert_int_eq(p1->u.chan.writer_wake, WW_SLOT_FREED_IF_FULL);
+	ck_assert(!p1->u.chan.writers_all);
+	ck_assert_uint_eq(s->nr_cpus, 1);
+	ck_assert_int_eq(s->cpus[0], 0);
+	ck_assert_uint_eq(t0->nr_ops, 3);
+	ck_const(&ck_op(t0, 0, P_LOOP, 2, 0)->a, 1000000);
+	ck_assert_int_eq(ck_op(t0, 1, P_RECV, 0, 0)->obj.idx, 0);
+	ck_const(&t0->ops[1].a, 4);
+	ck_assert_int_eq(t0->ops[1].b.kind, PV_NONE);
+	ck_assert_int_eq(ck_op(t0, 2, P_SEND, 0, 0)->obj.idx, 1);
+	ck_assert_int_eq(ck_op(t1, 1, P_SEND, 0, 0)->obj.idx, 0);
+	ck_assert_int_eq(ck_op(t1, 2, P_RECV, 0, 0)->obj.idx, 1);
+	ck_assert_int_eq(wl->stop, WL_STOP_ALL_EXITED);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_tbench_passes_resp_in_a_message_field)
+{
+	eevdf_workload *wl = parse_ex(wl_tbench, NULL, 0, 0);
+	const struct program *c = prog_of(wl, "client[1]");
+	const struct program *sv = prog_of(wl, "server[1]");
+	const struct pop *op;
+	u32 resp = local_slot(wl, "@m.resp"), i;
+
+	/* server: recv a whole message, its field into @m.resp */
+	ck_assert_uint_eq(sv->nr_ops, 6);
+	ck_assert_int_eq(ck_op(sv, 0, P_LOOP, 5, 0)->a.kind, PV_NONE);
+	op = ck_op(sv, 1, P_RECV, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "c2s[1]"));
+	ck_assert_uint_eq(op->flags, RECV_MESSAGE);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@st"));
+	ck_const(&op->b, 2);
+	ck_assert_uint_eq(op->nr_fields, 1);
+	ck_assert_uint_eq(op->field_slot[0], resp);
+	ck_op(sv, 2, P_IF, 1, 0);
+	ck_op(sv, 3, P_EXIT, 0, 0);
+	ck_const(&ck_op(sv, 4, P_RUN, 0, 0)->a, 200);
+	op = ck_op(sv, 5, P_SEND, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "s2c[1]"));
+	ck_assert_int_eq(op->a.kind, PV_EXPR);
+	ck_assert_uint_eq(op->nr_fields, 0);
+	/* client: a choose of 14 weighted branches, then the send */
+	ck_op(c, 0, P_LOOP, c->nr_ops - 1, 0);
+	op = ck_op(c, 1, P_CHOOSE, c->ops[1].len, 0);
+	ck_const(&ck_op(c, 2, P_BRANCH, 4, c->ops[1].len - 5)->a, 1707761);
+	op = ck_op(c, 3, P_LET, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@op"));
+	ck_const(&op->a, STRING_ID_BASE + 0);
+	ck_assert_int_eq(ck_op(c, 5, P_LET, 0, 0)->a.kind, PV_DIST);
+	ck_assert_str_eq(wl->strings.v[0], "ReadX");
+	ck_assert_str_eq(wl->strings.v[13], "UnlockX");
+	for (i = 2; c->ops[i].code == P_BRANCH; i += 1 + c->ops[i].len)
+		;
+	ck_assert_uint_eq(i, 2 + c->ops[1].len);
+	ck_assert_int_eq(c->ops[i].code, P_RECORD);
+	op = ck_op(c, i + 2, P_SEND, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "c2s[1]"));
+	ck_assert_uint_eq(op->nr_fields, 1);
+	ck_assert_int_eq(op->field[0].kind, PV_EXPR);
+	op = ck_op(c, i + 3, P_RECV, 0, 0);
+	ck_assert_uint_eq(op->flags, RECV_EXACT);
+	ck_const(&op->b, 2);
+	ck_assert_uint_eq(wl->objs[obj_idx(wl, "c2s[0]")].tmpl.u.chan.capacity,
+			  4u << 20);
+	ck_assert_int_eq(wl->warmup, 120000 * MS);
+	ck_assert_str_eq(eevdf_workload_report_option(wl, "print_every"),
+			 "1s");
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_massive_intr_records_loops_per_pid)
+{
+	eevdf_workload *wl = parse_ex(wl_massive_intr, NULL, 0, 0);
+	const struct program *pp = prog_of(wl, "parent");
+	const struct program *cp = prog_of(wl, "child[3]");
+	const struct pop *op;
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 9);
+	op = ck_op(pp, 0, P_LET, 0, 0);
+	ck_assert_uint_eq(op->flags, SLOT_GLOBAL);
+	ck_assert_uint_eq(op->slot, 0);
+	ck_assert_str_eq(wl->globals.v[0], "@@first");
+	ck_op(pp, 1, P_SET, 0, 0);
+	ck_const(&ck_op(pp, 2, P_JOIN, 0, 0)->a, 0);
+	ck_assert_uint_eq(wl->joins[0].nr, 8);
+	ck_assert_uint_eq(wl->joins[0].pids[0], 2);
+	ck_const(&ck_op(cp, 0, P_SLEEP, 0, 0)->a, 200 * MS);
+	ck_assert_int_eq(cp->ops[0].b.kind, PV_NONE);
+	ck_op(cp, 1, P_WAIT, 0, 0);
+	op = ck_op(cp, 2, P_LOOP, 3, 0);
+	ck_assert_uint_eq(op->flags, LOOP_CHECK_AFTER);
+	ck_assert_int_eq(op->a.kind, PV_NONE);
+	ck_assert_int_eq(op->c.kind, PV_EXPR);
+	ck_const(&ck_op(cp, 3, P_RUN, 0, 0)->a, 8 * MS);
+	op = ck_op(cp, 4, P_SLEEP, 0, 0);
+	ck_const(&op->a, 1 * MS);
+	ck_const(&op->b, 50 * US);
+	op = ck_op(cp, 6, P_RECORD, 0, 0);
+	ck_assert_int_eq(op->a.kind, PV_EXPR);
+	ck_assert_int_eq(op->b.kind, PV_EXPR);
+	/* slice: null is the default slice */
+	ck_assert_int_eq(eevdf_workload_task(wl, 1)->slice, 0);
+	ck_assert(wl->metrics[0].keyed);
+	ck_assert_ptr_eq(prog_of(wl, "child[0]"), cp);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_blogbench_inlines_its_macros)
+{
+	eevdf_workload *wl = parse_ex(wl_blogbench, NULL, 0, 0);
+	const struct program *w = prog_of(wl, "writer[0]");
+	const struct pop *op;
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 109);
+	ck_assert_int_eq(eevdf_workload_duration(wl), 300000 * MS);
+	op = ck_op(w, 1, P_LOCK, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "blog_id_lock"));
+	ck_assert_int_eq(wl->objs[0].tmpl.type, OBJ_MUTEX);
+	ck_op(w, 2, P_UNLOCK, 0, 0);
+	ck_const(&ck_op(w, 3, P_RUN, 0, 0)->a, 6 * US);
+	/* create_atomic inlined: open, a loop of writes, close, rename */
+	op = ck_op(w, 4, P_LOOP, 7, 0);
+	ck_assert_int_eq(op->a.kind, PV_DIST);
+	ck_assert_int_eq(op->a.dist->kind, EEVDF_DIST_UNIFORM_INT);
+	ck_assert_int_eq(op->a.dist->min, 1);
+	ck_assert_int_eq(op->a.dist->max, 100);
+	ck_assert_uint_eq(ck_op(w, 5, P_LET, 0, 0)->slot,
+			  local_slot(wl, "@size"));
+	ck_const(&ck_op(w, 6, P_RUN, 0, 0)->a, 2 * US);
+	ck_assert_int_eq(ck_op(w, 7, P_LOOP, 1, 0)->a.kind, PV_EXPR);
+	ck_const(&ck_op(w, 8, P_RUN, 0, 0)->a, 3 * US);
+	ck_const(&ck_op(w, 9, P_RUN, 0, 0)->a, 1 * US);
+	ck_const(&ck_op(w, 10, P_RUN, 0, 0)->a, 4 * US);
+	ck_assert_uint_eq(ck_op(w, 11, P_COUNT, 0, 0)->slot,
+			  metric_idx(wl, "w_articles"));
+	/* a hundred readers, one program */
+	ck_assert_ptr_eq(prog_of(wl, "reader[0]"), prog_of(wl, "reader[99]"));
+	ck_assert_ptr_ne(prog_of(wl, "reader[0]"), w);
+	ck_assert_str_eq(eevdf_workload_report_option(wl, "interval"),
+			 "10000000000");
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_futex_adds_slack_to_the_timeout)
+{
+	eevdf_workload *wl = parse_ex(wl_futex, NULL, 0, 0);
+	const struct program *wp = prog_of(wl, "waiter[0]");
+	const struct pop *op;
+
+	op = ck_op(wp, 0, P_LOOP, 7, 0);
+	ck_assert_int_eq(op->c.kind, PV_EXPR);
+	op = ck_op(wp, 1, P_BLOCK, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "futex[0]"));
+	ck_const(&op->b, 5 * US + 50 * US);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@st"));
+	ck_assert_int_eq(op->obj2.idx, OBJ_NONE);
+	ck_op(wp, 2, P_IF, 4, 1);
+	ck_op(wp, 4, P_IF, 2, 0);
+	ck_const(&ck_op(wp, 5, P_SLEEP, 0, 0)->a, 250 * MS);
+	ck_op(wp, 7, P_COUNT, 0, 0);
+	op = ck_op(prog_of(wl, "waker[0]"), 1, P_WAKE, 0, 0);
+	ck_const(&op->a, 1);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(section12_cyclictest_sleeps_until_the_next_period)
+{
+	eevdf_workload *wl = parse_ex(wl_cyclictest, NULL, 0, 0);
+	const struct program *p = prog_of(wl, "cyclictest[0]");
+	const struct pop *op;
+
+	/* "${interval} + ${i} * ${distance}" folds to a constant */
+	ck_const(&ck_op(p, 0, P_LET, 0, 0)->a, 1000 * US);
+	ck_assert_int_eq(ck_op(p, 1, P_LET, 0, 0)->a.kind, PV_EXPR);
+	ck_op(p, 2, P_LOOP, 5, 0);
+	op = ck_op(p, 3, P_SLEEP_UNTIL, 0, 0);
+	ck_assert_int_eq(op->a.kind, PV_EXPR);
+	ck_const(&op->b, 0);
+	op = ck_op(p, 4, P_RECORD, 0, 0);
+	ck_const(&op->b, 0);
+	ck_op(p, 5, P_LET, 0, 0);
+	ck_assert_int_eq(ck_op(p, 6, P_LOOP, 1, 0)->b.kind, PV_EXPR);
+	ck_op(p, 7, P_LET, 0, 0);
+	ck_assert_int_eq(eevdf_workload_task(wl, 0)->policy,
+			 EEVDF_POLICY_NORMAL);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/* ---- features ---------------------------------------------------------- */
+
+#define P1 "{" FMT "'params':{'n':2,'d':'5ms','k':'thread','s':null},"
+
+START_TEST(params_are_typed_and_overridden_by_name)
+{
+	static const char *const over[] = { "n=3", "d=\"7ms\"", "s=200us",
+					    "k=process" };
+	static const char *const wl_src =
+		P1 "'tasks':[{'name':'t[${i}]','for':{'i':[0,'${n}']},"
+		"'kind':'${k}','slice':'${s}',"
+		"'program':[{'run':'${d}'},{'sleep':'${d / 5}'}]}]}";
+	eevdf_workload *wl = parse_ok(wl_src);
+	const struct program *p;
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 2);
+	ck_assert(wl->tasks[0].is_thread);
+	ck_assert_int_eq(eevdf_workload_task(wl, 0)->slice, 0);
+	p = prog_of(wl, "t[1]");
+	ck_const(&p->ops[0].a, 5 * MS);
+	ck_const(&p->ops[1].a, 1 * MS);
+	/* the public view shows a program of constant run and sleep */
+	ck_assert_uint_eq(eevdf_workload_task(wl, 1)->nr_ops, 2);
+	check_op(&eevdf_workload_task(wl, 1)->program[1], EEVDF_OP_SLEEP,
+		 1 * MS, 0, 0);
+	eevdf_workload_free(wl);
+
+	wl = parse_params(wl_src, over, 4, 1);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 3);
+	ck_assert(!wl->tasks[0].is_thread);
+	ck_assert_int_eq(eevdf_workload_task(wl, 2)->slice, 200 * US);
+	ck_const(&prog_of(wl, "t[2]")->ops[0].a, 7 * MS);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(params_override_of_an_unknown_name_is_an_error)
+{
+	static const char *const bad[] = { "zz=1" };
+	static const char *const noeq[] = { "n" };
+	static const char *const frac[] = { "n=1.5" };
+	struct eevdf_load_opts o = { bad, 1, 0, 0 };
+
+	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
+			  "params", "--param zz: the workload has no param "
+			  "'zz'");
+	expect_error_opts("{" FMT "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
+			  "", "no param 'zz'");
+	o.params = noeq;
+	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
+			  "params", "expected NAME=VALUE");
+	o.params = frac;
+	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
+			  "params.n", "--param n=1.5: the value must be an "
+			  "integer");
+	o.params = NULL;
+	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EINVAL, "",
+			  "bad load options");
+}
+END_TEST
+
+START_TEST(load_file_opts_passes_the_overrides)
+{
+	static const char *const over[] = { "n=4" };
+	struct eevdf_load_opts o = { over, 1, 0, 0 };
+	char path[] = "/tmp/eevdf-check-wlo-XXXXXX";
+	char *j = dq("{" FMT "'params':{'n':1},'tasks':[{'name':'a',"
+		     "'count':'${n}','program':[{'run':1}]}]}");
+	struct eevdf_diag d;
+	eevdf_workload *wl;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, j, strlen(j)), (ssize_t)strlen(j));
+	close(fd);
+	ck_assert_int_eq(eevdf_workload_load_file_opts(path, &o, &wl, &d), 0);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 4);
+	eevdf_workload_free(wl);
+	ck_assert_int_eq(eevdf_workload_load_file(path, &wl, &d), 0);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 1);
+	eevdf_workload_free(wl);
+	unlink(path);
+	free(j);
+}
+END_TEST
+
+START_TEST(params_see_earlier_params_and_the_machine)
+{
+	static const char *const src =
+		"{" FMT "'params':{'m':2,'t':'${(ncpus + m - 1) / m}',"
+		"'l':'${nllc}'},'tasks':[{'name':'w','count':'${t * l}',"
+		"'program':[{'run':1}]}]}";
+	struct eevdf_load_opts o = { NULL, 0, 8, 2 };
+	eevdf_workload *wl = parse_opts_ok(src, &o);
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 8);
+	eevdf_workload_free(wl);
+	wl = parse_ok(src);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 1);
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'params':{'a':'${b}','b':1},"
+			   "'tasks':[" TASK_A "]}", "params.a",
+			   "unknown name 'b'");
+	EXPECT_PARSE_ERROR("{" FMT "'params':{'ncpus':1},"
+			   "'tasks':[" TASK_A "]}", "params.ncpus",
+			   "'ncpus' is a built-in name");
+	EXPECT_PARSE_ERROR("{" FMT "'params':{'k':'x'},'tasks':[{'name':'a',"
+			   "'program':[{'run':'${k * 2}'}]}]}",
+			   "tasks[0].program[0].run",
+			   "param 'k' is a string, not a number");
+}
+END_TEST
+
+START_TEST(for_instantiates_the_cross_product_in_key_order)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'g':2},'tasks':["
+		"{'name':'w[${a}][${b}]','for':{'a':[0,'${g}'],'b':[1,3]},"
+		" 'program':[{'run':1}]},"
+		"{'name':'tri[${x}].${y}','for':{'x':[0,3],'y':[0,'${x}']},"
+		" 'program':[{'run':'${x * 10 + y}'}]},"
+		"{'name':'none[${z}]','for':{'z':[5,5]},'program':[{'run':1}]},"
+		"{'name':'c${g}','count':2,'program':[{'run':1}]}]}");
+	static const char *const names[] = {
+		"w[0][1]", "w[0][2]", "w[1][1]", "w[1][2]", "tri[1].0",
+		"tri[2].0", "tri[2].1", "c2[0]", "c2[1]",
+	};
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 9);
+	for (size_t i = 0; i < 9; i++) {
+		ck_assert_str_eq(eevdf_workload_task(wl, i)->name, names[i]);
+		ck_assert_uint_eq(wl->tasks[i].src, i < 4 ? 0 : i < 7 ? 1 : 3);
+	}
+	/* a program that reads a for variable is compiled per instance */
+	ck_const(&prog_of(wl, "tri[2].1")->ops[0].a, 21);
+	ck_assert_ptr_ne(prog_of(wl, "tri[2].0"), prog_of(wl, "tri[2].1"));
+	ck_assert_ptr_eq(prog_of(wl, "w[0][1]"), prog_of(wl, "w[1][2]"));
+	ck_assert_ptr_eq(prog_of(wl, "c2[0]"), prog_of(wl, "c2[1]"));
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','for':{'i':[0,1]},"
+			   "'count':2,'program':[{'run':1}]}]}", "tasks[0]",
+			   "either 'for' or 'count'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${i}','for':"
+			   "{'i':[3,1]},'program':[{'run':1}]}]}",
+			   "tasks[0].for.i", "runs backwards");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${i}','for':"
+			   "{'i':[0]},'program':[{'run':1}]}]}",
+			   "tasks[0].for.i", "half-open range");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','for':"
+			   "{'i':[0,2]},'program':[{'run':1}]}]}",
+			   "tasks[0].name", "duplicate task name 'a' (also "
+			   "used by tasks[0])");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${i}','for':"
+			   "{'i':[0,0]},'program':[{'run':1}]}]}",
+			   "tasks", "no task is left after expansion");
+}
+END_TEST
+
+START_TEST(vars_and_pid_seed_each_task)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'tasks':[{'name':'z','program':[{'run':1}]},"
+		"{'name':'v[${i}]','for':{'i':[0,3]},"
+		" 'vars':{'@x':'${i * 7}','@y':{'str':'hello'},'@d':'2ms'},"
+		" 'program':[{'let':{'@@sum':'@@sum + @x + @pid'}},"
+		"  {'run':1}]}]}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	u32 x = local_slot(wl, "@x"), y = local_slot(wl, "@y");
+	u32 d = local_slot(wl, "@d");
+
+	ck_assert_uint_eq(local_slot(wl, "@pid"), 0);
+	ck_assert_uint_eq(wl->tasks[2].nr_init, 3);
+	/* one program: @x comes from vars, not from the compiled ops */
+	ck_assert_ptr_eq(prog_of(wl, "v[0]"), prog_of(wl, "v[2]"));
+	for (size_t i = 0; i < 4; i++) {
+		const struct task *t = sim->tasks[i];
+
+		ck_assert_int_eq(t->locals[0], (s64)i + 1);
+		if (!i)
+			continue;
+		ck_assert_int_eq(t->locals[x], (s64)(i - 1) * 7);
+		ck_assert_int_eq(t->locals[y], STRING_ID_BASE);
+		ck_assert_int_eq(t->locals[d], 2 * MS);
+	}
+	run_to_end(sim, 1000 * MS);
+	/* (0 + 2) + (7 + 3) + (14 + 4) */
+	ck_assert_int_eq(sim->globals[0], 30);
+	ck_assert_str_eq(eevdf__sim_string(sim, STRING_ID_BASE), "hello");
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','vars':{'@pid':1},"
+			   "'program':[{'run':1}]}]}", "tasks[0].vars.@pid",
+			   "'@pid' is set by the loader");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','vars':{'@@g':1},"
+			   "'program':[{'run':1}]}]}", "tasks[0].vars.@@g",
+			   "globals, '@@x', are set with let");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','vars':"
+			   "{'@t':'now'},'program':[{'run':1}]}]}",
+			   "tasks[0].vars.@t", "invalid value 'now'");
+}
+END_TEST
+
+START_TEST(macros_inline_with_their_args_first)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'macros':{'work':{'body':[{'run':'@size'},"
+		"  {'call':{'macro':'nap'}}]},"
+		" 'nap':{'body':[{'sleep':'1ms'}]}},"
+		"'tasks':[{'name':'a','program':[{'call':{'macro':'work',"
+		"  'args':{'@size':'2ms','@@g':3}}},"
+		" {'call':{'macro':'nap'}}]}]}");
+	const struct program *p = prog_of(wl, "a");
+	const struct pop *op;
+
+	ck_assert_uint_eq(p->nr_ops, 5);
+	op = ck_op(p, 0, P_LET, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@size"));
+	ck_const(&op->a, 2 * MS);
+	op = ck_op(p, 1, P_LET, 0, 0);
+	ck_assert_uint_eq(op->flags, SLOT_GLOBAL);
+	ck_assert_int_eq(ck_op(p, 2, P_RUN, 0, 0)->a.kind, PV_EXPR);
+	ck_const(&ck_op(p, 3, P_SLEEP, 0, 0)->a, 1 * MS);
+	ck_const(&ck_op(p, 4, P_SLEEP, 0, 0)->a, 1 * MS);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(dynamic_names_resolve_at_run_time)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'sem','name':'s[${i}]',"
+		" 'for':{'i':[0,3]}}],"
+		"'tasks':[{'name':'w[${i}]','for':{'i':[0,2]},"
+		" 'program':[{'wait':{'sem':'self'}},"
+		"  {'loop':{'var':'@k','count':3,'body':"
+		"   [{'post':{'sem':'s[@k]','n':'@k + 1'}}]}}]},"
+		"{'name':'m','vars':{'@c':0},'program':["
+		" {'post':{'sem':'w[@c].self'}},{'post':{'sem':'w[1].self'}},"
+		" {'loop':{'var':'@j','count':6,'body':["
+		"  {'wait':{'sem':'s[${1 + 1}]'}}]}},"
+		" {'wait':{'sem':'s[0]'}},{'wait':{'sem':'s[1]'}}]}]}");
+	const struct program *m = prog_of(wl, "m");
+	const struct pop *op;
+	eevdf_sim *sim;
+
+	op = ck_op(m, 0, P_POST, 0, 0);
+	ck_assert_int_eq(op->obj.idx, OBJ_NONE);
+	ck_assert_uint_eq(op->obj.nr_parts, 2);
+	ck_assert_str_eq(op->obj.parts[0].text, "w[");
+	ck_assert_str_eq(op->obj.parts[1].text, "].self");
+	/* a constant bracket folds into a fixed name */
+	ck_assert_int_eq(ck_op(m, 3, P_WAIT, 0, 0)->obj.idx, 2);
+	op = ck_op(m, 1, P_POST, 0, 0);
+	ck_assert_int_eq(op->obj.task_pid, 2);
+	ck_assert_uint_eq(op->obj.nr_parts, 0);
+	/* each w posts s[0] once, s[1] twice, s[2] three times */
+	sim = sim_with(wl, 2);
+	run_to_end(sim, 100 * MS);
+	ck_assert_int_eq(sim->objs[0]->u.sem.count, 1);
+	ck_assert_int_eq(sim->objs[1]->u.sem.count, 3);
+	ck_assert_int_eq(sim->objs[2]->u.sem.count, 0);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'s'}],"
+			   "'tasks':[{'name':'a','program':[{'post':"
+			   "{'sem':'t[@x]'}}]}]}",
+			   "tasks[0].program[0].post.sem",
+			   "no object or task fits 't[@x]'");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'latch','name':"
+			   "'s[${i}]','for':{'i':[0,2]}}],'tasks':[{'name':"
+			   "'a','program':[{'post':{'sem':'s[@x]'}}]}]}",
+			   "tasks[0].program[0].post.sem",
+			   "fits only objects that are not a sem");
+}
+END_TEST
+
+START_TEST(message_fields_land_in_the_receiver_variables)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'channel','name':'q',"
+		"'kind':'ideal'}],"
+		"'metrics':{'got':{'type':'value','keyed':true}},'tasks':["
+		"{'name':'tx','program':["
+		" {'send':{'chan':'q','bytes':10,'fields':{'b':'@pid + 40'}}},"
+		" {'send':{'chan':'q','bytes':10,'fields':{'a':7,'b':8}}}]},"
+		"{'name':'rx','program':[{'loop':{'count':2,'body':["
+		" {'recv':{'chan':'q','message':true,'into':'@m'}},"
+		" {'record':{'metric':'got','key':'@m.a',"
+		"  'value':'@m.b'}}]}}]}]}");
+	const struct program *tx = prog_of(wl, "tx"), *rx = prog_of(wl, "rx");
+	const struct metric *m;
+	const struct pop *op;
+	eevdf_sim *sim;
+
+	/* the channel's fields are b, a: in the order first sent */
+	ck_assert_uint_eq(wl->objs[0].nr_fields, 2);
+	ck_assert_str_eq(wl->objs[0].fields[0], "b");
+	op = ck_op(tx, 0, P_SEND, 0, 0);
+	ck_assert_uint_eq(op->nr_fields, 1);
+	ck_assert_int_eq(op->field[0].kind, PV_EXPR);
+	op = ck_op(tx, 1, P_SEND, 0, 0);
+	ck_assert_uint_eq(op->nr_fields, 2);
+	ck_const(&op->field[0], 8);
+	ck_const(&op->field[1], 7);
+	op = ck_op(rx, 1, P_RECV, 0, 0);
+	ck_assert_uint_eq(op->nr_fields, 2);
+	ck_assert_uint_eq(op->field_slot[0], local_slot(wl, "@m.b"));
+	ck_assert_uint_eq(op->field_slot[1], local_slot(wl, "@m.a"));
+	sim = sim_with(wl, 1);
+	run_to_end(sim, 100 * MS);
+	m = sim->metrics[0];
+	/* (key a, value b): (0, 41) then (7, 8) */
+	ck_assert_uint_eq(m->nr_cells, 2);
+	ck_assert_int_eq(m->cells[0].key, 0);
+	ck_assert_int_eq(m->cells[0].value, 41);
+	ck_assert_int_eq(m->cells[1].key, 7);
+	ck_assert_int_eq(m->cells[1].value, 8);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(join_patterns_make_sorted_sets_of_pids)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'tasks':[{'name':'b','program':[{'run':'1ms'}]},"
+		"{'name':'j','program':[{'join':{'tasks':' a[*] , b,a[1]'}},"
+		" {'run':'1ms'}]},"
+		"{'name':'a[${i}]','for':{'i':[0,3]},"
+		" 'program':[{'run':'2ms'}]}]}");
+	const struct wl_join *j = &wl->joins[0];
+	eevdf_sim *sim;
+	struct eevdf_task_stats st;
+
+	ck_assert_uint_eq(j->nr, 4);
+	ck_assert_uint_eq(j->pids[0], 1);
+	ck_assert_uint_eq(j->pids[1], 3);
+	ck_assert_uint_eq(j->pids[3], 5);
+	ck_assert_str_eq(j->pattern, " a[*] , b,a[1]");
+	sim = sim_with(wl, 4);
+	run_to_end(sim, 100 * MS);
+	/* j waits for the slowest, 2 ms, then runs 1 ms */
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 1, &st), 0);
+	ck_assert_int_ge(st.sleep_ns, 1 * MS);
+	ck_assert_int_ge(eevdf_sim_now(sim), 3 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(metrics_are_defined_once_and_typed)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'metrics':{'r':{'type':'rate','of':'c','every':'1s'},"
+		"'c':{'type':'counter','per_task':true,'reset_at_warmup':true},"
+		"'h':{'type':'hist','quantizer':'hdr3','unit':'ns'},"
+		"'v':{'type':'value'},'e':{'type':'hist'}},"
+		"'warmup':'10ms','tasks':[" TASK_A "]}");
+	eevdf_sim *sim;
+
+	ck_assert_uint_eq(wl->nr_metrics, 5);
+	ck_assert_str_eq(wl->metrics[0].name, "c");
+	ck_assert_str_eq(wl->metrics[4].name, "r");
+	ck_assert_int_eq(wl->metrics[4].type, MET_RATE);
+	ck_assert_uint_eq(wl->metrics[4].of, 0);
+	ck_assert(wl->metrics[0].per_task && wl->metrics[0].reset_at_warmup);
+	ck_assert_int_eq(wl->metrics[1].quant, EEVDF_HIST_HDR3);
+	ck_assert_int_eq(wl->metrics[3].quant, EEVDF_HIST_EXACT);
+	ck_assert_ptr_null(eevdf_workload_metric_unit(wl, "v"));
+	ck_assert_ptr_null(eevdf_workload_metric_unit(wl, "nope"));
+	sim = sim_with(wl, 1);
+	ck_assert_uint_eq(sim->nr_metrics, 5);
+	ck_assert_str_eq(sim->metrics[4]->name, "r");
+	ck_assert_int_eq(sim->metrics[4]->every, 1000 * MS);
+	ck_assert_int_eq(sim->warmup_ev.time, 10 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(stop_and_warmup_reach_the_simulation)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'stop':{'after':'50ms','mode':'kill'},"
+		"'tasks':[{'name':'a','program':[{'loop':{'body':"
+		"[{'run':'1ms'}]}}]}]}");
+	eevdf_sim *sim = sim_with(wl, 1);
+
+	ck_assert_int_eq(eevdf_workload_duration(wl), 50 * MS);
+	ck_assert_int_eq(eevdf_sim_run(sim, 1000 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(eevdf_sim_now(sim), 50 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+
+	/* flag mode: tasks see stop and leave by themselves */
+	wl = parse_ok("{" FMT "'duration':'1s','stop':{'after':'20ms'},"
+		      "'tasks':[{'name':'a','program':[{'loop':{'until':"
+		      "'stop','body':[{'run':'1ms'}]}}]}]}");
+	ck_assert_int_eq(eevdf_workload_duration(wl), 1000 * MS);
+	sim = sim_with(wl, 1);
+	run_to_end(sim, 1000 * MS);
+	ck_assert_int_ge(eevdf_sim_now(sim), 20 * MS);
+	ck_assert_int_lt(eevdf_sim_now(sim), 22 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+
+	wl = parse_ok("{" FMT "'stop':{'when':'task_exited','task':'b'},"
+		      "'tasks':[{'name':'a','program':[{'loop':{'body':"
+		      "[{'run':'1ms'}]}}]},{'name':'b','program':"
+		      "[{'sleep':'3ms'}]}]}");
+	sim = sim_with(wl, 1);
+	ck_assert_int_eq(sim->end_on_exit_of, 2);
+	run_to_end(sim, 1000 * MS);
+	ck_assert_int_lt(eevdf_sim_now(sim), 10 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+
+	EXPECT_PARSE_ERROR("{" FMT "'stop':{'when':'task_exited','task':'x'},"
+			   "'tasks':[" TASK_A "]}", "stop.task",
+			   "no task named 'x'");
+	EXPECT_PARSE_ERROR("{" FMT "'stop':{'after':'1s','when':'all_exited'},"
+			   "'tasks':[" TASK_A "]}", "stop",
+			   "exactly one of 'after' and 'when'");
+	EXPECT_PARSE_ERROR("{" FMT "'stop':{'after':'1s','mode':'halt'},"
+			   "'tasks':[" TASK_A "]}", "stop.mode",
+			   "\"flag\" or \"kill\"");
+	EXPECT_PARSE_ERROR("{" FMT "'stop':{'when':'never'},"
+			   "'tasks':[" TASK_A "]}", "stop.when",
+			   "\"all_exited\" or \"task_exited\"");
+	EXPECT_PARSE_ERROR("{" FMT "'warmup':-1,'tasks':[" TASK_A "]}",
+			   "warmup", "must not be negative");
+}
+END_TEST
+
+START_TEST(costs_override_the_cost_table)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'w':'1us'},'costs':{'pipe_write':'${w}',"
+		"'fork':0},'tasks':[" TASK_A "]}");
+	struct cost_table dflt;
+	eevdf_sim *sim;
+
+	eevdf__costs_default(&dflt);
+	ck_assert_uint_eq(wl->costs.pipe_write, 1000);
+	ck_assert_uint_eq(wl->costs.fork, 0);
+	ck_assert_uint_eq(wl->costs.pipe_read, dflt.pipe_read);
+	sim = sim_with(wl, 1);
+	ck_assert_uint_eq(sim->costs.pipe_write, 1000);
+	ck_assert_uint_eq(sim->costs.ctxsw_process, dflt.ctxsw_process);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'costs':{'pipe_wrte':'1us'},"
+			   "'tasks':[" TASK_A "]}", "costs.pipe_wrte",
+			   "unknown cost 'pipe_wrte' (valid: syscall, "
+			   "pipe_write, pipe_read");
+}
+END_TEST
+
+START_TEST(objects_take_their_settings_and_defaults)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':["
+		"{'type':'channel','name':'u','kind':'unix_stream',"
+		" 'capacity':1000,'msg_overhead':0,'writer_wake':'any_space',"
+		" 'reader_wake':'normal','writers':'exclusive'},"
+		"{'type':'channel','name':'i','kind':'ideal'},"
+		"{'type':'channel','name':'m','kind':'msgq'},"
+		"{'type':'sem','name':'s','initial':2,'max':3},"
+		"{'type':'sem','name':'f','max':null},"
+		"{'type':'mutex','name':'mx','handoff':'fifo'},"
+		"{'type':'barrier','name':'b'},"
+		"{'type':'barrier','name':'b2','parties':1},"
+		"{'type':'event','name':'e','count':2}],"
+		"'tasks':[{'name':'a[${i}]','for':{'i':[0,3]},'program':"
+		"[{'barrier':'b'},{'barrier':'b'}]}]}");
+	const struct obj_channel *u = &wl->objs[0].tmpl.u.chan;
+
+	ck_assert_uint_eq(u->capacity, 1000);
+	ck_assert_uint_eq(u->overhead, 0);
+	ck_assert_int_eq(u->writer_wake, WW_ANY_SPACE);
+	ck_assert(!u->reader_sync && !u->writers_all);
+	ck_assert_uint_eq(wl->objs[1].tmpl.u.chan.capacity, 0);
+	ck_assert_int_eq(wl->objs[2].tmpl.u.chan.kind, CHAN_MSGQ);
+	ck_assert_int_eq(wl->objs[3].tmpl.u.sem.count, 2);
+	ck_assert_int_eq(wl->objs[3].tmpl.u.sem.max, 3);
+	ck_assert_int_eq(wl->objs[4].tmpl.u.sem.max, -1);
+	/* parties: the three tasks that use it, each counted once */
+	ck_assert_uint_eq(wl->objs[6].tmpl.u.barrier.parties, 3);
+	ck_assert_uint_eq(wl->objs[7].tmpl.u.barrier.parties, 1);
+	ck_assert_str_eq(wl->objs[8].tmpl.name, "e[0]");
+	ck_assert_str_eq(wl->objs[9].tmpl.name, "e[1]");
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(add_tasks_needs_an_empty_simulation)
+{
+	eevdf_workload *wl = parse_ok("{" FMT "'tasks':[" TASK_A "]}");
+	struct eevdf_task_spec spec = { .name = "first" };
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_sim *sim;
+
+	eevdf_config_init(&cfg);
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &spec), 1);
+	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), EEVDF_EMISUSE);
+	ck_assert_ptr_nonnull(strstr(d.msg, "must be the first"));
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(programs_outlive_the_workload)
+{
+	eevdf_workload *wl = parse_ok("{" FMT "'tasks':[{'name':'a','count':3,"
+				      "'program':[{'run':'1ms'},{'record':"
+				      "{'metric':'x','value':'@pid'}}]}],"
+				      "'metrics':{'x':{'type':'value'}}}");
+	eevdf_sim *sim = sim_with(wl, 1);
+
+	ck_assert_int_eq(prog_of(wl, "a[0]")->refs, 4);
+	eevdf_workload_free(wl);
+	run_to_end(sim, 100 * MS);
+	ck_assert_int_eq(sim->metrics[0]->all.value, 3);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(every_op_may_carry_a_cost)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'latch','name':'l'}],'tasks':[{"
+		"'name':'a','program':[{'run':'1ms','cost':'2us'},"
+		"{'set':{'latch':'l','cost':5}},{'yield':{'cost':'${1 + 1}'}},"
+		"{'loop':{'count':2,'cost':3,'body':[{'mark':'m${1}'}]}},"
+		"{'let':{'@x':1},'cost':'@x'}]}]}");
+	const struct program *p = prog_of(wl, "a");
+
+	ck_const(&p->ops[0].cost, 2 * US);
+	ck_const(&p->ops[1].cost, 5);
+	ck_const(&p->ops[2].cost, 2);
+	ck_const(&p->ops[3].cost, 3);
+	ck_assert_str_eq(p->ops[4].text, "m1");
+	ck_assert_int_eq(p->ops[5].cost.kind, PV_EXPR);
+	ck_assert_ptr_null(eevdf_workload_task(wl, 0)->program);
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'latch','name':'l'}],"
+			   "'tasks':[{'name':'a','program':[{'set':{'latch':"
+			   "'l','cost':5},'cost':1}]}]}", "tasks[0].program[0]",
+			   "'cost' is given twice");
+	EXPECT_PARSE_ERROR("{" FMT "'macros':{'m':{'body':[{'run':1}]}},"
+			   "'tasks':[{'name':'a','program':[{'call':"
+			   "{'macro':'m'},'cost':1}]}]}", "tasks[0].program[0]",
+			   "'cost' is not allowed on call");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':[{'run':1,"
+			   "'cost':'-1us'}]}]}", "tasks[0].program[0].cost",
+			   "must not be negative");
+}
+END_TEST
+
+/* ---- small workloads, run ------------------------------------------------ */
+
+START_TEST(run_hackbench_sends_groups_fds_fds_loops_messages)
+{
+	static const char *const over[] = { "groups=1", "fds=2", "loops=3" };
+	eevdf_workload *wl = parse_ex(wl_hackbench, over, 3, 2);
+	eevdf_sim *sim = sim_with(wl, 2);
+	u64 msgs = 0, bytes = 0;
+	const struct metric *t;
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 5);
+	run_to_end(sim, 10000 * MS);
+	for (size_t i = 0; i < sim->nr_objs; i++) {
+		if (sim->objs[i]->type != OBJ_CHANNEL)
+			continue;
+		msgs += sim->objs[i]->u.chan.msgs_total;
+		bytes += sim->objs[i]->u.chan.bytes_total;
+	}
+	/* groups * fds * fds * loops */
+	ck_assert_uint_eq(msgs, 12);
+	ck_assert_uint_eq(bytes, 1200);
+	t = sim->metrics[0];
+	ck_assert_str_eq(t->name, "time");
+	ck_assert(t->all.set);
+	ck_assert_int_gt(t->all.value, 0);
+	ck_assert(sim->objs[obj_idx(wl, "go")]->latch_set);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_pipe_ping_pong_of_100_loops_completes)
+{
+	static const char *const over[] = { "loops=100" };
+	eevdf_workload *wl = parse_ex(wl_pipe, over, 1, 1);
+	eevdf_sim *sim = sim_with(wl, 1);
+	struct eevdf_task_stats st;
+
+	run_to_end(sim, 1000 * MS);
+	ck_assert_uint_eq(sim->objs[0]->u.chan.msgs_total, 100);
+	ck_assert_uint_eq(sim->objs[1]->u.chan.msgs_total, 100);
+	ck_assert_uint_eq(sim->objs[0]->u.chan.bytes_total, 400);
+	/* every round trip switches between the two */
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 0, &st), 0);
+	ck_assert_uint_ge(st.switches, 100);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_latch_and_sem_handshake)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'sem','name':'ready'},"
+		"{'type':'latch','name':'go'}],"
+		"'metrics':{'lat':{'type':'hist','keyed':true}},'tasks':["
+		"{'name':'main','program':[{'loop':{'count':2,'body':"
+		" [{'wait':{'sem':'ready'}}]}},{'sleep':'5ms'},"
+		" {'let':{'@@t0':'now'}},{'set':{'latch':'go'}}]},"
+		"{'name':'w[${i}]','for':{'i':[0,2]},'program':["
+		" {'post':{'sem':'ready'}},{'wait':{'latch':'go'}},"
+		" {'record':{'metric':'lat','key':'@pid',"
+		"  'value':'now - @@t0'}},"
+		" {'run':'1ms'}]}]}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	const struct metric *m;
+
+	run_to_end(sim, 1000 * MS);
+	ck_assert_int_eq(sim->objs[0]->u.sem.count, 0);
+	ck_assert(sim->objs[1]->latch_set);
+	ck_assert_int_ge(eevdf_sim_now(sim), 7 * MS);
+	ck_assert_int_lt(eevdf_sim_now(sim), 8 * MS);
+	m = sim->metrics[0];
+	ck_assert_uint_eq(m->nr_cells, 2);
+	ck_assert_int_eq(m->cells[0].key, 2);
+	ck_assert_int_eq(m->cells[1].key, 3);
+	ck_assert_uint_eq(m->cells[0].hist->count, 1);
+	ck_assert_uint_eq(m->cells[1].hist->count, 1);
+	/* on one CPU, the second to run waited for the first's 1 ms */
+	ck_assert_int_ge(max_s64(m->cells[0].hist->min, m->cells[1].hist->min),
+			 1 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_keyed_records_by_pid_and_by_string)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'metrics':{'v':{'type':'value','keyed':true},"
+		"'s':{'type':'counter'},'k':{'type':'value','keyed':true}},"
+		"'tasks':[{'name':'w[${i}]','for':{'i':[0,3]},'program':["
+		" {'run':'1ms'},"
+		" {'record':{'metric':'v','key':'@pid','value':'${i} * 10'}},"
+		" {'record':{'metric':'k','key':{'str':'ReadX'},"
+		"  'value':'@pid'}},"
+		" {'count':{'metric':'s','add':'${i}'}}]}]}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	const struct metric *v, *k;
+
+	run_to_end(sim, 1000 * MS);
+	v = sim->metrics[metric_idx(wl, "v")];
+	ck_assert_uint_eq(v->nr_cells, 3);
+	for (u32 i = 0; i < 3; i++) {
+		ck_assert_int_eq(v->cells[i].key, (s64)i + 1);
+		ck_assert_int_eq(v->cells[i].value, (s64)i * 10);
+	}
+	k = sim->metrics[metric_idx(wl, "k")];
+	ck_assert_uint_eq(k->nr_cells, 1);
+	ck_assert_str_eq(eevdf__sim_string(sim, k->cells[0].key), "ReadX");
+	ck_assert_int_ge(k->cells[0].value, 1);
+	ck_assert_int_le(k->cells[0].value, 3);
+	ck_assert_int_eq(sim->metrics[metric_idx(wl, "s")]->all.value, 3);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_schbench_reports_wakeup_latencies)
+{
+	static const char *const over[] = { "runtime=200ms" };
+	eevdf_workload *wl = parse_ex(wl_schbench, over, 1, 2);
+	eevdf_sim *sim = sim_with(wl, 2);
+	const struct metric *req;
+	s64 n;
+
+	ck_assert_int_eq(eevdf_sim_run(sim, eevdf_workload_duration(wl)), 0);
+	req = sim->metrics[metric_idx(wl, "requests")];
+	/* two workers on two CPUs, about 17.1 ms per request, for 200 ms */
+	n = req->all.value;
+	ck_assert_int_ge(n, 20);
+	ck_assert_int_le(n, 24);
+	ck_assert_uint_eq(
+		sim->metrics[metric_idx(wl, "request")]->all.hist->count,
+		(u64)n);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/* ---- errors of the full format, one test per class ---------------------- */
+
+START_TEST(error_undefined_object_names_the_reference)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'wait':{'sem':'nope'}}]}]}",
+			   "tasks[0].program[0].wait.sem",
+			   "no object named 'nope'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'post':{'sem':'b.self'}}]}]}",
+			   "tasks[0].program[0].post.sem",
+			   "no task named 'b' (for 'b.self')");
+}
+END_TEST
+
+START_TEST(error_undefined_metric)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'record':{'metric':'lat','value':1}}]}]}",
+			   "tasks[0].program[0].record.metric",
+			   "no metric named 'lat'");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'r':{'type':'rate','of':'x',"
+			   "'every':'1s'}},'tasks':[" TASK_A "]}",
+			   "metrics.r.of", "no metric named 'x'");
+}
+END_TEST
+
+START_TEST(error_undefined_or_recursive_macro)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'call':{'macro':'m'}}]}]}",
+			   "tasks[0].program[0].call.macro",
+			   "no macro named 'm'");
+	EXPECT_PARSE_ERROR("{" FMT "'macros':{'m':{'body':[{'run':1},"
+			   "{'call':{'macro':'m'}}]}},'tasks':[{'name':'a',"
+			   "'program':[{'call':{'macro':'m'}}]}]}",
+			   "macros.m.body[1].call.macro",
+			   "macro 'm' calls itself (in the macro called at "
+			   "tasks[0].program[0].call)");
+	EXPECT_PARSE_ERROR("{" FMT "'macros':{'m':{'body':[{'run':'@x +'}]}},"
+			   "'tasks':[{'name':'a','program':[{'run':1},"
+			   "{'call':{'macro':'m'}}]}]}",
+			   "macros.m.body[0].run", "invalid duration '@x +'");
+	EXPECT_PARSE_ERROR("{" FMT "'macros':{'m':{'bdy':[]}},"
+			   "'tasks':[" TASK_A "]}", "macros.m",
+			   "unknown key 'bdy'");
+}
+END_TEST
+
+START_TEST(error_undefined_param)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'run':'${nope}'}]}]}", "tasks[0].program[0].run",
+			   "unknown name 'nope'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${x','program':"
+			   "[{'run':1}]}]}", "tasks[0].name",
+			   "unterminated '${'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','nice':'${@x}',"
+			   "'program':[{'run':1}]}]}", "tasks[0].nice",
+			   "'@x' is only known at run time");
+}
+END_TEST
+
+#define OBJS "'objects':[{'type':'sem','name':'s'},"			\
+	"{'type':'latch','name':'l'},{'type':'mutex','name':'m'},"	\
+	"{'type':'channel','name':'c'},{'type':'event','name':'e'}],"
+
+START_TEST(error_type_mismatch_of_an_object)
+{
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'send':{'chan':'s','bytes':1}}]}]}",
+			   "tasks[0].program[0].send.chan",
+			   "'s' is a sem, not a channel");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'lock':{'spinlock':'m'}}]}]}",
+			   "tasks[0].program[0].lock.spinlock",
+			   "'m' is a mutex, not a spinlock");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'wait':{'sem':'l'}}]}]}",
+			   "tasks[0].program[0].wait.sem",
+			   "'l' is a latch, not a sem");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'block':{'event':'e','release':'l'}}]}]}",
+			   "tasks[0].program[0].block.release",
+			   "'l' is a latch, not a mutex");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'push':{'list':'self'}}]}]}",
+			   "tasks[0].program[0].push.list",
+			   "'self' is the task's own semaphore, not a list");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'set':{'latch':'a.self'}}]}]}",
+			   "tasks[0].program[0].set.latch",
+			   "'a.self' is a task's own semaphore, not a latch");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'wait':{'sem':'s','latch':'l'}}]}]}",
+			   "tasks[0].program[0].wait",
+			   "needs exactly one of 'sem' and 'latch'");
+}
+END_TEST
+
+START_TEST(error_wait_on_a_sem_nobody_posts)
+{
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'run':1},{'loop':{'count':2,'body':"
+			   "[{'wait':{'sem':'s'}}]}}]}]}",
+			   "tasks[0].program[1].loop.body[0].wait",
+			   "sem 's' starts at 0 and no task posts it");
+	/* a timeout, an initial count or a poster anywhere make it fine */
+	eevdf_workload_free(parse_ok("{" FMT OBJS "'tasks':[{'name':'a',"
+				     "'program':[{'wait':{'sem':'s','timeout':"
+				     "'1ms','status':'@st'}}]}]}"));
+	eevdf_workload_free(parse_ok("{" FMT "'objects':[{'type':'sem','name':"
+				     "'s','initial':1}],'tasks':[{'name':'a',"
+				     "'program':[{'wait':{'sem':'s'}}]}]}"));
+	eevdf_workload_free(parse_ok("{" FMT OBJS "'tasks':[{'name':'a',"
+				     "'program':[{'wait':{'sem':'s'}}]},"
+				     "{'name':'b','program':[{'post':"
+				     "{'sem':'s'}}]}]}"));
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'wait':{'sem':'s','timeout':0}}]}]}",
+			   "tasks[0].program[0].wait.timeout",
+			   "must be greater than 0");
+}
+END_TEST
+
+START_TEST(error_recv_on_a_channel_nobody_sends_to)
+{
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'recv':{'chan':'c','bytes':4}}]}]}",
+			   "tasks[0].program[0].recv",
+			   "no task sends to channel 'c'");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'recv':{'chan':'c','bytes':4,'into':'@m'}}]}]}",
+			   "tasks[0].program[0].recv",
+			   "'into' needs \"message\": true");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'recv':{'chan':'c','bytes':4,"
+			   "'message':true}}]}]}",
+			   "tasks[0].program[0].recv",
+			   "'bytes' has no meaning with 'message'");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'send':{'chan':'c','bytes':1}},{'recv':{'chan':"
+			   "'c','bytes':4,'calls':'@n'}}]}]}",
+			   "tasks[0].program[1].recv.calls",
+			   "must be a constant of at least 1");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'send':{'chan':'c','bytes':1,'fields':{'a':1,"
+			   "'b':2,'c':3,'d':4,'e':5}}}]}]}",
+			   "tasks[0].program[0].send.fields.e",
+			   "a message has at most 4 fields");
+	EXPECT_PARSE_ERROR("{" FMT OBJS "'tasks':[{'name':'a','program':"
+			   "[{'send':{'chan':'c','bytes':1,'fields':"
+			   "{'resp':1}}}]},{'name':'b','program':[{'recv':"
+			   "{'chan':'c','message':true,'into':'@m'}},"
+			   "{'run':'@m.rsp'}]}]}",
+			   "tasks[1].program[0].recv.into",
+			   "'@m.rsp' is read, but no message read into '@m' "
+			   "has a field 'rsp'");
+}
+END_TEST
+
+START_TEST(error_join_pattern_matching_nothing)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'join':{'tasks':'b,c[*]'}}]},{'name':'b',"
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].program[0].join.tasks",
+			   "'c[*]' matches no task");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'w[${i}]','for':"
+			   "{'i':[0,2]},'program':[{'join':{'tasks':"
+			   "'w[*]'}}]}]}",
+			   "tasks[0].program[0].join.tasks",
+			   "'w[*]' matches the joining task 'w[0]' itself");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'join':{'tasks':'children'}}]}]}",
+			   "tasks[0].program[0].join.tasks",
+			   "\"children\" is not supported by this version yet");
+}
+END_TEST
+
+START_TEST(error_forever_loop_of_instant_ops)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'loop':{'count':'forever','body':[{'let':"
+			   "{'@x':1}},{'if':{'cond':1,'then':"
+			   "[{'run':0}]}}]}}]}]}",
+			   "tasks[0].program[0].loop",
+			   "it would never advance time");
+	/* a blocking op, a spin or a cost is enough */
+	eevdf_workload_free(parse_ok("{" FMT OBJS "'tasks':[{'name':'a',"
+				     "'program':[{'loop':{'body':[{'wait':"
+				     "{'sem':'s'}}]}}]},{'name':'b','program':"
+				     "[{'loop':{'body':[{'post':{'sem':'s'},"
+				     "'cost':'1us'}]}}]},{'name':'c','program':"
+				     "[{'loop':{'body':[{'spin':'@x'}]}}]}]}"));
+}
+END_TEST
+
+START_TEST(error_expression_that_does_not_compile)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'if':{'cond':'(@x > 1','then':[]}}]}]}",
+			   "tasks[0].program[0].if.cond",
+			   "invalid expression '(@x > 1': column");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'let':{'@x':'@y ++ 1'}}]}]}",
+			   "tasks[0].program[0].let.@x",
+			   "invalid expression '@y ++ 1'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'let':{'@x':'${1 / 0}'}}]}]}",
+			   "tasks[0].program[0].let.@x", "column 5");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'let':{'@__t':1}}]}]}",
+			   "tasks[0].program[0].let.@__t",
+			   "names starting with '@__' are reserved");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'let':{'x':1}}]}]}",
+			   "tasks[0].program[0].let.x",
+			   "must be a variable name");
+}
+END_TEST
+
+/* n ifs nested inside each other around one run. */
+static char *nested_ifs(int n)
+{
+	char *s = malloc((size_t)n * 40 + 128);
+	int i;
+
+	ck_assert_ptr_nonnull(s);
+	strcpy(s, "{" FMT "'tasks':[{'name':'a','program':[");
+	for (i = 0; i < n; i++)
+		strcat(s, "{'if':{'cond':1,'then':[");
+	strcat(s, "{'run':1}");
+	for (i = 0; i < n; i++)
+		strcat(s, "]}}");
+	strcat(s, "]}]}");
+	return s;
+}
+
+START_TEST(error_nesting_deeper_than_16_counts_every_body)
+{
+	char *s = nested_ifs(16);
+	struct eevdf_diag d;
+	eevdf_workload *wl = parse_ok(s);
+
+	ck_assert_uint_eq(prog_of(wl, "a")->nr_ops, 17);
+	ck_assert_uint_eq(prog_of(wl, "a")->ops[0].len, 16);
+	eevdf_workload_free(wl);
+	free(s);
+	s = nested_ifs(17);
+	ck_assert_int_eq(parse(s, &wl, &d), EEVDF_EPARSE);
+	ck_assert_ptr_nonnull(strstr(d.msg, "loops may nest at most 16 deep"));
+	free(s);
+}
+END_TEST
+
+START_TEST(error_distribution_parameters)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'run':{'dist':'uniform_int','min':8,"
+			   "'max':'(1 << @k) + 7'}}]}]}",
+			   "tasks[0].program[0].run.max",
+			   "not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'run':{'dist':'uniform','min':8,'max':8}}]}]}",
+			   "tasks[0].program[0].run", "min");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'run':{'dist':'zipf','s':1}}]}]}",
+			   "tasks[0].program[0].run.dist",
+			   "unknown distribution 'zipf'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'run':{'dist':'exp','mean':'1ms','max':1}}]}]}",
+			   "tasks[0].program[0].run", "unknown key 'max'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'run':{'dist':'choice','values':[1,2],"
+			   "'weights':[1]}}]}]}",
+			   "tasks[0].program[0].run",
+			   "'values' has 2 entries and 'weights' 1");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'if':{'cond':{'dist':'const','value':1},"
+			   "'then':[]}}]}]}", "tasks[0].program[0].if.cond",
+			   "a condition cannot be a distribution");
+}
+END_TEST
+
+START_TEST(error_features_not_supported_yet)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'timer','name':'t'}],"
+			   "'tasks':[" TASK_A "]}", "objects[0].type",
+			   "object type 'timer' is not supported");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
+			   "'slot':4096}],'tasks':[" TASK_A "]}", "objects[0]",
+			   "'slot' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
+			   "'readers':'all'}],'tasks':[" TASK_A "]}",
+			   "objects[0].readers", "not supported");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
+			   "'kind':'msgq','capacity':8}],'tasks':[" TASK_A "]}",
+			   "objects[0].capacity", "not supported");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'mutex','name':'m',"
+			   "'handoff':'barging'}],'tasks':[" TASK_A "]}",
+			   "objects[0].handoff", "\"barging\" is not "
+			   "supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'sleep':{'for':'1s','interruptible':true}}]}]}",
+			   "tasks[0].program[0].sleep.interruptible",
+			   "not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'join':{'tasks':'a','status':'@s'}}]}]}",
+			   "tasks[0].program[0].join",
+			   "'status' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'w':{'type':'window_max',"
+			   "'window':'1s'}},'tasks':[" TASK_A "]}",
+			   "metrics.w.type", "metric type 'window_max' is not "
+			   "supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':{},"
+			   "'program':[{'run':1}]}]}", "tasks[0]",
+			   "'on_signal' is not supported by this version yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'wake_and_block':{}}]}]}", "tasks[0].program[0]",
+			   "op 'wake_and_block' is not supported");
+}
+END_TEST
+
+START_TEST(error_duplicate_or_reserved_object_name)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'x[${i}]',"
+			   "'for':{'i':[0,3]}},{'type':'latch','name':'x[1]'}],"
+			   "'tasks':[" TASK_A "]}", "objects[1].name",
+			   "duplicate object name 'x[1]' (also used by "
+			   "objects[0])");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':"
+			   "'a.self'}],'tasks':[" TASK_A "]}",
+			   "objects[0].name", "may not be called 'self'");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'pipe','name':'p'}],"
+			   "'tasks':[" TASK_A "]}", "objects[0].type",
+			   "unknown object type 'pipe'");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'s',"
+			   "'initial':3,'max':1}],'tasks':[" TASK_A "]}",
+			   "objects[0].initial", "must not be above max");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
+			   "'kind':'udp'}],'tasks':[" TASK_A "]}",
+			   "objects[0].kind", "unknown kind 'udp' (expected "
+			   "pipe, unix_stream, tcp_loopback, msgq or ideal)");
+}
+END_TEST
+
+START_TEST(error_metric_of_the_wrong_type)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'c':{'type':'counter'}},"
+			   "'tasks':[{'name':'a','program':[{'record':"
+			   "{'metric':'c','value':1}}]}]}",
+			   "tasks[0].program[0].record",
+			   "metric 'c' is a counter: record takes a hist or "
+			   "value metric (use count)");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'h':{'type':'hist'}},"
+			   "'tasks':[{'name':'a','program':[{'count':"
+			   "{'metric':'h'}}]}]}",
+			   "tasks[0].program[0].count",
+			   "metric 'h' is a hist: count takes a counter");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'h':{'type':'hist'}},"
+			   "'tasks':[{'name':'a','program':[{'record':"
+			   "{'metric':'h','value':1,'key':2}}]}]}",
+			   "tasks[0].program[0].record.key",
+			   "metric 'h' is not keyed");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'h':{'type':'hist'},"
+			   "'r':{'type':'rate','of':'h','every':'1s'}},"
+			   "'tasks':[" TASK_A "]}", "metrics.r.of",
+			   "metric 'h' is not a counter");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'c':{'type':'counter',"
+			   "'drop_zero':true}},'tasks':[" TASK_A "]}",
+			   "metrics.c.drop_zero",
+			   "'drop_zero' is only for hist metrics");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'h':{'type':'hist',"
+			   "'quantizer':'log2'}},'tasks':[" TASK_A "]}",
+			   "metrics.h.quantizer", "unknown quantizer 'log2'");
+	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'r':{'type':'rate','of':'c'}},"
+			   "'tasks':[" TASK_A "]}", "metrics.r",
+			   "missing key 'every'");
+}
+END_TEST
+
+START_TEST(error_barrier_with_more_parties_than_users)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'barrier','name':'b',"
+			   "'parties':3}],'tasks':[{'name':'a','count':2,"
+			   "'program':[{'barrier':'b'}]}]}",
+			   "objects[0].parties",
+			   "barrier 'b' waits for 3 parties but only 2 tasks "
+			   "use it");
+}
+END_TEST
+
 Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -999,6 +2661,63 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, workload_missing_file_gives_eio_naming_the_file);
 	tcase_add_test(tc, workload_directory_gives_eio);
 	tcase_add_test(tc, workload_files_over_64_mib_are_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("format");
+	tcase_add_test(tc,
+		       section12_schbench_compiles_message_and_worker_threads);
+	tcase_add_test(tc, section12_hackbench_compiles_groups_of_pairs);
+	tcase_add_test(tc, section12_pipe_compiles_the_ping_pong);
+	tcase_add_test(tc, section12_tbench_passes_resp_in_a_message_field);
+	tcase_add_test(tc, section12_massive_intr_records_loops_per_pid);
+	tcase_add_test(tc, section12_blogbench_inlines_its_macros);
+	tcase_add_test(tc, section12_futex_adds_slack_to_the_timeout);
+	tcase_add_test(tc, section12_cyclictest_sleeps_until_the_next_period);
+	tcase_add_test(tc, params_are_typed_and_overridden_by_name);
+	tcase_add_test(tc, params_override_of_an_unknown_name_is_an_error);
+	tcase_add_test(tc, load_file_opts_passes_the_overrides);
+	tcase_add_test(tc, params_see_earlier_params_and_the_machine);
+	tcase_add_test(tc, for_instantiates_the_cross_product_in_key_order);
+	tcase_add_test(tc, vars_and_pid_seed_each_task);
+	tcase_add_test(tc, macros_inline_with_their_args_first);
+	tcase_add_test(tc, dynamic_names_resolve_at_run_time);
+	tcase_add_test(tc, message_fields_land_in_the_receiver_variables);
+	tcase_add_test(tc, join_patterns_make_sorted_sets_of_pids);
+	tcase_add_test(tc, metrics_are_defined_once_and_typed);
+	tcase_add_test(tc, stop_and_warmup_reach_the_simulation);
+	tcase_add_test(tc, costs_override_the_cost_table);
+	tcase_add_test(tc, objects_take_their_settings_and_defaults);
+	tcase_add_test(tc, add_tasks_needs_an_empty_simulation);
+	tcase_add_test(tc, programs_outlive_the_workload);
+	tcase_add_test(tc, every_op_may_carry_a_cost);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, run_hackbench_sends_groups_fds_fds_loops_messages);
+	tcase_add_test(tc, run_pipe_ping_pong_of_100_loops_completes);
+	tcase_add_test(tc, run_latch_and_sem_handshake);
+	tcase_add_test(tc, run_keyed_records_by_pid_and_by_string);
+	tcase_add_test(tc, run_schbench_reports_wakeup_latencies);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("format-errors");
+	tcase_add_test(tc, error_undefined_object_names_the_reference);
+	tcase_add_test(tc, error_undefined_metric);
+	tcase_add_test(tc, error_undefined_or_recursive_macro);
+	tcase_add_test(tc, error_undefined_param);
+	tcase_add_test(tc, error_type_mismatch_of_an_object);
+	tcase_add_test(tc, error_wait_on_a_sem_nobody_posts);
+	tcase_add_test(tc, error_recv_on_a_channel_nobody_sends_to);
+	tcase_add_test(tc, error_join_pattern_matching_nothing);
+	tcase_add_test(tc, error_forever_loop_of_instant_ops);
+	tcase_add_test(tc, error_expression_that_does_not_compile);
+	tcase_add_test(tc, error_nesting_deeper_than_16_counts_every_body);
+	tcase_add_test(tc, error_distribution_parameters);
+	tcase_add_test(tc, error_features_not_supported_yet);
+	tcase_add_test(tc, error_duplicate_or_reserved_object_name);
+	tcase_add_test(tc, error_metric_of_the_wrong_type);
+	tcase_add_test(tc, error_barrier_with_more_parties_than_users);
 	suite_add_tcase(s, tc);
 	return s;
 }

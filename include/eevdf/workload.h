@@ -30,15 +30,46 @@ EEVDF_API char *eevdf_diag_format(const struct eevdf_diag *d, char *buf,
 				  size_t len);
 
 /*
- * Parse a workload from memory (len bytes, need not be NUL-terminated).
- * filename only labels diagnostics.  Returns 0 and *out, or EEVDF_EPARSE
- * (diag filled), EEVDF_ENOMEM.
+ * What the loader takes from outside the file.  params are "NAME=VALUE"
+ * overrides of the file's "params" (eevdf-sim run --param): VALUE is read
+ * as a JSON number, null, true or false, a quoted JSON string, or else as
+ * text (a duration such as "5ms" or a plain string).  An override of a
+ * param the file does not declare is an error naming it.  ncpus and nllc
+ * are the machine's CPUs and last-level caches as "${ncpus}" and
+ * "${nllc}" see them; 0 means 1.
  */
+struct eevdf_load_opts {
+	const char *const *params;
+	size_t nr_params;
+	int ncpus;
+	int nllc;
+};
+
+/*
+ * Parse a workload from memory (len bytes, need not be NUL-terminated).
+ * filename only labels diagnostics; opts may be NULL (no overrides, one
+ * CPU, one LLC).  Returns 0 and *out, or EEVDF_EPARSE (diag filled),
+ * EEVDF_EINVAL (bad opts, diag filled), EEVDF_ENOMEM.
+ */
+EEVDF_API int eevdf_workload_parse_opts(const char *buf, size_t len,
+					const char *filename,
+					const struct eevdf_load_opts *opts,
+					eevdf_workload **out,
+					struct eevdf_diag *diag);
+
+/* eevdf_workload_parse_opts() with opts NULL. */
 EEVDF_API int eevdf_workload_parse(const char *buf, size_t len,
 				   const char *filename,
-				   eevdf_workload **out, struct eevdf_diag *diag);
+				   eevdf_workload **out,
+				   struct eevdf_diag *diag);
 
 /* Read and parse a file.  A file that cannot be read gives EEVDF_EIO. */
+EEVDF_API int eevdf_workload_load_file_opts(const char *path,
+					    const struct eevdf_load_opts *opts,
+					    eevdf_workload **out,
+					    struct eevdf_diag *diag);
+
+/* eevdf_workload_load_file_opts() with opts NULL. */
 EEVDF_API int eevdf_workload_load_file(const char *path,
 				       eevdf_workload **out,
 				       struct eevdf_diag *diag);
@@ -50,29 +81,61 @@ EEVDF_API void eevdf_workload_free(eevdf_workload *wl);
 EEVDF_API const char *eevdf_workload_name(const eevdf_workload *wl);
 EEVDF_API const char *eevdf_workload_description(const eevdf_workload *wl);
 
-/* The workload's "duration" in ns, or 0 when the file sets none. */
+/*
+ * The workload's "duration" in ns; when the file sets none, its
+ * "stop": {"after": D}; else 0.
+ */
 EEVDF_API eevdf_time eevdf_workload_duration(const eevdf_workload *wl);
 
 /* True (and *seed set) when the file sets "seed". */
 EEVDF_API bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed);
 
 /*
- * Number of tasks after "count" expansion, and task i.  A task with count N
- * > 1 expands to N tasks named name[0] .. name[N-1].  The returned spec and
- * everything it points to are owned by the workload.
+ * Number of tasks after "for" and "count" expansion, and task i.  A task
+ * with count N > 1 expands to N tasks named name[0] .. name[N-1]; "for"
+ * names each instance from its "name" pattern.  The returned spec and
+ * everything it points to are owned by the workload.  Its program is the
+ * task's program as public ops when it uses only run, sleep, yield and
+ * counted or forever loops of constant durations; otherwise program is
+ * NULL and nr_ops 0 (the compiled form is internal: add the workload's
+ * tasks with eevdf_workload_add_tasks()).
  */
 EEVDF_API size_t eevdf_workload_nr_tasks(const eevdf_workload *wl);
 EEVDF_API const struct eevdf_task_spec *
 eevdf_workload_task(const eevdf_workload *wl, size_t i);
 
 /*
- * Add every task to sim.  Returns 0, or the first eevdf_sim_add_task()
- * error (a task that names a CPU the machine lacks gives EEVDF_EINVAL with
- * diag naming the task).
+ * Set sim up for the workload and add every task: the cost table (the
+ * defaults with the file's "costs"), objects, variables, metrics, join
+ * sets, stop and warmup, then the tasks in order.  The workload's tasks
+ * must be the first ones of the simulation (their pids are 1, 2, ... in
+ * task order, which "@pid", "<task>.self" and join sets rely on): a sim
+ * that already has tasks, objects or metrics gives EEVDF_EMISUSE.  A task
+ * that names a CPU the machine lacks gives EEVDF_EINVAL with diag naming
+ * the task.  On error the simulation is left half set up: free it.  The
+ * simulation shares the compiled programs; the workload may be freed
+ * before it.
  */
 EEVDF_API int eevdf_workload_add_tasks(const eevdf_workload *wl,
 				       eevdf_sim *sim,
 				       struct eevdf_diag *diag);
+
+/*
+ * The "report" object: its "format" (NULL when the file has no report),
+ * its "also" list, and any other key as text (strings with "${...}"
+ * expanded, numbers and booleans as JSON writes them), or NULL when the
+ * key is not set.
+ */
+EEVDF_API const char *eevdf_workload_report_format(const eevdf_workload *wl);
+EEVDF_API size_t eevdf_workload_report_also_count(const eevdf_workload *wl);
+EEVDF_API const char *eevdf_workload_report_also(const eevdf_workload *wl,
+						 size_t i);
+EEVDF_API const char *eevdf_workload_report_option(const eevdf_workload *wl,
+						   const char *key);
+
+/* The "unit" of metric name, or NULL when it has none or there is none. */
+EEVDF_API const char *eevdf_workload_metric_unit(const eevdf_workload *wl,
+						 const char *name);
 
 /*
  * Parse a duration: a non-negative integer of ns, or a string of a decimal

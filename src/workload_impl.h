@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The workload loader's internals, shared by its files:
+ *
+ *	workload.c		entry points, the top level, add_tasks and
+ *				the accessors
+ *	workload_json.c		JSON access with diagnostics by path, names
+ *	workload_expand.c	params, "${...}", for/count instantiation
+ *	workload_defs.c		objects, metrics and task definitions
+ *	workload_values.c	operands: expressions, distributions, object
+ *				references
+ *	workload_ops.c		ops and macros to the engine's struct program
+ *	workload_link.c		what needs every program: message fields,
+ *				barrier parties, cross-checks, public views
+ *
+ * Loading is one pass over the document per phase (params, objects, task
+ * names, programs, link), so that a program can name any object, task or
+ * metric of the file whatever the order.  The first error wins: it is
+ * written to the caller's diag with the JSON path where it was found, and
+ * every function returns a negative EEVDF_E* code from then on.
+ */
+#ifndef EEVDF_WORKLOAD_IMPL_H
+#define EEVDF_WORKLOAD_IMPL_H
+
+#include <cJSON.h>
+
+#include "costs.h"
+#include "expr.h"
+#include "hist.h"
+#include "metrics.h"
+#include "objects.h"
+#include "program.h"
+
+#define WL_FORMAT "eevdf-sim-workload/1"
+/* A workload is a few KiB; a bigger file is almost surely the wrong one. */
+#define WL_MAX_FILE ((size_t)64 << 20)
+/* 10^15 ns = 11.6 days: far beyond any run, far below int64 overflow. */
+#define WL_MAX_DURATION ((eevdf_time)1000000000000000)
+#define WL_MAX_DURATION_TEXT "1000000000000000 ns (1000000s)"
+/* Integers above 2^53 are not exact in cJSON's double. */
+#define WL_MAX_JSON_INT 9007199254740992.0
+#define WL_MAX_INT ((s64)1 << 53)
+/* Task and object names after expansion, as the engine stores them. */
+#define WL_NAME_MAX (EEVDF_NAME_MAX - 1)
+#define WL_MAX_COUNT 100000
+#define WL_MAX_OBJECTS 1000000
+#define WL_MAX_DEPTH 16
+#define WL_MAX_OPS 65536
+#define WL_MAX_LOOP_COUNT ((s64)1 << 32)
+#define WL_MAX_FOR_VARS 8
+#define WL_IDENT_MAX 31
+/* sched_setattr() accepts sched_runtime in [100us, 100ms] for SCHED_OTHER. */
+#define WL_SLICE_MIN (100 * EEVDF_NSEC_PER_USEC)
+#define WL_SLICE_MAX (100 * EEVDF_NSEC_PER_MSEC)
+/* User strings quoted in messages are cut to this. */
+#define WL_SHOWN_MAX 48
+#define WL_PATH_MAX sizeof(((struct eevdf_diag *)NULL)->path)
+/* A hidden local of drop_zero records (names starting @__ are reserved). */
+#define WL_SAMPLE_VAR "@__sample"
+
+/* A load-time value: a param, or what a "${...}" expands to. */
+enum wl_vkind {
+	WV_NULL = 0,
+	WV_INT,
+	WV_STR,
+};
+
+struct wl_value {
+	enum wl_vkind kind;
+	s64 i;
+	char *s; /* WV_STR, owned */
+};
+
+struct wl_param {
+	char *name;
+	struct wl_value v;
+};
+
+/* A growing table of names; an entry's index is its id (slot). */
+struct wl_names {
+	char **v;
+	u32 n, cap;
+};
+
+struct wl_object {
+	/* type, name and settings; the run-time state stays zero */
+	struct sim_object tmpl;
+	size_t src;               /* index in "objects" */
+	char *fields[MSG_FIELDS]; /* channel: message field names */
+	u32 nr_fields;
+	bool parties_set;         /* barrier: "parties" given */
+	u32 users;                /* barrier: tasks whose programs name it */
+	bool sent;                /* channel: some send names it */
+	bool posted;              /* sem: some post names it */
+};
+
+struct wl_prog {
+	struct program *prog;  /* the workload's own reference */
+	struct eevdf_op *pub;  /* public view, NULL when not expressible */
+	size_t nr_pub;
+	u32 *objs;             /* objects its ops name (may repeat) */
+	u32 nr_objs, cap_objs;
+};
+
+/* A task-local variable's initial value. */
+struct wl_init {
+	u32 slot;
+	s64 v;
+};
+
+struct wl_task {
+	struct eevdf_task_spec spec; /* the public view */
+	char *name;
+	int *cpus;
+	size_t src;                  /* index in "tasks" */
+	u32 prog;                    /* index in progs */
+	bool is_thread;
+	struct wl_init *init;
+	u32 nr_init;
+};
+
+struct wl_metric {
+	char *name;
+	char *unit;
+	enum metric_type type;
+	enum eevdf_hist_kind quant;
+	bool keyed, per_task, reset_at_warmup, drop_zero;
+	u32 of;           /* rate: the counter sampled */
+	eevdf_time every; /* rate: sampling period */
+};
+
+struct wl_join {
+	u32 *pids;
+	u32 nr;
+	char *pattern;
+	char *path; /* where the join op is, for the self-join check */
+};
+
+struct wl_option {
+	char *key;
+	char *value;
+};
+
+enum wl_stop_kind {
+	WL_STOP_NONE = 0,
+	WL_STOP_AFTER,
+	WL_STOP_ALL_EXITED,
+	WL_STOP_TASK_EXITED,
+};
+
+struct eevdf_workload {
+	char file[sizeof(((struct eevdf_diag *)NULL)->file)];
+	char *name;
+	char *description;
+	eevdf_time duration;
+	bool has_seed;
+	u64 seed;
+	struct cost_table costs;
+
+	struct wl_param *params;
+	size_t nr_params;
+	struct wl_object *objs;
+	size_t nr_objs, cap_objs;
+	u32 *objs_by_name;  /* object indices sorted by name */
+	struct wl_task *tasks;
+	size_t nr_tasks, cap_tasks;
+	u32 *tasks_by_name; /* task indices sorted by name */
+	struct wl_prog *progs;
+	size_t nr_progs, cap_progs;
+	struct wl_metric *metrics;
+	size_t nr_metrics;
+	struct wl_join *joins;
+	size_t nr_joins;
+	struct wl_names locals;  /* task-local variables, one slot table */
+	struct wl_names globals;
+	struct wl_names strings; /* {"str": ...} constants, by id */
+
+	enum wl_stop_kind stop;
+	eevdf_time stop_after;
+	bool stop_kill;
+	u32 stop_task;           /* WL_STOP_TASK_EXITED: task index */
+	eevdf_time warmup;       /* 0: none */
+
+	char *report_format;
+	char **report_also;
+	size_t nr_also;
+	struct wl_option *report_opts;
+	size_t nr_report_opts;
+};
+
+/* A send or recv whose message fields are placed once all are known. */
+struct wl_fixup {
+	u32 prog, op;
+	bool recv;
+	char *names[MSG_FIELDS]; /* send: its field names, as written */
+	u32 nr_names;
+	char *into;              /* recv: the variable, "@m" */
+	u32 *match;              /* dynamic channel: every channel it fits */
+	u32 nr_match;
+	char *path;
+};
+
+/* An op to check once every program is compiled. */
+enum wl_check_kind {
+	WL_CHECK_WAIT,  /* a wait without timeout on a sem: who posts? */
+	WL_CHECK_RECV,  /* a recv: who sends? */
+};
+
+struct wl_check {
+	enum wl_check_kind kind;
+	u32 obj;
+	char *path;
+};
+
+struct wl_forvar {
+	char name[WL_IDENT_MAX + 1];
+	s64 v;
+};
+
+/* Parsing state: where we are, what is being built. */
+struct wl_parser {
+	struct eevdf_diag *diag;
+	char path[WL_PATH_MAX];
+	size_t plen;
+	char via[WL_PATH_MAX];   /* macro bodies: the call site */
+	char inst[EEVDF_NAME_MAX]; /* the instance being compiled, or "" */
+	const struct eevdf_load_opts *opts;
+	int ncpus, nllc;         /* "${ncpus}", "${nllc}" */
+	struct eevdf_workload *wl;
+	const cJSON *macros;
+
+	/* load-time scope: for variables */
+	struct wl_forvar fv[WL_MAX_FOR_VARS];
+	u32 nr_fv;
+	u32 used_for;            /* the for variables read, a bit each */
+	bool in_dist;            /* evaluating a distribution's parameter */
+	bool hidden_ok;          /* compiling the loader's own text */
+	char why[160];           /* a resolver's reason for failing */
+
+	/* the program being compiled, for task tasks[task] */
+	struct program *prog;
+	u32 cap_ops;
+	size_t task;
+	size_t next_task;        /* tasks compiled so far */
+	eevdf_time timer_slack;
+	const char *calls[WL_MAX_DEPTH]; /* macro call stack */
+	u32 nr_calls;
+
+	/* objects matched by the last dynamic reference */
+	u32 *match;
+	u32 nr_match, cap_match;
+	/* objects the program being compiled names */
+	u32 *uses;
+	u32 nr_uses, cap_uses;
+
+	struct wl_fixup *fix;
+	size_t nr_fix, cap_fix;
+	struct wl_check *checks;
+	size_t nr_checks, cap_checks;
+};
+
+/* Operand kinds, for the checks and defaults of eevdf__wl_operand(). */
+enum wl_vk {
+	VK_DUR,   /* a duration: >= 0, at most WL_MAX_DURATION */
+	VK_COUNT, /* a count: >= 0 */
+	VK_VALUE, /* any integer; {"str": ...} allowed */
+	VK_COND,  /* a condition: no distribution */
+};
+
+/* workload_json.c */
+int eevdf__wl_fail(struct wl_parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int eevdf__wl_fail_at(struct wl_parser *p, const char *path,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int eevdf__wl_nomem(struct wl_parser *p);
+int eevdf__wl_fail_compile(struct wl_parser *p, const char *what,
+			   const char *s, size_t off, const char *err);
+size_t eevdf__wl_path_key(struct wl_parser *p, const char *key);
+size_t eevdf__wl_path_index(struct wl_parser *p, size_t i);
+void eevdf__wl_path_pop(struct wl_parser *p, size_t old);
+char *eevdf__wl_where(struct wl_parser *p);
+const char *eevdf__wl_shown(char *buf, size_t n, const char *s);
+char *eevdf__wl_strdup(const char *s);
+void eevdf__wl_set_str(char *dst, size_t n, const char *s);
+const cJSON *eevdf__wl_get(const cJSON *obj, const char *key);
+int eevdf__wl_check_keys(struct wl_parser *p, const cJSON *obj,
+			 const char *const *known, size_t nr_known,
+			 const char *const *later, size_t nr_later);
+int eevdf__wl_get_int(struct wl_parser *p, const cJSON *it, s64 lo, s64 hi,
+		      s64 *out);
+int eevdf__wl_get_bool(struct wl_parser *p, const cJSON *obj,
+		       const char *key, bool *out);
+bool eevdf__wl_is_ident(const char *s, size_t len);
+int eevdf__wl_check_name(struct wl_parser *p, const char *s,
+			 const char *what);
+bool eevdf__wl_glob(const char *pat, size_t plen, const char *s);
+int eevdf__wl_names_find(const struct wl_names *t, const char *s, size_t len);
+int eevdf__wl_names_add(struct wl_names *t, const char *s, size_t len,
+			u32 *id);
+void eevdf__wl_names_free(struct wl_names *t);
+void eevdf__wl_value_free(struct wl_value *v);
+int eevdf__wl_push_u32(u32 **v, u32 *n, u32 *cap, u32 x);
+
+/* workload_expand.c */
+int eevdf__wl_lt_resolve(void *ud, const char *name, size_t len,
+			 struct expr_sym *sym);
+/* What eevdf__wl_expand() found: no "${", exactly one, or a mix. */
+enum wl_form {
+	WL_PLAIN = 0,
+	WL_WHOLE,
+	WL_MIXED,
+};
+
+int eevdf__wl_expand(struct wl_parser *p, const char *s,
+		     struct wl_value *out, enum wl_form *form);
+int eevdf__wl_ld_value(struct wl_parser *p, const cJSON *it,
+		       struct wl_value *out);
+int eevdf__wl_ld_int(struct wl_parser *p, const cJSON *it, s64 lo, s64 hi,
+		     s64 *out);
+int eevdf__wl_ld_number(struct wl_parser *p, const cJSON *it, s64 *out);
+int eevdf__wl_ld_duration(struct wl_parser *p, const cJSON *it, bool nullable,
+			  eevdf_time *out, bool *is_null);
+int eevdf__wl_ld_string(struct wl_parser *p, const cJSON *it, char **out);
+int eevdf__wl_parse_params(struct wl_parser *p, const cJSON *params);
+int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj,
+		       const char *key, const char *const *names, size_t n,
+		       int *out);
+/* Called for every instance of a definition, with its expanded name. */
+typedef int (*eevdf__wl_inst_fn)(struct wl_parser *p, void *ud,
+				 const char *name);
+int eevdf__wl_instances(struct wl_parser *p, const cJSON *def,
+			const char *what, eevdf__wl_inst_fn fn, void *ud);
+
+/* workload_defs.c */
+int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr);
+int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj);
+int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr);
+int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr);
+int eevdf__wl_find_object(const struct eevdf_workload *wl, const char *name);
+int eevdf__wl_find_task(const struct eevdf_workload *wl, const char *name);
+int eevdf__wl_find_metric(const struct eevdf_workload *wl, const char *name);
+
+/* workload_values.c */
+int eevdf__wl_rt_resolve(void *ud, const char *name, size_t len,
+			 struct expr_sym *sym);
+int eevdf__wl_operand(struct wl_parser *p, const cJSON *it, enum wl_vk vk,
+		      struct pval *out, char **src);
+int eevdf__wl_operand_key(struct wl_parser *p, const cJSON *obj,
+			  const char *key, enum wl_vk vk, struct pval *out);
+int eevdf__wl_compile_text(struct wl_parser *p, const char *text,
+			   struct pval *out);
+int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
+		     struct objref *out);
+int eevdf__wl_var(struct wl_parser *p, const char *s, bool global_ok,
+		  u32 *slot, bool *global);
+void eevdf__wl_pval_free(struct pval *v);
+
+/* workload_ops.c */
+int eevdf__wl_compile_program(struct wl_parser *p, const cJSON *arr,
+			      struct program **out);
+
+/* workload_link.c */
+int eevdf__wl_link(struct wl_parser *p);
+
+/* For tests: the compiled program of task i, or NULL. */
+const struct program *eevdf__workload_program(const eevdf_workload *wl,
+					      size_t i);
+
+#endif

@@ -28,6 +28,9 @@ struct run_opts {
 	eevdf_time duration;  /* 0 = not given */
 	enum format format;
 	bool quiet;
+	const char *params[64]; /* --param NAME=VALUE, in order */
+	size_t nr_params;
+	const char *report;     /* --report NAME; NULL = the workload's */
 };
 
 /* The destination of the results: stdout, or a temporary file renamed
@@ -48,6 +51,8 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "param", required_argument, NULL, 'P' },
+	{ "report", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -78,7 +83,13 @@ static void run_usage(FILE *f)
 		"  -o, --output FILE write the results to FILE atomically "
 		"('-' = stdout)\n"
 		"  -q, --quiet       text format: omit the header, print only "
-		"the table\n"
+		"the tables\n"
+		"  --param NAME=VALUE  override a workload parameter "
+		"(repeatable)\n"
+		"  --report NAME     the benchmark report to print (default: "
+		"the\n"
+		"                    workload's; 'none' for only the latency "
+		"table)\n"
 		"  -h, --help        show this help\n",
 		EEVDF_MAX_CPUS, eevdf_profile_default(), DEFAULT_SEED,
 		EEVDF_HZ_MIN, EEVDF_HZ_MAX);
@@ -230,6 +241,30 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'P':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				cli_error("--param: expected NAME=VALUE, got "
+					  "'%s'", optarg);
+				return EXIT_USAGE;
+			}
+			if (o->nr_params == sizeof(o->params) /
+						   sizeof(o->params[0])) {
+				cli_error("--param: at most %zu overrides",
+					  o->nr_params);
+				return EXIT_USAGE;
+			}
+			o->params[o->nr_params++] = optarg;
+			break;
+		case 'R':
+			if (strcmp(optarg, "none") != 0 &&
+			    !eevdf_report_known(optarg)) {
+				cli_error("--report: unknown report '%s' "
+					  "(known: %s, none)", optarg,
+					  eevdf_report_formats());
+				return EXIT_USAGE;
+			}
+			o->report = optarg;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -406,8 +441,43 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 	fputc('\n', f);
 }
 
+static const char *wl_option(void *ud, const char *key)
+{
+	return eevdf_workload_report_option(ud, key);
+}
+
+/*
+ * The benchmark's own report (--report, else the workload's "report"
+ * format), then the perf sched latency table every run prints.
+ */
+static int emit_report(FILE *f, const eevdf_sim *sim,
+		       const eevdf_workload *wl, const char *name)
+{
+	char err[256] = "";
+	char *text;
+	int rc;
+
+	if (!name)
+		name = eevdf_workload_report_format(wl);
+	if (!name || strcmp(name, "none") == 0 ||
+	    strcmp(name, "perf_sched_latency") == 0)
+		return 0;
+	rc = eevdf_report(sim, name, wl_option,
+			  (void *)(uintptr_t)wl, &text, err, sizeof(err));
+	if (rc < 0) {
+		cli_error("report %s: %s", name, err[0] ? err :
+			  eevdf_strerror(rc));
+		return rc;
+	}
+	fputs(text, f);
+	fputc('\n', f);
+	free(text);
+	return 0;
+}
+
 static int emit_text(FILE *f, const eevdf_sim *sim,
-		     const struct eevdf_config *cfg, bool quiet)
+		     const struct eevdf_config *cfg, bool quiet,
+		     const eevdf_workload *wl, const char *report)
 {
 	size_t n = eevdf_sim_nr_tasks(sim);
 	struct eevdf_task_stats *stats;
@@ -421,8 +491,10 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 	if (rc == 0) {
 		if (!quiet)
 			print_header(f, sim, cfg);
-		rc = report_latency(f, stats, n);
+		rc = emit_report(f, sim, wl, report);
 	}
+	if (rc == 0)
+		rc = report_latency(f, stats, n);
 	free(stats);
 	return rc;
 }
@@ -495,10 +567,11 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		goto out;
 	}
 
-	if (o->format == FORMAT_JSON)
+	if (o->format == FORMAT_JSON) {
 		rc = emit_json(out.f, sim);
-	else
-		rc = emit_text(out.f, sim, cfg, o->quiet);
+	} else {
+		rc = emit_text(out.f, sim, cfg, o->quiet, wl, o->report);
+	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
 		goto out;
@@ -516,6 +589,7 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o;
 	struct eevdf_config cfg;
 	struct eevdf_diag diag;
+	struct eevdf_load_opts lopts;
 	eevdf_workload *wl = NULL;
 	int rc;
 
@@ -527,7 +601,11 @@ int cmd_run(int argc, char **argv)
 		return rc;
 
 	memset(&diag, 0, sizeof(diag));
-	rc = eevdf_workload_load_file(o.workload, &wl, &diag);
+	lopts.params = o.params;
+	lopts.nr_params = o.nr_params;
+	lopts.ncpus = o.nr_cpus ? o.nr_cpus : 1;
+	lopts.nllc = 1;
+	rc = eevdf_workload_load_file_opts(o.workload, &lopts, &wl, &diag);
 	if (rc < 0) {
 		print_diag(&diag, o.workload, rc);
 		return EXIT_USAGE;

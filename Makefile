@@ -6,6 +6,8 @@
 #   make asan       the tests under -fsanitize=address,undefined
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
 #   make clang      build and test with clang
+#   make bench      build and run the speed benchmark (never part of test)
+#   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
@@ -56,7 +58,8 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run deps asan determinism clang clean
+.PHONY: all lib cli test run deps asan determinism clang clean bench \
+	bench-smoke
 
 all: lib cli
 
@@ -145,3 +148,34 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+
+# The speed benchmark: bench/*.c through the public API only, linked with
+# the static library.  Built at -O2; invariant checking is a runtime flag
+# of eevdf_config that the benchmark never sets.  `bench` runs the full
+# sizes (minutes); `bench-smoke` runs every scenario at a tiny size and
+# checks that build/bench.json is well-formed JSON, not how fast it was.
+BENCH_SRC    := $(wildcard bench/*.c)
+BENCH_OBJ    := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
+BENCHBIN     := $(BUILD)/eevdf-bench
+BENCH_CFLAGS ?= -O2 -g
+
+$(BUILD)/obj/bench/%.o: ALL_CFLAGS += -D_GNU_SOURCE
+
+$(BENCHBIN): $(BENCH_OBJ) $(STATIC)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $(BENCH_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+bench: deps
+	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
+	$(BENCHBIN) --json $(BUILD)/bench.json
+
+bench-smoke: deps
+	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
+	$(BENCHBIN) --smoke --json $(BUILD)/bench.json
+	@if command -v python3 >/dev/null; then \
+		echo "python3 -m json.tool $(BUILD)/bench.json"; \
+		python3 -m json.tool $(BUILD)/bench.json >/dev/null; \
+	fi
+	$(BENCHBIN) --check-json $(BUILD)/bench.json
+
+-include $(BENCH_OBJ:.o=.d)

@@ -702,26 +702,6 @@ static void chan_wake_reader(struct eevdf_sim *sim, struct task *writer,
 		wake(sim, writer, r, WR_RETRY, ch->reader_sync ? WF_SYNC : 0);
 }
 
-static int note_writer(struct task *p, struct sim_object *o)
-{
-	for (u32 k = 0; k < p->nr_written; k++)
-		if (p->written[k] == o)
-			return 0;
-	if (p->nr_written == p->cap_written) {
-		u32 cap = p->cap_written ? 2 * p->cap_written : 4;
-		struct sim_object **n = realloc(p->written, cap * sizeof(*n));
-
-		if (!n)
-			return EEVDF_ENOMEM;
-		p->written = n;
-		p->cap_written = cap;
-	}
-	p->written[p->nr_written++] = o;
-	o->u.chan.nr_writers++;
-	o->u.chan.written = true;
-	return 0;
-}
-
 static int op_send(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		   const struct pop *op, struct sim_object *o)
 {
@@ -743,8 +723,7 @@ static int op_send(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		}
 		return block(sim, rq, p, WAIT_CHAN_WRITE, o, &ch->writers, 0);
 	}
-	if ((err = note_writer(p, o)) ||
-	    (err = chan_push(ch, (u64)bytes, fields, op->nr_fields)))
+	if ((err = chan_push(ch, (u64)bytes, fields, op->nr_fields)))
 		return eevdf__sim_fail(sim, err, "out of memory");
 	chan_wake_reader(sim, p, ch);
 	/* pipe writers are exclusive and chained: pass the space on */
@@ -816,6 +795,86 @@ empty:
 		return R_NEXT;
 	}
 	return block(sim, rq, p, WAIT_CHAN_READ, o, &ch->readers, 0);
+}
+
+static int note_writer(struct task *p, struct sim_object *o)
+{
+	for (u32 k = 0; k < p->nr_written; k++)
+		if (p->written[k] == o)
+			return 0;
+	if (p->nr_written == p->cap_written) {
+		u32 cap = p->cap_written ? 2 * p->cap_written : 4;
+		struct sim_object **n = realloc(p->written, cap * sizeof(*n));
+
+		if (!n)
+			return EEVDF_ENOMEM;
+		p->written = n;
+		p->cap_written = cap;
+	}
+	p->written[p->nr_written++] = o;
+	o->u.chan.nr_writers++;
+	o->u.chan.written = true;
+	return 0;
+}
+
+/* Does name match the pieces of a run-time name (any text for each
+ * expression part)? */
+static bool parts_match(const struct name_part *parts, u32 nr,
+			const char *name)
+{
+	size_t len;
+
+	if (!nr)
+		return !*name;
+	len = strlen(parts->text);
+	if (strncmp(name, parts->text, len) != 0)
+		return false;
+	name += len;
+	if (!parts->expr)
+		return nr == 1 ? !*name : parts_match(parts + 1, nr - 1, name);
+	for (;; name++) {
+		if (parts_match(parts + 1, nr - 1, name))
+			return true;
+		if (!*name)
+			return false;
+	}
+}
+
+/*
+ * The write ends a task holds: every channel a send of its program can
+ * name (a run-time name counts for every channel it can match).  A reader
+ * sees end of file once the channel is empty and all of them exited, as
+ * with real pipes and sockets, whose write ends the writers hold open
+ * from the start, not from their first write.
+ */
+int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p)
+{
+	const struct program *prog = p->prog;
+	int err;
+
+	for (u32 i = 0; i < prog->nr_ops; i++) {
+		const struct pop *op = &prog->ops[i];
+
+		if (op->code != P_SEND)
+			continue;
+		if (op->obj.idx >= 0) {
+			struct sim_object *o = sim->objs[op->obj.idx];
+
+			if (o->type == OBJ_CHANNEL && (err = note_writer(p, o)))
+				return err;
+			continue;
+		}
+		for (size_t k = 0; op->obj.nr_parts && k < sim->nr_objs; k++) {
+			struct sim_object *o = sim->objs[k];
+
+			if (o->type == OBJ_CHANNEL &&
+			    parts_match(op->obj.parts, op->obj.nr_parts,
+					o->name) &&
+			    (err = note_writer(p, o)))
+				return err;
+		}
+	}
+	return 0;
 }
 
 /* Semaphores, latches, events, mutexes, barriers ----------------------- */

@@ -469,7 +469,11 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
 	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
 	p->ev.time = p->start;
-	if (eevdf__eventq_push(&sim->evq, &p->ev)) {
+	if (eevdf__prog_open_channels(sim, p) ||
+	    eevdf__eventq_push(&sim->evq, &p->ev)) {
+		/* close the write ends it had opened */
+		for (u32 k = 0; k < p->nr_written; k++)
+			p->written[k]->u.chan.nr_writers--;
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}

@@ -146,6 +146,8 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 			     const struct eevdf_task_spec *spec,
 			     struct program *prog, bool is_thread,
 			     const s64 *local_init);
+/* Register the channels a new task's sends can name (end of file). */
+int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p);
 /* Build a program from the public op array. */
 int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
 			    struct program **out);

@@ -346,6 +346,50 @@ START_TEST(reader_sees_eof_when_writers_exit)
 }
 END_TEST
 
+/*
+ * A write end is held from the start, not from the first write: a writer
+ * that exits before another has written must not end the reader's file
+ * (found by hackbench, whose receivers stopped early).
+ */
+START_TEST(eof_waits_for_writers_that_have_not_written_yet)
+{
+	eevdf_sim *sim = new_sim(false);
+	int ch = add_chan(sim, "c", CHAN_UNIX_STREAM, 212992, WW_QUARTER_FREE);
+	struct pb r, a, b;
+	struct pop *op;
+	int rp;
+
+	pb_init(&r);
+	op = pb_objop(&r, P_RECV, ch);
+	cval(&op->a, 100);
+	op->flags = RECV_EXACT;
+	op->slot = 0;
+	op = pb_objop(&r, P_RECV, ch);
+	cval(&op->a, 100);
+	op->flags = RECV_EXACT;
+	op->slot = 1;
+	r.prog->nr_locals = 2;
+	pb_init(&a);
+	op = pb_objop(&a, P_SEND, ch);
+	cval(&op->a, 100);
+	pb_init(&b);
+	op = pb_op(&b, P_SLEEP);
+	cval(&op->a, 5 * MS);
+	op = pb_objop(&b, P_SEND, ch);
+	cval(&op->a, 100);
+	rp = add(sim, "reader", pb_done(&r));
+	add(sim, "a", pb_done(&a));
+	add(sim, "b", pb_done(&b));
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	/* both reads got a message (status OK = 0), the second at 5 ms */
+	ck_assert_int_eq(sim->tasks[rp - 1]->locals[0], 0);
+	ck_assert_int_eq(sim->tasks[rp - 1]->locals[1], 0);
+	ck_assert_int_eq(eevdf_sim_now(sim), 5 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 /* join waits for every task of its set. */
 START_TEST(join_waits_for_the_whole_set)
 {
@@ -559,6 +603,7 @@ Suite *program_suite(void)
 	tcase_add_test(tc, mutex_hands_off_in_fifo_order);
 	tcase_add_test(tc, pipe_ping_pong_round_trip_is_the_sum_of_its_costs);
 	tcase_add_test(tc, reader_sees_eof_when_writers_exit);
+	tcase_add_test(tc, eof_waits_for_writers_that_have_not_written_yet);
 	tcase_add_test(tc, join_waits_for_the_whole_set);
 	tcase_add_test(tc, deadlock_names_the_blocked_tasks);
 	tcase_add_test(tc, choose_follows_weights_and_is_repeatable);

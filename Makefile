@@ -2,7 +2,8 @@
 #
 #   make            build everything into build/
 #   make run        build, then run the default simulation
-#   make test       build and run every libcheck suite
+#   make test       build and run every libcheck suite and the golden outputs
+#   make golden     rewrite tests/golden/ from the current build
 #   make asan       the tests under -fsanitize=address,undefined
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
 #   make clang      build and test with clang
@@ -59,7 +60,7 @@ CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
 .PHONY: all lib cli test run deps asan determinism clang clean bench \
-	bench-smoke
+	bench-smoke golden
 
 all: lib cli
 
@@ -125,6 +126,13 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory all $(TESTBIN)
 	$(TESTBIN)
+	tests/golden.sh $(CLI)
+
+# Rewrite tests/golden/ from the current build: review the diff before
+# committing it, it is every decision the model changed.
+golden: deps
+	@$(MAKE) --no-print-directory all
+	tests/golden.sh $(CLI) --update
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="-O1 -g" \

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Golden outputs: every shipped workload at a fixed seed and a small size
+# must print exactly what tests/golden/<name>.txt holds.  The outputs are
+# the tool's full text report (benchmark lines and the perf sched latency
+# table), so any change in the model's decisions shows here.
+#
+#   tests/golden.sh BIN           compare
+#   tests/golden.sh BIN --update  rewrite the files (review the diff!)
+set -u
+BIN=${1:?usage: tests/golden.sh EEVDF_SIM [--update]}
+UPDATE=${2:-}
+cd "$(dirname "$0")/.." || exit 2
+
+# name | arguments: small sizes keep the whole set under a few seconds
+CASES=(
+	"two-hogs|workloads/two-hogs.json --duration 2s"
+	"nice-mix|workloads/nice-mix.json --duration 2s"
+	"sleeper-vs-hog|workloads/sleeper-vs-hog.json --duration 2s"
+	"pipe|workloads/pipe.json --param loops=2000"
+	"hackbench|workloads/hackbench.json --param groups=2 --param fds=4 --param loops=200 --cpus 2"
+	"schbench|workloads/schbench.json --param runtime=2s --cpus 4"
+	"tbench|workloads/tbench.json --param nprocs=2 --param timelimit=500ms --cpus 2"
+	"massive_intr|workloads/massive_intr.json --param nproc=4 --param runtime=2 --cpus 2"
+	"cyclictest|workloads/cyclictest.json --param runtime=1s"
+	"stress-futex|workloads/stress-futex.json --param timeout=200ms"
+	"desktop-video|workloads/desktop-video.json --param runtime=1s --cpus 2"
+	"blogbench|workloads/blogbench.json --param iterations=1 --param interval=500ms --cpus 2"
+	"starve|workloads/starve.json --param signals=2000"
+)
+
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for c in "${CASES[@]}"; do
+	name=${c%%|*}
+	args=${c#*|}
+	file=${args%% *}
+	if [ ! -f "$file" ]; then
+		echo "skip  $name ($file not shipped)"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	if ! "$BIN" run $args --seed 1 --quiet >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL  $name: exit $? $(head -1 "$tmp/err")"
+		fail=$((fail + 1))
+		continue
+	fi
+	if [ "$UPDATE" = --update ]; then
+		cp "$tmp/out" "tests/golden/$name.txt"
+		echo "wrote tests/golden/$name.txt"
+		pass=$((pass + 1))
+	elif cmp -s "$tmp/out" "tests/golden/$name.txt"; then
+		echo "ok    $name"
+		pass=$((pass + 1))
+	else
+		echo "FAIL  $name: output differs from tests/golden/$name.txt"
+		diff "tests/golden/$name.txt" "$tmp/out" | head -10
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

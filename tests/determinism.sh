@@ -18,7 +18,8 @@ for bin in "$A" "$B"; do
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
-workloads=$here/../workloads
+A=$(cd "$(dirname "$A")" && pwd)/$(basename "$A")
+B=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -43,36 +44,36 @@ compare() {
 	fi
 }
 
-shopt -s nullglob
-files=("$workloads"/*.json)
-if [ ${#files[@]} -eq 0 ]; then
-	bad "workloads" "no $workloads/*.json"
-fi
+# The shipped workloads at their test sizes (tests/cases.sh), each at two
+# seeds: full default sizes would take minutes under -O0.
+# shellcheck source=tests/cases.sh
+. "$here/cases.sh"
+cd "$here/.." || exit 2
 
-for wl in "${files[@]}"; do
-	name=$(basename "$wl" .json)
+for c in "${CASES[@]}"; do
+	name=${c%%|*}
+	args=${c#*|}
+	[ -f "${args%% *}" ] || continue
 	for seed in 1 42; do
-		for variant in "" "--cpus 2"; do
-			label="$name seed $seed${variant:+ $variant}"
-			a=$tmp/a.json b=$tmp/b.json a2=$tmp/a2.json
-			# shellcheck disable=SC2086 # split variant on purpose
-			if ! run "$A" "$a" "$wl" --seed "$seed" $variant; then
-				bad "$label" "$A failed: $(head -1 "$a.err")"
-				continue
-			fi
-			# shellcheck disable=SC2086
-			if ! run "$B" "$b" "$wl" --seed "$seed" $variant; then
-				bad "$label" "$B failed: $(head -1 "$b.err")"
-				continue
-			fi
-			# shellcheck disable=SC2086
-			if ! run "$A" "$a2" "$wl" --seed "$seed" $variant; then
-				bad "$label" "$A failed: $(head -1 "$a2.err")"
-				continue
-			fi
-			compare "$label: A = B" "$a" "$b"
-			compare "$label: A = A again" "$a" "$a2"
-		done
+		label="$name seed $seed"
+		a=$tmp/a.json b=$tmp/b.json a2=$tmp/a2.json
+		# shellcheck disable=SC2086 # split the arguments on purpose
+		if ! run "$A" "$a" $args --seed "$seed"; then
+			bad "$label" "$A failed: $(head -1 "$a.err")"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		if ! run "$B" "$b" $args --seed "$seed"; then
+			bad "$label" "$B failed: $(head -1 "$b.err")"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		if ! run "$A" "$a2" $args --seed "$seed"; then
+			bad "$label" "$A failed: $(head -1 "$a2.err")"
+			continue
+		fi
+		compare "$label: A = B" "$a" "$b"
+		compare "$label: A = A again" "$a" "$a2"
 	done
 done
 

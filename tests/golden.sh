@@ -11,22 +11,8 @@ BIN=${1:?usage: tests/golden.sh EEVDF_SIM [--update]}
 UPDATE=${2:-}
 cd "$(dirname "$0")/.." || exit 2
 
-# name | arguments: small sizes keep the whole set under a few seconds
-CASES=(
-	"two-hogs|workloads/two-hogs.json --duration 2s"
-	"nice-mix|workloads/nice-mix.json --duration 2s"
-	"sleeper-vs-hog|workloads/sleeper-vs-hog.json --duration 2s"
-	"pipe|workloads/pipe.json --param loops=2000"
-	"hackbench|workloads/hackbench.json --param groups=2 --param fds=4 --param loops=200 --cpus 2"
-	"schbench|workloads/schbench.json --param runtime=2s --cpus 4"
-	"tbench|workloads/tbench.json --param nprocs=2 --param timelimit=500ms --cpus 2"
-	"massive_intr|workloads/massive_intr.json --param nproc=4 --param runtime=2 --cpus 2"
-	"cyclictest|workloads/cyclictest.json --param runtime=1s"
-	"stress-futex|workloads/stress-futex.json --param timeout=200ms"
-	"desktop-video|workloads/desktop-video.json --param runtime=1s --cpus 2"
-	"blogbench|workloads/blogbench.json --param iterations=1 --param interval=500ms --cpus 2"
-	"starve|workloads/starve.json --param signals=2000"
-)
+# shellcheck source=tests/cases.sh
+. tests/cases.sh
 
 pass=0 fail=0
 tmp=$(mktemp -d)

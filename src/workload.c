@@ -25,11 +25,11 @@
  */
 static const char *const top_keys[] = {
 	"format", "name", "description", "duration", "seed", "params",
-	"costs", "objects", "macros", "tasks", "stop", "warmup", "metrics",
-	"report",
+	"costs", "objects", "macros", "templates", "tasks", "stop", "warmup",
+	"metrics", "report",
 };
 static const char *const top_later[] = {
-	"machine", "include", "templates", "kernel",
+	"machine", "include", "kernel",
 };
 
 /* Top level ------------------------------------------------------------- */
@@ -431,11 +431,15 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	path_pop(p, old);
 	if (!r && task)
 		r = stop_task(p, task);
+	if (!r)
+		r = member(p, root, "templates", eevdf__wl_parse_templates);
 	if (r)
 		return r;
 	old = path_key(p, "tasks");
 	r = eevdf__wl_compile_tasks(p, tasks);
 	path_pop(p, old);
+	if (!r)
+		r = member(p, root, "templates", eevdf__wl_compile_templates);
 	return r ? r : eevdf__wl_link(p);
 }
 
@@ -715,6 +719,12 @@ void eevdf_workload_free(eevdf_workload *wl)
 	}
 	free(wl->tasks);
 	free(wl->tasks_by_name);
+	for (size_t i = 0; i < wl->nr_tmpls; i++) {
+		free(wl->tmpls[i].name);
+		free(wl->tmpls[i].cpus);
+		free(wl->tmpls[i].init);
+	}
+	free(wl->tmpls);
 	for (size_t i = 0; i < wl->nr_progs; i++) {
 		/* the simulation may hold references of its own */
 		eevdf__program_unref(wl->progs[i].prog);
@@ -845,6 +855,14 @@ const struct program *eevdf__workload_program(const eevdf_workload *wl,
 	return wl->progs[wl->tasks[i].prog].prog;
 }
 
+const struct program *
+eevdf__workload_template_program(const eevdf_workload *wl, const char *name)
+{
+	int i = wl && name ? eevdf__wl_find_template(wl, name) : -1;
+
+	return i >= 0 ? wl->progs[wl->tmpls[i].prog].prog : NULL;
+}
+
 /* Simulation setup --------------------------------------------------------- */
 
 static int setup_fail(const eevdf_workload *wl, struct eevdf_diag *diag,
@@ -923,23 +941,69 @@ static int add_tables(const eevdf_workload *wl, eevdf_sim *sim)
 	return r;
 }
 
+/* A CPU of t's "cpus" that the machine lacks: a message, else 0. */
+static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
+		      const struct wl_task *t, const char *what,
+		      const char *path, struct eevdf_diag *diag)
+{
+	char msg[256];
+
+	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
+		if (t->cpus[k] < sim->nr_cpus)
+			continue;
+		snprintf(msg, sizeof(msg), "%s %s: cpu %d is not on this "
+			 "%d-CPU machine", what, t->name, t->cpus[k],
+			 sim->nr_cpus);
+		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
+	}
+	return 0;
+}
+
+/*
+ * The spawn templates, numbered as the spawn ops name them.  Their
+ * instances start with every variable at 0: the template's vars are set
+ * by the first ops of its program.
+ */
+static int add_templates(const eevdf_workload *wl, eevdf_sim *sim,
+			 struct eevdf_diag *diag)
+{
+	char path[WL_PATH_MAX];
+	int r, idx;
+
+	for (size_t i = 0; i < wl->nr_tmpls; i++) {
+		const struct wl_task *t = &wl->tmpls[i];
+		struct program *prog = wl->progs[t->prog].prog;
+
+		snprintf(path, sizeof(path), "templates.%s", t->name);
+		if ((r = check_cpus(wl, sim, t, "template", path, diag)))
+			return r;
+		/* the template holds a reference of its own */
+		prog->refs++;
+		idx = eevdf__sim_add_template(sim, t->name, &t->spec, prog,
+					      t->is_thread);
+		if (idx < 0)
+			return setup_fail(wl, diag, path, idx,
+					  "out of memory");
+		if ((size_t)idx != i)
+			return setup_fail(wl, diag, path, EEVDF_EINTERNAL,
+					  "the template got an unexpected "
+					  "index");
+	}
+	return 0;
+}
+
 static int add_task(const eevdf_workload *wl, eevdf_sim *sim, size_t i,
 		    struct eevdf_diag *diag)
 {
 	const struct wl_task *t = &wl->tasks[i];
 	struct program *prog = wl->progs[t->prog].prog;
-	char path[48], msg[256];
+	char path[48];
 	s64 *init;
-	int pid;
+	int pid, r;
 
 	snprintf(path, sizeof(path), "tasks[%zu]", t->src);
-	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
-		if (t->cpus[k] < sim->nr_cpus)
-			continue;
-		snprintf(msg, sizeof(msg), "task %s: cpu %d is not on this "
-			 "%d-CPU machine", t->name, t->cpus[k], sim->nr_cpus);
-		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
-	}
+	if ((r = check_cpus(wl, sim, t, "task", path, diag)))
+		return r;
 	init = calloc(wl->locals.n ? wl->locals.n : 1, sizeof(*init));
 	if (!init)
 		return setup_fail(wl, diag, path, EEVDF_ENOMEM,
@@ -979,11 +1043,11 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	 * of its own.
 	 */
 	if (sim->nr_tasks || sim->nr_objs || sim->nr_metrics ||
-	    sim->nr_join_sets || sim->nr_strings)
+	    sim->nr_join_sets || sim->nr_strings || sim->nr_templates)
 		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
 				  "a workload's tasks must be the first of "
 				  "the simulation (it already has tasks, "
-				  "objects or metrics)");
+				  "objects, metrics or templates)");
 	/* workloads always pay for their syscalls and switches */
 	sim->costs = wl->costs;
 	if ((r = add_objects(wl, sim)) || (r = add_tables(wl, sim)))
@@ -991,6 +1055,8 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 				  r == EEVDF_ENOMEM ? "out of memory" :
 						      "could not set up the "
 						      "simulation");
+	if ((r = add_templates(wl, sim, diag)))
+		return r;
 	for (size_t i = 0; i < wl->nr_tasks; i++)
 		if ((r = add_task(wl, sim, i, diag)))
 			return r;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Workload loader: the definitions of the file, instantiated: objects
- * (with the channel defaults of each kind), metrics, and tasks, whose
- * programs are compiled in a second pass once every name is known.
+ * (with the channel defaults of each kind), metrics, tasks and spawn
+ * templates, whose programs are compiled in a second pass once every name
+ * is known.
  */
 #include <string.h>
 
@@ -32,6 +33,8 @@ static const char *const mutex_keys[] = { OBJ_COMMON, "handoff",
 					  "spin_owner" };
 static const char *const spin_keys[] = { OBJ_COMMON, "per_cpu" };
 static const char *const barrier_keys[] = { OBJ_COMMON, "parties" };
+static const char *const timer_keys[] = { OBJ_COMMON, "period", "mode",
+					  "unique" };
 
 static const struct obj_type_def {
 	const char *name;
@@ -47,6 +50,7 @@ static const struct obj_type_def {
 	{ "spinlock", OBJ_SPINLOCK, spin_keys, ARRAY_SIZE(spin_keys) },
 	{ "barrier", OBJ_BARRIER, barrier_keys, ARRAY_SIZE(barrier_keys) },
 	{ "list", OBJ_LIST, plain_keys, ARRAY_SIZE(plain_keys) },
+	{ "timer", OBJ_TIMER, timer_keys, ARRAY_SIZE(timer_keys) },
 };
 
 /* Channel kinds and their defaults (workloads.md section 11.4). */
@@ -76,6 +80,7 @@ static const enum writer_wake ww_values[] = {
 static const char *const reader_wake_names[] = { "sync", "normal" };
 static const char *const who_names[] = { "exclusive", "all" };
 static const char *const handoff_names[] = { "fifo", "barging" };
+static const char *const timer_mode_names[] = { "relative", "absolute" };
 
 /* An optional integer member in [lo, hi]; absent keeps *out. */
 static int opt_int(struct wl_parser *p, const cJSON *obj, const char *key,
@@ -151,6 +156,31 @@ static int channel_settings(struct wl_parser *p, const cJSON *def,
 	return r;
 }
 
+/* rt-app's timer: a default period, a mode, one per task or shared. */
+static int timer_settings(struct wl_parser *p, const cJSON *def,
+			  struct wl_object *o)
+{
+	const cJSON *it = get(def, "period");
+	int mode = 0, r = 0;
+	size_t old;
+
+	if (it) {
+		old = path_key(p, "period");
+		r = eevdf__wl_ld_duration(p, it, false, &o->timer_period,
+					  NULL);
+		if (!r && o->timer_period == 0)
+			r = fail(p, "must be greater than 0");
+		path_pop(p, old);
+	}
+	if (!r)
+		r = eevdf__wl_get_enum(p, def, "mode", timer_mode_names,
+				       ARRAY_SIZE(timer_mode_names), &mode);
+	if (!r)
+		r = eevdf__wl_get_bool(p, def, "unique", &o->timer_unique);
+	o->timer_absolute = mode == 1;
+	return r;
+}
+
 static int object_settings(struct wl_parser *p, const cJSON *def,
 			   struct wl_object *o)
 {
@@ -204,10 +234,11 @@ static int object_settings(struct wl_parser *p, const cJSON *def,
 		t->u.barrier.parties = (u32)v;
 		o->parties_set = v > 0;
 		return r;
+	case OBJ_TIMER:
+		return timer_settings(p, def, o);
 	case OBJ_LATCH:
 	case OBJ_EVENT:
 	case OBJ_LIST:
-	case OBJ_TIMER:
 		break;
 	}
 	return 0;
@@ -389,14 +420,11 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 			for (size_t k = 0; !r && k < ARRAY_SIZE(obj_types); k++)
 				if (strcmp(type, obj_types[k].name) == 0)
 					td = &obj_types[k];
-			if (!r && !td && strcmp(type, "timer") == 0)
-				r = fail(p, "object type 'timer' is not "
-					    "supported by this version yet");
-			else if (!r && !td)
+			if (!r && !td)
 				r = fail(p, "unknown object type '%s' "
 					    "(expected channel, sem, latch, "
-					    "event, mutex, spinlock, barrier "
-					    "or list)", SHOWN(sb, type));
+					    "event, mutex, spinlock, barrier, "
+					    "list or timer)", SHOWN(sb, type));
 			path_pop(p, o2);
 			free(type);
 		}
@@ -621,12 +649,13 @@ int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj)
 
 static const char *const task_keys[] = {
 	"name", "for", "count", "kind", "policy", "nice", "slice", "cpus",
-	"start", "vars", "timer_slack", "program",
+	"start", "vars", "timer_slack", "on_signal", "program",
 };
-static const char *const task_later[] = { "cgroup", "on_signal" };
+static const char *const task_later[] = { "cgroup" };
 
-static int task_policy(struct wl_parser *p, const cJSON *it,
-		       enum eevdf_policy *out)
+/* A policy name (a task's "policy", setattr's): normal, batch or idle. */
+int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
+		     enum eevdf_policy *out)
 {
 	static const char *const later[] = { "fifo", "rr", "deadline" };
 	char *s = NULL, sb[WL_SHOWN_MAX];
@@ -761,7 +790,7 @@ static int task_attrs(struct wl_parser *p, const cJSON *def,
 	}
 	if (!r && (it = get(def, "policy"))) {
 		old = path_key(p, "policy");
-		r = task_policy(p, it, &t->spec.policy);
+		r = eevdf__wl_policy(p, it, &t->spec.policy);
 		path_pop(p, old);
 	}
 	if (!r && (it = get(def, "slice"))) {
@@ -1023,12 +1052,8 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 					  NULL);
 		path_pop(p, old);
 	}
-	if (!r) {
-		old = path_key(p, "program");
-		r = eevdf__wl_compile_program(p, get(d->json, "program"),
-					      &prog);
-		path_pop(p, old);
-	}
+	if (!r)
+		r = eevdf__wl_compile_program(p, d->json, NULL, 0, &prog);
 	if (!r)
 		r = add_prog(p, prog);
 	if (r)
@@ -1064,6 +1089,176 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 		d.src = i;
 		old = path_index(p, i);
 		r = eevdf__wl_instances(p, it, "task", task_compile, &d);
+		path_pop(p, old);
+	}
+	return r;
+}
+
+/* Templates ------------------------------------------------------------ */
+
+static const char *const tmpl_keys[] = {
+	"kind", "policy", "nice", "slice", "cpus", "vars", "timer_slack",
+	"on_signal", "program",
+};
+static const char *const tmpl_later[] = { "cgroup" };
+
+int eevdf__wl_find_template(const struct eevdf_workload *wl,
+			    const char *name)
+{
+	for (size_t i = 0; i < wl->nr_tmpls; i++)
+		if (strcmp(wl->tmpls[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* A task named NAME or NAME[...], like the instances of template NAME. */
+static int tmpl_clash(const struct eevdf_workload *wl, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < wl->nr_tasks; i++) {
+		const char *t = wl->tasks[i].name;
+
+		if (strncmp(t, name, n) == 0 && (t[n] == '\0' || t[n] == '['))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The keys a task has and a template has not, each with its reason. */
+static int tmpl_no_key(struct wl_parser *p, const cJSON *def)
+{
+	static const struct {
+		const char *key;
+		const char *why;
+	} no[] = {
+		{ "name", "it is named by its key; spawn names its instances "
+			  "NAME[0], NAME[1], ..." },
+		{ "for", "spawn's 'count' makes several instances" },
+		{ "count", "spawn's 'count' makes several instances" },
+		{ "start", "its instances start when they are spawned" },
+	};
+	size_t old;
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		if (!get(def, no[i].key))
+			continue;
+		old = path_key(p, no[i].key);
+		r = fail(p, "a template has no '%s': %s", no[i].key,
+			 no[i].why);
+		path_pop(p, old);
+		return r;
+	}
+	return 0;
+}
+
+static int parse_template(struct wl_parser *p, const char *name,
+			  const cJSON *def, struct wl_task *t)
+{
+	char sb[WL_SHOWN_MAX];
+	const cJSON *prog;
+	size_t old;
+	int r, i;
+
+	if (!cJSON_IsObject(def))
+		return fail(p, "a template must be an object of task keys");
+	if ((r = tmpl_no_key(p, def)) ||
+	    (r = eevdf__wl_check_keys(p, def, tmpl_keys,
+				      ARRAY_SIZE(tmpl_keys), tmpl_later,
+				      ARRAY_SIZE(tmpl_later))) ||
+	    (r = eevdf__wl_check_name(p, name, "template")))
+		return r;
+	if (strlen(name) > WL_NAME_MAX - WL_INST_SUFFIX)
+		return fail(p, "a template name is at most %d characters (its "
+			       "instances add \"[k]\")",
+			    WL_NAME_MAX - WL_INST_SUFFIX);
+	if ((i = tmpl_clash(p->wl, name)) >= 0)
+		return fail(p, "template '%s' would name its instances like "
+			       "task '%s'", SHOWN(sb, name),
+			    p->wl->tasks[i].name);
+	if (!(prog = get(def, "program")))
+		return fail(p, "missing key 'program'");
+	old = path_key(p, "program");
+	if (!cJSON_IsArray(prog))
+		r = fail(p, "must be an array of ops");
+	else if (!prog->child)
+		r = fail(p, "must not be empty");
+	path_pop(p, old);
+	if (r)
+		return r;
+	t->name = eevdf__wl_strdup(name);
+	if (!t->name)
+		return nomem(p);
+	t->spec.name = t->name;
+	t->spec.policy = EEVDF_POLICY_NORMAL;
+	return task_attrs(p, def, t);
+}
+
+/*
+ * Pass 1 of "templates": name -> task keys.  After the tasks, whose names
+ * the instances must not take; before any program, since spawn names a
+ * template.
+ */
+int eevdf__wl_parse_templates(struct wl_parser *p, const cJSON *obj)
+{
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *it;
+	size_t n = 0, old;
+	int r = 0;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object of name: template");
+	for (it = obj->child; it; it = it->next)
+		n++;
+	wl->tmpls = calloc(n ? n : 1, sizeof(*wl->tmpls));
+	if (!wl->tmpls)
+		return nomem(p);
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+
+		old = path_key(p, k);
+		if (eevdf__wl_find_template(wl, k) >= 0)
+			r = fail(p, "duplicate template '%s'", k);
+		else
+			r = parse_template(p, k, it, &wl->tmpls[wl->nr_tmpls]);
+		/* counted once named: eevdf_workload_free() frees it */
+		if (wl->tmpls[wl->nr_tmpls].name)
+			wl->nr_tmpls++;
+		path_pop(p, old);
+	}
+	return r;
+}
+
+/* Pass 2 of "templates": their programs, as the tasks'. */
+int eevdf__wl_compile_templates(struct wl_parser *p, const cJSON *obj)
+{
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *it, *slack;
+	size_t i = 0, old, o2;
+	int r = 0;
+
+	for (it = obj ? obj->child : NULL; !r && it; it = it->next, i++) {
+		struct wl_task *t = &wl->tmpls[i];
+		struct program *prog = NULL;
+
+		old = path_key(p, it->string);
+		p->timer_slack = 0;
+		if ((slack = get(it, "timer_slack"))) {
+			o2 = path_key(p, "timer_slack");
+			r = eevdf__wl_ld_duration(p, slack, false,
+						  &p->timer_slack, NULL);
+			path_pop(p, o2);
+		}
+		p->in_template = true;
+		if (!r)
+			r = eevdf__wl_compile_program(p, it, t->init,
+						      t->nr_init, &prog);
+		p->in_template = false;
+		if (!r)
+			r = add_prog(p, prog);
+		if (!r)
+			t->prog = (u32)(wl->nr_progs - 1);
 		path_pop(p, old);
 	}
 	return r;

@@ -6,7 +6,8 @@
  *				the accessors
  *	workload_json.c		JSON access with diagnostics by path, names
  *	workload_expand.c	params, "${...}", for/count instantiation
- *	workload_defs.c		objects, metrics and task definitions
+ *	workload_defs.c		objects, metrics, task and template
+ *				definitions
  *	workload_values.c	operands: expressions, distributions, object
  *				references
  *	workload_ops.c		ops and macros to the engine's struct program
@@ -14,10 +15,11 @@
  *				barrier parties, cross-checks, public views
  *
  * Loading is one pass over the document per phase (params, objects, task
- * names, programs, link), so that a program can name any object, task or
- * metric of the file whatever the order.  The first error wins: it is
- * written to the caller's diag with the JSON path where it was found, and
- * every function returns a negative EEVDF_E* code from then on.
+ * names, templates, programs, link), so that a program can name any
+ * object, task, template or metric of the file whatever the order.  The
+ * first error wins: it is written to the caller's diag with the JSON path
+ * where it was found, and every function returns a negative EEVDF_E* code
+ * from then on.
  */
 #ifndef EEVDF_WORKLOAD_IMPL_H
 #define EEVDF_WORKLOAD_IMPL_H
@@ -57,6 +59,10 @@
 #define WL_PATH_MAX sizeof(((struct eevdf_diag *)NULL)->path)
 /* A hidden local of drop_zero records (names starting @__ are reserved). */
 #define WL_SAMPLE_VAR "@__sample"
+/* The hidden local of a per-task timer: this prefix and the timer's name. */
+#define WL_TIMER_VAR "@__timer."
+/* Room a template name leaves for its instances' "[k]" (k is a u32). */
+#define WL_INST_SUFFIX 12
 
 /* A load-time value: a param, or what a "${...}" expands to. */
 enum wl_vkind {
@@ -92,6 +98,11 @@ struct wl_object {
 	u32 users;                /* barrier: tasks whose programs name it */
 	bool sent;                /* channel: some send names it */
 	bool posted;              /* sem: some post names it */
+	/* timer: the default period of its waits (0: none), its mode, and
+	 * whether each task has its own (a hidden task-local variable) */
+	eevdf_time timer_period;
+	bool timer_absolute;
+	bool timer_unique;
 };
 
 struct wl_prog {
@@ -108,6 +119,7 @@ struct wl_init {
 	s64 v;
 };
 
+/* A task instance, or a spawn template (then src is unused). */
 struct wl_task {
 	struct eevdf_task_spec spec; /* the public view */
 	char *name;
@@ -165,6 +177,8 @@ struct eevdf_workload {
 	struct wl_task *tasks;
 	size_t nr_tasks, cap_tasks;
 	u32 *tasks_by_name; /* task indices sorted by name */
+	struct wl_task *tmpls; /* "templates", in file order */
+	size_t nr_tmpls;
 	struct wl_prog *progs;
 	size_t nr_progs, cap_progs;
 	struct wl_metric *metrics;
@@ -235,6 +249,7 @@ struct wl_parser {
 	u32 used_for;            /* the for variables read, a bit each */
 	bool in_dist;            /* evaluating a distribution's parameter */
 	bool hidden_ok;          /* compiling the loader's own text */
+	bool in_template;        /* compiling a template: no "@pid" */
 	char why[160];           /* a resolver's reason for failing */
 
 	/* the program being compiled, for task tasks[task] */
@@ -340,6 +355,12 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr);
 int eevdf__wl_find_object(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_task(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_metric(const struct eevdf_workload *wl, const char *name);
+int eevdf__wl_find_template(const struct eevdf_workload *wl,
+			    const char *name);
+int eevdf__wl_parse_templates(struct wl_parser *p, const cJSON *obj);
+int eevdf__wl_compile_templates(struct wl_parser *p, const cJSON *obj);
+int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
+		     enum eevdf_policy *out);
 
 /* workload_values.c */
 int eevdf__wl_rt_resolve(void *ud, const char *name, size_t len,
@@ -357,8 +378,16 @@ int eevdf__wl_var(struct wl_parser *p, const char *s, bool global_ok,
 void eevdf__wl_pval_free(struct pval *v);
 
 /* workload_ops.c */
-int eevdf__wl_compile_program(struct wl_parser *p, const cJSON *arr,
+/*
+ * The program of a task or template definition: its "program", then its
+ * "on_signal" handlers; a template's vars (init) are set by LET ops before
+ * the program, since spawned tasks start with every variable at 0.
+ */
+int eevdf__wl_compile_program(struct wl_parser *p, const cJSON *def,
+			      const struct wl_init *init, u32 nr_init,
 			      struct program **out);
+/* A signal name ("USR1" or "SIGUSR1") to its number, or 0. */
+int eevdf__wl_signo(const char *s);
 
 /* workload_link.c */
 int eevdf__wl_link(struct wl_parser *p);
@@ -366,5 +395,8 @@ int eevdf__wl_link(struct wl_parser *p);
 /* For tests: the compiled program of task i, or NULL. */
 const struct program *eevdf__workload_program(const eevdf_workload *wl,
 					      size_t i);
+/* For tests: the compiled program of the template name, or NULL. */
+const struct program *
+eevdf__workload_template_program(const eevdf_workload *wl, const char *name);
 
 #endif

@@ -245,6 +245,22 @@ static int barrier_parties(struct wl_parser *p)
 		}
 	}
 	free(last);
+	/* spawned tasks are not known here: their barriers say how many */
+	for (size_t t = 0; t < wl->nr_tmpls; t++) {
+		const struct wl_prog *w = &wl->progs[wl->tmpls[t].prog];
+
+		for (u32 k = 0; k < w->nr_objs; k++) {
+			const struct wl_object *o = &wl->objs[w->objs[k]];
+
+			if (o->tmpl.type != OBJ_BARRIER || o->parties_set)
+				continue;
+			snprintf(path, sizeof(path), "templates.%.40s",
+				 wl->tmpls[t].name);
+			return fail_at(p, path,
+				       "barrier '%s' is used by a template: "
+				       "give it 'parties'", o->tmpl.name);
+		}
+	}
 	for (size_t i = 0; i < wl->nr_objs; i++) {
 		struct wl_object *o = &wl->objs[i];
 
@@ -295,7 +311,8 @@ static int self_joins(struct wl_parser *p)
 		for (u32 i = 0; i < prog->nr_ops; i++) {
 			const struct wl_join *j;
 
-			if (prog->ops[i].code != P_JOIN)
+			if (prog->ops[i].code != P_JOIN ||
+			    prog->ops[i].a.c < 0)
 				continue;
 			j = &wl->joins[prog->ops[i].a.c];
 			if (join_has(j, (u32)t + 1))

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "sim.h"
 #include "workload_impl.h"
 
 #define fail eevdf__wl_fail
@@ -21,6 +22,8 @@
 
 static int compile_ops(struct wl_parser *p, const cJSON *arr, int depth,
 		       bool *adv);
+static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
+		   const char *name, u32 main, bool *adv);
 
 static int emit(struct wl_parser *p, enum popcode code, u32 *at)
 {
@@ -100,6 +103,17 @@ static int status_key(struct wl_parser *p, const cJSON *obj, const char *key,
 	path_pop(p, old);
 	if (g)
 		op->flags |= SLOT_GLOBAL;
+	return r;
+}
+
+/* "interruptible": true: a signal ends the wait with status EINTR. */
+static int intr_key(struct wl_parser *p, const cJSON *obj, struct pop *op)
+{
+	bool intr = false;
+	int r = eevdf__wl_get_bool(p, obj, "interruptible", &intr);
+
+	if (intr)
+		op->flags |= SLEEP_INTR;
 	return r;
 }
 
@@ -292,10 +306,8 @@ static int op_sleep(struct wl_parser *p, const cJSON *v, int depth,
 		    bool *adv, u32 *main)
 {
 	static const char *const keys[] = { "for", "slack", "interruptible",
-					    "cost" };
+					    "status", "cost" };
 	struct pop *op;
-	bool intr = false;
-	size_t old;
 	int r;
 
 	(void)depth;
@@ -316,14 +328,9 @@ static int op_sleep(struct wl_parser *p, const cJSON *v, int depth,
 		if (!r)
 			r = slack_key(p, v, &op->b);
 		if (!r)
-			r = eevdf__wl_get_bool(p, v, "interruptible", &intr);
-		if (!r && intr) {
-			old = path_key(p, "interruptible");
-			r = fail(p, "interruptible sleeps are not supported "
-				    "by this version yet (there are no "
-				    "signals)");
-			path_pop(p, old);
-		}
+			r = intr_key(p, v, op);
+		if (!r)
+			r = status_key(p, v, "status", op);
 	}
 	*adv = !r && !(is_const(&op->a, 0) && is_const(&op->b, 0));
 	return r;
@@ -411,7 +418,8 @@ static int op_wait(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
 	static const char *const keys[] = { "sem", "latch", "timeout",
-					    "slack", "status", "cost" };
+					    "slack", "status", "interruptible",
+					    "cost" };
 	const char *which = "";
 	struct pop *op;
 	int r;
@@ -427,9 +435,12 @@ static int op_wait(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 							OBJ_LATCH),
 			 &op->obj)) ||
 	    (r = timeout_key(p, v, &op->b)) ||
-	    (r = status_key(p, v, "status", op)))
+	    (r = status_key(p, v, "status", op)) ||
+	    (r = intr_key(p, v, op)))
 		return r;
+	/* a signal may end an interruptible wait that no post ends */
 	if (op->obj.idx >= 0 && op->b.kind == PV_NONE &&
+	    !(op->flags & SLEEP_INTR) &&
 	    p->wl->objs[op->obj.idx].tmpl.type == OBJ_SEM)
 		return add_check(p, WL_CHECK_WAIT, (u32)op->obj.idx);
 	return 0;
@@ -479,7 +490,8 @@ static int op_block(struct wl_parser *p, const cJSON *v, int depth,
 		    bool *adv, u32 *main)
 {
 	static const char *const keys[] = { "event", "timeout", "slack",
-					    "status", "release", "cost" };
+					    "status", "release",
+					    "interruptible", "cost" };
 	struct pop *op;
 	int r;
 
@@ -491,7 +503,8 @@ static int op_block(struct wl_parser *p, const cJSON *v, int depth,
 	op = OP(p, *main);
 	if ((r = ref_key(p, v, "event", BIT(OBJ_EVENT), &op->obj)) ||
 	    (r = timeout_key(p, v, &op->b)) ||
-	    (r = status_key(p, v, "status", op)))
+	    (r = status_key(p, v, "status", op)) ||
+	    (r = intr_key(p, v, op)))
 		return r;
 	if (get(v, "release"))
 		r = ref_key(p, v, "release", BIT(OBJ_MUTEX), &op->obj2);
@@ -805,44 +818,38 @@ static int join_set(struct wl_parser *p, const char *pat, struct wl_join *j)
 	return 0;
 }
 
+/*
+ * wait() or pthread_join(): for the tasks a pattern names, or for every
+ * task this one spawned ("children", the instances still alive).
+ */
 static int op_join(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
-	static const char *const keys[] = { "tasks", "interruptible", "cost" };
-	static const char *const later[] = { "status" };
+	static const char *const keys[] = { "tasks", "interruptible",
+					    "status", "cost" };
 	struct eevdf_workload *wl = p->wl;
 	struct wl_join j = { NULL, 0, NULL, NULL };
+	bool children = false;
 	const cJSON *t;
-	bool intr = false;
 	size_t old;
 	int r;
 
 	(void)depth;
 	*adv = true;
-	if ((r = args(p, v, keys, ARRAY_SIZE(keys), later,
-		      ARRAY_SIZE(later))) ||
-	    (r = eevdf__wl_get_bool(p, v, "interruptible", &intr)))
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), NULL, 0)))
 		return r;
-	if (intr) {
-		old = path_key(p, "interruptible");
-		r = fail(p, "interruptible joins are not supported by this "
-			    "version yet (there are no signals)");
-		path_pop(p, old);
-		return r;
-	}
 	if (!(t = get(v, "tasks")))
 		return fail(p, "missing key 'tasks'");
 	old = path_key(p, "tasks");
 	r = eevdf__wl_ld_string(p, t, &j.pattern);
 	if (!r && strcmp(j.pattern, "children") == 0)
-		r = fail(p, "joining \"children\" is not supported by this "
-			    "version yet (there is no spawn)");
-	if (!r)
+		children = true;
+	else if (!r)
 		r = join_set(p, j.pattern, &j);
-	if (!r && !(j.path = eevdf__wl_where(p)))
+	if (!r && !children && !(j.path = eevdf__wl_where(p)))
 		r = nomem(p);
 	path_pop(p, old);
-	if (!r) {
+	if (!r && !children) {
 		struct wl_join *n = realloc(wl->joins, (wl->nr_joins + 1) *
 							       sizeof(*n));
 
@@ -853,17 +860,395 @@ static int op_join(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 			n[wl->nr_joins++] = j;
 		}
 	}
-	if (r) {
+	if (r || children) {
 		free(j.pids);
 		free(j.pattern);
 		free(j.path);
-		return r;
+		if (r)
+			return r;
 	}
 	if ((r = emit(p, P_JOIN, main)))
 		return r;
 	OP(p, *main)->a.kind = PV_CONST;
-	OP(p, *main)->a.c = (s64)(wl->nr_joins - 1);
+	OP(p, *main)->a.c = children ? JOIN_CHILDREN :
+				       (s64)(wl->nr_joins - 1);
+	if ((r = intr_key(p, v, OP(p, *main))))
+		return r;
+	return status_key(p, v, "status", OP(p, *main));
+}
+
+/* Signals, spawn, setattr ---------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int signo;
+} sig_names[] = {
+	{ "HUP", SIGNO_HUP },	{ "INT", SIGNO_INT },	{ "KILL", SIGNO_KILL },
+	{ "USR1", SIGNO_USR1 }, { "USR2", SIGNO_USR2 }, { "ALRM", SIGNO_ALRM },
+	{ "TERM", SIGNO_TERM },
+};
+
+#define SIG_EXPECTED "expected HUP, INT, KILL, USR1, USR2, ALRM or TERM, " \
+		     "optionally with 'SIG' before"
+
+int eevdf__wl_signo(const char *s)
+{
+	if (strncmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (size_t i = 0; i < ARRAY_SIZE(sig_names); i++)
+		if (strcmp(s, sig_names[i].name) == 0)
+			return sig_names[i].signo;
 	return 0;
+}
+
+/* The one task a name ("${...}" expanded) names, as a pid. */
+static int signal_target(struct wl_parser *p, const cJSON *it, s32 *pid)
+{
+	const struct eevdf_workload *wl = p->wl;
+	char *name = NULL, sb[WL_SHOWN_MAX];
+	const char *first = NULL;
+	size_t len, n = 0;
+	int i, r;
+
+	if ((r = eevdf__wl_ld_string(p, it, &name)))
+		return r;
+	len = strlen(name);
+	if ((i = eevdf__wl_find_task(wl, name)) >= 0) {
+		*pid = i + 1;
+		free(name);
+		return 0;
+	}
+	/* a pattern, or the name of a definition of several instances */
+	for (size_t k = 0; k < wl->nr_tasks; k++) {
+		const char *t = wl->tasks[k].name;
+
+		if (eevdf__wl_glob(name, len, t) ||
+		    (strncmp(t, name, len) == 0 && t[len] == '[')) {
+			first = first ? first : t;
+			n++;
+		}
+	}
+	if (n)
+		r = fail(p, "'%s' names %zu tasks ('%s'%s): a signal goes to "
+			    "one task, named in full", SHOWN(sb, name), n,
+			 first, n > 1 ? ", ..." : "");
+	else if (strchr(name, '@'))
+		r = fail(p, "'%s': the target is a task named at load time "
+			    "(run-time names are not supported)",
+			 SHOWN(sb, name));
+	else if (eevdf__wl_find_template(wl, name) >= 0)
+		r = fail(p, "'%s' is a template: its spawned instances cannot "
+			    "be named at load time", SHOWN(sb, name));
+	else
+		r = fail(p, "no task named '%s'", SHOWN(sb, name));
+	free(name);
+	return r;
+}
+
+/* A signal name at obj.key: its number. */
+static int sig_key(struct wl_parser *p, const cJSON *obj, const char *key,
+		   int *signo)
+{
+	const cJSON *it = get(obj, key);
+	char *s = NULL, sb[WL_SHOWN_MAX];
+	size_t old;
+	int r;
+
+	if (!it)
+		return fail(p, "missing key '%s'", key);
+	old = path_key(p, key);
+	r = eevdf__wl_ld_string(p, it, &s);
+	if (!r && !(*signo = eevdf__wl_signo(s)))
+		r = fail(p, "unknown signal '%s' (" SIG_EXPECTED ")",
+			 SHOWN(sb, s));
+	free(s);
+	path_pop(p, old);
+	return r;
+}
+
+/* kill(): the target is resolved now; a pending signal coalesces. */
+static int op_signal(struct wl_parser *p, const cJSON *v, int depth,
+		     bool *adv, u32 *main)
+{
+	static const char *const keys[] = { "task", "sig", "cost" };
+	const cJSON *t = get(v, "task");
+	struct pop *op;
+	size_t old;
+	int sig = 0, r;
+
+	(void)depth;
+	(void)adv;
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), NULL, 0)))
+		return r;
+	if (!t)
+		return fail(p, "missing key 'task'");
+	if ((r = sig_key(p, v, "sig", &sig)) || (r = emit(p, P_SIGNAL, main)))
+		return r;
+	op = OP(p, *main);
+	op->a.kind = PV_CONST;
+	op->a.c = sig;
+	old = path_key(p, "task");
+	r = signal_target(p, t, &op->obj.task_pid);
+	path_pop(p, old);
+	return r;
+}
+
+/* fork() or pthread_create() of count instances of a template. */
+static int op_spawn(struct wl_parser *p, const cJSON *v, int depth,
+		    bool *adv, u32 *main)
+{
+	static const char *const keys[] = { "template", "count", "cost" };
+	static const char *const later[] = { "vars" };
+	const cJSON *t = get(v, "template");
+	char *name = NULL, sb[WL_SHOWN_MAX];
+	struct pop *op;
+	size_t old;
+	int i = -1, r;
+
+	(void)depth;
+	(void)adv;
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), later,
+		      ARRAY_SIZE(later))))
+		return r;
+	if (!t)
+		return fail(p, "missing key 'template'");
+	old = path_key(p, "template");
+	r = eevdf__wl_ld_string(p, t, &name);
+	if (!r && (i = eevdf__wl_find_template(p->wl, name)) < 0)
+		r = fail(p, "no template named '%s' (define it under "
+			    "\"templates\")", SHOWN(sb, name));
+	free(name);
+	path_pop(p, old);
+	if (r || (r = emit(p, P_SPAWN, main)))
+		return r;
+	op = OP(p, *main);
+	op->a.kind = PV_CONST;
+	op->a.c = i;
+	if ((r = eevdf__wl_operand_key(p, v, "count", VK_COUNT, &op->b)))
+		return r;
+	if (op->b.kind == PV_CONST && op->b.c > WL_MAX_COUNT) {
+		old = path_key(p, "count");
+		r = fail(p, "must be at most %d", WL_MAX_COUNT);
+		path_pop(p, old);
+	}
+	return r;
+}
+
+/* sched_setattr() on the task itself: nice, slice, policy. */
+static int op_setattr(struct wl_parser *p, const cJSON *v, int depth,
+		      bool *adv, u32 *main)
+{
+	static const char *const keys[] = { "nice", "slice", "policy",
+					    "cost" };
+	const cJSON *sl = get(v, "slice"), *pol = get(v, "policy");
+	enum eevdf_policy policy;
+	struct pop *op;
+	size_t old;
+	int r;
+
+	(void)depth;
+	(void)adv;
+	if (cJSON_IsObject(v) && get(v, "cpus")) {
+		old = path_key(p, "cpus");
+		r = fail(p, "changing 'cpus' is not supported by this version "
+			    "yet (an affinity change needs migration)");
+		path_pop(p, old);
+		return r;
+	}
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), NULL, 0)))
+		return r;
+	if (!get(v, "nice") && !sl && !pol)
+		return fail(p, "needs at least one of 'nice', 'slice' and "
+			       "'policy'");
+	if ((r = emit(p, P_SETATTR, main)))
+		return r;
+	op = OP(p, *main);
+	if ((r = eevdf__wl_operand_key(p, v, "nice", VK_VALUE, &op->a)))
+		return r;
+	if (op->a.kind == PV_CONST && (op->a.c < -20 || op->a.c > 19)) {
+		old = path_key(p, "nice");
+		r = fail(p, "must be between -20 and 19");
+		path_pop(p, old);
+		return r;
+	}
+	if (cJSON_IsNull(sl)) {
+		op->b.kind = PV_CONST;
+		op->b.c = 0;
+	} else if ((r = eevdf__wl_operand_key(p, v, "slice", VK_DUR,
+					      &op->b))) {
+		return r;
+	}
+	if (op->b.kind == PV_CONST && op->b.c &&
+	    (op->b.c < WL_SLICE_MIN || op->b.c > WL_SLICE_MAX)) {
+		old = path_key(p, "slice");
+		r = fail(p, "must be 0 or null (back to the base slice) or "
+			    "between 100us and 100ms");
+		path_pop(p, old);
+		return r;
+	}
+	if (!pol)
+		return 0;
+	old = path_key(p, "policy");
+	r = eevdf__wl_policy(p, pol, &policy);
+	path_pop(p, old);
+	op->c.kind = PV_CONST;
+	op->c.c = (s64)policy;
+	return r;
+}
+
+/* Timers and wake_and_block ----------------------------------------------- */
+
+static const char *const timer_modes[] = { "relative", "absolute" };
+
+/* The hidden task-local "next expiry" of the per-task timer name. */
+static int timer_slot(struct wl_parser *p, const char *name, u32 *slot)
+{
+	size_t n = strlen(WL_TIMER_VAR) + strlen(name);
+	char *var = malloc(n + 1);
+	int r = 0;
+
+	if (!var)
+		return nomem(p);
+	snprintf(var, n + 1, "%s%s", WL_TIMER_VAR, name);
+	if (eevdf__wl_names_add(&p->wl->locals, var, n, slot))
+		r = nomem(p);
+	free(var);
+	return r;
+}
+
+/*
+ * The timer of a timer_wait: a per-task one (a timer object with
+ * "unique", or a name "unique*" that no object has, as rt-app writes
+ * "ref": "unique") in a hidden variable, else a shared timer object.
+ * *period and *absolute receive the defaults the timer gives.
+ */
+static int timer_ref(struct wl_parser *p, const cJSON *it, struct pop *op,
+		     eevdf_time *period, bool *absolute)
+{
+	const struct eevdf_workload *wl = p->wl;
+	const struct wl_object *o;
+	char *name = NULL, sb[WL_SHOWN_MAX];
+	int r;
+
+	if ((r = eevdf__wl_ld_string(p, it, &name)))
+		return r;
+	if (strncmp(name, "unique", 6) == 0 && !strpbrk(name, "[@") &&
+	    eevdf__wl_find_object(wl, name) < 0) {
+		r = timer_slot(p, name, &op->slot);
+		free(name);
+		return r;
+	}
+	free(name);
+	if ((r = eevdf__wl_objref(p, it, BIT(OBJ_TIMER), &op->obj)) ||
+	    (r = note_uses(p)))
+		return r;
+	for (u32 i = 0; i < p->nr_match; i++) {
+		o = &wl->objs[p->match[i]];
+		if (o->timer_unique && op->obj.idx < 0)
+			return fail(p, "'%s' fits timer '%s', which is one "
+				       "per task: name such a timer without "
+				       "run-time parts",
+				    SHOWN(sb, op->obj.text), o->tmpl.name);
+		/* the defaults, when every timer it may name agrees */
+		if (i == 0) {
+			*period = o->timer_period;
+			*absolute = o->timer_absolute;
+		}
+		if (*period != o->timer_period)
+			*period = 0;
+		if (*absolute != o->timer_absolute)
+			*absolute = false;
+	}
+	if (op->obj.idx >= 0 && wl->objs[op->obj.idx].timer_unique)
+		return timer_slot(p, wl->objs[op->obj.idx].tmpl.name,
+				  &op->slot);
+	return 0;
+}
+
+/* rt-app's timer event: wait for the timer's next expiry. */
+static int op_timer_wait(struct wl_parser *p, const cJSON *v, int depth,
+			 bool *adv, u32 *main)
+{
+	static const char *const keys[] = { "timer", "period", "mode",
+					    "cost" };
+	const cJSON *t = get(v, "timer");
+	eevdf_time period = 0;
+	bool absolute = false;
+	struct pop *op;
+	int mode = -1, r;
+	size_t old;
+
+	(void)depth;
+	*adv = true;
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), NULL, 0)))
+		return r;
+	if (!t)
+		return fail(p, "missing key 'timer'");
+	if ((r = emit(p, P_TIMER_WAIT, main)))
+		return r;
+	op = OP(p, *main);
+	old = path_key(p, "timer");
+	r = timer_ref(p, t, op, &period, &absolute);
+	path_pop(p, old);
+	if (r || (r = eevdf__wl_operand_key(p, v, "period", VK_DUR, &op->a)) ||
+	    (r = eevdf__wl_get_enum(p, v, "mode", timer_modes,
+				    ARRAY_SIZE(timer_modes), &mode)))
+		return r;
+	if (op->a.kind == PV_CONST && op->a.c == 0) {
+		old = path_key(p, "period");
+		r = fail(p, "must be greater than 0");
+		path_pop(p, old);
+		return r;
+	}
+	if (op->a.kind == PV_NONE && !period)
+		return fail(p, "missing key 'period' (the timer gives none)");
+	if (op->a.kind == PV_NONE) {
+		op->a.kind = PV_CONST;
+		op->a.c = period;
+	}
+	if (mode >= 0)
+		absolute = mode == 1;
+	if (absolute)
+		op->flags |= TIMER_ABSOLUTE;
+	return 0;
+}
+
+/*
+ * rt-app's sync: a wake, then a block, as two ops.  The engine runs the
+ * block right after the wake unless the wake's costs or a preemption by
+ * the woken task come between; "release" with a mutex held across both
+ * closes that window, as in rt-app.
+ */
+static int op_wake_and_block(struct wl_parser *p, const cJSON *v, int depth,
+			     bool *adv, u32 *main)
+{
+	static const char *const keys[] = { "wake", "block" };
+	const cJSON *w = get(v, "wake"), *b = get(v, "block");
+	bool a = false;
+	u32 at = NO_OP;
+	size_t old;
+	int r;
+
+	*main = NO_OP;
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), NULL, 0)))
+		return r;
+	if (!w)
+		return fail(p, "missing key 'wake'");
+	if (!b)
+		return fail(p, "missing key 'block'");
+	old = path_key(p, "wake");
+	r = op_wake(p, w, depth, &a, &at);
+	path_pop(p, old);
+	if (!r)
+		r = op_cost(p, NULL, w, "wake", at, &a);
+	if (r)
+		return r;
+	old = path_key(p, "block");
+	r = op_block(p, b, depth, adv, &at);
+	path_pop(p, old);
+	if (!r)
+		r = op_cost(p, NULL, b, "block", at, adv);
+	return r;
 }
 
 /* Metrics --------------------------------------------------------------- */
@@ -1379,11 +1764,10 @@ static const struct {
 	{ "choose", op_choose },	{ "if", op_if },
 	{ "let", op_let },		{ "call", op_call },
 	{ "record", op_record },	{ "count", op_count },
-	{ "mark", op_mark },
-};
-
-static const char *const op_later[] = {
-	"timer_wait", "wake_and_block", "signal", "spawn", "setattr",
+	{ "mark", op_mark },		{ "signal", op_signal },
+	{ "spawn", op_spawn },		{ "setattr", op_setattr },
+	{ "timer_wait", op_timer_wait },
+	{ "wake_and_block", op_wake_and_block },
 };
 
 /* The op's "cost": beside the op key, or inside its argument object. */
@@ -1402,7 +1786,9 @@ static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 		return fail(p, "'cost' is given twice");
 	if (main == NO_OP)
 		return fail(p, "'cost' is not allowed on %s (put it on the "
-			       "ops of the macro)", name);
+			       "%s)", name,
+			    strcmp(name, "call") ? "'wake' or the 'block'" :
+						   "ops of the macro");
 	old = c ? 0 : path_key(p, name);
 	o2 = path_key(p, "cost");
 	r = eevdf__wl_operand(p, c ? c : in, VK_DUR, &OP(p, main)->cost,
@@ -1413,6 +1799,26 @@ static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 	if (!r && !is_const(&OP(p, main)->cost, 0))
 		*adv = true;
 	return r;
+}
+
+/*
+ * The syscall cost the engine charges by default for ops that neither
+ * block nor run: with it a loop of them advances time.
+ */
+static u64 default_cost(const struct wl_parser *p, enum popcode code)
+{
+	const struct cost_table *c = &p->wl->costs;
+
+	switch (code) {
+	case P_SIGNAL:
+		return c->signal_send;
+	case P_SPAWN:
+		return c->fork;
+	case P_SETATTR:
+		return c->syscall;
+	default:
+		return 0;
+	}
 }
 
 static int compile_op(struct wl_parser *p, const cJSON *op, int depth,
@@ -1449,12 +1855,13 @@ static int compile_op(struct wl_parser *p, const cJSON *op, int depth,
 		old = path_key(p, k);
 		r = op_table[i].fn(p, v, depth, adv, &main);
 		path_pop(p, old);
-		return r ? r : op_cost(p, op, v, k, main, adv);
+		if (r || (r = op_cost(p, op, v, k, main, adv)))
+			return r;
+		if (main != NO_OP && OP(p, main)->cost.kind == PV_NONE &&
+		    default_cost(p, OP(p, main)->code))
+			*adv = true;
+		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(op_later); i++)
-		if (strcmp(k, op_later[i]) == 0)
-			return fail(p, "op '%s' is not supported by this "
-				       "version yet", k);
 	return fail(p, "unknown op '%s'", SHOWN(kb, k));
 }
 
@@ -1477,19 +1884,85 @@ static int compile_ops(struct wl_parser *p, const cJSON *arr, int depth,
 	return 0;
 }
 
-int eevdf__wl_compile_program(struct wl_parser *p, const cJSON *arr,
+/*
+ * "on_signal": each handler body after the main program (which ends at
+ * main_ops), closed by a SIGRETURN; handler[sig] is 1 + its first pc.
+ */
+static int compile_handlers(struct wl_parser *p, const cJSON *obj)
+{
+	struct program *prog = p->prog;
+	const cJSON *it;
+	char sb[WL_SHOWN_MAX];
+	bool adv = false;
+	size_t old;
+	u32 at, end;
+	int sig, r = 0;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object of signal: [ops]");
+	prog->main_ops = prog->nr_ops;
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+
+		old = path_key(p, k);
+		sig = eevdf__wl_signo(k);
+		if (!sig)
+			r = fail(p, "unknown signal '%s' (" SIG_EXPECTED ")",
+				 SHOWN(sb, k));
+		else if (sig == SIGNO_KILL)
+			r = fail(p, "SIGKILL cannot be caught");
+		else if (prog->handler[sig])
+			r = fail(p, "a second handler for SIG%s",
+				 k[0] == 'S' ? k + 3 : k);
+		else if (!cJSON_IsArray(it))
+			r = fail(p, "must be an array of ops (empty: the "
+				    "signal is ignored)");
+		at = prog->nr_ops;
+		if (!r)
+			r = compile_ops(p, it, 0, &adv);
+		if (!r)
+			r = emit(p, P_SIGRETURN, &end);
+		if (!r)
+			prog->handler[sig] = at + 1;
+		path_pop(p, old);
+	}
+	return r;
+}
+
+int eevdf__wl_compile_program(struct wl_parser *p, const cJSON *def,
+			      const struct wl_init *init, u32 nr_init,
 			      struct program **out)
 {
 	struct program *prog = calloc(1, sizeof(*prog));
+	const cJSON *h = get(def, "on_signal");
 	bool adv = false;
-	int r;
+	size_t old;
+	u32 at;
+	int r = 0;
 
 	if (!prog)
 		return nomem(p);
 	prog->refs = 1;
 	p->prog = prog;
 	p->cap_ops = 0;
-	r = compile_ops(p, arr, 0, &adv);
+	for (u32 k = 0; !r && k < nr_init; k++) {
+		r = emit(p, P_LET, &at);
+		if (!r) {
+			OP(p, at)->slot = init[k].slot;
+			OP(p, at)->a.kind = PV_CONST;
+			OP(p, at)->a.c = init[k].v;
+		}
+	}
+	if (!r) {
+		old = path_key(p, "program");
+		r = compile_ops(p, get(def, "program"), 0, &adv);
+		path_pop(p, old);
+	}
+	if (!r && h) {
+		old = path_key(p, "on_signal");
+		r = compile_handlers(p, h);
+		path_pop(p, old);
+	}
 	if (!r && eevdf__program_index(prog))
 		r = nomem(p);
 	p->prog = NULL;

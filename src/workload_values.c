@@ -40,6 +40,12 @@ int eevdf__wl_rt_resolve(void *ud, const char *name, size_t len,
 	u32 id;
 
 	if (name[0] == '@') {
+		if (p->in_template && same("@pid", name, len)) {
+			snprintf(p->why, sizeof(p->why), "'@pid' is not "
+				 "known in a template (spawned tasks start "
+				 "with every variable at 0)");
+			return -1;
+		}
 		if (!p->hidden_ok && len >= 3 &&
 		    memcmp(name + (global ? 1 : 0), "@__", 3) == 0) {
 			snprintf(p->why, sizeof(p->why), "names starting with "
@@ -569,7 +575,7 @@ static const char *want_names(u32 want)
 		return "sem";
 	if (want == ((1u << OBJ_SEM) | (1u << OBJ_LATCH)))
 		return "sem or latch";
-	for (int t = OBJ_CHANNEL; t <= OBJ_LIST; t++)
+	for (int t = OBJ_CHANNEL; t <= OBJ_TIMER; t++)
 		if (want == (1u << t))
 			return eevdf__obj_type_name((enum obj_type)t);
 	return "object of the right type";

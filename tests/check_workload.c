@@ -649,9 +649,8 @@ START_TEST(workload_keys_of_later_versions_are_not_supported_yet)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'machine':{},'tasks':[" TASK_A "]}", "",
 			   "'machine' is not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'templates':{},'tasks':[" TASK_A "]}", "",
-			   "'templates' is not supported by this version "
-			   "yet");
+	EXPECT_PARSE_ERROR("{" FMT "'kernel':{},'tasks':[" TASK_A "]}", "",
+			   "'kernel' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'include':[],'tasks':[" TASK_A "]}", "",
 			   "'include' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','cgroup':'/x',"
@@ -859,26 +858,19 @@ START_TEST(workload_unknown_op_is_rejected)
 }
 END_TEST
 
-START_TEST(workload_unsupported_op_is_not_yet_supported)
+START_TEST(workload_setattr_cpus_spawn_vars_not_supported_yet)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'run':1},{'loop':{'count':2,'body':"
-			   "[{'spawn':{'template':'x'}}]}}]}]}",
-			   "tasks[0].program[1].loop.body[0]",
-			   "op 'spawn' is not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'signal':{'task':'a','sig':'USR1'}}]}]}",
-			   "tasks[0].program[0]",
-			   "op 'signal' is not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'setattr':{'nice':1}}]}]}",
-			   "tasks[0].program[0]",
-			   "op 'setattr' is not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'timer_wait':{'timer':'t'}}]}]}",
-			   "tasks[0].program[0]",
-			   "op 'timer_wait' is not supported by this version "
-			   "yet");
+			   "[{'setattr':{'nice':1,'cpus':[0]}}]}}]}]}",
+			   "tasks[0].program[1].loop.body[0].setattr.cpus",
+			   "changing 'cpus' is not supported by this version "
+			   "yet (an affinity change needs migration)");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'program':"
+			   "[{'exit':{}}]}},'tasks':[{'name':'a','program':"
+			   "[{'spawn':{'template':'c','vars':{'@x':1}}}]}]}",
+			   "tasks[0].program[0].spawn",
+			   "'vars' is not supported by this version yet");
 }
 END_TEST
 
@@ -2383,10 +2375,6 @@ START_TEST(error_join_pattern_matching_nothing)
 			   "'w[*]'}}]}]}",
 			   "tasks[0].program[0].join.tasks",
 			   "'w[*]' matches the joining task 'w[0]' itself");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'join':{'tasks':'children'}}]}]}",
-			   "tasks[0].program[0].join.tasks",
-			   "\"children\" is not supported by this version yet");
 }
 END_TEST
 
@@ -2497,9 +2485,6 @@ END_TEST
 
 START_TEST(error_features_not_supported_yet)
 {
-	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'timer','name':'t'}],"
-			   "'tasks':[" TASK_A "]}", "objects[0].type",
-			   "object type 'timer' is not supported");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
 			   "'slot':4096}],'tasks':[" TASK_A "]}", "objects[0]",
 			   "'slot' is not supported by this version yet");
@@ -2513,24 +2498,14 @@ START_TEST(error_features_not_supported_yet)
 			   "'handoff':'barging'}],'tasks':[" TASK_A "]}",
 			   "objects[0].handoff", "\"barging\" is not "
 			   "supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'sleep':{'for':'1s','interruptible':true}}]}]}",
-			   "tasks[0].program[0].sleep.interruptible",
-			   "not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'join':{'tasks':'a','status':'@s'}}]}]}",
-			   "tasks[0].program[0].join",
-			   "'status' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'w':{'type':'window_max',"
 			   "'window':'1s'}},'tasks':[" TASK_A "]}",
 			   "metrics.w.type", "metric type 'window_max' is not "
 			   "supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':{},"
-			   "'program':[{'run':1}]}]}", "tasks[0]",
-			   "'on_signal' is not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'wake_and_block':{}}]}]}", "tasks[0].program[0]",
-			   "op 'wake_and_block' is not supported");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'cgroup':'/x',"
+			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
+			   "templates.c",
+			   "'cgroup' is not supported by this version yet");
 }
 END_TEST
 
@@ -2603,6 +2578,824 @@ START_TEST(error_barrier_with_more_parties_than_users)
 }
 END_TEST
 
+/* ---- signals, templates, setattr, timers, wake_and_block --------------- */
+
+START_TEST(signals_compile_handlers_after_the_main_program)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'tasks':[{'name':'p','vars':{'@left':3},"
+		"'on_signal':{'USR1':[{'let':{'@left':'@left - 1'}}],"
+		" 'SIGTERM':[],"
+		" 'HUP':[{'loop':{'count':2,'body':[{'run':'1us'}]}}]},"
+		"'program':[{'loop':{'while':'@left > 0','body':"
+		" [{'sleep':{'for':'1s','interruptible':true,"
+		"   'status':'@s'}}]}},"
+		" {'signal':{'task':'c','sig':'SIGTERM'}}]},"
+		"{'name':'c','program':"
+		" [{'signal':{'task':'p','sig':'USR1'}}]}]}");
+	const struct program *p = prog_of(wl, "p"), *c = prog_of(wl, "c");
+	const struct pop *op;
+
+	/* main: loop, sleep, signal; USR1: let, sigreturn; TERM: sigreturn;
+	 * HUP: loop, run, sigreturn */
+	ck_assert_uint_eq(p->main_ops, 3);
+	ck_assert_uint_eq(p->nr_ops, 9);
+	ck_op(p, 0, P_LOOP, 1, 0);
+	op = ck_op(p, 1, P_SLEEP, 0, 0);
+	ck_assert_uint_eq(op->flags, SLEEP_INTR);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@s"));
+	op = ck_op(p, 2, P_SIGNAL, 0, 0);
+	ck_const(&op->a, SIGNO_TERM);
+	ck_assert_int_eq(op->obj.task_pid, 2);
+	ck_assert_uint_eq(p->handler[SIGNO_USR1], 3 + 1);
+	op = ck_op(p, 3, P_LET, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@left"));
+	ck_op(p, 4, P_SIGRETURN, 0, 0);
+	ck_assert_uint_eq(p->handler[SIGNO_TERM], 5 + 1);
+	ck_op(p, 5, P_SIGRETURN, 0, 0);
+	ck_assert_uint_eq(p->handler[SIGNO_HUP], 6 + 1);
+	ck_op(p, 6, P_LOOP, 1, 0);
+	ck_op(p, 7, P_RUN, 0, 0);
+	ck_op(p, 8, P_SIGRETURN, 0, 0);
+	ck_assert_uint_eq(p->handler[SIGNO_USR2], 0);
+	ck_assert_uint_eq(p->handler[SIGNO_INT], 0);
+	/* no on_signal: the whole array is the main program */
+	ck_assert_uint_eq(c->main_ops, 0);
+	op = ck_op(c, 0, P_SIGNAL, 0, 0);
+	ck_const(&op->a, SIGNO_USR1);
+	ck_assert_int_eq(op->obj.task_pid, 1);
+	ck_assert_ptr_null(eevdf_workload_task(wl, 0)->program);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(interruptible_waits_take_sleep_intr_and_a_status)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'sem','name':'s'},"
+		"{'type':'event','name':'e'}],"
+		"'tasks':[{'name':'a','program':["
+		/* nobody posts s: only a signal can end this wait */
+		" {'wait':{'sem':'s','interruptible':true,'status':'@st'}},"
+		" {'block':{'event':'e','interruptible':true,'status':'@@g'}},"
+		" {'join':{'tasks':'b','interruptible':true,'status':'@st'}},"
+		" {'join':{'tasks':'children'}},"
+		" {'sleep':{'for':'1ms','interruptible':false}}]},"
+		"{'name':'b','program':[{'run':1}]}]}");
+	const struct program *p = prog_of(wl, "a");
+	u32 st = local_slot(wl, "@st");
+	const struct pop *op;
+
+	op = ck_op(p, 0, P_WAIT, 0, 0);
+	ck_assert_uint_eq(op->flags, SLEEP_INTR);
+	ck_assert_uint_eq(op->slot, st);
+	op = ck_op(p, 1, P_BLOCK, 0, 0);
+	ck_assert_uint_eq(op->flags, SLEEP_INTR | SLOT_GLOBAL);
+	ck_assert_uint_eq(op->slot, 0);
+	op = ck_op(p, 2, P_JOIN, 0, 0);
+	ck_const(&op->a, 0);
+	ck_assert_uint_eq(op->flags, SLEEP_INTR);
+	ck_assert_uint_eq(op->slot, st);
+	ck_assert_uint_eq(wl->nr_joins, 1);
+	ck_assert_uint_eq(wl->joins[0].pids[0], 2);
+	op = ck_op(p, 3, P_JOIN, 0, 0);
+	ck_const(&op->a, JOIN_CHILDREN);
+	ck_assert_uint_eq(op->flags, 0);
+	ck_assert_uint_eq(op->slot, NO_SLOT);
+	op = ck_op(p, 4, P_SLEEP, 0, 0);
+	ck_assert_uint_eq(op->flags, 0);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(templates_compile_with_their_vars_first)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'n':3},"
+		"'templates':{'worker':{'kind':'thread','nice':5,"
+		"  'policy':'batch','slice':'1ms','cpus':[1],"
+		"  'vars':{'@x':7,'@y':'2ms'},'on_signal':{'USR2':[]},"
+		"  'program':[{'run':'@y'},{'exit':{}}]},"
+		" 'child':{'program':[{'exit':{}}]}},"
+		"'tasks':[{'name':'main','program':["
+		" {'spawn':{'template':'child'}},"
+		" {'spawn':{'template':'worker','count':'${n}'}},"
+		" {'join':{'tasks':'children'}}]}]}");
+	const struct program *m = prog_of(wl, "main");
+	const struct program *w =
+		eevdf__workload_template_program(wl, "worker");
+	const struct pop *op;
+	eevdf_sim *sim;
+
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 1);
+	ck_assert_ptr_null(eevdf__workload_template_program(wl, "nope"));
+	/* templates are numbered in file order */
+	op = ck_op(m, 0, P_SPAWN, 0, 0);
+	ck_const(&op->a, 1);
+	ck_assert_int_eq(op->b.kind, PV_NONE);
+	op = ck_op(m, 1, P_SPAWN, 0, 0);
+	ck_const(&op->a, 0);
+	ck_const(&op->b, 3);
+	op = ck_op(m, 2, P_JOIN, 0, 0);
+	ck_const(&op->a, JOIN_CHILDREN);
+	/* the vars as lets, the program, then the handler */
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(w->main_ops, 4);
+	ck_assert_uint_eq(w->nr_ops, 5);
+	op = ck_op(w, 0, P_LET, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@x"));
+	ck_const(&op->a, 7);
+	op = ck_op(w, 1, P_LET, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@y"));
+	ck_const(&op->a, 2 * MS);
+	op = ck_op(w, 2, P_RUN, 0, 0);
+	ck_assert_int_eq(op->a.kind, PV_EXPR);
+	ck_op(w, 3, P_EXIT, 0, 0);
+	ck_op(w, 4, P_SIGRETURN, 0, 0);
+	ck_assert_uint_eq(w->handler[SIGNO_USR2], 5);
+
+	sim = sim_with(wl, 2);
+	ck_assert_uint_eq(sim->nr_templates, 2);
+	ck_assert_str_eq(sim->templates[0].name, "worker");
+	ck_assert_str_eq(sim->templates[1].name, "child");
+	ck_assert(sim->templates[0].is_thread);
+	ck_assert(!sim->templates[1].is_thread);
+	ck_assert_int_eq(sim->templates[0].spec.nice, 5);
+	ck_assert_int_eq(sim->templates[0].spec.policy, EEVDF_POLICY_BATCH);
+	ck_assert_int_eq(sim->templates[0].spec.slice, 1 * MS);
+	ck_assert_uint_eq(sim->templates[0].spec.nr_cpus, 1);
+	ck_assert_int_eq(sim->templates[0].spec.cpus[0], 1);
+	ck_assert_ptr_eq(sim->templates[0].prog, w);
+	run_to_end(sim, 1000 * MS);
+	ck_assert_uint_eq(sim->nr_tasks, 5);
+	ck_assert_str_eq(sim->tasks[1]->name, "child[0]");
+	for (u32 k = 0; k < 3; k++) {
+		const struct task *t = sim->tasks[2 + k];
+		char name[16];
+
+		snprintf(name, sizeof(name), "worker[%u]", k);
+		ck_assert_str_eq(t->name, name);
+		ck_assert_int_eq(t->parent_pid, 1);
+		ck_assert_int_eq(t->cpu, 1);
+		ck_assert_int_eq(t->nice, 5);
+		ck_assert_int_eq(t->locals[local_slot(wl, "@x")], 7);
+		ck_assert_int_eq(t->locals[local_slot(wl, "@y")], 2 * MS);
+		ck_assert_int_eq(t->state, TASK_DEAD);
+	}
+	ck_assert_uint_eq(sim->templates[0].spawned, 3);
+	ck_assert_uint_eq(sim->templates[1].spawned, 1);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(setattr_compiles_nice_slice_and_policy)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'pol':'normal'},"
+		"'tasks':[{'name':'a','vars':{'@n':3},'program':["
+		" {'setattr':{'nice':5}},"
+		" {'setattr':{'slice':'300us','policy':'idle'}},"
+		" {'setattr':{'slice':null,'policy':'${pol}'}},"
+		" {'setattr':{'slice':0,'nice':'@n','policy':'batch'}}]}]}");
+	const struct program *p = prog_of(wl, "a");
+	const struct pop *op;
+
+	op = ck_op(p, 0, P_SETATTR, 0, 0);
+	ck_const(&op->a, 5);
+	ck_assert_int_eq(op->b.kind, PV_NONE);
+	ck_assert_int_eq(op->c.kind, PV_NONE);
+	op = ck_op(p, 1, P_SETATTR, 0, 0);
+	ck_assert_int_eq(op->a.kind, PV_NONE);
+	ck_const(&op->b, 300000);
+	ck_const(&op->c, EEVDF_POLICY_IDLE);
+	op = ck_op(p, 2, P_SETATTR, 0, 0);
+	ck_const(&op->b, 0);
+	ck_const(&op->c, EEVDF_POLICY_NORMAL);
+	op = ck_op(p, 3, P_SETATTR, 0, 0);
+	ck_assert_int_eq(op->a.kind, PV_EXPR);
+	ck_const(&op->b, 0);
+	ck_const(&op->c, EEVDF_POLICY_BATCH);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(timer_wait_compiles_per_task_and_shared_timers)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':["
+		" {'type':'timer','name':'tu','unique':true,'period':'10ms',"
+		"  'mode':'absolute'},"
+		" {'type':'timer','name':'ts','period':'5ms'},"
+		" {'type':'timer','name':'tx[${i}]','for':{'i':[0,2]},"
+		"  'period':'1ms'}],"
+		"'tasks':[{'name':'a','program':["
+		" {'timer_wait':{'timer':'tu'}},"
+		" {'timer_wait':{'timer':'tu','period':'20ms',"
+		"  'mode':'relative'}},"
+		" {'timer_wait':{'timer':'ts','mode':'absolute'}},"
+		" {'timer_wait':{'timer':'unique3','period':'30ms'}},"
+		" {'loop':{'var':'@i','count':2,'body':"
+		"  [{'timer_wait':{'timer':'tx[@i]'}}]}}]}]}");
+	const struct program *p = prog_of(wl, "a");
+	const struct pop *op;
+
+	ck_assert_uint_eq(wl->objs[obj_idx(wl, "tu")].tmpl.type, OBJ_TIMER);
+	ck_assert(wl->objs[obj_idx(wl, "tu")].timer_unique);
+	ck_assert(!wl->objs[obj_idx(wl, "ts")].timer_unique);
+	/* a per-task timer: its next expiry in a hidden variable */
+	op = ck_op(p, 0, P_TIMER_WAIT, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, WL_TIMER_VAR "tu"));
+	ck_const(&op->a, 10 * MS);
+	ck_assert_uint_eq(op->flags, TIMER_ABSOLUTE);
+	/* the op's period and mode win over the timer's */
+	op = ck_op(p, 1, P_TIMER_WAIT, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, WL_TIMER_VAR "tu"));
+	ck_const(&op->a, 20 * MS);
+	ck_assert_uint_eq(op->flags, 0);
+	/* a shared timer is an object */
+	op = ck_op(p, 2, P_TIMER_WAIT, 0, 0);
+	ck_assert_uint_eq(op->slot, NO_SLOT);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "ts"));
+	ck_const(&op->a, 5 * MS);
+	ck_assert_uint_eq(op->flags, TIMER_ABSOLUTE);
+	/* rt-app's "ref": "unique": a name no object has */
+	op = ck_op(p, 3, P_TIMER_WAIT, 0, 0);
+	ck_assert_uint_eq(op->slot, local_slot(wl, WL_TIMER_VAR "unique3"));
+	ck_const(&op->a, 30 * MS);
+	/* run-time names: the period all the timers agree on */
+	op = ck_op(p, 5, P_TIMER_WAIT, 0, 0);
+	ck_assert_int_eq(op->obj.idx, OBJ_NONE);
+	ck_assert_uint_gt(op->obj.nr_parts, 0);
+	ck_assert_uint_eq(op->slot, NO_SLOT);
+	ck_const(&op->a, 1 * MS);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(wake_and_block_compiles_to_a_wake_then_a_block)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'event','name':'e1'},"
+		"{'type':'event','name':'e2'},{'type':'mutex','name':'m'}],"
+		"'tasks':[{'name':'a','program':[{'lock':{'mutex':'m'}},"
+		" {'wake_and_block':{'wake':{'event':'e2','n':'all',"
+		"  'cost':'1us'},'block':{'event':'e1','release':'m',"
+		"  'timeout':'1ms','status':'@s'}}},"
+		" {'unlock':{'mutex':'m'}}]}]}");
+	const struct program *p = prog_of(wl, "a");
+	const struct pop *op = &p->ops[1];
+
+	ck_assert_uint_eq(p->nr_ops, 4);
+	ck_assert_int_eq(op->code, P_WAKE);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "e2"));
+	ck_assert_int_eq(op->a.kind, PV_NONE);
+	ck_const(&op->cost, 1000);
+	op = ck_op(p, 2, P_BLOCK, 0, 0);
+	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "e1"));
+	ck_assert_int_eq(op->obj2.idx, obj_idx(wl, "m"));
+	ck_const(&op->b, 1 * MS);
+	ck_assert_uint_eq(op->slot, local_slot(wl, "@s"));
+	ck_op(p, 3, P_UNLOCK, 0, 0);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/* workloads.md section 12.7, with a handler count and small sizes. */
+static const char starve_json[] =
+	"{" FMT "'params':{'signals':300,'cpu':0,'handler_work':'0.05us'},"
+	"'stop':{'when':'task_exited','task':'parent'},"
+	"'tasks':["
+	"{'name':'parent','kind':'process','cpus':['${cpu}'],"
+	" 'vars':{'@left':'${signals}'},"
+	" 'on_signal':{'USR1':[{'run':'${handler_work}'},"
+	"  {'count':{'metric':'handled'}},"
+	"  {'let':{'@left':'max(@left - 1, 0)'}}]},"
+	" 'program':["
+	"  {'loop':{'while':'@left > 0','body':"
+	"   [{'sleep':{'for':'1s','interruptible':true,'status':'@s'}},"
+	"    {'if':{'cond':'@s == EINTR','then':"
+	"     [{'count':{'metric':'eintr'}}]}}]}},"
+	"  {'signal':{'task':'child','sig':'TERM'}},"
+	"  {'join':{'tasks':'child'}},"
+	"  {'record':{'metric':'elapsed','value':'now'}}]},"
+	"{'name':'child','kind':'process','cpus':['${cpu}'],"
+	" 'program':[{'sleep':'1s'},"
+	"  {'loop':{'count':'forever','body':"
+	"   [{'signal':{'task':'parent','sig':'USR1'}},"
+	"    {'count':{'metric':'sent'}}]}}]}],"
+	"'metrics':{'elapsed':{'type':'value','unit':'ns'},"
+	" 'handled':{'type':'counter'},'eintr':{'type':'counter'},"
+	" 'sent':{'type':'counter'}}}";
+
+START_TEST(run_starve_delivers_the_signals_to_the_handler)
+{
+	eevdf_workload *wl = parse_ok(starve_json);
+	eevdf_sim *sim = sim_with(wl, 1);
+	s64 handled, eintr, sent;
+	const struct metric *el;
+
+	run_to_end(sim, 600000 * MS);
+	handled = sim->metrics[metric_idx(wl, "handled")]->all.value;
+	eintr = sim->metrics[metric_idx(wl, "eintr")]->all.value;
+	sent = sim->metrics[metric_idx(wl, "sent")]->all.value;
+	/*
+	 * The loop ends when the handler has run 300 times; USR1s the child
+	 * sends before the parent's SIGTERM reaches it may run the handler
+	 * once more at the next op boundaries.
+	 */
+	ck_assert_int_ge(handled, 300);
+	ck_assert_int_le(handled, 302);
+	ck_assert_int_eq(sim->tasks[0]->locals[local_slot(wl, "@left")], 0);
+	/* every handled signal but the last ended a sleep early */
+	ck_assert_int_ge(eintr, 299);
+	ck_assert_int_le(eintr, 300);
+	/* a signal sent while one is pending coalesces with it */
+	ck_assert_int_gt(sent, handled);
+	ck_assert_int_eq(sim->tasks[1]->state, TASK_DEAD);
+	el = sim->metrics[metric_idx(wl, "elapsed")];
+	ck_assert(el->all.set);
+	/* the child's 1 s nap, then about 3-5 us per signal */
+	ck_assert_int_gt(el->all.value, 1000 * MS);
+	ck_assert_int_lt(el->all.value, 1000 * MS + 300 * 10000);
+	/* the parent then pays its exit */
+	ck_assert_int_eq(el->all.value + sim->costs.exit,
+			 sim->tasks[0]->exited_at);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/* LTP's variant: the parent's wait() is interrupted, it retries. */
+START_TEST(run_interruptible_join_retries_on_eintr)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'tasks':["
+		"{'name':'parent','cpus':[0],'vars':{'@s':0},"
+		" 'on_signal':{'SIGUSR1':[{'count':{'metric':'received'}}]},"
+		" 'program':[{'loop':{'check':'after','while':'@s == EINTR',"
+		"  'body':[{'join':{'tasks':'child','interruptible':true,"
+		"   'status':'@s'}},"
+		"   {'if':{'cond':'@s == EINTR','then':"
+		"    [{'count':{'metric':'interrupted'}}]}}]}}]},"
+		"{'name':'child','cpus':[0],'program':[{'sleep':'1ms'},"
+		" {'loop':{'count':50,'body':"
+		"  [{'signal':{'task':'parent','sig':'USR1'}},"
+		"   {'sleep':'100us'}]}}]}],"
+		"'metrics':{'received':{'type':'counter'},"
+		" 'interrupted':{'type':'counter'}}}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	s64 rec, intr;
+
+	run_to_end(sim, 10000 * MS);
+	rec = sim->metrics[metric_idx(wl, "received")]->all.value;
+	intr = sim->metrics[metric_idx(wl, "interrupted")]->all.value;
+	/* each signal finds the parent waiting again (100 us apart) */
+	ck_assert_int_eq(rec, 50);
+	ck_assert_int_eq(intr, 50);
+	ck_assert_int_eq(sim->tasks[0]->locals[local_slot(wl, "@s")], 0);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_spawn_and_join_children_count_the_instances)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'templates':{'child':{'program':"
+		" [{'run':'10us'},{'exit':{}}]}},"
+		"'tasks':[{'name':'spawn','program':"
+		" [{'loop':{'count':5,'body':["
+		" {'spawn':{'template':'child','count':3}},"
+		" {'join':{'tasks':'children','status':'@s'}},"
+		" {'count':{'metric':'iter','add':1}}]}}]}],"
+		"'metrics':{'iter':{'type':'counter'}}}");
+	eevdf_sim *sim = sim_with(wl, 2);
+
+	run_to_end(sim, 1000 * MS);
+	ck_assert_int_eq(sim->metrics[metric_idx(wl, "iter")]->all.value, 5);
+	ck_assert_uint_eq(sim->templates[0].spawned, 15);
+	ck_assert_uint_eq(sim->nr_tasks, 16);
+	ck_assert_str_eq(sim->tasks[15]->name, "child[14]");
+	for (size_t i = 1; i < sim->nr_tasks; i++) {
+		ck_assert_int_eq(sim->tasks[i]->parent_pid, 1);
+		ck_assert_int_eq(sim->tasks[i]->state, TASK_DEAD);
+	}
+	ck_assert_uint_eq(sim->tasks[0]->live_children, 0);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_setattr_nice_changes_the_share_of_a_hog)
+{
+	/* nice 0 against nice 5: weights 1024 and 335 */
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'stop':{'after':'2s','mode':'kill'},"
+		"'tasks':[{'name':'a','program':[{'loop':{'count':'forever',"
+		" 'body':[{'run':'1ms'}]}}]},"
+		"{'name':'b','program':[{'run':'100ms'},"
+		" {'setattr':{'nice':5}},"
+		" {'loop':{'count':'forever','body':[{'run':'1ms'}]}}]}]}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	struct eevdf_task_stats a, b;
+	double ratio;
+
+	ck_assert_int_eq(eevdf_sim_run(sim, 2000 * MS), 0);
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 0, &a), 0);
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 1, &b), 0);
+	ck_assert_int_eq(sim->tasks[1]->nice, 5);
+	/* the first 200 ms at 1:1, then 1024:335 */
+	ratio = (double)(a.cpu_ns - 100 * MS) / (double)(b.cpu_ns - 100 * MS);
+	ck_assert_msg(ratio > 2.8 && ratio < 3.3, "a %lld ns, b %lld ns",
+		      (long long)a.cpu_ns, (long long)b.cpu_ns);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * A 10 ms timer, a 25 ms overrun after the first activation at 10 ms.
+ * relative: the miss restarts the grid at 35, so 35 (no sleep), 45, 55.
+ * absolute: the grid stays: 20 and 30 have passed at 35 (no sleep
+ * twice), then 40.  No costs, so the times are exact.
+ */
+static const char timer_json[] =
+	"{" FMT "'params':{'mode':'relative'},"
+	"'costs':{'timer_arm':0,'ctxsw_process':0,'ttwu_local':0,'exit':0},"
+	"'objects':[{'type':'timer','name':'t','unique':true,"
+	" 'period':'10ms','mode':'${mode}'},"
+	" {'type':'timer','name':'ts','period':'10ms'}],"
+	"'tasks':[{'name':'a','program':["
+	" {'timer_wait':{'timer':'t'}},{'let':{'@a1':'now'}},{'run':'25ms'},"
+	" {'timer_wait':{'timer':'t'}},{'let':{'@a2':'now'}},"
+	" {'timer_wait':{'timer':'t'}},{'let':{'@a3':'now'}},"
+	" {'timer_wait':{'timer':'t'}},{'let':{'@a4':'now'}}]},"
+	/* a shared timer hands its expiries out in turn */
+	"{'name':'s[${i}]','for':{'i':[0,2]},'start':'100ms','program':["
+	" {'timer_wait':{'timer':'ts'}},{'let':{'@a1':'now'}},"
+	" {'timer_wait':{'timer':'ts'}},{'let':{'@a2':'now'}}]}]}";
+
+static void check_activations(const eevdf_workload *wl, const eevdf_sim *sim,
+			      u32 task, const s64 *want, u32 n)
+{
+	static const char *const vars[] = { "@a1", "@a2", "@a3", "@a4" };
+	const s64 *locals = sim->tasks[task]->locals;
+
+	for (u32 k = 0; k < n; k++) {
+		s64 got = locals[local_slot(wl, vars[k])];
+
+		ck_assert_msg(got == want[k],
+			      "task %u activation %u at %lld, want %lld", task,
+			      k + 1, (long long)got, (long long)want[k]);
+	}
+}
+
+START_TEST(run_timer_wait_relative_and_absolute_after_an_overrun)
+{
+	static const char *const abs_mode[] = { "mode=absolute" };
+	static const s64 rel[] = { 10 * MS, 35 * MS, 45 * MS, 55 * MS };
+	static const s64 absl[] = { 10 * MS, 35 * MS, 35 * MS, 40 * MS };
+	/* s[0] then s[1] at 100 ms: the grid 110, 120, 130, 140 */
+	static const s64 s0[] = { 110 * MS, 130 * MS };
+	static const s64 s1[] = { 120 * MS, 140 * MS };
+	eevdf_workload *wl = parse_ok(timer_json);
+	eevdf_sim *sim = sim_with(wl, 1);
+
+	run_to_end(sim, 1000 * MS);
+	check_activations(wl, sim, 0, rel, 4);
+	check_activations(wl, sim, 1, s0, 2);
+	check_activations(wl, sim, 2, s1, 2);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+
+	wl = parse_params(timer_json, abs_mode, 1, 1);
+	sim = sim_with(wl, 1);
+	run_to_end(sim, 1000 * MS);
+	check_activations(wl, sim, 0, absl, 4);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * rt-app's sync between two threads on one CPU.  The wake's costs and
+ * the woken task's preemption come between the wake and the block, so
+ * without a mutex the partner's wake back is lost; holding a mutex that
+ * the block releases (as rt-app does) closes the window.
+ */
+static const char sync_json[] =
+	"{" FMT "'params':{'lock':1},"
+	"'objects':[{'type':'event','name':'e1'},{'type':'event','name':'e2'},"
+	" {'type':'mutex','name':'m'}],"
+	"'tasks':["
+	"{'name':'a','kind':'thread','program':[{'sleep':'1ms'},"
+	" {'loop':{'count':100,'body':["
+	"  {'if':{'cond':'${lock}','then':[{'lock':{'mutex':'m'}}],'else':["
+	"   {'wake_and_block':{'wake':{'event':'e2'},"
+	"    'block':{'event':'e1'}}}]}},"
+	"  {'if':{'cond':'${lock}','then':["
+	"   {'wake_and_block':{'wake':{'event':'e2'},"
+	"    'block':{'event':'e1','release':'m'}}},"
+	"   {'unlock':{'mutex':'m'}}]}}]}}]},"
+	"{'name':'b','kind':'thread','program':[{'loop':{'count':100,'body':["
+	" {'if':{'cond':'${lock}','then':[{'lock':{'mutex':'m'}},"
+	"  {'block':{'event':'e2','release':'m'}},{'wake':{'event':'e1'}},"
+	"  {'unlock':{'mutex':'m'}}],"
+	"  'else':[{'block':{'event':'e2'}},{'wake':{'event':'e1'}}]}}]}}]}]}";
+
+START_TEST(run_wake_and_block_needs_a_mutex_to_be_atomic)
+{
+	static const char *const no_lock[] = { "lock=0" };
+	eevdf_workload *wl = parse_ok(sync_json);
+	eevdf_sim *sim = sim_with(wl, 1);
+
+	run_to_end(sim, 1000 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+
+	wl = parse_params(sync_json, no_lock, 1, 1);
+	sim = sim_with(wl, 1);
+	ck_assert_int_eq(eevdf_sim_run(sim, 1000 * MS), EEVDF_EDEADLOCK);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(run_signals_without_handler_end_the_task)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'tasks':["
+		"{'name':'hog','program':[{'loop':{'count':'forever','body':"
+		" [{'run':'1ms'}]}}]},"
+		"{'name':'deaf','on_signal':{'USR1':[]},'program':"
+		" [{'sleep':'10ms'}]},"
+		"{'name':'killer','program':[{'sleep':'5ms'},"
+		" {'signal':{'task':'hog','sig':'TERM'}},"
+		" {'signal':{'task':'deaf','sig':'USR1'}}]}]}");
+	eevdf_sim *sim = sim_with(wl, 2);
+
+	run_to_end(sim, 1000 * MS);
+	/* the hog dies at its next op boundary, within 1 ms */
+	ck_assert_int_ge(sim->tasks[0]->exited_at, 5 * MS);
+	ck_assert_int_le(sim->tasks[0]->exited_at, 6 * MS + 100000);
+	/* an empty handler ignores the signal: the sleep runs out */
+	ck_assert_int_ge(sim->tasks[1]->exited_at, 10 * MS);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(error_unknown_signal_names)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
+			   "{'USR3':[]},'program':[{'run':1}]}]}",
+			   "tasks[0].on_signal.USR3",
+			   "unknown signal 'USR3' (expected HUP, INT, KILL, "
+			   "USR1, USR2, ALRM or TERM");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'a','sig':'SIGFOO'}}]}]}",
+			   "tasks[0].program[0].signal.sig",
+			   "unknown signal 'SIGFOO'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'a'}}]}]}",
+			   "tasks[0].program[0].signal",
+			   "missing key 'sig'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
+			   "{'KILL':[]},'program':[{'run':1}]}]}",
+			   "tasks[0].on_signal.KILL",
+			   "SIGKILL cannot be caught");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
+			   "{'USR1':[],'SIGUSR1':[]},'program':[{'run':1}]}]}",
+			   "tasks[0].on_signal.SIGUSR1",
+			   "a second handler for SIGUSR1");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
+			   "{'USR1':{}},'program':[{'run':1}]}]}",
+			   "tasks[0].on_signal.USR1",
+			   "must be an array of ops");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
+			   "[],'program':[{'run':1}]}]}",
+			   "tasks[0].on_signal",
+			   "must be an object of signal: [ops]");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
+			   "{'TERM':[{'run':-1}]},'program':[{'run':1}]}]}",
+			   "tasks[0].on_signal.TERM[0].run",
+			   "must not be negative");
+}
+END_TEST
+
+START_TEST(error_signal_to_unknown_or_ambiguous_tasks)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'nobody','sig':'USR1'}}]}]}",
+			   "tasks[0].program[0].signal.task",
+			   "no task named 'nobody'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'w','sig':'USR1'}}]},"
+			   "{'name':'w','count':2,'program':[{'run':1}]}]}",
+			   "tasks[0].program[0].signal.task",
+			   "'w' names 2 tasks ('w[0]', ...): a signal goes to "
+			   "one task");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'w[*]','sig':'USR1'}}]},"
+			   "{'name':'w','count':3,'program':[{'run':1}]}]}",
+			   "tasks[0].program[0].signal.task",
+			   "'w[*]' names 3 tasks");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'program':[{'run':1}]}},"
+			   "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'c','sig':'USR1'}}]}]}",
+			   "tasks[0].program[0].signal.task",
+			   "'c' is a template: its spawned instances cannot "
+			   "be named at load time");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'signal':{'task':'w[@i]','sig':'USR1'}}]}]}",
+			   "tasks[0].program[0].signal.task",
+			   "run-time names are not supported");
+}
+END_TEST
+
+START_TEST(error_unknown_or_malformed_templates)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'spawn':{'template':'nope'}}]}]}",
+			   "tasks[0].program[0].spawn.template",
+			   "no template named 'nope' (define it under "
+			   "\"templates\")");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'program':"
+			   "[{'exit':{}}]}},'tasks':[{'name':'a','program':"
+			   "[{'spawn':{'template':'c','count':100001}}]}]}",
+			   "tasks[0].program[0].spawn.count",
+			   "must be at most 100000");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':[],'tasks':[" TASK_A "]}",
+			   "templates", "must be an object of name: template");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'count':2,"
+			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
+			   "templates.c.count",
+			   "a template has no 'count': spawn's 'count' makes "
+			   "several instances");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'for':{'i':[0,2]},"
+			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
+			   "templates.c.for", "a template has no 'for'");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'start':'1ms',"
+			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
+			   "templates.c.start", "start when they are spawned");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'kind':'process'}},"
+			   "'tasks':[" TASK_A "]}",
+			   "templates.c", "missing key 'program'");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'bogus':1,"
+			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
+			   "templates.c", "unknown key 'bogus'");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'program':[{'run':1}]},"
+			   "'c':{'program':[{'run':2}]}},'tasks':[" TASK_A "]}",
+			   "templates.c", "duplicate template 'c'");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'w':{'program':[{'run':1}]}},"
+			   "'tasks':[{'name':'w','count':2,'program':"
+			   "[{'run':1}]}]}", "templates.w",
+			   "template 'w' would name its instances like task "
+			   "'w[0]'");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'program':"
+			   "[{'let':{'@x':'@pid'}}]}},'tasks':[" TASK_A "]}",
+			   "templates.c.program[0].let.@x",
+			   "'@pid' is not known in a template");
+	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'nice':20,"
+			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
+			   "templates.c.nice", "must be between -20 and 19");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'barrier','name':'b'}],"
+			   "'templates':{'c':{'program':[{'barrier':'b'}]}},"
+			   "'tasks':[{'name':'a','program':"
+			   "[{'barrier':'b'}]}]}",
+			   "templates.c",
+			   "barrier 'b' is used by a template: give it "
+			   "'parties'");
+}
+END_TEST
+
+START_TEST(error_template_cpu_beyond_the_machine)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'templates':{'c':{'cpus':[3],'program':[{'run':1}]}},"
+		"'tasks':[" TASK_A "]}");
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_sim *sim;
+
+	eevdf_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), EEVDF_EINVAL);
+	ck_assert_str_eq(d.path, "templates.c");
+	ck_assert_str_eq(d.msg, "template c: cpu 3 is not on this 2-CPU "
+				"machine");
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(error_setattr_values)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{}}]}]}", "tasks[0].program[0].setattr",
+			   "needs at least one of 'nice', 'slice' and "
+			   "'policy'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'nice':20}}]}]}",
+			   "tasks[0].program[0].setattr.nice",
+			   "must be between -20 and 19");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'slice':'50us'}}]}]}",
+			   "tasks[0].program[0].setattr.slice",
+			   "between 100us and 100ms");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'policy':'fifo'}}]}]}",
+			   "tasks[0].program[0].setattr.policy",
+			   "policy 'fifo' is not supported by this version "
+			   "yet");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'policy':'lazy'}}]}]}",
+			   "tasks[0].program[0].setattr.policy",
+			   "unknown policy 'lazy'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'weight':2}}]}]}",
+			   "tasks[0].program[0].setattr",
+			   "unknown key 'weight'");
+}
+END_TEST
+
+START_TEST(error_timer_wait_without_a_period_or_a_timer)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'timer','name':'t'}],"
+			   "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'t'}}]}]}",
+			   "tasks[0].program[0].timer_wait",
+			   "missing key 'period' (the timer gives none)");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'unique','period':0}}]}]}",
+			   "tasks[0].program[0].timer_wait.period",
+			   "must be greater than 0");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'period':'1ms'}}]}]}",
+			   "tasks[0].program[0].timer_wait",
+			   "missing key 'timer'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'t','period':'1ms'}}]}]}",
+			   "tasks[0].program[0].timer_wait.timer",
+			   "no object named 't'");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'event','name':'e'}],"
+			   "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'e','period':'1ms'}}]}]}",
+			   "tasks[0].program[0].timer_wait.timer",
+			   "'e' is a event, not a timer");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'timer',"
+			   "'name':'t[${i}]','for':{'i':[0,2]},'unique':true,"
+			   "'period':'1ms'}],"
+			   "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'t[@k]'}}]}]}",
+			   "tasks[0].program[0].timer_wait.timer",
+			   "which is one per task: name such a timer without "
+			   "run-time parts");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'timer_wait':{'timer':'unique','period':'1ms',"
+			   "'mode':'sideways'}}]}]}",
+			   "tasks[0].program[0].timer_wait.mode",
+			   "unknown mode 'sideways' (expected relative or "
+			   "absolute)");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'timer','name':'t',"
+			   "'period':0}],'tasks':[" TASK_A "]}",
+			   "objects[0].period", "must be greater than 0");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'timer','name':'t',"
+			   "'capacity':1}],'tasks':[" TASK_A "]}",
+			   "objects[0]", "unknown key 'capacity'");
+}
+END_TEST
+
+START_TEST(error_wake_and_block_needs_both_halves)
+{
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'event','name':'e'}],"
+			   "'tasks':[{'name':'a','program':[{'wake_and_block':"
+			   "{'wake':{'event':'e'}}}]}]}",
+			   "tasks[0].program[0].wake_and_block",
+			   "missing key 'block'");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'event','name':'e'}],"
+			   "'tasks':[{'name':'a','program':[{'wake_and_block':"
+			   "{'wake':{'event':'x'},'block':{'event':'e'}}}]}]}",
+			   "tasks[0].program[0].wake_and_block.wake.event",
+			   "no object named 'x'");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'event','name':'e'}],"
+			   "'tasks':[{'name':'a','program':[{'wake_and_block':"
+			   "{'wake':{'event':'e'},'block':{'event':'e',"
+			   "'cost':-1}}}]}]}",
+			   "tasks[0].program[0].wake_and_block.block.cost",
+			   "must not be negative");
+	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'event','name':'e'}],"
+			   "'tasks':[{'name':'a','program':[{'wake_and_block':"
+			   "{'wake':{'event':'e'},'block':{'event':'e'}},"
+			   "'cost':'1us'}]}]}",
+			   "tasks[0].program[0]",
+			   "'cost' is not allowed on wake_and_block (put it on "
+			   "the 'wake' or the 'block')");
+}
+END_TEST
+
 Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -2652,7 +3445,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, workload_bad_task_names_are_rejected);
 	tcase_add_test(tc, workload_op_with_two_keys_is_rejected);
 	tcase_add_test(tc, workload_unknown_op_is_rejected);
-	tcase_add_test(tc, workload_unsupported_op_is_not_yet_supported);
+	tcase_add_test(tc, workload_setattr_cpus_spawn_vars_not_supported_yet);
 	tcase_add_test(tc, workload_loop_keys_and_count_are_checked);
 	tcase_add_test(tc, workload_forever_loop_without_work_is_rejected);
 	tcase_add_test(tc, workload_loops_nest_16_deep_but_not_17);
@@ -2690,6 +3483,12 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, add_tasks_needs_an_empty_simulation);
 	tcase_add_test(tc, programs_outlive_the_workload);
 	tcase_add_test(tc, every_op_may_carry_a_cost);
+	tcase_add_test(tc, signals_compile_handlers_after_the_main_program);
+	tcase_add_test(tc, interruptible_waits_take_sleep_intr_and_a_status);
+	tcase_add_test(tc, templates_compile_with_their_vars_first);
+	tcase_add_test(tc, setattr_compiles_nice_slice_and_policy);
+	tcase_add_test(tc, timer_wait_compiles_per_task_and_shared_timers);
+	tcase_add_test(tc, wake_and_block_compiles_to_a_wake_then_a_block);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("run");
@@ -2699,6 +3498,14 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, run_latch_and_sem_handshake);
 	tcase_add_test(tc, run_keyed_records_by_pid_and_by_string);
 	tcase_add_test(tc, run_schbench_reports_wakeup_latencies);
+	tcase_add_test(tc, run_starve_delivers_the_signals_to_the_handler);
+	tcase_add_test(tc, run_interruptible_join_retries_on_eintr);
+	tcase_add_test(tc, run_spawn_and_join_children_count_the_instances);
+	tcase_add_test(tc, run_setattr_nice_changes_the_share_of_a_hog);
+	tcase_add_test(tc,
+		       run_timer_wait_relative_and_absolute_after_an_overrun);
+	tcase_add_test(tc, run_wake_and_block_needs_a_mutex_to_be_atomic);
+	tcase_add_test(tc, run_signals_without_handler_end_the_task);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("format-errors");
@@ -2718,6 +3525,13 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, error_duplicate_or_reserved_object_name);
 	tcase_add_test(tc, error_metric_of_the_wrong_type);
 	tcase_add_test(tc, error_barrier_with_more_parties_than_users);
+	tcase_add_test(tc, error_unknown_signal_names);
+	tcase_add_test(tc, error_signal_to_unknown_or_ambiguous_tasks);
+	tcase_add_test(tc, error_unknown_or_malformed_templates);
+	tcase_add_test(tc, error_template_cpu_beyond_the_machine);
+	tcase_add_test(tc, error_setattr_values);
+	tcase_add_test(tc, error_timer_wait_without_a_period_or_a_timer);
+	tcase_add_test(tc, error_wake_and_block_needs_both_halves);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -107,12 +107,13 @@ eevdf_workload_task(const eevdf_workload *wl, size_t i);
 /*
  * Set sim up for the workload and add every task: the cost table (the
  * defaults with the file's "costs"), objects, variables, metrics, join
- * sets, stop and warmup, then the tasks in order.  The workload's tasks
- * must be the first ones of the simulation (their pids are 1, 2, ... in
- * task order, which "@pid", "<task>.self" and join sets rely on): a sim
- * that already has tasks, objects or metrics gives EEVDF_EMISUSE.  A task
+ * sets, stop and warmup, the spawn templates, then the tasks in order.
+ * The workload's tasks must be the first ones of the simulation (their
+ * pids are 1, 2, ... in task order, which "@pid", "<task>.self", join
+ * sets and signal targets rely on): a sim that already has tasks,
+ * objects, metrics or templates gives EEVDF_EMISUSE.  A task or template
  * that names a CPU the machine lacks gives EEVDF_EINVAL with diag naming
- * the task.  On error the simulation is left half set up: free it.  The
+ * it.  On error the simulation is left half set up: free it.  The
  * simulation shares the compiled programs; the workload may be freed
  * before it.
  */

@@ -1656,7 +1656,23 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	case P_SET:
 		return op_set(sim, p, op, o);
 	case P_WAKE:
-		return op_wake(sim, p, op, o);
+		err = op_wake(sim, p, op, o);
+		if (err != R_NEXT || !(op->flags & WAKE_THEN_BLOCK))
+			return err;
+		/*
+		 * wake_and_block: the block follows with nothing between, as
+		 * inside one syscall; its own cost is paid on wakeup.
+		 */
+		if ((err = advance(sim, p)))
+			return err;
+		op = &p->prog->ops[p->pc];
+		if (op->cost.kind != PV_NONE) {
+			if ((err = eval_nonneg(sim, p, &op->cost, &v)))
+				return err;
+			p->overhead_left += (u64)v;
+		}
+		p->op_phase = PH_ACT;
+		return exec_op(sim, rq, p, op);
 	case P_BLOCK:
 		return op_block(sim, rq, p, op, o);
 	case P_LOCK:

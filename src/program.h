@@ -114,6 +114,8 @@ enum popcode {
 				* (sleep, wait, block, join) with EINTR */
 #define STAMP_EACH       0x40u /* wake_list: one timestamp per member */
 #define TIMER_ABSOLUTE   0x80u /* timer_wait: keep the grid after a miss */
+#define WAKE_THEN_BLOCK  0x100u /* wake: run the next op (a block) at once,
+				 * before any cost or preemption */
 #define NO_SLOT UINT32_MAX
 
 /* Message fields carried by tcp_loopback / msgq messages. */

@@ -1214,10 +1214,10 @@ static int op_timer_wait(struct wl_parser *p, const cJSON *v, int depth,
 }
 
 /*
- * rt-app's sync: a wake, then a block, as two ops.  The engine runs the
- * block right after the wake unless the wake's costs or a preemption by
- * the woken task come between; "release" with a mutex held across both
- * closes that window, as in rt-app.
+ * rt-app's sync: a wake, then a block, as two ops; WAKE_THEN_BLOCK makes
+ * the engine run the block at once after the wake (the wake's costs are
+ * paid after the block), so the partner cannot run and wake back in
+ * between: the pair is atomic, as a futex wake-and-wait is.
  */
 static int op_wake_and_block(struct wl_parser *p, const cJSON *v, int depth,
 			     bool *adv, u32 *main)
@@ -1243,6 +1243,7 @@ static int op_wake_and_block(struct wl_parser *p, const cJSON *v, int depth,
 		r = op_cost(p, NULL, w, "wake", at, &a);
 	if (r)
 		return r;
+	OP(p, at)->flags |= WAKE_THEN_BLOCK;
 	old = path_key(p, "block");
 	r = op_block(p, b, depth, adv, &at);
 	path_pop(p, old);

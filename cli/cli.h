@@ -37,6 +37,8 @@ bool cli_check_profile(const char *kernel);
  * followed by the TOTAL line.  stats is not modified.  Returns 0, or
  * EEVDF_ENOMEM (nothing printed) when the sort buffer cannot be allocated.
  */
-int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n);
+/* The perf sched latency table, per pid or merged per comm. */
+int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
+		   bool by_comm);
 
 #endif

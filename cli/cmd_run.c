@@ -31,6 +31,7 @@ struct run_opts {
 	const char *params[64]; /* --param NAME=VALUE, in order */
 	size_t nr_params;
 	const char *report;     /* --report NAME; NULL = the workload's */
+	const char *latency_rows; /* --latency-rows pid|comm; NULL: workload */
 };
 
 /* The destination of the results: stdout, or a temporary file renamed
@@ -53,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "param", required_argument, NULL, 'P' },
 	{ "report", required_argument, NULL, 'R' },
+	{ "latency-rows", required_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,6 +92,10 @@ static void run_usage(FILE *f)
 		"the\n"
 		"                    workload's; 'none' for only the latency "
 		"table)\n"
+		"  --latency-rows pid|comm  one latency row per task (default) "
+		"or\n"
+		"                    merged per comm like perf's default "
+		"(name:(n))\n"
 		"  -h, --help        show this help\n",
 		EEVDF_MAX_CPUS, eevdf_profile_default(), DEFAULT_SEED,
 		EEVDF_HZ_MIN, EEVDF_HZ_MAX);
@@ -255,6 +261,15 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 				return EXIT_USAGE;
 			}
 			o->params[o->nr_params++] = optarg;
+			break;
+		case 'L':
+			if (strcmp(optarg, "pid") != 0 &&
+			    strcmp(optarg, "comm") != 0) {
+				cli_error("--latency-rows: expected pid or comm, "
+					  "got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			o->latency_rows = optarg;
 			break;
 		case 'R':
 			if (strcmp(optarg, "none") != 0 &&
@@ -477,7 +492,8 @@ static int emit_report(FILE *f, const eevdf_sim *sim,
 
 static int emit_text(FILE *f, const eevdf_sim *sim,
 		     const struct eevdf_config *cfg, bool quiet,
-		     const eevdf_workload *wl, const char *report)
+		     const eevdf_workload *wl, const char *report,
+		     const char *latency_rows)
 {
 	size_t n = eevdf_sim_nr_tasks(sim);
 	struct eevdf_task_stats *stats;
@@ -493,8 +509,14 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 			print_header(f, sim, cfg);
 		rc = emit_report(f, sim, wl, report);
 	}
-	if (rc == 0)
-		rc = report_latency(f, stats, n);
+	if (rc == 0) {
+		/* --latency-rows, else the workload's report option */
+		const char *rows = latency_rows ? latency_rows :
+			eevdf_workload_report_option(wl, "latency_rows");
+
+		rc = report_latency(f, stats, n,
+				    rows && strcmp(rows, "comm") == 0);
+	}
 	free(stats);
 	return rc;
 }
@@ -570,7 +592,8 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	if (o->format == FORMAT_JSON) {
 		rc = emit_json(out.f, sim);
 	} else {
-		rc = emit_text(out.f, sim, cfg, o->quiet, wl, o->report);
+		rc = emit_text(out.f, sim, cfg, o->quiet, wl, o->report,
+			       o->latency_rows);
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));

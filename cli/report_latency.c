@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "perf sched latency" table, per pid, in the layout of Mike
+ * The "perf sched latency" table, per pid or merged per comm (perf's
+ * default, "name:(n)"; the comm of "worker[3][1]" is "worker"), in the
+ * layout of Mike
  * Galbraith's sum patch that the EEVDF commit messages quote: Runtime,
  * Switches (perf's count of delay samples), Avg, Max and Sum delay, then a
  * TOTAL line with the global max and sum.  Doubles are used only here, to
@@ -52,9 +54,12 @@ static int64_t avg_delay(const struct eevdf_task_stats *t)
 	return (int64_t)((uint64_t)t->delay_sum_ns / t->delay_count);
 }
 
-static void row(FILE *f, const struct eevdf_task_stats *t)
+/* In a merged row, switches holds how many tasks were merged. */
+static void row(FILE *f, const struct eevdf_task_stats *t, bool merged)
 {
-	int len = fprintf(f, "  %s:%d ", t->name ? t->name : "", t->pid);
+	int len = merged ?
+		fprintf(f, "  %s:(%" PRIu64 ") ", t->name, t->switches) :
+		fprintf(f, "  %s:%d ", t->name ? t->name : "", t->pid);
 
 	for (; len >= 0 && len < NAME_COLUMNS; len++)
 		fputc(' ', f);
@@ -66,8 +71,56 @@ static void row(FILE *f, const struct eevdf_task_stats *t)
 		ns_to_ms(t->delay_sum_ns));
 }
 
-int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n)
+/* The length of a task name's comm: up to its first '['. */
+static size_t comm_len(const char *name)
 {
+	return strcspn(name, "[");
+}
+
+/*
+ * Merge stats per comm into out (at most n entries, names pointing into
+ * names[], n * EEVDF_NAME_MAX bytes); returns the number of comms.  Runtime,
+ * counts and sums add up, the max is the max, and the lowest pid orders
+ * ties, as perf merges its atoms per comm.
+ */
+static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
+			  struct eevdf_task_stats *out, char *names)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct eevdf_task_stats *t = &stats[i];
+		size_t len = comm_len(t->name), k;
+
+		for (k = 0; k < m; k++)
+			if (strlen(out[k].name) == len &&
+			    memcmp(out[k].name, t->name, len) == 0)
+				break;
+		if (k == m) {
+			char *nm = names + m * EEVDF_NAME_MAX;
+
+			memcpy(nm, t->name, len);
+			nm[len] = '\0';
+			memset(&out[m], 0, sizeof(out[m]));
+			out[m].name = nm;
+			out[m].pid = t->pid;
+			m++;
+		}
+		out[k].switches++;
+		out[k].cpu_ns += t->cpu_ns;
+		out[k].delay_count += t->delay_count;
+		out[k].delay_sum_ns += t->delay_sum_ns;
+		if (t->delay_max_ns > out[k].delay_max_ns)
+			out[k].delay_max_ns = t->delay_max_ns;
+	}
+	return m;
+}
+
+int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
+		   bool by_comm)
+{
+	struct eevdf_task_stats *merged = NULL;
+	char *names = NULL;
 	const struct eevdf_task_stats **order;
 	/*
 	 * Totals in ns as doubles: they are only printed, summing int64
@@ -78,9 +131,23 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n)
 	uint64_t count = 0;
 	int64_t max = 0;
 
+	if (by_comm) {
+		merged = malloc((n ? n : 1) * sizeof(*merged));
+		names = malloc((n ? n : 1) * EEVDF_NAME_MAX);
+		if (!merged || !names) {
+			free(merged);
+			free(names);
+			return EEVDF_ENOMEM;
+		}
+		n = merge_comms(stats, n, merged, names);
+		stats = merged;
+	}
 	order = malloc((n ? n : 1) * sizeof(*order));
-	if (!order)
+	if (!order) {
+		free(merged);
+		free(names);
 		return EEVDF_ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = &stats[i];
 	qsort(order, n, sizeof(*order), cmp_max_delay);
@@ -91,7 +158,7 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_task_stats *t = order[i];
 
-		row(f, t);
+		row(f, t, by_comm);
 		runtime_ns += (double)t->cpu_ns;
 		sum_ns += (double)t->delay_sum_ns;
 		count += t->delay_count;
@@ -105,5 +172,7 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n)
 		runtime_ns / 1e6, count, ns_to_ms(max), sum_ns / 1e6);
 	dashes(f);
 	free(order);
+	free(merged);
+	free(names);
 	return 0;
 }

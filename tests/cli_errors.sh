@@ -119,6 +119,13 @@ expect_error "unreadable (directory) workload names it" "$tmp/adir" \
 expect_error "unknown feature names it" "NOT_A_FEATURE" \
 	run "$good" --features NOT_A_FEATURE
 expect_error "--cpus 0 rejected" "--cpus" run "$good" --cpus 0
+expect_error "--latency-rows bad value rejected" "--latency-rows" \
+	run "$good" --latency-rows tid
+expect_error "--param without = rejected" "--param" run "$good" --param x
+expect_error "--param of an unknown parameter names it" "nosuch" \
+	run "$good" --param nosuch=1
+expect_error "--report unknown names it" "bogusreport" \
+	run "$good" --report bogusreport
 expect_error "--cpus abc rejected" "--cpus" run "$good" --cpus abc
 expect_error "--cpus beyond the maximum rejected" "--cpus" \
 	run "$good" --cpus 99999999999999999999

@@ -32,6 +32,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool cli_check_profile(const char *kernel);
 
 /*
+ * Parse an --input value: auto, native or rt-app (also rtapp).  Returns 0,
+ * or -1 after printing an error naming the accepted values.
+ */
+int cli_parse_input(const char *s, enum eevdf_input *out);
+
+/*
  * The perf sched latency table in Mike Galbraith's "sum" layout, one row
  * per task (name:pid), sorted by max delay descending then pid ascending,
  * followed by the TOTAL line.  stats is not modified.  Returns 0, or

@@ -32,6 +32,7 @@ struct run_opts {
 	size_t nr_params;
 	const char *report;     /* --report NAME; NULL = the workload's */
 	const char *latency_rows; /* --latency-rows pid|comm; NULL: workload */
+	enum eevdf_input input;   /* --input auto|native|rt-app */
 };
 
 /* The destination of the results: stdout, or a temporary file renamed
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
 	{ "param", required_argument, NULL, 'P' },
 	{ "report", required_argument, NULL, 'R' },
 	{ "latency-rows", required_argument, NULL, 'L' },
+	{ "input", required_argument, NULL, 'I' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -96,6 +98,11 @@ static void run_usage(FILE *f)
 		"or\n"
 		"                    merged per comm like perf's default "
 		"(name:(n))\n"
+		"  --input FMT       auto (default), native or rt-app: how to "
+		"read\n"
+		"                    WORKLOAD.json (auto: rt-app when its "
+		"\"tasks\" is\n"
+		"                    an object and it has no \"format\")\n"
 		"  -h, --help        show this help\n",
 		EEVDF_MAX_CPUS, eevdf_profile_default(), DEFAULT_SEED,
 		EEVDF_HZ_MIN, EEVDF_HZ_MAX);
@@ -270,6 +277,10 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 				return EXIT_USAGE;
 			}
 			o->latency_rows = optarg;
+			break;
+		case 'I':
+			if (cli_parse_input(optarg, &o->input))
+				return EXIT_USAGE;
 			break;
 		case 'R':
 			if (strcmp(optarg, "none") != 0 &&
@@ -628,6 +639,7 @@ int cmd_run(int argc, char **argv)
 	lopts.nr_params = o.nr_params;
 	lopts.ncpus = o.nr_cpus ? o.nr_cpus : 1;
 	lopts.nllc = 1;
+	lopts.input = o.input;
 	rc = eevdf_workload_load_file_opts(o.workload, &lopts, &wl, &diag);
 	if (rc < 0) {
 		print_diag(&diag, o.workload, rc);

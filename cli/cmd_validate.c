@@ -6,6 +6,7 @@
 #include "cli.h"
 
 static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'I' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -13,7 +14,7 @@ static const struct option long_opts[] = {
 static void validate_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " PROG " validate FILE...\n"
+		"Usage: " PROG " validate [--input FMT] FILE...\n"
 		"\n"
 		"Parse and check each workload file as 'run' would, without "
 		"simulating.\n"
@@ -22,12 +23,15 @@ static void validate_usage(FILE *f)
 		"exits 0 when every file is valid, 2 otherwise.\n"
 		"\n"
 		"Options:\n"
-		"  -h, --help  show this help\n");
+		"  --input FMT  auto (default), native or rt-app: how to read "
+		"the files\n"
+		"  -h, --help   show this help\n");
 }
 
 /* Check one file; true when it is valid. */
-static bool validate_one(const char *file)
+static bool validate_one(const char *file, enum eevdf_input input)
 {
+	struct eevdf_load_opts lopts = { .input = input };
 	struct eevdf_diag diag;
 	eevdf_workload *wl = NULL;
 	char buf[1024];
@@ -35,7 +39,7 @@ static bool validate_one(const char *file)
 	int rc;
 
 	memset(&diag, 0, sizeof(diag));
-	rc = eevdf_workload_load_file(file, &wl, &diag);
+	rc = eevdf_workload_load_file_opts(file, &lopts, &wl, &diag);
 	if (rc < 0) {
 		if (diag.msg[0])
 			cli_error("%s", eevdf_diag_format(&diag, buf,
@@ -52,6 +56,7 @@ static bool validate_one(const char *file)
 
 int cmd_validate(int argc, char **argv)
 {
+	enum eevdf_input input = EEVDF_INPUT_AUTO;
 	bool all_ok = true;
 	int c;
 
@@ -62,6 +67,10 @@ int cmd_validate(int argc, char **argv)
 		case 'h':
 			validate_usage(stdout);
 			return EXIT_OK;
+		case 'I':
+			if (cli_parse_input(optarg, &input))
+				return EXIT_USAGE;
+			break;
 		default:
 			cli_error("validate: unknown option '%s'",
 				  argv[optind - 1]);
@@ -76,7 +85,7 @@ int cmd_validate(int argc, char **argv)
 	}
 	/* Check every file, even after a failure: report them all at once. */
 	for (int i = optind; i < argc; i++)
-		all_ok &= validate_one(argv[i]);
+		all_ok &= validate_one(argv[i], input);
 	if (fflush(stdout) != 0) {
 		cli_error("error writing standard output");
 		return EXIT_USAGE;

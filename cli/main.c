@@ -47,6 +47,22 @@ bool cli_check_profile(const char *kernel)
 	return false;
 }
 
+int cli_parse_input(const char *s, enum eevdf_input *out)
+{
+	if (strcmp(s, "auto") == 0)
+		*out = EEVDF_INPUT_AUTO;
+	else if (strcmp(s, "native") == 0)
+		*out = EEVDF_INPUT_NATIVE;
+	else if (strcmp(s, "rt-app") == 0 || strcmp(s, "rtapp") == 0)
+		*out = EEVDF_INPUT_RTAPP;
+	else {
+		cli_error("--input: unknown input format '%s': expected auto, "
+			  "native or rt-app", s);
+		return -1;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,

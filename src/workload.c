@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "rtapp.h"
 #include "sim.h"
 #include "workload_impl.h"
 
@@ -519,10 +520,12 @@ static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
 	if (!o)
 		return 0;
 	if (o->ncpus < 0 || o->ncpus > EEVDF_MAX_CPUS || o->nllc < 0 ||
-	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params)) {
+	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params) ||
+	    o->input < EEVDF_INPUT_AUTO || o->input > EEVDF_INPUT_RTAPP) {
 		eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
 				  "bad load options (ncpus and nllc must be "
-				  "0..4096, params given with their count)");
+				  "0..4096, params given with their count, "
+				  "input auto, native or rt-app)");
 		return EEVDF_EINVAL;
 	}
 	for (size_t i = 0; i < o->nr_params; i++) {
@@ -547,6 +550,7 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 	struct wl_parser p;
 	const char *end = NULL;
 	cJSON *root;
+	int rtapp;
 	u32 id;
 	int r;
 
@@ -567,6 +571,37 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
 				  "the file is empty");
 		return EEVDF_EPARSE;
+	}
+
+	/*
+	 * An rt-app file (a "tasks" object, no "format") is translated into
+	 * native text first and that text is loaded instead; see
+	 * docs/rtapp-import.md.  Errors in the translation name rt-app
+	 * paths; the translated text is checked like any native workload.
+	 */
+	if (opts && opts->input != EEVDF_INPUT_AUTO)
+		rtapp = opts->input == EEVDF_INPUT_RTAPP;
+	else
+		rtapp = eevdf__rtapp_detect(buf, len);
+	if (rtapp) {
+		char *text = NULL;
+
+		r = eevdf__rtapp_translate(buf, len, filename, &text, diag);
+		if (r)
+			return r;
+		r = eevdf_workload_parse_opts(text, strlen(text), filename,
+					      &(struct eevdf_load_opts){
+						      .ncpus = p.ncpus,
+						      .nllc = p.nllc,
+						      .params = opts ?
+							      opts->params : NULL,
+						      .nr_params = opts ?
+							      opts->nr_params : 0,
+						      .input = EEVDF_INPUT_NATIVE,
+					      },
+					      out, diag);
+		free(text);
+		return r;
 	}
 
 	/*

@@ -17,5 +17,6 @@ CASES=(
 	"blogbench|workloads/blogbench.json --param iterations=1 --param interval=500ms --cpus 2"
 	"starve|workloads/starve.json --param signals=2000"
 	"spawn|workloads/spawn.json --param duration=200ms"
+	"rtapp-mixed|workloads/rtapp-mixed.json --cpus 2 --duration 500ms"
 )
 

@@ -1030,7 +1030,9 @@ static eevdf_workload *parse_opts_ok(const char *s,
 static eevdf_workload *parse_params(const char *s, const char *const *params,
 				    size_t n, int ncpus)
 {
-	struct eevdf_load_opts o = { params, n, ncpus, 0 };
+	struct eevdf_load_opts o = {
+		.params = params, .nr_params = n, .ncpus = ncpus
+	};
 
 	return parse_opts_ok(s, &o);
 }
@@ -1541,7 +1543,7 @@ START_TEST(params_override_of_an_unknown_name_is_an_error)
 	static const char *const bad[] = { "zz=1" };
 	static const char *const noeq[] = { "n" };
 	static const char *const frac[] = { "n=1.5" };
-	struct eevdf_load_opts o = { bad, 1, 0, 0 };
+	struct eevdf_load_opts o = { .params = bad, .nr_params = 1 };
 
 	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
 			  "params", "--param zz: the workload has no param "
@@ -1564,7 +1566,7 @@ END_TEST
 START_TEST(load_file_opts_passes_the_overrides)
 {
 	static const char *const over[] = { "n=4" };
-	struct eevdf_load_opts o = { over, 1, 0, 0 };
+	struct eevdf_load_opts o = { .params = over, .nr_params = 1 };
 	char path[] = "/tmp/eevdf-check-wlo-XXXXXX";
 	char *j = dq("{" FMT "'params':{'n':1},'tasks':[{'name':'a',"
 		     "'count':'${n}','program':[{'run':1}]}]}");
@@ -1592,7 +1594,7 @@ START_TEST(params_see_earlier_params_and_the_machine)
 		"{" FMT "'params':{'m':2,'t':'${(ncpus + m - 1) / m}',"
 		"'l':'${nllc}'},'tasks':[{'name':'w','count':'${t * l}',"
 		"'program':[{'run':1}]}]}";
-	struct eevdf_load_opts o = { NULL, 0, 8, 2 };
+	struct eevdf_load_opts o = { .ncpus = 8, .nllc = 2 };
 	eevdf_workload *wl = parse_opts_ok(src, &o);
 
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 8);

@@ -210,6 +210,37 @@ if expect_ok "validate: valid file" validate "$good"; then
 		bad "validate: valid file reports its tasks" "$(cat "$tmp/out")"
 	fi
 fi
+# rt-app input: auto-detected, forced, and its errors.
+cat >"$tmp/rtapp.json" <<'J'
+{ "global": { "duration": 1 },
+  "tasks": { "t": { "run": 1000, "sleep": 1000, } } }
+J
+cat >"$tmp/rtapp-bad.json" <<'J'
+{ "tasks": { "t": { "phases": { "p": { "run": -5 } } } } }
+J
+cat >"$tmp/rtapp-rt.json" <<'J'
+{ "tasks": { "t": { "policy": "SCHED_FIFO", "run": 1000 } } }
+J
+if expect_ok "rt-app file detected and run" run "$tmp/rtapp.json"; then
+	if grep -qE '^  t:1 ' "$tmp/out"; then
+		ok "rt-app file: its thread runs"
+	else
+		bad "rt-app file: its thread runs" "$(head -c 300 "$tmp/out")"
+	fi
+fi
+expect_ok "--input rt-app forces the importer" \
+	validate --input rt-app "$tmp/rtapp.json"
+expect_error "--input native refuses an rt-app file" "$tmp/rtapp.json" \
+	validate --input native "$tmp/rtapp.json"
+expect_error "--input rt-app refuses a native file" "$good" \
+	run --input rt-app "$good"
+expect_error "rt-app negative run names its path" "tasks.t.phases.p.run" \
+	run "$tmp/rtapp-bad.json"
+expect_error "rt-app SCHED_FIFO is refused by name" "SCHED_FIFO" \
+	run "$tmp/rtapp-rt.json"
+expect_error "--input with an unknown value names it" "bogus" \
+	run --input bogus "$good"
+
 for args in "--help" "--version" "run --help" "features --help" \
 	"validate --help" "help run"; do
 	# shellcheck disable=SC2086 # split args on purpose

@@ -20,5 +20,6 @@ Suite *report_suite(void);
 Suite *dist_suite(void);
 Suite *hist_suite(void);
 Suite *expr_suite(void);
+Suite *rtapp_suite(void);
 
 #endif

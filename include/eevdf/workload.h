@@ -36,13 +36,23 @@ EEVDF_API char *eevdf_diag_format(const struct eevdf_diag *d, char *buf,
  * text (a duration such as "5ms" or a plain string).  An override of a
  * param the file does not declare is an error naming it.  ncpus and nllc
  * are the machine's CPUs and last-level caches as "${ncpus}" and
- * "${nllc}" see them; 0 means 1.
+ * "${nllc}" see them; 0 means 1.  input says how to read the file:
+ * EEVDF_INPUT_AUTO (0) reads an rt-app file (a top-level "tasks" object and
+ * no "format", docs/rtapp-import.md) as rt-app and anything else as a
+ * native workload; the other two force one reading.
  */
+enum eevdf_input {
+	EEVDF_INPUT_AUTO = 0,
+	EEVDF_INPUT_NATIVE,
+	EEVDF_INPUT_RTAPP,
+};
+
 struct eevdf_load_opts {
 	const char *const *params;
 	size_t nr_params;
 	int ncpus;
 	int nllc;
+	enum eevdf_input input;
 };
 
 /*

@@ -1,0 +1,953 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of the rt-app importer (src/rtapp.c): the lenient reading
+ * (comments, trailing commas, duplicate keys), the mapping of
+ * docs/rtapp-import.md checked on the generated native text, errors with
+ * their rt-app paths, allocation failures, and small rt-app files run end
+ * to end through the native loader and the simulation.
+ */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eevdf/eevdf.h"
+#include "suites.h"
+#include "rtapp.h"
+
+#define US 1000LL
+#define MS 1000000LL
+
+/*
+ * rt-app text is written with ' for " so that it stays readable in C; none
+ * of the inputs needs a real apostrophe.  Returns a malloc'ed copy.
+ */
+static char *dq(const char *s)
+{
+	size_t n = strlen(s), i;
+	char *d = malloc(n + 1);
+
+	ck_assert_ptr_nonnull(d);
+	for (i = 0; i <= n; i++)
+		d[i] = s[i] == '\'' ? '"' : s[i];
+	return d;
+}
+
+static int translate(const char *s, char **out, struct eevdf_diag *d)
+{
+	char *j = dq(s);
+	int r = eevdf__rtapp_translate(j, strlen(j), "dir/w.json", out, d);
+
+	free(j);
+	return r;
+}
+
+/* The native text of s; fails the test on an error. */
+static char *translate_ok(const char *s)
+{
+	struct eevdf_diag d;
+	char *out = NULL, buf[512];
+	int r = translate(s, &out, &d);
+
+	ck_assert_msg(r == 0, "translate failed (%d): %s", r,
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(out);
+	return out;
+}
+
+/* The native document of s, parsed back with cJSON. */
+static cJSON *native(const char *s)
+{
+	char *out = translate_ok(s);
+	cJSON *j = cJSON_Parse(out);
+
+	ck_assert_msg(j != NULL, "not JSON: %s", out);
+	free(out);
+	return j;
+}
+
+/* A value by path: "tasks[0].program[0].loop.body[1]". */
+static const cJSON *at(const cJSON *j, const char *path)
+{
+	char key[128];
+
+	while (j && *path) {
+		size_t n = strcspn(path, ".[");
+
+		if (n) {
+			ck_assert_uint_lt(n, sizeof(key));
+			memcpy(key, path, n);
+			key[n] = '\0';
+			j = cJSON_GetObjectItemCaseSensitive(j, key);
+			path += n;
+		} else if (*path == '[') {
+			j = cJSON_GetArrayItem(j, atoi(path + 1));
+			path = strchr(path, ']') + 1;
+		}
+		if (*path == '.')
+			path++;
+	}
+	return j;
+}
+
+static const char *str_at(const cJSON *j, const char *path)
+{
+	const cJSON *v = at(j, path);
+
+	ck_assert_msg(cJSON_IsString(v), "no string at %s", path);
+	return v->valuestring;
+}
+
+static int int_at(const cJSON *j, const char *path)
+{
+	const cJSON *v = at(j, path);
+
+	ck_assert_msg(cJSON_IsNumber(v), "no number at %s", path);
+	return v->valueint;
+}
+
+#define STR_AT(j, path, want) ck_assert_str_eq(str_at(j, path), want)
+#define INT_AT(j, path, want) ck_assert_int_eq(int_at(j, path), want)
+
+/* Translate s, expect EPARSE at path with sub in the message. */
+static void expect_error(const char *s, const char *path, const char *sub)
+{
+	struct eevdf_diag d;
+	char *out = (char *)&d, buf[512];
+	int r = translate(s, &out, &d);
+
+	eevdf_diag_format(&d, buf, sizeof(buf));
+	ck_assert_msg(r == EEVDF_EPARSE, "got %d, want EPARSE: %s", r, buf);
+	ck_assert_ptr_null(out);
+	ck_assert_str_eq(d.file, "dir/w.json");
+	ck_assert_msg(strcmp(d.path, path) == 0, "path '%s', want '%s': %s",
+		      d.path, path, buf);
+	ck_assert_msg(strstr(d.msg, sub) != NULL, "msg lacks '%s': %s", sub,
+		      buf);
+}
+
+/* The 13.3 example of reference/workloads.md (rt-app's tutorial). */
+#define EXAMPLE3                                                             \
+	"{'tasks': {'thread0': {'instance': 12, 'loop': 1, 'phases': {"      \
+	"  'light': {'loop': 10, 'run': 3000, "                              \
+	"            'timer': {'ref': 'unique', 'period': 30000}},"          \
+	"  'heavy': {'loop': 10, 'run': 27000, "                             \
+	"            'timer': {'ref': 'unique', 'period': 30000}}}}}}"
+
+/* ---- lenient reading --------------------------------------------------- */
+
+START_TEST(strip_blanks_comments_and_trailing_commas)
+{
+	static const char in[] =
+		"{\"a\": \"x // y /* z */ ,]\", // c\n"
+		" \"b\": [1, 2, ], /* d\n e */ \"c\": \"\\\"/*\",\n"
+		" \"d\": {\"e\": 1 , }, }";
+	static const char want[] =
+		"{\"a\": \"x // y /* z */ ,]\",     \n"
+		" \"b\": [1, 2  ],     \n      \"c\": \"\\\"/*\",\n"
+		" \"d\": {\"e\": 1   }  }";
+	char buf[sizeof(in)];
+	size_t bad = 0;
+	cJSON *j;
+
+	memcpy(buf, in, sizeof(in));
+	ck_assert_int_eq(eevdf__rtapp_strip(buf, sizeof(in) - 1, &bad), 0);
+	ck_assert_str_eq(buf, want);
+	j = cJSON_Parse(buf);
+	ck_assert_ptr_nonnull(j);
+	STR_AT(j, "a", "x // y /* z */ ,]");
+	STR_AT(j, "c", "\"/*");
+	INT_AT(j, "b[1]", 2);
+	cJSON_Delete(j);
+
+	memcpy(buf, "{} /* open", 11);
+	ck_assert_int_eq(eevdf__rtapp_strip(buf, 10, &bad), -1);
+	ck_assert_uint_eq(bad, 3);
+}
+END_TEST
+
+START_TEST(commented_file_translates_and_keeps_line_numbers)
+{
+	static const char ok[] =
+		"/* rt-app workload */\n"
+		"{\n"
+		"\t\"global\": { \"duration\": 2, }, // seconds\n"
+		"\t\"tasks\": { \"t\": { \"run\": 10, \"sleep\": 10, }, },\n"
+		"}\n";
+	static const char bad[] =
+		"/* line 1\n"
+		"   line 2 */ {\"tasks\": {\n"
+		"  \"t\": {\"run\": 10,, }}}\n";
+	struct eevdf_diag d;
+	char *out = NULL;
+	cJSON *j;
+
+	ck_assert_int_eq(eevdf__rtapp_translate(ok, strlen(ok), "a.json",
+						&out, &d), 0);
+	j = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(j);
+	STR_AT(j, "tasks[0].program[0].loop.body[1].sleep", "10us");
+	cJSON_Delete(j);
+	free(out);
+
+	ck_assert_int_eq(eevdf__rtapp_translate(bad, strlen(bad), "b.json",
+						&out, &d), EEVDF_EPARSE);
+	ck_assert_ptr_null(out);
+	ck_assert_int_eq(d.line, 3);
+	ck_assert_str_eq(d.path, "");
+	ck_assert_msg(strstr(d.msg, "JSON syntax error"), "%s", d.msg);
+
+	ck_assert_int_eq(eevdf__rtapp_translate("{}\n/* x", 7, NULL, &out,
+						&d), EEVDF_EPARSE);
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_str_eq(d.file, "<memory>");
+	ck_assert_msg(strstr(d.msg, "unterminated comment"), "%s", d.msg);
+}
+END_TEST
+
+START_TEST(detect_tells_rtapp_from_native_text)
+{
+	static const char *const yes[] = {
+		"{\"tasks\": {\"t\": {\"run\": 1}}}",
+		("// c\n/* {\"format\": 1} */ {\"global\": "
+		 "{\"x\": [\"tasks\"]}, \"tasks\" : { } }"),
+		"\xef\xbb\xbf{\"tasks\": {}}",
+	};
+	static const char *const no[] = {
+		"{\"format\": \"eevdf-sim-workload/1\", \"tasks\": []}",
+		"{\"tasks\": {}, \"format\": \"x\"}",
+		"{\"tasks\": [ {\"name\": \"a\"} ]}",
+		"{\"global\": {\"tasks\": {}}}",
+		"[{\"tasks\": {}}]",
+		"",
+		"{\"tasks\": ",
+	};
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		ck_assert_msg(eevdf__rtapp_detect(yes[i], strlen(yes[i])) == 1,
+			      "not detected: %s", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		ck_assert_msg(eevdf__rtapp_detect(no[i], strlen(no[i])) == 0,
+			      "detected: %s", no[i]);
+	ck_assert_int_eq(eevdf__rtapp_detect(NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(duplicate_keys_run_in_file_order)
+{
+	cJSON *j = native("{'tasks': {'t': {'loop': 1, 'run': 1000, "
+			  "'sleep': 500, 'run': 2000, 'sleep': 700}}}");
+
+	STR_AT(j, "tasks[0].program[0].loop.body[0].run", "1000us");
+	STR_AT(j, "tasks[0].program[0].loop.body[1].sleep", "500us");
+	STR_AT(j, "tasks[0].program[0].loop.body[2].run", "2000us");
+	STR_AT(j, "tasks[0].program[0].loop.body[3].sleep", "700us");
+	ck_assert_int_eq(cJSON_GetArraySize(at(j, "tasks[0].program[0].loop."
+						  "body")), 4);
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(events_match_by_prefix)
+{
+	cJSON *j = native("{'tasks': {'t': {'loop': 2, 'run1': 10, "
+			  "'sleep_a': 20, 'runtime2': 30, 'lockA': 'm', "
+			  "'unlockA': 'm', 'timer0': {'ref': 'x', "
+			  "'period': 40}, 'yield_now': '', 'sem_post1': 's',"
+			  " 'sem_wait1': 's'}}}");
+	const cJSON *b = at(j, "tasks[0].program[0].loop.body");
+
+	INT_AT(j, "tasks[0].program[0].loop.count", 2);
+	STR_AT(b, "[0].run", "10us");
+	STR_AT(b, "[1].sleep", "20us");
+	STR_AT(b, "[2].spin", "30us");
+	STR_AT(b, "[3].lock.mutex", "mutex:m");
+	STR_AT(b, "[4].unlock.mutex", "mutex:m");
+	STR_AT(b, "[5].timer_wait.timer", "timer:x");
+	ck_assert_ptr_nonnull(at(b, "[6].yield"));
+	STR_AT(b, "[7].post.sem", "sem:s");
+	STR_AT(b, "[8].wait.sem", "sem:s");
+	cJSON_Delete(j);
+}
+END_TEST
+
+/* ---- the mapping ------------------------------------------------------- */
+
+START_TEST(section13_example_translates_to_nested_loops)
+{
+	cJSON *j = native(EXAMPLE3);
+	const cJSON *task = at(j, "tasks[0]"), *outer, *light, *heavy;
+
+	STR_AT(j, "format", "eevdf-sim-workload/1");
+	STR_AT(j, "name", "w");
+	STR_AT(j, "stop.when", "all_exited");
+	/* 12 x (10 x 33 ms + 10 x 57 ms) = 10.8 s, doubled, plus 1 s */
+	STR_AT(j, "duration", "23s");
+	STR_AT(j, "objects[0].type", "timer");
+	STR_AT(j, "objects[0].name", "timer:unique");
+	ck_assert(cJSON_IsTrue(at(j, "objects[0].unique")));
+	ck_assert_int_eq(cJSON_GetArraySize(at(j, "objects")), 1);
+	ck_assert_int_eq(cJSON_GetArraySize(at(j, "tasks")), 1);
+	ck_assert_ptr_null(at(j, "templates"));
+
+	STR_AT(task, "name", "thread0");
+	INT_AT(task, "count", 12);
+	STR_AT(task, "kind", "thread");
+	ck_assert_int_eq(cJSON_GetArraySize(at(task, "program")), 1);
+	outer = at(task, "program[0].loop");
+	INT_AT(outer, "count", 1);
+	ck_assert_int_eq(cJSON_GetArraySize(at(outer, "body")), 2);
+	light = at(outer, "body[0].loop");
+	heavy = at(outer, "body[1].loop");
+	INT_AT(light, "count", 10);
+	INT_AT(heavy, "count", 10);
+	STR_AT(light, "body[0].run", "3000us");
+	STR_AT(heavy, "body[0].run", "27000us");
+	STR_AT(light, "body[1].timer_wait.timer", "timer:unique");
+	STR_AT(light, "body[1].timer_wait.period", "30000us");
+	STR_AT(light, "body[1].timer_wait.mode", "relative");
+	STR_AT(heavy, "body[1].timer_wait.timer", "timer:unique");
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(priority_becomes_nice_and_is_checked)
+{
+	cJSON *j = native("{'tasks': {'a': {'priority': -5, 'run': 1}, "
+			  "'b': {'policy': 'SCHED_BATCH', 'priority': 19, "
+			  "'run': 1}, 'c': {'policy': 'SCHED_IDLE', "
+			  "'run': 1}, 'd': {'run': 1}}}");
+
+	INT_AT(j, "tasks[0].nice", -5);
+	ck_assert_ptr_null(at(j, "tasks[0].policy"));
+	INT_AT(j, "tasks[1].nice", 19);
+	STR_AT(j, "tasks[1].policy", "batch");
+	STR_AT(j, "tasks[2].policy", "idle");
+	ck_assert_ptr_null(at(j, "tasks[2].nice"));
+	ck_assert_ptr_null(at(j, "tasks[3].nice"));
+	cJSON_Delete(j);
+
+	j = native("{'global': {'default_policy': 'SCHED_IDLE'}, "
+		   "'tasks': {'a': {'run': 1}, "
+		   "'b': {'policy': 'SCHED_OTHER', 'run': 1}}}");
+	STR_AT(j, "tasks[0].policy", "idle");
+	ck_assert_ptr_null(at(j, "tasks[1].policy"));
+	cJSON_Delete(j);
+
+	expect_error("{'tasks': {'a': {'priority': 20, 'run': 1}}}",
+		     "tasks.a.priority", "nice value");
+	expect_error("{'tasks': {'a': {'priority': -21, 'run': 1}}}",
+		     "tasks.a.priority", "-20 to 19");
+	expect_error("{'tasks': {'a': {'priority': '5', 'run': 1}}}",
+		     "tasks.a.priority", "integer");
+}
+END_TEST
+
+START_TEST(dl_runtime_becomes_a_clamped_slice)
+{
+	cJSON *j = native("{'tasks': {'a': {'dl-runtime': 3000, 'run': 1}, "
+			  "'b': {'dl-runtime': 50, 'run': 1}, "
+			  "'c': {'dl-runtime': 200000, 'run': 1}, "
+			  "'d': {'dl-runtime': 0, 'run': 1}, "
+			  "'e': {'runtime': 700, 'phases': {'p': "
+			  "{'run': 1}}}}}");
+
+	STR_AT(j, "tasks[0].slice", "3000us");
+	STR_AT(j, "tasks[1].slice", "100us");
+	STR_AT(j, "tasks[2].slice", "100000us");
+	ck_assert_ptr_null(at(j, "tasks[3].slice"));
+	/* the legacy thread-level "runtime" next to "phases" */
+	STR_AT(j, "tasks[4].slice", "700us");
+	ck_assert_msg(strstr(str_at(j, "description"),
+			     "tasks.b.dl-runtime: 50 us clamped to 100 us"),
+		      "%s", str_at(j, "description"));
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(instance_becomes_count)
+{
+	cJSON *j = native("{'tasks': {'one': {'instance': 1, 'run': 1}, "
+			  "'many': {'instance': 7, 'run': 1}, "
+			  "'dflt': {'run': 1}}}");
+
+	STR_AT(j, "tasks[0].name", "one");
+	ck_assert_ptr_null(at(j, "tasks[0].count"));
+	STR_AT(j, "tasks[1].name", "many");
+	INT_AT(j, "tasks[1].count", 7);
+	ck_assert_ptr_null(at(j, "tasks[2].count"));
+	cJSON_Delete(j);
+	expect_error("{'tasks': {'a': {'instance': -1, 'run': 1}}}",
+		     "tasks.a.instance", "from 0 to 100000");
+}
+END_TEST
+
+START_TEST(delay_becomes_start)
+{
+	cJSON *j = native("{'tasks': {'a': {'delay': 1500, 'run': 1}, "
+			  "'b': {'delay': 0, 'run': 1}}}");
+
+	STR_AT(j, "tasks[0].start", "1500us");
+	ck_assert_ptr_null(at(j, "tasks[1].start"));
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(global_duration_becomes_stop)
+{
+	cJSON *j = native("{'global': {'duration': 5}, 'tasks': {'a': "
+			  "{'run': 1000}}}");
+
+	STR_AT(j, "stop.after", "5s");
+	STR_AT(j, "stop.mode", "kill");
+	STR_AT(j, "duration", "5s");
+	cJSON_Delete(j);
+
+	/* -1: until the threads end; a generous duration: 2 x 3 ms + 1 s */
+	j = native("{'global': {'duration': -1}, 'tasks': {'a': "
+		   "{'loop': 3, 'run': 1000}}}");
+	STR_AT(j, "stop.when", "all_exited");
+	STR_AT(j, "duration", "2s");
+	cJSON_Delete(j);
+
+	/* a thread loops for ever (no "loop"): only the duration ends it */
+	j = native("{'tasks': {'a': {'run': 1000, 'sleep': 1000}}}");
+	STR_AT(j, "tasks[0].program[0].loop.count", "forever");
+	STR_AT(j, "stop.when", "all_exited");
+	STR_AT(j, "duration", "10s");
+	ck_assert_ptr_nonnull(strstr(str_at(j, "description"),
+				     "loops for ever"));
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(ignored_keys_are_listed_in_the_description)
+{
+	cJSON *j = native("{'global': {'calibration': 'CPU0', 'logdir': "
+			  "'/tmp', 'ftrace': 'main', 'gnuplot': false},"
+			  " 'resources': {},"
+			  " 'tasks': {'a': {'taskgroup': '/g', 'util_min': 10,"
+			  " 'phases': {'p': {'util_max': 512, 'run': 1,"
+			  " 'nodes_membind': [0]}}}}}");
+	const char *desc = str_at(j, "description");
+
+	ck_assert_msg(strstr(desc, "Imported from the rt-app file "
+			     "'dir/w.json'.") == desc, "%s", desc);
+	ck_assert_msg(strstr(desc, " Ignored: resources, global.calibration, "
+			     "global.logdir, global.ftrace, global.gnuplot, "
+			     "tasks.a.taskgroup, tasks.a.util_min,"
+			     " tasks.a.phases.p.util_max, "
+			     "tasks.a.phases.p.nodes_membind."), "%s", desc);
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(phase_settings_become_setattr_at_phase_entry)
+{
+	cJSON *j = native("{'tasks': {'t': {'cpus': [1, 3, 1], 'loop': 2, "
+			  "'phases': {'a': {'cpus': [2], 'priority': 3, "
+			  "'run': 1}, 'b': {'policy': 'SCHED_IDLE', "
+			  "'dl-runtime': 500, 'run': 1}}}}}");
+	const cJSON *b = at(j, "tasks[0].program[0].loop.body");
+
+	INT_AT(j, "tasks[0].cpus[0]", 1);
+	INT_AT(j, "tasks[0].cpus[1]", 3);
+	ck_assert_int_eq(cJSON_GetArraySize(at(j, "tasks[0].cpus")), 2);
+	INT_AT(b, "[0].setattr.nice", 3);
+	INT_AT(b, "[0].setattr.cpus[0]", 2);
+	INT_AT(b, "[1].loop.count", 1);
+	STR_AT(b, "[2].setattr.policy", "idle");
+	STR_AT(b, "[2].setattr.slice", "500us");
+	/* a phase without cpus returns to the thread's */
+	INT_AT(b, "[2].setattr.cpus[1]", 3);
+	ck_assert_int_eq(cJSON_GetArraySize(b), 4);
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(synchronisation_events_translate)
+{
+	cJSON *j = native(
+		"{'tasks': {"
+		" 'a': {'loop': 1, 'lock': 'm', "
+		"       'wait': {'ref': 'c', 'mutex': 'm'}, 'unlock': 'm'},"
+		" 'b': {'loop': 1, 'lock': 'm', "
+		"       'sync': {'ref': 'c', 'mutex': 'm'}, 'signal': 'c', "
+		"       'broad': 'c', 'unlock': 'm', 'barrier': 'x', "
+		"       'sem_post': 's', 'sem_wait': 's'},"
+		" 'c': {'instance': 3, 'loop': 1, 'barrier': 'x', "
+		"       'barrier1': 'x'}}}");
+	const cJSON *a = at(j, "tasks[0].program[0].loop.body");
+	const cJSON *b = at(j, "tasks[1].program[0].loop.body");
+
+	STR_AT(a, "[1].block.event", "cond:c");
+	STR_AT(a, "[1].block.release", "mutex:m");
+	STR_AT(b, "[1].wake_and_block.wake.event", "cond:c");
+	INT_AT(b, "[1].wake_and_block.wake.n", 1);
+	STR_AT(b, "[1].wake_and_block.block.event", "cond:c");
+	STR_AT(b, "[1].wake_and_block.block.release", "mutex:m");
+	INT_AT(b, "[2].wake.n", 1);
+	STR_AT(b, "[3].wake.n", "all");
+	STR_AT(b, "[5].barrier", "barrier:x");
+	/* objects in order of first use; barrier parties count instances */
+	STR_AT(j, "objects[0].name", "barrier:x");
+	INT_AT(j, "objects[0].parties", 4);
+	STR_AT(j, "objects[1].name", "mutex:m");
+	STR_AT(j, "objects[1].type", "mutex");
+	STR_AT(j, "objects[2].name", "cond:c");
+	STR_AT(j, "objects[2].type", "event");
+	STR_AT(j, "objects[3].name", "sem:s");
+	INT_AT(j, "objects[3].initial", 0);
+	ck_assert_int_eq(cJSON_GetArraySize(at(j, "objects")), 4);
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(timers_forks_and_suspends_translate)
+{
+	cJSON *j = native(
+		"{'tasks': {"
+		" 'w': {'instance': 0, 'delay': 5, 'loop': 1, 'run': 10,"
+		"       'timer': {'ref': 'p', 'period': 1000}},"
+		" 'm': {'loop': 2, 'fork': 'w', 'fork1': 'x', "
+		"       'timer': {'ref': 'p', 'period': 1000, "
+		"                 'mode': 'absolute'},"
+		"       'timer1': {'ref': 'unique2', 'period': 500},"
+		"       'resume': 'x', 'resume1': 'x[1]'},"
+		" 'x': {'instance': 2, 'loop': 2, 'suspend': '', "
+		"       'run': 5}}}");
+	const cJSON *m = at(j, "tasks[0].program[0].loop.body");
+
+	/* instance 0: a template only, started by fork (as "spawn") */
+	STR_AT(j, "templates.w.kind", "thread");
+	STR_AT(j, "templates.w.program[0].sleep", "5us");
+	STR_AT(j, "templates.w.program[1].loop.body[1].timer_wait.mode",
+	       "absolute");
+	/* x runs from the start and fork makes more: "x-fork" */
+	STR_AT(j, "templates.x-fork.program[0].loop.body[0].block.event",
+	       "cond:x");
+	STR_AT(m, "[0].spawn.template", "w");
+	STR_AT(m, "[1].spawn.template", "x-fork");
+	/* one absolute use makes the shared timer absolute everywhere */
+	STR_AT(m, "[2].timer_wait.mode", "absolute");
+	STR_AT(m, "[3].timer_wait.timer", "timer:unique2");
+	STR_AT(m, "[3].timer_wait.mode", "relative");
+	/* resume x wakes each instance, and the fork copies */
+	STR_AT(m, "[4].wake.event", "cond:x[0]");
+	STR_AT(m, "[5].wake.event", "cond:x[1]");
+	STR_AT(m, "[6].wake.event", "cond:x");
+	STR_AT(m, "[6].wake.n", "all");
+	STR_AT(m, "[7].wake.event", "cond:x[1]");
+	/* per-instance suspend: x[${i}] blocks on cond:x[${i}] */
+	STR_AT(j, "tasks[1].name", "x[${i}]");
+	INT_AT(j, "tasks[1].for.i[1]", 2);
+	STR_AT(j, "tasks[1].program[0].loop.body[0].block.event",
+	       "cond:x[${i}]");
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(mem_iorun_memrun_are_approximate_work)
+{
+	cJSON *j = native("{'tasks': {'a': {'loop': 1, 'mem': 1001, "
+			  "'iorun': 20, 'memrun': {'type': 'read', "
+			  "'size': 1000, 'count': 3, 'stride': 64}}}}");
+
+	STR_AT(j, "tasks[0].program[0].loop.body[0].run", "101ns");
+	STR_AT(j, "tasks[0].program[0].loop.body[1].run", "2ns");
+	STR_AT(j, "tasks[0].program[0].loop.body[2].run", "300ns");
+	ck_assert_ptr_nonnull(strstr(str_at(j, "description"),
+				     "Approximate: mem, iorun and memrun"));
+	cJSON_Delete(j);
+}
+END_TEST
+
+/* ---- errors -------------------------------------------------------------- */
+
+START_TEST(unsupported_policy_names_its_path)
+{
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'priority': "
+		     "10, 'run': 1}}}", "tasks.t.policy",
+		     "policy 'SCHED_FIFO' is not supported yet");
+	expect_error("{'tasks': {'t': {'phases': {'p1': {'run': 1}, 'p2': "
+		     "{'policy': 'SCHED_DEADLINE', 'run': 1}}}}}",
+		     "tasks.t.phases.p2.policy", "not supported yet");
+	expect_error("{'global': {'default_policy': 'SCHED_RR'}, 'tasks': "
+		     "{'t': {'run': 1}}}", "global.default_policy",
+		     "not supported yet");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_FOO', 'run': 1}}}",
+		     "tasks.t.policy", "unknown policy 'SCHED_FOO'");
+}
+END_TEST
+
+START_TEST(unknown_event_or_key_names_path_and_valid_ones)
+{
+	expect_error("{'tasks': {'thread0': {'phases': {'light': "
+		     "{'run': 1, 'spin': 5}}}}}",
+		     "tasks.thread0.phases.light.spin",
+		     "unknown key 'spin': events start with run, runtime");
+	expect_error("{'tasks': {'t': {'run': 1, 'bogus': 5}}}",
+		     "tasks.t.bogus", "for the thread keys");
+	expect_error("{'tasks': {'t': {'timer': {'ref': 'a', 'period': 1, "
+		     "'when': 2}}}}", "tasks.t.timer.when",
+		     "unknown key 'when' (valid: ref, period, mode)");
+	expect_error("{'global': {'duraton': 1}, 'tasks': {}}",
+		     "global.duraton", "valid: duration, default_policy");
+	expect_error("{'tasks': {'t': {'run': 1}}, 'extra': 1}", "extra",
+		     "valid: global, resources, tasks");
+}
+END_TEST
+
+START_TEST(bad_values_name_their_path)
+{
+	expect_error("{'global': {}}", "", "missing key 'tasks'");
+	expect_error("{'tasks': []}", "tasks", "must be an object");
+	expect_error("{'tasks': {'t': {'loop': 3}}}", "tasks.t",
+		     "no events");
+	expect_error("{'tasks': {'t': {'phases': {'p': {'loop': 3}}}}}",
+		     "tasks.t.phases.p", "no events");
+	expect_error("{'tasks': {'t': {'run': -1}}}", "tasks.t.run",
+		     "microseconds");
+	expect_error("{'tasks': {'t': {'run': 1.5}}}", "tasks.t.run",
+		     "microseconds");
+	expect_error("{'tasks': {'t': {'loop': -2, 'run': 1}}}",
+		     "tasks.t.loop", "-1 (for ever)");
+	expect_error("{'tasks': {'t': {'loop': 1, 'loop': 2, 'run': 1}}}",
+		     "tasks.t.loop", "duplicate key 'loop'");
+	expect_error("{'tasks': {'t': {'run': 1}, 't': {'run': 2}}}",
+		     "tasks.t", "duplicate thread name");
+	expect_error("{'tasks': {'t': {'phases': {'p': {'run': 1}}, "
+		     "'sleep': 5}}}", "tasks.t.sleep", "outside \"phases\"");
+	expect_error("{'tasks': {'t': {'timer': {'ref': 'a', 'period': 0}}}}",
+		     "tasks.t.timer.period", "greater than 0");
+	expect_error("{'tasks': {'t': {'timer': {'ref': 'a', 'period': 5, "
+		     "'mode': 'late'}}}}", "tasks.t.timer.mode", "relative");
+	expect_error("{'tasks': {'t': {'wait': {'ref': 'c'}}}}",
+		     "tasks.t.wait", "missing key 'mutex'");
+	expect_error("{'tasks': {'t': {'lock': 'a b'}}}", "tasks.t.lock",
+		     "names may use only");
+	expect_error("{'tasks': {'t': {'fork': 'nobody', 'run': 1}}}",
+		     "tasks.t.fork", "no task named 'nobody'");
+	expect_error("{'tasks': {'t': {'cpus': [0, 5000], 'run': 1}}}",
+		     "tasks.t.cpus[1]", "from 0 to 4095");
+	expect_error("{'tasks': {'t': {'instance': 0, 'barrier': 'b'}, "
+		     "'m': {'fork': 't', 'barrier': 'b'}}}", "tasks.t.barrier",
+		     "do not work with fork");
+	expect_error("{'tasks': {'t': {'instance': 0, 'run': 1}}}", "tasks",
+		     "every one has instance 0");
+	expect_error("{'tasks': {'t': {'run': 1}}} x", "",
+		     "unexpected text after the JSON value");
+}
+END_TEST
+
+/* ---- allocation failures ----------------------------------------------- */
+
+/* Test-only allocator state: each test runs in its own process. */
+static long alloc_budget; /* allocations left before failing; < 0: no limit */
+static bool fail_forever;
+static long live;
+
+static void *counting_malloc(size_t n)
+{
+	void *p;
+
+	if (alloc_budget == 0) {
+		if (!fail_forever)
+			alloc_budget = -1;
+		return NULL;
+	}
+	if (alloc_budget > 0)
+		alloc_budget--;
+	p = malloc(n);
+	if (p)
+		live++;
+	return p;
+}
+
+static void counting_free(void *p)
+{
+	if (p)
+		live--;
+	free(p);
+}
+
+static void oom_loop(const char *text, bool forever)
+{
+	cJSON_Hooks hooks = { counting_malloc, counting_free };
+	struct eevdf_diag d;
+	long n;
+	int r;
+
+	cJSON_InitHooks(&hooks);
+	for (n = 0;; n++) {
+		char *out = NULL;
+
+		alloc_budget = n;
+		fail_forever = forever;
+		live = 0;
+		r = eevdf__rtapp_translate(text, strlen(text), "o.json", &out,
+					   &d);
+		if (r == 0) {
+			cJSON_free(out);
+			ck_assert_int_eq(live, 0);
+			if (alloc_budget != 0)
+				break; /* no failure was injected */
+			continue;
+		}
+		ck_assert_msg(r == EEVDF_ENOMEM, "n=%ld: got %d: %s", n, r,
+			      d.msg);
+		ck_assert_str_eq(d.msg, "out of memory");
+		ck_assert_ptr_null(out);
+		ck_assert_msg(live == 0, "n=%ld: %ld allocations leaked", n,
+			      live);
+	}
+	cJSON_InitHooks(NULL);
+	ck_assert_int_gt(n, 50);
+}
+
+START_TEST(allocation_failures_give_enomem_without_leaks)
+{
+	char *text = dq("/* c */ {'global': {'duration': -1, 'logdir': 'x'},"
+			" 'tasks': {"
+			" 'a': {'instance': 2, 'priority': 1, 'cpus': [0, 1],"
+			"  'phases': {'p': {'loop': 2, 'run': 10, 'lock': 'm',"
+			"  'unlock': 'm', 'barrier': 'b', 'dl-runtime': 5,"
+			"  'timer': {'ref': 'unique', 'period': 100}},"
+			"  'q': {'suspend': '', 'mem': 100, 'fork': 'c',}}},"
+			" 'b': {'loop': 1, 'resume': 'a', 'sem_post': 's', "
+			"  'barrier': 'b', 'taskgroup': '/x'},"
+			" 'c': {'instance': 0, 'sem_wait': 's', 'sync': "
+			"  {'ref': 'r', 'mutex': 'm'}}}}");
+
+	oom_loop(text, false);
+	oom_loop(text, true);
+	free(text);
+}
+END_TEST
+
+/* ---- end to end ---------------------------------------------------------- */
+
+/* Translate, load with the native loader and run on ncpus CPUs to the end. */
+static eevdf_sim *run_rtapp(const char *s, int ncpus)
+{
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	eevdf_sim *sim;
+	char *out = translate_ok(s), buf[512];
+	int r = eevdf_workload_parse(out, strlen(out), "rt.json", &wl, &d);
+
+	ck_assert_msg(r == 0, "native parse failed (%d): %s\n%s", r,
+		      eevdf_diag_format(&d, buf, sizeof(buf)), out);
+	free(out);
+	eevdf_config_init(&cfg);
+	cfg.nr_cpus = ncpus;
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_msg(eevdf_workload_add_tasks(wl, sim, &d) == 0, "%s",
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	r = eevdf_sim_run(sim, eevdf_workload_duration(wl));
+	ck_assert_msg(r == 0, "run failed (%d): %s", r, eevdf_sim_errmsg(sim));
+	ck_assert_msg(eevdf_sim_done(sim), "not done at %lld ns",
+		      (long long)eevdf_sim_now(sim));
+	eevdf_workload_free(wl);
+	return sim;
+}
+
+static struct eevdf_task_stats stats_of(const eevdf_sim *sim, size_t i,
+					const char *name)
+{
+	struct eevdf_task_stats st;
+
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, i, &st), 0);
+	ck_assert_str_eq(st.name, name);
+	return st;
+}
+
+/* cpu_ns is the work plus the syscall and switch costs: a little more. */
+#define CK_CPU(st, work, slack)                                              \
+	do {                                                                 \
+		ck_assert_int_ge((st).cpu_ns, (work));                       \
+		ck_assert_int_le((st).cpu_ns, (work) + (slack));             \
+	} while (0)
+
+START_TEST(end_to_end_suspend_and_resume)
+{
+	/*
+	 * The waker runs 1 ms, resumes the sleeper, sleeps 1 ms, 5 times;
+	 * the sleeper runs 0.5 ms and suspends until resumed, 5 times.
+	 */
+	eevdf_sim *sim = run_rtapp(
+		"{ // two threads\n"
+		" 'global': {'duration': -1, 'calibration': 'CPU0'},\n"
+		" 'tasks': {\n"
+		"  'waker': {'loop': 5, 'run': 1000, 'resume': 'sleeper',"
+		"            'sleep': 1000},\n"
+		"  'sleeper': {'loop': 5, 'run': 500, 'suspend': ''},\n"
+		" }}", 2);
+	struct eevdf_task_stats w = stats_of(sim, 0, "waker");
+	struct eevdf_task_stats s = stats_of(sim, 1, "sleeper");
+
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(sim), 2);
+	CK_CPU(w, 5 * MS, 50 * US);
+	CK_CPU(s, 2500 * US, 50 * US);
+	/* woken at 1, 3, 5, 7, 9 ms: 4 naps of ~1.5 ms and one of ~0.5 */
+	ck_assert_int_ge(s.sleep_ns, 6500 * US);
+	ck_assert_int_le(s.sleep_ns, 6600 * US);
+	/* the waker's last nap ends at 10 ms */
+	ck_assert_int_ge(eevdf_sim_now(sim), 10 * MS);
+	ck_assert_int_le(eevdf_sim_now(sim), 10 * MS + 100 * US);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(end_to_end_phases_locks_semaphores_and_barriers)
+{
+	/*
+	 * Two producers (instance 2, started 100 us late) post 3 units each
+	 * per loop under a mutex; the consumer takes 6; all three meet at a
+	 * barrier after each loop; 2 loops.
+	 */
+	eevdf_sim *sim = run_rtapp(
+		"{'tasks': {"
+		" 'prod': {'instance': 2, 'delay': 100, 'loop': 2,"
+		"  'priority': -3, 'dl-runtime': 2000, 'cpus': [0, 1],"
+		"  'phases': {"
+		"   'make': {'loop': 3, 'run': 200, 'lock': 'm',"
+		"            'runtime': 50, 'unlock': 'm', 'sem_post': 's'},"
+		"   'meet': {'barrier': 'b', 'yield': ''}}},"
+		" 'cons': {'loop': 2, 'phases': {"
+		"   'take': {'loop': 6, 'sem_wait': 's', 'run': 100},"
+		"   'meet': {'barrier': 'b', 'sleep': 10}}}}}", 2);
+	struct eevdf_task_stats p0 = stats_of(sim, 0, "prod[0]");
+	struct eevdf_task_stats p1 = stats_of(sim, 1, "prod[1]");
+	struct eevdf_task_stats c = stats_of(sim, 2, "cons");
+
+	/* 2 x 3 x (200 us run + 50 us spin, at most) */
+	CK_CPU(p0, 2 * 3 * 200 * US, 2 * 3 * 50 * US + 50 * US);
+	CK_CPU(p1, 2 * 3 * 200 * US, 2 * 3 * 50 * US + 50 * US);
+	CK_CPU(c, 2 * 6 * 100 * US, 50 * US);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(end_to_end_barriers_alternate_until_the_global_duration)
+{
+	/*
+	 * rt-app's tutorial example 7: two threads meet at three barriers;
+	 * a 9 ms cycle in which task0 burns 4 ms and task1 5 ms, killed at
+	 * 5 s: 555 cycles and a partial one (task0 3 ms, task1 3 ms).
+	 */
+	eevdf_sim *sim = run_rtapp(
+		"{ /* two tasks driving each other in turn */\n"
+		" 'tasks': {\n"
+		"  'task0': {'loop': -1, 'runtime1': 1000, 'sleep1': 2000,"
+		"   'barrier1': 'FIRST', 'runtime2': 2000,"
+		"   'barrier2': 'SECOND',"
+		"   'runtime3': 1000, 'sleep3': 2000, 'barrier3': 'THIRD',},\n"
+		"  'task1': {'loop': -1, 'runtime1': 2000, 'barrier1': 'FIRST',"
+		"   'runtime2': 1000, 'sleep2': 2000, 'barrier2': 'SECOND',"
+		"   'runtime3': 2000, 'barrier3': 'THIRD',},\n"
+		" },\n"
+		" 'global': {'duration': 5, 'calibration': 'CPU0',"
+		"  'ftrace': 'main,task,loop,event', 'gnuplot': false,}}", 2);
+	struct eevdf_task_stats t0 = stats_of(sim, 0, "task0");
+	struct eevdf_task_stats t1 = stats_of(sim, 1, "task1");
+
+	ck_assert_int_eq(eevdf_sim_now(sim), 5000 * MS);
+	ck_assert_int_ge(t0.cpu_ns, 2220 * MS);
+	ck_assert_int_le(t0.cpu_ns, 2225 * MS);
+	ck_assert_int_ge(t1.cpu_ns, 2775 * MS);
+	ck_assert_int_le(t1.cpu_ns, 2781 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(loader_reads_rtapp_by_detection_or_when_told)
+{
+	static const char rt[] =
+		"{\"tasks\": {\"a\": {\"loop\": 2, \"run\": 100}, "
+		"\"b\": {\"instance\": 3, \"loop\": 1, \"sleep\": 5}}}";
+	static const char native[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"name\": \"n\", "
+		"\"tasks\": [{\"name\": \"t\", \"program\": "
+		"[{\"run\": \"1ms\"}]}]}";
+	struct eevdf_load_opts o = { .input = EEVDF_INPUT_AUTO };
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+
+	/* auto: the rt-app text is imported (a, b[0..2]: four tasks) */
+	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json",
+						   &o, &wl, &d), 0);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 4);
+	ck_assert_str_eq(eevdf_workload_name(wl), "r");
+	eevdf_workload_free(wl);
+	/* auto: a native file stays native */
+	ck_assert_int_eq(eevdf_workload_parse_opts(native, strlen(native),
+						   "n.json", &o, &wl, &d), 0);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 1);
+	eevdf_workload_free(wl);
+	/* told native: the rt-app text is a native file with a bad "tasks" */
+	o.input = EEVDF_INPUT_NATIVE;
+	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json",
+						   &o, &wl, &d), EEVDF_EPARSE);
+	ck_assert_ptr_null(wl);
+	ck_assert_str_eq(d.file, "r.json");
+	/* told rt-app: a native file has keys rt-app does not know */
+	o.input = EEVDF_INPUT_RTAPP;
+	ck_assert_int_eq(eevdf_workload_parse_opts(native, strlen(native),
+						   "n.json", &o, &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_ptr_null(wl);
+	ck_assert_ptr_nonnull(strstr(d.msg, "format"));
+	/* an input mode that does not exist */
+	o.input = (enum eevdf_input)7;
+	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json",
+						   &o, &wl, &d), EEVDF_EINVAL);
+	ck_assert_ptr_null(wl);
+}
+END_TEST
+
+Suite *rtapp_suite(void)
+{
+	Suite *s = suite_create("rtapp");
+	TCase *tc = tcase_create("read");
+
+	tcase_add_test(tc, strip_blanks_comments_and_trailing_commas);
+	tcase_add_test(tc, commented_file_translates_and_keeps_line_numbers);
+	tcase_add_test(tc, detect_tells_rtapp_from_native_text);
+	tcase_add_test(tc, loader_reads_rtapp_by_detection_or_when_told);
+	tcase_add_test(tc, duplicate_keys_run_in_file_order);
+	tcase_add_test(tc, events_match_by_prefix);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("map");
+	tcase_add_test(tc, section13_example_translates_to_nested_loops);
+	tcase_add_test(tc, priority_becomes_nice_and_is_checked);
+	tcase_add_test(tc, dl_runtime_becomes_a_clamped_slice);
+	tcase_add_test(tc, instance_becomes_count);
+	tcase_add_test(tc, delay_becomes_start);
+	tcase_add_test(tc, global_duration_becomes_stop);
+	tcase_add_test(tc, ignored_keys_are_listed_in_the_description);
+	tcase_add_test(tc, phase_settings_become_setattr_at_phase_entry);
+	tcase_add_test(tc, synchronisation_events_translate);
+	tcase_add_test(tc, timers_forks_and_suspends_translate);
+	tcase_add_test(tc, mem_iorun_memrun_are_approximate_work);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_add_test(tc, unsupported_policy_names_its_path);
+	tcase_add_test(tc, unknown_event_or_key_names_path_and_valid_ones);
+	tcase_add_test(tc, bad_values_name_their_path);
+	tcase_add_test(tc, allocation_failures_give_enomem_without_leaks);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, end_to_end_suspend_and_resume);
+	tcase_add_test(tc, end_to_end_phases_locks_semaphores_and_barriers);
+	tcase_add_test(tc,
+		       end_to_end_barriers_alternate_until_the_global_duration);
+	suite_add_tcase(s, tc);
+	return s;
+}

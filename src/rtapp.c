@@ -33,6 +33,7 @@
 
 #include "internal.h"
 #include "rtapp.h"
+#include "workload_impl.h"
 
 #define NAME_MAX_LEN 63                 /* native names, after expansion */
 #define MAX_US ((s64)1000000000000)     /* 10^15 ns, the native maximum */
@@ -283,40 +284,14 @@ static void strlist_free(struct strlist *l)
 
 /* Diagnostics ------------------------------------------------------------ */
 
-static void set_str(char *dst, size_t n, const char *s)
-{
-	size_t len = strlen(s);
-
-	if (len >= n)
-		len = n - 1;
-	memcpy(dst, s, len);
-	dst[len] = '\0';
-}
-
-/* A user string made safe for a message: no control bytes, cut with "...". */
-static const char *shown(char *buf, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		buf[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	buf[i] = '\0';
-	if (s[i] && n >= 4)
-		memcpy(buf + n - 4, "...", 4);
-	return buf;
-}
-
-#define SHOWN(buf, s) shown(buf, sizeof(buf), s)
+#define SHOWN(buf, s) eevdf__wl_shown(buf, sizeof(buf), s)
 
 __attribute__((format(printf, 2, 3)))
 static int fail(struct rt *t, const char *fmt, ...)
 {
 	va_list ap;
 
-	set_str(t->diag->path, sizeof(t->diag->path), t->path);
+	eevdf__wl_set_str(t->diag->path, sizeof(t->diag->path), t->path);
 	va_start(ap, fmt);
 	vsnprintf(t->diag->msg, sizeof(t->diag->msg), fmt, ap);
 	va_end(ap);
@@ -327,7 +302,7 @@ static int nomem(struct eevdf_diag *d)
 {
 	d->path[0] = '\0';
 	d->line = 0;
-	set_str(d->msg, sizeof(d->msg), "out of memory");
+	eevdf__wl_set_str(d->msg, sizeof(d->msg), "out of memory");
 	return EEVDF_ENOMEM;
 }
 
@@ -367,27 +342,30 @@ static void ignore_here(struct rt *t)
 
 /* Lenient reading -------------------------------------------------------- */
 
+/* The index of the quote that closes the string opening at buf[i] (len if
+ * none); a backslash escapes the byte after it. */
+static size_t string_end(const char *buf, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (buf[i] == '\\')
+			i++;
+		else if (buf[i] == '"')
+			return i;
+	}
+	return len;
+}
+
 int eevdf__rtapp_strip(char *buf, size_t len, size_t *bad)
 {
-	bool str = false;
 	size_t i, j;
 
 	for (i = 0; i < len; i++) {
-		char c = buf[i];
-
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-			continue;
-		}
-		if (c == '"') {
-			str = true;
-		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
+		if (buf[i] == '"') {
+			i = string_end(buf, len, i);
+		} else if (buf[i] == '/' && i + 1 < len && buf[i + 1] == '/') {
 			for (; i < len && buf[i] != '\n'; i++)
 				buf[i] = ' ';
-		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+		} else if (buf[i] == '/' && i + 1 < len && buf[i + 1] == '*') {
 			size_t start = i;
 
 			buf[i++] = ' ';
@@ -406,20 +384,10 @@ int eevdf__rtapp_strip(char *buf, size_t len, size_t *bad)
 		}
 	}
 	/* Comments are gone: a comma followed by } or ] is trailing. */
-	str = false;
 	for (i = 0; i < len; i++) {
-		char c = buf[i];
-
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-			continue;
-		}
-		if (c == '"') {
-			str = true;
-		} else if (c == ',') {
+		if (buf[i] == '"') {
+			i = string_end(buf, len, i);
+		} else if (buf[i] == ',') {
 			for (j = i + 1; j < len && (buf[j] == ' ' ||
 						    buf[j] == '\t' ||
 						    buf[j] == '\r' ||
@@ -656,44 +624,6 @@ static bool json_valid(const char *s, size_t n)
 	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
 		p.i = 3;
 	return jv_value(&p, 0);
-}
-
-static int line_of(const char *buf, size_t pos)
-{
-	int line = 1;
-
-	for (size_t i = 0; i < pos; i++)
-		if (buf[i] == '\n' && line < 1000000000)
-			line++;
-	return line;
-}
-
-static int syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
-			size_t pos, const char *what)
-{
-	char near[24];
-	size_t i, k;
-
-	d->path[0] = '\0';
-	d->line = line_of(buf, pos);
-	for (i = pos; i < len && (buf[i] == ' ' || buf[i] == '\t' ||
-				  buf[i] == '\r' || buf[i] == '\n'); i++)
-		;
-	if (i == len) {
-		snprintf(d->msg, sizeof(d->msg), "%s: unexpected end of file",
-			 what);
-		return EEVDF_EPARSE;
-	}
-	for (k = 0; k + 1 < sizeof(near) && pos + k < len; k++) {
-		unsigned char c = (unsigned char)buf[pos + k];
-
-		if (c == '\n' || c == '\r')
-			break;
-		near[k] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	near[k] = '\0';
-	snprintf(d->msg, sizeof(d->msg), "%s near '%s'", what, near);
-	return EEVDF_EPARSE;
 }
 
 /* Values ----------------------------------------------------------------- */
@@ -2168,14 +2098,14 @@ int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 	if (!diag)
 		diag = &scratch;
 	memset(diag, 0, sizeof(*diag));
-	set_str(diag->file, sizeof(diag->file),
+	eevdf__wl_set_str(diag->file, sizeof(diag->file),
 		filename ? filename : "<memory>");
 	if (!json_out || (!buf && len))
 		return EEVDF_EINVAL;
 	*json_out = NULL;
 	if (len == 0) {
 		diag->line = 1;
-		set_str(diag->msg, sizeof(diag->msg), "the file is empty");
+		eevdf__wl_set_str(diag->msg, sizeof(diag->msg), "the file is empty");
 		return EEVDF_EPARSE;
 	}
 
@@ -2187,7 +2117,8 @@ int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	if (eevdf__rtapp_strip(text, len, &bad)) {
-		r = syntax_error(diag, buf, len, bad, "unterminated comment");
+		r = eevdf__wl_syntax_error(diag, buf, len, bad,
+					   "unterminated comment");
 		goto out;
 	}
 	in = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -2196,17 +2127,18 @@ int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 		if (json_valid(text, len))
 			r = nomem(diag);
 		else
-			r = syntax_error(diag, buf, len,
-					 end ? (size_t)(end - text) : 0,
-					 "JSON syntax error");
+			r = eevdf__wl_syntax_error(
+				diag, buf, len, end ? (size_t)(end - text) : 0,
+				"JSON syntax error");
 		goto out;
 	}
 	while (end && end < text + len && (*end == ' ' || *end == '\t' ||
 					   *end == '\r' || *end == '\n'))
 		end++;
 	if (end && end < text + len) {
-		r = syntax_error(diag, buf, len, (size_t)(end - text),
-				 "unexpected text after the JSON value");
+		r = eevdf__wl_syntax_error(
+			diag, buf, len, (size_t)(end - text),
+			"unexpected text after the JSON value");
 		goto out;
 	}
 	r = translate(&t, in, filename, &out);

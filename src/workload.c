@@ -457,8 +457,8 @@ static int line_of(const char *buf, size_t pos)
 	return line;
 }
 
-static int syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
-			size_t pos, const char *what)
+int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
+			   size_t pos, const char *what)
 {
 	char near[24];
 	size_t i;
@@ -612,7 +612,7 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 	if (!root) {
 		size_t pos = end ? (size_t)(end - buf) : 0;
 
-		return syntax_error(diag, buf, len, pos, "JSON syntax error");
+		return eevdf__wl_syntax_error(diag, buf, len, pos, "JSON syntax error");
 	}
 	/* Trailing text is silently ignored by cJSON: reject it here. */
 	while (end && end < buf + len &&
@@ -620,7 +620,7 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 		end++;
 	if (end && end < buf + len) {
 		cJSON_Delete(root);
-		return syntax_error(diag, buf, len, (size_t)(end - buf),
+		return eevdf__wl_syntax_error(diag, buf, len, (size_t)(end - buf),
 				    "unexpected text after the JSON value");
 	}
 

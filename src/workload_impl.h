@@ -296,6 +296,12 @@ size_t eevdf__wl_path_index(struct wl_parser *p, size_t i);
 void eevdf__wl_path_pop(struct wl_parser *p, size_t old);
 char *eevdf__wl_where(struct wl_parser *p);
 const char *eevdf__wl_shown(char *buf, size_t n, const char *s);
+/*
+ * A JSON syntax error at byte pos of buf: d's line, no path, and "what
+ * near '...'" (or "what: unexpected end of file").  Returns EEVDF_EPARSE.
+ */
+int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
+			   size_t pos, const char *what);
 char *eevdf__wl_strdup(const char *s);
 void eevdf__wl_set_str(char *dst, size_t n, const char *s);
 const cJSON *eevdf__wl_get(const cJSON *obj, const char *key);

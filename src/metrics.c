@@ -244,3 +244,18 @@ void eevdf__metrics_warmup(struct eevdf_sim *sim)
 			       m->nr_per_task * sizeof(*m->per_task_sum));
 	}
 }
+
+const char *eevdf__metric_type_name(enum metric_type t)
+{
+	switch (t) {
+	case MET_COUNTER:
+		return "counter";
+	case MET_VALUE:
+		return "value";
+	case MET_HIST:
+		return "hist";
+	case MET_RATE:
+		return "rate";
+	}
+	return "?";
+}

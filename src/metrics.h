@@ -22,6 +22,9 @@ enum metric_type {
 	MET_RATE,  /* a counter's increase per `every`, sampled into a hist */
 };
 
+/* "counter", "value", "hist" or "rate": the spelling of the workload format. */
+const char *eevdf__metric_type_name(enum metric_type t);
+
 struct metric_cell {
 	s64 key;
 	s64 value;             /* counter sum or last value */

@@ -324,21 +324,6 @@ static bool add_cell(cJSON *o, const struct eevdf_sim *sim,
 	return add_s64(o, "value", c->value);
 }
 
-static const char *metric_type_name(enum metric_type t)
-{
-	switch (t) {
-	case MET_COUNTER:
-		return "counter";
-	case MET_VALUE:
-		return "value";
-	case MET_HIST:
-		return "hist";
-	case MET_RATE:
-		return "rate";
-	}
-	return "?";
-}
-
 /* The workload's metrics, by name, in the order the workload lists them. */
 static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
 {
@@ -351,7 +336,7 @@ static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
 		cJSON *o = cJSON_CreateObject();
 
 		if (!attach(all, m->name, o) ||
-		    !add_str(o, "type", metric_type_name(m->type)))
+		    !add_str(o, "type", eevdf__metric_type_name(m->type)))
 			return false;
 		if (m->keyed) {
 			cJSON *cells = cJSON_CreateArray();

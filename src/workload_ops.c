@@ -1273,21 +1273,6 @@ static int metric_key(struct wl_parser *p, const cJSON *v, int *idx)
 	return r;
 }
 
-static const char *met_type_name(enum metric_type t)
-{
-	switch (t) {
-	case MET_COUNTER:
-		return "counter";
-	case MET_VALUE:
-		return "value";
-	case MET_HIST:
-		return "hist";
-	case MET_RATE:
-		return "rate";
-	}
-	return "metric";
-}
-
 /*
  * drop_zero: the engine drops negative samples itself; a zero is dropped
  * by recording under an if.  A drawn sample is drawn once, into a hidden
@@ -1359,7 +1344,7 @@ static int op_record(struct wl_parser *p, const cJSON *v, int depth,
 	if (m->type != MET_HIST && m->type != MET_VALUE)
 		return fail(p, "metric '%s' is a %s: record takes a hist or "
 			       "value metric%s", m->name,
-			    met_type_name(m->type),
+			    eevdf__metric_type_name(m->type),
 			    m->type == MET_COUNTER ? " (use count)" : "");
 	if (get(v, "key") && !m->keyed) {
 		old = path_key(p, "key");
@@ -1405,7 +1390,7 @@ static int op_count(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	m = &p->wl->metrics[idx];
 	if (m->type != MET_COUNTER)
 		return fail(p, "metric '%s' is a %s: count takes a counter%s",
-			    m->name, met_type_name(m->type),
+			    m->name, eevdf__metric_type_name(m->type),
 			    m->type == MET_RATE ? "" : " (use record)");
 	if ((r = emit(p, P_COUNT, main)))
 		return r;

@@ -10,9 +10,12 @@
 #   make bench      build and run the speed benchmark (never part of test)
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
+#   make examples   build the example programs of examples/
+#   make install    install the library, headers, eevdf.pc, CLI and man
+#                   page under $(DESTDIR)$(PREFIX); make uninstall removes them
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
-# to echo every command.
+# to echo every command, PREFIX (default /usr/local), DESTDIR.
 
 VERSION := 0.1.0
 MAJOR   := $(word 1,$(subst ., ,$(VERSION)))
@@ -60,7 +63,7 @@ CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
 .PHONY: all lib cli test run deps asan determinism clang clean bench \
-	bench-smoke golden
+	bench-smoke golden examples install uninstall
 
 all: lib cli
 
@@ -124,9 +127,11 @@ run: deps
 	$(CLI) run workloads/sleeper-vs-hog.json
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TESTBIN)
+	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
 	tests/golden.sh $(CLI)
+	tests/examples.sh $(BUILD)
+	tests/install.sh
 
 # Rewrite tests/golden/ from the current build: review the diff before
 # committing it, it is every decision the model changed.
@@ -155,7 +160,64 @@ clang: deps
 clean:
 	rm -rf build
 
+# Examples: small programs that use only the public API, linked with the
+# static library here; tests/install.sh also builds one against an
+# installed copy through pkg-config.
+EXAMPLE_SRC := $(wildcard examples/*.c)
+EXAMPLES    := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+
+examples: $(EXAMPLES)
+
+# keep the objects: make would delete them as intermediates
+.SECONDARY: $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.o)
+
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+# Installation: the GNU directory variables, staged under DESTDIR.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+HEADERS    := $(wildcard include/eevdf/*.h)
+
+# eevdf.pc names the directories of this install, so it is written by the
+# install itself.  cJSON and libm are private: a shared link needs only
+# -leevdf, a static one (pkg-config --static) the rest too.
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/eevdf-sim
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libeevdf.a
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(VERSION)
+	ln -sf libeevdf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(MAJOR)
+	ln -sf libeevdf.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libeevdf.so
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/eevdf/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+		'includedir=$(INCLUDEDIR)' '' 'Name: eevdf' \
+		'Description: deterministic simulator of the Linux EEVDF scheduler' \
+		'Version: $(VERSION)' 'Requires.private: libcjson' \
+		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -leevdf' \
+		'Libs.private: -lm' >$(DESTDIR)$(PKGCONFIGDIR)/eevdf.pc
+	install -m 644 docs/eevdf-sim.1 $(DESTDIR)$(MANDIR)/man1/eevdf-sim.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/eevdf-sim $(DESTDIR)$(LIBDIR)/libeevdf.a \
+		$(DESTDIR)$(LIBDIR)/libeevdf.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/libeevdf.so.$(MAJOR) \
+		$(DESTDIR)$(LIBDIR)/libeevdf.so \
+		$(DESTDIR)$(PKGCONFIGDIR)/eevdf.pc \
+		$(DESTDIR)$(MANDIR)/man1/eevdf-sim.1 \
+		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf 2>/dev/null
+
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
 
 # The speed benchmark: bench/*.c through the public API only, linked with
 # the static library.  Built at -O2; invariant checking is a runtime flag

@@ -472,6 +472,17 @@ static const char *wl_option(void *ud, const char *key)
 	return eevdf_workload_report_option(ud, key);
 }
 
+/* The report a run prints: --report, else the workload's; NULL for none. */
+static const char *report_name(const eevdf_workload *wl, const char *name)
+{
+	if (!name)
+		name = eevdf_workload_report_format(wl);
+	if (!name || strcmp(name, "none") == 0 ||
+	    strcmp(name, "perf_sched_latency") == 0)
+		return NULL;
+	return name;
+}
+
 /*
  * The benchmark's own report (--report, else the workload's "report"
  * format), then the perf sched latency table every run prints.
@@ -483,10 +494,8 @@ static int emit_report(FILE *f, const eevdf_sim *sim,
 	char *text;
 	int rc;
 
+	name = report_name(wl, name);
 	if (!name)
-		name = eevdf_workload_report_format(wl);
-	if (!name || strcmp(name, "none") == 0 ||
-	    strcmp(name, "perf_sched_latency") == 0)
 		return 0;
 	rc = eevdf_report(sim, name, wl_option,
 			  (void *)(uintptr_t)wl, &text, err, sizeof(err));
@@ -532,11 +541,29 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 	return rc;
 }
 
-static int emit_json(FILE *f, const eevdf_sim *sim)
+/* The results JSON, with the report's headline numbers in "summary". */
+static int emit_json(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
+		     const char *report)
 {
+	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
+	const char *name = report_name(wl, report);
+	char err[256] = "";
+	size_t n = 0;
 	char *json;
-	int rc = eevdf_sim_results_json(sim, &json);
+	int rc;
 
+	if (name) {
+		rc = eevdf_report_headlines(sim, name, wl_option,
+					    (void *)(uintptr_t)wl, head,
+					    EEVDF_HEADLINES_MAX, &n, err,
+					    sizeof(err));
+		if (rc < 0) {
+			cli_error("report %s: %s", name,
+				  err[0] ? err : eevdf_strerror(rc));
+			return rc;
+		}
+	}
+	rc = eevdf_sim_results_json_headlines(sim, head, n, &json);
 	if (rc < 0)
 		return rc;
 	fputs(json, f);
@@ -601,7 +628,7 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	}
 
 	if (o->format == FORMAT_JSON) {
-		rc = emit_json(out.f, sim);
+		rc = emit_json(out.f, sim, wl, o->report);
 	} else {
 		rc = emit_text(out.f, sim, cfg, o->quiet, wl, o->report,
 			       o->latency_rows);

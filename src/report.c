@@ -64,7 +64,35 @@ struct rctx {
 	struct sb out;
 	char *err;
 	size_t errlen;
+	/* the headline numbers the formatter printed, in print order */
+	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
+	size_t nr_head;
 };
+
+/*
+ * Note a headline number next to the line that prints it, so the number a
+ * script compares is the number the report shows.
+ */
+static void headline(struct rctx *c, const char *name, const char *unit,
+		     int better, double value)
+{
+	if (c->nr_head == EEVDF_HEADLINES_MAX)
+		return;
+	c->head[c->nr_head++] = (struct eevdf_headline){
+		.name = name, .unit = unit, .better = better, .value = value,
+	};
+}
+
+/* The permille-th percentile of h, or 0 for an empty histogram. */
+static double pct_of(struct eevdf_hist *h, unsigned int permille)
+{
+	struct eevdf_hist_pct p;
+
+	if (!h || !eevdf__hist_count(h) ||
+	    eevdf__hist_percentiles(h, &permille, 1, &p))
+		return 0;
+	return (double)p.value;
+}
 
 static int fail(struct rctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -140,6 +168,12 @@ static void sb_secs_ms(struct sb *b, eevdf_time ns)
 {
 	sb_printf(b, "%lld.%03lld", (long long)(ns / EEVDF_NSEC_PER_SEC),
 		  (long long)(ns % EEVDF_NSEC_PER_SEC / EEVDF_NSEC_PER_MSEC));
+}
+
+/* The same truncated to milliseconds, as a number. */
+static double secs_ms(eevdf_time ns)
+{
+	return (double)(ns / EEVDF_NSEC_PER_MSEC) / 1e3;
 }
 
 /* schbench ------------------------------------------------------------- */
@@ -229,6 +263,12 @@ static int report_schbench(struct rctx *c)
 	/* loop_count is never reset at warmup, so neither is this */
 	sb_printf(&c->out, "average rps: %.2f\n",
 		  (double)reqs->all.value / (double)runtime);
+	headline(c, "average_rps", "rps", +1,
+		 (double)reqs->all.value / (double)runtime);
+	headline(c, "wakeup_p99_us", "us", -1,
+		 pct_of(wake ? wake->all.hist : NULL, 990));
+	headline(c, "request_p99_us", "us", -1,
+		 pct_of(req ? req->all.hist : NULL, 990));
 	sb_printf(&c->out, "sched delay: message %llu (usec) worker %llu "
 		  "(usec)\n",
 		  sched_delay_us(c, opt_str(c, "message_tasks", "msg*")),
@@ -264,6 +304,7 @@ static int report_hackbench(struct rctx *c)
 	sb_printf(&c->out, "Time: ");
 	sb_secs_ms(&c->out, measured(c));
 	sb_printf(&c->out, "\n");
+	headline(c, "time_s", "s", -1, secs_ms(measured(c)));
 	return 0;
 }
 
@@ -282,6 +323,7 @@ static int report_perf_messaging(struct rctx *c)
 	sb_printf(&c->out, "     Total time: ");
 	sb_secs_ms(&c->out, measured(c));
 	sb_printf(&c->out, " [sec]\n");
+	headline(c, "time_s", "s", -1, secs_ms(measured(c)));
 	return 0;
 }
 
@@ -301,6 +343,9 @@ static int report_perf_pipe(struct rctx *c)
 	sb_printf(&c->out, "%15.6f usecs/op\n", usecs);
 	sb_printf(&c->out, "%15lld ops/sec\n",
 		  t ? (long long)((s128)loops * EEVDF_NSEC_PER_SEC / t) : 0);
+	headline(c, "usecs_per_op", "us", -1, usecs);
+	headline(c, "ops_per_sec", "ops/s", +1,
+		 t ? (double)((s128)loops * EEVDF_NSEC_PER_SEC / t) : 0);
 	return 0;
 }
 
@@ -315,6 +360,7 @@ static int report_dbench(struct rctx *c)
 	long long clients = opt_int(c, "clients", 1);
 	eevdf_time since = sim->warmup_ev.time, span;
 	s64 maxlat = 0;
+	double mbs;
 
 	if (err)
 		return err;
@@ -337,11 +383,13 @@ static int report_dbench(struct rctx *c)
 		if (eevdf__hist_max(h) > maxlat)
 			maxlat = eevdf__hist_max(h);
 	}
+	mbs = span > 0 ? (double)bytes->all.value / 1e6 / ((double)span / 1e9) :
+			 0.0;
 	sb_printf(&c->out, "\nThroughput %g MB/sec  %lld clients  %lld procs "
-		  " max_latency=%.03f ms\n",
-		  span > 0 ? (double)bytes->all.value / 1e6 /
-				     ((double)span / 1e9) : 0.0,
-		  clients, clients, (double)maxlat / 1e6);
+		  " max_latency=%.03f ms\n", mbs, clients, clients,
+		  (double)maxlat / 1e6);
+	headline(c, "throughput_mb_s", "MB/s", +1, mbs);
+	headline(c, "max_latency_ms", "ms", -1, (double)maxlat / 1e6);
 	return 0;
 }
 
@@ -352,6 +400,7 @@ static int report_massive_intr(struct rctx *c)
 	int err = 0;
 	struct metric *loops = metric(c, "loops", MET_VALUE, true, &err);
 	const struct eevdf_sim *sim = c->sim;
+	s64 total = 0, lo = 0, hi = 0;
 	u32 *order;
 	u32 n = 0;
 
@@ -381,11 +430,20 @@ static int report_massive_intr(struct rctx *c)
 		}
 		order[j] = x;
 	}
-	for (u32 i = 0; i < n; i++)
+	for (u32 i = 0; i < n; i++) {
+		s64 v = loops->cells[order[i]].value;
+
 		sb_printf(&c->out, "%06lld\t%08lld\n",
-			  (long long)loops->cells[order[i]].key,
-			  (long long)loops->cells[order[i]].value);
+			  (long long)loops->cells[order[i]].key, (long long)v);
+		total += v;
+		lo = i == 0 || v < lo ? v : lo;
+		hi = i == 0 || v > hi ? v : hi;
+	}
 	free(order);
+	/* massive_intr is read for fairness: the spread matters most */
+	headline(c, "loops_total", "loops", +1, (double)total);
+	headline(c, "loops_min", "loops", +1, (double)lo);
+	headline(c, "loops_spread", "loops", -1, (double)(hi - lo));
 	return 0;
 }
 
@@ -404,6 +462,8 @@ static int report_cyclictest(struct rctx *c)
 	long long distance = opt_int(c, "distance_us", 500);
 	const char *tname = opt_str(c, "tasks", "cyclictest*");
 	long long prio = opt_int(c, "priority", 0);
+	s64 max = 0;
+	double avg = 0; /* the worst thread's */
 
 	if (err)
 		return err;
@@ -431,7 +491,13 @@ static int report_cyclictest(struct rctx *c)
 			  (long long)cell->value,
 			  h ? (long long)eevdf__hist_mean(h) : 0,
 			  h ? (long long)eevdf__hist_max(h) : 0);
+		if (h && eevdf__hist_max(h) > max)
+			max = eevdf__hist_max(h);
+		if (h && (double)eevdf__hist_mean(h) > avg)
+			avg = (double)eevdf__hist_mean(h);
 	}
+	headline(c, "latency_max_us", "us", -1, (double)max);
+	headline(c, "latency_avg_us", "us", -1, avg);
 	return 0;
 }
 
@@ -449,6 +515,7 @@ static int report_starve(struct rctx *c)
 	sb_printf(&c->out, "\nreal\t%lldm%.3fs\n",
 		  (long long)(t / (60 * EEVDF_NSEC_PER_SEC)),
 		  (double)(t % (60 * EEVDF_NSEC_PER_SEC)) / 1e9);
+	headline(c, "real_s", "s", -1, (double)t / 1e9);
 	return 0;
 }
 
@@ -482,6 +549,8 @@ static int report_stress_ng(struct rctx *c)
 		  real, 0.0, cpu,
 		  real > 0 ? (double)ops->all.value / real : 0.0,
 		  cpu > 0 ? (double)ops->all.value / cpu : 0.0);
+	headline(c, "bogo_ops_per_s", "ops/s", +1,
+		 real > 0 ? (double)ops->all.value / real : 0.0);
 	return 0;
 }
 
@@ -498,6 +567,8 @@ static int report_unixbench(struct rctx *c)
 		  opt_str(c, "test", "Process Creation"),
 		  secs > 0 ? (double)it->all.value / secs : 0.0,
 		  opt_str(c, "unit", "lps"), secs, 1);
+	headline(c, "score", opt_str(c, "unit", "lps"), +1,
+		 secs > 0 ? (double)it->all.value / secs : 0.0);
 	return 0;
 }
 
@@ -514,6 +585,8 @@ static int report_blogbench(struct rctx *c)
 		  (long long)w->all.value);
 	sb_printf(&c->out, "Final score for reads : %13lld\n",
 		  (long long)r->all.value);
+	headline(c, "writes", "blogs", +1, (double)w->all.value);
+	headline(c, "reads", "blogs", +1, (double)r->all.value);
 	return 0;
 }
 
@@ -539,6 +612,10 @@ static int report_video(struct rctx *c)
 	sb_printf(&c->out, "frames: %lld at %lld fps, dropped: %lld\n",
 		  (long long)frames->all.value, opt_int(c, "fps", 60),
 		  dropped ? (long long)dropped->all.value : 0);
+	headline(c, "frames", "frames", +1, (double)frames->all.value);
+	headline(c, "dropped", "frames", -1,
+		 dropped ? (double)dropped->all.value : 0);
+	headline(c, "late_p99_us", "us", -1, pct_of(h, 990));
 	if (!h || !eevdf__hist_count(h))
 		return 0;
 	if (eevdf__hist_percentiles(h, plist, 4, pct))
@@ -586,34 +663,67 @@ const char *eevdf_report_formats(void)
 	       "cyclictest, starve, stress-ng, unixbench, blogbench, video";
 }
 
+/* Run the formatter of format into c; 0 or an error with c->err set. */
+static int run_format(struct rctx *c, const char *format)
+{
+	int ret = EEVDF_EINVAL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (strcmp(formats[i].name, format) == 0)
+			ret = formats[i].fn(c);
+	if (ret == EEVDF_EINVAL && !eevdf_report_known(format))
+		fail(c, "unknown report format '%s' (known: %s)", format,
+		     eevdf_report_formats());
+	if (!ret && c->out.err)
+		ret = c->out.err;
+	if (!ret && !c->out.buf)
+		sb_printf(&c->out, "%s", "");
+	if (!ret && c->out.err)
+		ret = c->out.err;
+	return ret;
+}
+
 int eevdf_report(const eevdf_sim *sim, const char *format,
 		 eevdf_report_opt_fn opt, void *ud, char **out, char *err,
 		 size_t errlen)
 {
-	struct rctx c = { sim, opt, ud, { NULL, 0, 0, 0 }, err, errlen };
-	int ret = EEVDF_EINVAL;
+	struct rctx c = { .sim = sim, .opt = opt, .ud = ud, .err = err,
+			  .errlen = errlen };
+	int ret;
 
 	if (!out)
 		return EEVDF_EINVAL;
 	*out = NULL;
 	if (!sim || !format)
 		return EEVDF_EINVAL;
-	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (strcmp(formats[i].name, format) == 0)
-			ret = formats[i].fn(&c);
-	if (ret == EEVDF_EINVAL && !eevdf_report_known(format))
-		fail(&c, "unknown report format '%s' (known: %s)", format,
-		     eevdf_report_formats());
-	if (!ret && c.out.err)
-		ret = c.out.err;
-	if (!ret && !c.out.buf)
-		sb_printf(&c.out, "%s", "");
-	if (!ret && c.out.err)
-		ret = c.out.err;
+	ret = run_format(&c, format);
 	if (ret) {
 		free(c.out.buf);
 		return ret;
 	}
 	*out = c.out.buf;
+	return 0;
+}
+
+int eevdf_report_headlines(const eevdf_sim *sim, const char *format,
+			   eevdf_report_opt_fn opt, void *ud,
+			   struct eevdf_headline *out, size_t max, size_t *n,
+			   char *err, size_t errlen)
+{
+	struct rctx c = { .sim = sim, .opt = opt, .ud = ud, .err = err,
+			  .errlen = errlen };
+	int ret;
+
+	if (!n || (max && !out))
+		return EEVDF_EINVAL;
+	*n = 0;
+	if (!sim || !format)
+		return EEVDF_EINVAL;
+	ret = run_format(&c, format);
+	free(c.out.buf);
+	if (ret)
+		return ret;
+	*n = c.nr_head < max ? c.nr_head : max;
+	memcpy(out, c.head, *n * sizeof(*out));
 	return 0;
 }

@@ -10,6 +10,7 @@
  * the very nanosecond the simulator counted.  No floating point is used.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,7 +372,8 @@ static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
  * Build the whole document under root.  Returns 0, EEVDF_ENOMEM, or the
  * error of a getter (which cannot fail for indices it reported itself).
  */
-static int build(cJSON *root, const eevdf_sim *sim)
+static int build(cJSON *root, const eevdf_sim *sim,
+		 const struct eevdf_headline *head, size_t nr_head)
 {
 	struct acc128 cpu_total = { 0, 0 }, delay_total = { 0, 0 };
 	struct acc128 nr_switches = { 0, 0 };
@@ -426,10 +428,28 @@ static int build(cJSON *root, const eevdf_sim *sim)
 	    !add_u64(summary, "nr_tasks", (uint64_t)nr_tasks) ||
 	    !add_acc(summary, "context_switches", &nr_switches))
 		return EEVDF_ENOMEM;
+	/* the report's headline numbers, after the built-in ones */
+	for (size_t i = 0; i < nr_head; i++) {
+		cJSON *num = cJSON_CreateNumber(head[i].value);
+
+		if (cJSON_GetObjectItemCaseSensitive(summary, head[i].name)) {
+			cJSON_Delete(num);
+			return EEVDF_EINVAL;
+		}
+		if (!attach(summary, head[i].name, num))
+			return EEVDF_ENOMEM;
+	}
 	return 0;
 }
 
 int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
+{
+	return eevdf_sim_results_json_headlines(sim, NULL, 0, out);
+}
+
+int eevdf_sim_results_json_headlines(const eevdf_sim *sim,
+				     const struct eevdf_headline *head,
+				     size_t nr_head, char **out)
 {
 	cJSON *root;
 	char *text, *copy;
@@ -439,13 +459,17 @@ int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
 	if (!out)
 		return EEVDF_EINVAL;
 	*out = NULL;
-	if (!sim)
+	if (!sim || (nr_head && !head))
 		return EEVDF_EINVAL;
+	for (size_t i = 0; i < nr_head; i++)
+		if (!head[i].name || !head[i].name[0] ||
+		    !isfinite(head[i].value))
+			return EEVDF_EINVAL;
 
 	root = cJSON_CreateObject();
 	if (!root)
 		return EEVDF_ENOMEM;
-	rc = build(root, sim);
+	rc = build(root, sim, head, nr_head);
 	if (rc < 0) {
 		cJSON_Delete(root);
 		return rc;

@@ -3,6 +3,7 @@
  * Benchmark report formatters, fed metrics set by hand: each prints the
  * real tool's lines (workloads.md 1.6, 2.4, 3.1, 4.3, 5.1).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,6 +305,92 @@ START_TEST(report_errors_name_the_problem)
 }
 END_TEST
 
+/* The headline numbers are the figures the report prints. */
+static size_t heads(eevdf_sim *sim, const char *fmt, const char *const *kv,
+		    struct eevdf_headline *h)
+{
+	struct opts o = { kv };
+	char err[256] = "";
+	size_t n = 99;
+	int ret = eevdf_report_headlines(sim, fmt, get, &o, h,
+					 EEVDF_HEADLINES_MAX, &n, err,
+					 sizeof(err));
+
+	ck_assert_msg(ret == 0, "%s: %s", fmt, err);
+	return n;
+}
+
+START_TEST(headlines_are_the_printed_figures)
+{
+	eevdf_sim *sim = bare_sim();
+	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE,
+				      EEVDF_HIST_EXACT, false, false, false);
+	int loops = eevdf__sim_add_metric(sim, "loops", MET_VALUE,
+					  EEVDF_HIST_EXACT, true, false,
+					  false);
+	static const char *const kv[] = { "loops", "1000000", NULL };
+	struct eevdf_headline h[EEVDF_HEADLINES_MAX];
+	char *json = NULL;
+
+	/* hackbench: Time 2.790 (truncated ms), lower is better */
+	eevdf__metric_record(sim, (u32)t, NULL, 0, 2790614000LL);
+	ck_assert_uint_eq(heads(sim, "hackbench", kv, h), 1);
+	ck_assert_str_eq(h[0].name, "time_s");
+	ck_assert_str_eq(h[0].unit, "s");
+	ck_assert_int_eq(h[0].better, -1);
+	ck_assert_double_eq_tol(h[0].value, 2.790, 1e-12);
+	/* pipe: 2.790614 us/op and 358344 ops/s */
+	ck_assert_uint_eq(heads(sim, "perf-bench-sched-pipe", kv, h), 2);
+	ck_assert_str_eq(h[0].name, "usecs_per_op");
+	ck_assert_double_eq_tol(h[0].value, 2.790614, 1e-9);
+	ck_assert_str_eq(h[1].name, "ops_per_sec");
+	ck_assert_int_eq(h[1].better, +1);
+	ck_assert_double_eq(h[1].value, 358344);
+	/* massive_intr: 987 + 1234 loops, min 987, spread 247 */
+	eevdf__metric_record(sim, (u32)loops, NULL, 3, 1234);
+	eevdf__metric_record(sim, (u32)loops, NULL, 2, 987);
+	ck_assert_uint_eq(heads(sim, "massive_intr", kv, h), 3);
+	ck_assert_str_eq(h[0].name, "loops_total");
+	ck_assert_double_eq(h[0].value, 2221);
+	ck_assert_double_eq(h[1].value, 987);
+	ck_assert_str_eq(h[2].name, "loops_spread");
+	ck_assert_double_eq(h[2].value, 247);
+	ck_assert_int_eq(h[2].better, -1);
+
+	/* in the results JSON they follow the built-in summary keys */
+	ck_assert_int_eq(eevdf_sim_results_json_headlines(sim, h, 3, &json),
+			 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"context_switches\":"));
+	ck_assert_ptr_nonnull(strstr(json, "\"loops_total\":\t2221,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"loops_spread\":\t247\n"));
+	ck_assert(strstr(json, "\"context_switches\":") <
+		  strstr(json, "\"loops_total\":"));
+	free(json);
+	/* a name the summary already has, or a non-finite value: refused */
+	h[0].name = "nr_tasks";
+	ck_assert_int_eq(eevdf_sim_results_json_headlines(sim, h, 1, &json),
+			 EEVDF_EINVAL);
+	ck_assert_ptr_null(json);
+	h[0].name = "x";
+	h[0].value = HUGE_VAL;
+	ck_assert_int_eq(eevdf_sim_results_json_headlines(sim, h, 1, &json),
+			 EEVDF_EINVAL);
+	/* an unknown format: an error and no headlines */
+	{
+		size_t n = 5;
+		char err[128] = "";
+
+		ck_assert_int_eq(eevdf_report_headlines(sim, "nope", NULL,
+							NULL, h, 8, &n, err,
+							sizeof(err)),
+				 EEVDF_EINVAL);
+		ck_assert_uint_eq(n, 0);
+		ck_assert_ptr_nonnull(strstr(err, "nope"));
+	}
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -318,6 +405,7 @@ Suite *report_suite(void)
 		       cyclictest_blogbench_unixbench_starve_and_stress_ng_lines);
 	tcase_add_test(tc, video_prints_frames_drops_and_lateness);
 	tcase_add_test(tc, report_errors_name_the_problem);
+	tcase_add_test(tc, headlines_are_the_printed_figures);
 	suite_add_tcase(s, tc);
 	return s;
 }

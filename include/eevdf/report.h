@@ -34,4 +34,31 @@ EEVDF_API int eevdf_report(const eevdf_sim *sim, const char *format,
 			   eevdf_report_opt_fn opt, void *ud, char **out,
 			   char *err, size_t errlen);
 
+/*
+ * A headline number of a report: the figure the benchmark's summary line
+ * gives (schbench's average rps, hackbench's Time, tbench's Throughput),
+ * named as in the results JSON "summary" ("average_rps", "time_s",
+ * "throughput_mb_s").  name and unit are static strings.
+ */
+struct eevdf_headline {
+	const char *name;
+	const char *unit;
+	int better; /* +1: higher is better; -1: lower is better */
+	double value;
+};
+
+/* No report has more headline numbers than this. */
+#define EEVDF_HEADLINES_MAX 8
+
+/*
+ * The headline numbers of report `format` of sim, in the order the report
+ * prints them: up to max into out, their count in *n.  Same options and
+ * errors as eevdf_report(); *n is 0 on error.
+ */
+EEVDF_API int eevdf_report_headlines(const eevdf_sim *sim,
+				     const char *format,
+				     eevdf_report_opt_fn opt, void *ud,
+				     struct eevdf_headline *out, size_t max,
+				     size_t *n, char *err, size_t errlen);
+
 #endif

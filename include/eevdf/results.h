@@ -6,6 +6,7 @@
 #ifndef EEVDF_RESULTS_H
 #define EEVDF_RESULTS_H
 
+#include "eevdf/report.h"
 #include "eevdf/sim.h"
 
 struct eevdf_task_stats {
@@ -59,5 +60,15 @@ EEVDF_API int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
  * *out is NULL.  Integers are exact over the full 64 bits.
  */
 EEVDF_API int eevdf_sim_results_json(const eevdf_sim *sim, char **out);
+
+/*
+ * The same with a report's headline numbers (eevdf_report_headlines())
+ * added to "summary" under their names, after the built-in keys.
+ * EEVDF_EINVAL also for a headline without a name, with a value that is
+ * not finite, or whose name a summary key already has.
+ */
+EEVDF_API int eevdf_sim_results_json_headlines(
+	const eevdf_sim *sim, const struct eevdf_headline *head,
+	size_t nr_head, char **out);
 
 #endif

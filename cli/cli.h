@@ -4,6 +4,7 @@
 #define EEVDF_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "eevdf/eevdf.h"
@@ -17,10 +18,43 @@ enum {
 	EXIT_USAGE = 2,      /* usage or input error, or any failure */
 };
 
+/* A figure of one run: a report headline or a latency-table total. */
+struct cli_figure {
+	char name[32];
+	char unit[16];
+	int better; /* +1 higher is better, -1 lower, 0 neither */
+	double value;
+};
+
+#define CLI_MEASURE_MAX 16
+
+/* What compare and check read of one run. */
+struct cli_measure {
+	uint64_t seed;
+	char report[32]; /* the report the headlines are from; "" for none */
+	struct cli_figure fig[CLI_MEASURE_MAX];
+	size_t nr;
+};
+
+/*
+ * Run the simulation 'eevdf-sim run' would for argv (argv[0] "run", the
+ * options and the workload) and measure it instead of printing: the
+ * report's headline numbers, then delay_avg_us, delay_max_us and
+ * context_switches.  Returns EXIT_OK, or EXIT_USAGE after printing why.
+ */
+int cli_run_measure(int argc, char **argv, struct cli_measure *m);
+
+/*
+ * The seed such a run would use (--seed, else the workload's, else 1),
+ * without running it.  EXIT_OK, or EXIT_USAGE after printing why.
+ */
+int cli_run_seed(int argc, char **argv, uint64_t *seed);
+
 /* Subcommands: argv[0] is the subcommand's name; each returns an exit code. */
 int cmd_run(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* "eevdf-sim: " + message + newline, on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -572,17 +572,22 @@ static int emit_json(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
 	return 0;
 }
 
-/* Build the simulation, run it and write the results; an exit code. */
-static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
-		    const eevdf_workload *wl)
+/*
+ * Build the simulation of wl under o and cfg and run it to its end: 0 and
+ * *out, or an exit code after printing why (*out NULL).  out_f, when not
+ * NULL, is opened first so that a bad --output fails before a long run.
+ */
+static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
+			 const eevdf_workload *wl, struct out_file *out_f,
+			 eevdf_sim **out)
 {
-	struct out_file out = { NULL, NULL, NULL };
 	struct eevdf_diag diag;
 	eevdf_sim *sim = NULL;
 	eevdf_time duration;
 	char err[1024] = "";
-	int rc, ret = EXIT_USAGE;
+	int rc;
 
+	*out = NULL;
 	duration = o->duration ? o->duration : eevdf_workload_duration(wl);
 	if (duration <= 0)
 		duration = DEFAULT_DURATION;
@@ -613,20 +618,37 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		else
 			cli_error("%s: %s", o->workload,
 				  eevdf_sim_errmsg(sim));
-		goto out;
+		eevdf_sim_free(sim);
+		return EXIT_USAGE;
 	}
-	/* Create the output file before a possibly long run, to fail fast. */
-	if (!out_open(&out, o->output))
-		goto out;
-
+	if (out_f && !out_open(out_f, o->output)) {
+		eevdf_sim_free(sim);
+		return EXIT_USAGE;
+	}
 	rc = eevdf_sim_run(sim, duration);
 	if (rc < 0) {
 		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
 			  o->workload, eevdf_sim_now(sim),
 			  eevdf_sim_errmsg(sim), eevdf_err_name(rc));
-		goto out;
+		eevdf_sim_free(sim);
+		return EXIT_USAGE;
 	}
+	*out = sim;
+	return EXIT_OK;
+}
 
+/* Build the simulation, run it and write the results; an exit code. */
+static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
+		    const eevdf_workload *wl)
+{
+	struct out_file out = { NULL, NULL, NULL };
+	eevdf_sim *sim = NULL;
+	int rc, ret;
+
+	ret = build_and_run(o, cfg, wl, &out, &sim);
+	if (ret != EXIT_OK)
+		goto out;
+	ret = EXIT_USAGE;
 	if (o->format == FORMAT_JSON) {
 		rc = emit_json(out.f, sim, wl, o->report);
 	} else {
@@ -645,12 +667,134 @@ out:
 	return ret;
 }
 
+/* Load o's workload; an exit code after printing why. */
+static int load(const struct run_opts *o, eevdf_workload **wl)
+{
+	struct eevdf_load_opts lopts = {
+		.params = o->params,
+		.nr_params = o->nr_params,
+		.ncpus = o->nr_cpus ? o->nr_cpus : 1,
+		.nllc = 1,
+		.input = o->input,
+	};
+	struct eevdf_diag diag;
+	int rc;
+
+	memset(&diag, 0, sizeof(diag));
+	rc = eevdf_workload_load_file_opts(o->workload, &lopts, wl, &diag);
+	if (rc < 0) {
+		print_diag(&diag, o->workload, rc);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* A named figure of a measured run. */
+static void measure_add(struct cli_measure *m, const char *name,
+			const char *unit, int better, double value)
+{
+	struct cli_figure *f;
+
+	if (m->nr == CLI_MEASURE_MAX)
+		return;
+	f = &m->fig[m->nr++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(f->unit, sizeof(f->unit), "%s", unit);
+	f->better = better;
+	f->value = value;
+}
+
+int cli_run_seed(int argc, char **argv, uint64_t *seed)
+{
+	struct run_opts o;
+	struct eevdf_config cfg;
+	eevdf_workload *wl = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	eevdf_config_init(&cfg);
+	rc = parse_options(argc, argv, &o, &cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc;
+	if (o.have_seed) {
+		*seed = o.seed;
+		return EXIT_OK;
+	}
+	if ((rc = load(&o, &wl)) != EXIT_OK)
+		return rc;
+	if (!eevdf_workload_seed(wl, seed))
+		*seed = DEFAULT_SEED;
+	eevdf_workload_free(wl);
+	return EXIT_OK;
+}
+
+int cli_run_measure(int argc, char **argv, struct cli_measure *m)
+{
+	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
+	struct run_opts o;
+	struct eevdf_config cfg;
+	eevdf_workload *wl = NULL;
+	eevdf_sim *sim = NULL;
+	const char *name;
+	uint64_t count = 0, switches = 0;
+	double sum = 0, max = 0;
+	char err[256] = "";
+	size_t n = 0;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	memset(&o, 0, sizeof(o));
+	eevdf_config_init(&cfg);
+	rc = parse_options(argc, argv, &o, &cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc; /* --help: not a run */
+	if ((rc = load(&o, &wl)) != EXIT_OK)
+		return rc;
+	rc = build_and_run(&o, &cfg, wl, NULL, &sim);
+	if (rc != EXIT_OK)
+		goto out;
+	m->seed = eevdf_sim_seed(sim);
+	name = report_name(wl, o.report);
+	if (name) {
+		if (eevdf_report_headlines(sim, name, wl_option,
+					   (void *)(uintptr_t)wl, head,
+					   EEVDF_HEADLINES_MAX, &n, err,
+					   sizeof(err)) < 0) {
+			cli_error("report %s: %s", name, err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		snprintf(m->report, sizeof(m->report), "%s", name);
+	}
+	for (size_t i = 0; i < n; i++)
+		measure_add(m, head[i].name, head[i].unit, head[i].better,
+			    head[i].value);
+	/* and what perf sched latency's TOTAL line says, for every workload */
+	for (size_t i = 0; i < eevdf_sim_nr_tasks(sim); i++) {
+		struct eevdf_task_stats st;
+
+		eevdf_sim_task_stats(sim, i, &st);
+		count += st.delay_count;
+		sum += (double)st.delay_sum_ns;
+		if ((double)st.delay_max_ns > max)
+			max = (double)st.delay_max_ns;
+		switches += st.switches;
+	}
+	measure_add(m, "delay_avg_us", "us", -1,
+		    count ? sum / (double)count / 1e3 : 0);
+	measure_add(m, "delay_max_us", "us", -1, max / 1e3);
+	measure_add(m, "context_switches", "", 0, (double)switches);
+	rc = EXIT_OK;
+out:
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct eevdf_config cfg;
-	struct eevdf_diag diag;
-	struct eevdf_load_opts lopts;
 	eevdf_workload *wl = NULL;
 	int rc;
 
@@ -660,18 +804,8 @@ int cmd_run(int argc, char **argv)
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc;
-
-	memset(&diag, 0, sizeof(diag));
-	lopts.params = o.params;
-	lopts.nr_params = o.nr_params;
-	lopts.ncpus = o.nr_cpus ? o.nr_cpus : 1;
-	lopts.nllc = 1;
-	lopts.input = o.input;
-	rc = eevdf_workload_load_file_opts(o.workload, &lopts, &wl, &diag);
-	if (rc < 0) {
-		print_diag(&diag, o.workload, rc);
-		return EXIT_USAGE;
-	}
+	if ((rc = load(&o, &wl)) != EXIT_OK)
+		return rc;
 	rc = simulate(&o, &cfg, wl);
 	eevdf_workload_free(wl);
 	return rc;

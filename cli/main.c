@@ -17,6 +17,8 @@ static const struct command commands[] = {
 	{ "features", cmd_features,
 	  "list the scheduler features of a kernel profile" },
 	{ "validate", cmd_validate, "check workload files without running" },
+	{ "compare", cmd_compare,
+	  "run a workload under two configurations and compare" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -241,8 +241,72 @@ expect_error "rt-app SCHED_FIFO is refused by name" "SCHED_FIFO" \
 expect_error "--input with an unknown value names it" "bogus" \
 	run --input bogus "$good"
 
+# compare: a table, JSON that parses back, the same output whatever --jobs,
+# and its errors.
+if expect_ok "compare: pipe, a vs NO_WAKEUP_PREEMPTION" compare \
+	workloads/pipe.json --opts '--param loops=2000' \
+	--features-b NO_WAKEUP_PREEMPTION; then
+	# 2000 loops: 2.49985 vs 2.81235 us/op (the costs of workloads.md 10)
+	if grep -Eq '^usecs_per_op +us +2\.49985 +2\.81235 +1\.125 ' \
+		"$tmp/out"; then
+		ok "compare: pipe's usecs_per_op 2.49985 vs 2.81235, b/a 1.125"
+	else
+		bad "compare: pipe's usecs_per_op 2.5 vs 2.8" "$(cat "$tmp/out")"
+	fi
+fi
+if expect_ok "compare --format json --runs 2" compare \
+	workloads/desktop-video.json --opts '--cpus 2 --duration 1s' \
+	--features-b NO_PLACE_LAG --runs 2 --format json; then
+	cp "$tmp/out" "$tmp/compare.json"
+	if command -v python3 >/dev/null &&
+		! python3 - "$tmp/compare.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "eevdf-sim-compare/1" and d["runs"] == 2
+assert d["seeds"] == [1, 2] and d["b"] == "--features NO_PLACE_LAG"
+names = [f["name"] for f in d["figures"]]
+assert names[:3] == ["frames", "dropped", "late_p99_us"], names
+for f in d["figures"]:
+    for k in ("a", "b"):
+        v = f[k]["values"]
+        assert len(v) == 2 and f[k]["mean"] == sum(v) / 2, f
+    if f["a"]["mean"]:
+        assert abs(f["ratio"] - f["b"]["mean"] / f["a"]["mean"]) < 1e-9
+PY
+	then
+		bad "compare JSON parses back" "$(head -c 300 "$tmp/compare.json")"
+	else
+		ok "compare JSON parses back: seeds, values, means, ratios"
+	fi
+	sim compare workloads/desktop-video.json --opts '--cpus 2 --duration 1s' \
+		--features-b NO_PLACE_LAG --runs 2 --format json --jobs 3
+	if [ "$rc" -eq 0 ] && cmp -s "$tmp/out" "$tmp/compare.json"; then
+		ok "compare --jobs 3 prints what --jobs 1 does"
+	else
+		bad "compare --jobs 3 prints what --jobs 1 does" "rc $rc"
+	fi
+fi
+expect_error "compare: an unknown run option in --a" "--bogus" \
+	compare "$good" --a '--bogus'
+expect_error "compare: --seed inside --b is refused" "--seed" \
+	compare "$good" --b '--seed 4'
+expect_error "compare: an unknown feature, named once" "NO_FOO" \
+	compare "$good" --features-b NO_FOO --jobs 4
+if [ "$(grep -c NO_FOO "$tmp/err")" -eq 1 ]; then
+	ok "compare: a bad configuration is reported once, not per worker"
+else
+	bad "compare: a bad configuration is reported once" "$(cat "$tmp/err")"
+fi
+expect_error "compare: --runs 0" "--runs" compare "$good" --runs 0
+expect_error "compare: --jobs 65" "--jobs" compare "$good" --jobs 65
+expect_error "compare: an unterminated quote" "quote" \
+	compare "$good" --a "--kernel '6.17"
+expect_error "compare: a missing workload" "$tmp/nope.json" \
+	compare "$tmp/nope.json"
+expect_error "compare: no workload" "missing" compare --runs 2
+
 for args in "--help" "--version" "run --help" "features --help" \
-	"validate --help" "help run"; do
+	"validate --help" "compare --help" "help run"; do
 	# shellcheck disable=SC2086 # split args on purpose
 	if expect_ok "$args" $args; then
 		if [ -s "$tmp/out" ]; then

@@ -1,0 +1,706 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * eevdf-sim compare: one workload under two configurations, N seeds each,
+ * and per figure a's mean, b's mean, the ratio b/a and the spread over the
+ * seeds: the "DELAY_DEQUEUE 3246 MB/s vs NO_DELAY_DEQUEUE 3285 MB/s" table
+ * of a mailing-list thread, without the reboots.
+ *
+ * Runs are independent simulations; with --jobs J they run in J forked
+ * worker processes, and the results are gathered by run index, so the
+ * output does not depend on J or on which worker finished first.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "cli.h"
+
+#define MAX_RUNS 1000
+#define MAX_JOBS 64
+#define MAX_WORDS 128
+
+struct config {
+	const char *label;    /* "a" or "b" */
+	const char *opts;     /* --a / --b text */
+	const char *features; /* --features-a / --features-b */
+	char *words[MAX_WORDS];
+	size_t nr_words;
+};
+
+struct compare_opts {
+	const char *workload;
+	const char *common;   /* --opts: options of both configurations */
+	char *common_words[MAX_WORDS];
+	size_t nr_common;
+	struct config cfg[2];
+	int runs;
+	int jobs;
+	bool have_seed;
+	uint64_t seed;
+	bool json;
+};
+
+static const struct option long_opts[] = {
+	{ "a", required_argument, NULL, 'a' },
+	{ "b", required_argument, NULL, 'b' },
+	{ "features-a", required_argument, NULL, 'A' },
+	{ "features-b", required_argument, NULL, 'B' },
+	{ "opts", required_argument, NULL, 'O' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " compare WORKLOAD.json [--a 'OPTIONS'] "
+		"[--b 'OPTIONS'] [OPTIONS]\n"
+		"\n"
+		"Run WORKLOAD.json under configurations a and b, over N seeds "
+		"each, and\n"
+		"print per figure (the report's headline numbers, then the "
+		"latency\n"
+		"table's average and maximum delay and the context switches) "
+		"a's mean,\n"
+		"b's mean, the ratio b/a and the spread over the seeds.\n"
+		"\n"
+		"Options:\n"
+		"  --a 'OPTIONS'        'run' options of configuration a, e.g. "
+		"'--kernel 6.17'\n"
+		"  --b 'OPTIONS'        'run' options of configuration b\n"
+		"  --features-a LIST    shorthand for --a '--features LIST'\n"
+		"  --features-b LIST    shorthand for --b '--features LIST'\n"
+		"  --opts 'OPTIONS'     'run' options of both, e.g. '--cpus 4 "
+		"--param nprocs=8'\n"
+		"  --runs N             seeds per configuration, 1..%d "
+		"(default 1)\n"
+		"  --seed N             the first seed (default: the "
+		"workload's, else 1);\n"
+		"                       run i uses seed + i\n"
+		"  --jobs J             worker processes, 1..%d (default 1)\n"
+		"  --format text|json   a table (default) or JSON\n"
+		"  -h, --help           show this help\n"
+		"\n"
+		"OPTIONS are split at blanks; quote with '...' or \"...\".  "
+		"--seed and\n"
+		"--format belong to compare; --output and --quiet have no "
+		"place here.\n"
+		"Spread is the sample standard deviation over the seeds, in %% "
+		"of the mean.\n",
+		MAX_RUNS, MAX_JOBS);
+}
+
+/*
+ * Split text at blanks into words (quotes group, a backslash escapes the
+ * next byte), stored in a malloc'd copy that words[] point into.  Returns
+ * the copy, or NULL after printing why.
+ */
+static char *split_words(const char *what, const char *text, char **words,
+			 size_t *n)
+{
+	char *buf = strdup(text), *w = buf, *r = buf;
+
+	if (!buf) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	while (*r) {
+		char quote = 0;
+
+		while (*r == ' ' || *r == '\t' || *r == '\n')
+			r++;
+		if (!*r)
+			break;
+		if (*n == MAX_WORDS) {
+			cli_error("%s: more than %d words", what, MAX_WORDS);
+			free(buf);
+			return NULL;
+		}
+		words[(*n)++] = w;
+		while (*r && (quote || (*r != ' ' && *r != '\t' &&
+					*r != '\n'))) {
+			if (quote && *r == quote) {
+				quote = 0;
+				r++;
+			} else if (!quote && (*r == '\'' || *r == '"')) {
+				quote = *r++;
+			} else if (*r == '\\' && quote != '\'' && r[1]) {
+				r++;
+				*w++ = *r++;
+			} else {
+				*w++ = *r++;
+			}
+		}
+		if (quote) {
+			cli_error("%s: unterminated %c quote in '%s'", what,
+				  quote, text);
+			free(buf);
+			return NULL;
+		}
+		if (*r)
+			r++;
+		*w++ = '\0';
+	}
+	return buf;
+}
+
+/* Options compare keeps for itself: they make no sense per configuration. */
+static bool reserved(const char *word)
+{
+	static const char *const own[] = { "--seed", "--format", "--output",
+					   "-o", "--help", "-h", "--quiet",
+					   "-q" };
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		size_t len = strlen(own[i]);
+
+		if (strncmp(word, own[i], len) == 0 &&
+		    (word[len] == '\0' || word[len] == '='))
+			return true;
+	}
+	return word[0] != '-';
+}
+
+static int parse_options(int argc, char **argv, struct compare_opts *o)
+{
+	uint64_t u;
+	char *end;
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->cfg[0].opts = optarg;
+			break;
+		case 'b':
+			o->cfg[1].opts = optarg;
+			break;
+		case 'A':
+			o->cfg[0].features = optarg;
+			break;
+		case 'B':
+			o->cfg[1].features = optarg;
+			break;
+		case 'O':
+			o->common = optarg;
+			break;
+		case 'n':
+		case 'j':
+			errno = 0;
+			u = strtoull(optarg, &end, 10);
+			if (optarg[0] < '0' || optarg[0] > '9' || *end ||
+			    errno || u < 1 ||
+			    u > (c == 'n' ? MAX_RUNS : MAX_JOBS)) {
+				cli_error("%s: expected an integer from 1 to "
+					  "%d, got '%s'",
+					  c == 'n' ? "--runs" : "--jobs",
+					  c == 'n' ? MAX_RUNS : MAX_JOBS,
+					  optarg);
+				return EXIT_USAGE;
+			}
+			*(c == 'n' ? &o->runs : &o->jobs) = (int)u;
+			break;
+		case 's':
+			errno = 0;
+			u = strtoull(optarg, &end, 10);
+			if (optarg[0] < '0' || optarg[0] > '9' || *end ||
+			    errno) {
+				cli_error("--seed: expected a non-negative "
+					  "integer, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			o->seed = u;
+			o->have_seed = true;
+			break;
+		case 'f':
+			if (strcmp(optarg, "json") == 0) {
+				o->json = true;
+			} else if (strcmp(optarg, "text") != 0) {
+				cli_error("--format: unknown format '%s': "
+					  "expected text or json", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return EXIT_OK;
+		case ':':
+			cli_error("compare: option '%s' needs a value",
+				  argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			cli_error("compare: unknown option '%s'",
+				  argv[optind - 1]);
+			fprintf(stderr, "Try '" PROG " compare --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("compare: missing WORKLOAD.json");
+		compare_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		cli_error("compare: unexpected argument '%s' (one workload)",
+			  argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	o->workload = argv[optind];
+	return -1;
+}
+
+/*
+ * Build a run's argv: "run", the common options, the configuration's,
+ * "--seed SEED" when seedbuf is not NULL (formatted there), the workload.
+ */
+static char **run_argv(const struct compare_opts *o, const struct config *k,
+		       uint64_t seed, char *seedbuf, size_t seedlen, int *argc)
+{
+	static char run[] = "run", seedopt[] = "--seed", feat[] = "--features";
+	char **v = calloc(o->nr_common + k->nr_words + 8, sizeof(*v));
+	int n = 0;
+
+	if (!v)
+		return NULL;
+	v[n++] = run;
+	for (size_t i = 0; i < o->nr_common; i++)
+		v[n++] = o->common_words[i];
+	for (size_t i = 0; i < k->nr_words; i++)
+		v[n++] = k->words[i];
+	if (k->features) {
+		v[n++] = feat;
+		v[n++] = (char *)(uintptr_t)k->features;
+	}
+	if (seedbuf) {
+		snprintf(seedbuf, seedlen, "%llu", (unsigned long long)seed);
+		v[n++] = seedopt;
+		v[n++] = seedbuf;
+	}
+	v[n++] = (char *)(uintptr_t)o->workload;
+	v[n] = NULL;
+	*argc = n;
+	return v;
+}
+
+/* Run i: configuration i % 2, seed number i / 2. */
+static int measure_one(const struct compare_opts *o, int i, uint64_t seed0,
+		       struct cli_measure *m)
+{
+	const struct config *k = &o->cfg[i % 2];
+	uint64_t seed = seed0 + (uint64_t)(i / 2);
+	char seedbuf[32];
+	char **argv;
+	int argc, rc;
+
+	argv = run_argv(o, k, seed, seedbuf, sizeof(seedbuf), &argc);
+	if (!argv) {
+		cli_error("out of memory");
+		return EXIT_USAGE;
+	}
+	rc = cli_run_measure(argc, argv, m);
+	free(argv);
+	return rc;
+}
+
+/* Read exactly len bytes; false on EOF or error. */
+static bool read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p += r;
+		len -= (size_t)r;
+	}
+	return true;
+}
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t r = write(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p += r;
+		len -= (size_t)r;
+	}
+	return true;
+}
+
+struct worker {
+	pid_t pid;
+	int fd;
+	int run;
+};
+
+/*
+ * Every run, in up to o->jobs forked workers.  A worker measures one run
+ * and writes the struct down a pipe; a worker that dies or fails makes the
+ * whole compare fail, after the others are reaped.
+ */
+static int run_all(const struct compare_opts *o, uint64_t seed0,
+		   struct cli_measure *res, int nr)
+{
+	struct worker w[MAX_JOBS];
+	int next = 0, active = 0, rc = EXIT_OK;
+
+	if (o->jobs <= 1) {
+		for (int i = 0; i < nr && rc == EXIT_OK; i++)
+			rc = measure_one(o, i, seed0, &res[i]);
+		return rc;
+	}
+	fflush(NULL);
+	while (next < nr || active) {
+		while (rc == EXIT_OK && next < nr && active < o->jobs) {
+			int fds[2];
+			pid_t pid;
+
+			if (pipe(fds) < 0) {
+				cli_error("pipe: %s", strerror(errno));
+				rc = EXIT_USAGE;
+				break;
+			}
+			pid = fork();
+			if (pid < 0) {
+				cli_error("fork: %s", strerror(errno));
+				close(fds[0]);
+				close(fds[1]);
+				rc = EXIT_USAGE;
+				break;
+			}
+			if (pid == 0) {
+				struct cli_measure m;
+				int r;
+
+				close(fds[0]);
+				r = measure_one(o, next, seed0, &m);
+				if (r == EXIT_OK &&
+				    !write_all(fds[1], &m, sizeof(m)))
+					r = EXIT_USAGE;
+				fflush(NULL);
+				_exit(r);
+			}
+			close(fds[1]);
+			w[active++] = (struct worker){ pid, fds[0], next++ };
+		}
+		if (!active)
+			break;
+		/* the oldest worker first: results land by index anyway */
+		{
+			struct worker k = w[0];
+			int status;
+			bool got;
+
+			got = read_all(k.fd, &res[k.run], sizeof(res[k.run]));
+			close(k.fd);
+			while (waitpid(k.pid, &status, 0) < 0 && errno == EINTR)
+				;
+			if (!got || !WIFEXITED(status) ||
+			    WEXITSTATUS(status) != EXIT_OK) {
+				if (rc == EXIT_OK && WIFSIGNALED(status))
+					cli_error("compare: run %d died of "
+						  "signal %d", k.run,
+						  WTERMSIG(status));
+				rc = EXIT_USAGE;
+			}
+			memmove(w, w + 1, (size_t)(active - 1) * sizeof(*w));
+			active--;
+		}
+	}
+	return rc;
+}
+
+struct stats {
+	double mean, sd, min, max;
+};
+
+/* Figure f of configuration k over the seeds. */
+static struct stats stats_of(const struct cli_measure *res, int runs, int k,
+			     size_t f)
+{
+	struct stats s = { 0, 0, 0, 0 };
+	double sq = 0;
+
+	for (int r = 0; r < runs; r++) {
+		double v = res[2 * r + k].fig[f].value;
+
+		s.mean += v;
+		s.min = r == 0 || v < s.min ? v : s.min;
+		s.max = r == 0 || v > s.max ? v : s.max;
+	}
+	s.mean /= runs;
+	for (int r = 0; r < runs; r++) {
+		double d = res[2 * r + k].fig[f].value - s.mean;
+
+		sq += d * d;
+	}
+	s.sd = runs > 1 ? sqrt(sq / (runs - 1)) : 0;
+	return s;
+}
+
+static double ratio(double a, double b)
+{
+	return a != 0 ? b / a : (b == 0 ? 1 : (double)NAN);
+}
+
+static const char *describe(const struct config *k, char *buf, size_t len)
+{
+	if (k->opts && k->features)
+		snprintf(buf, len, "%s --features %s", k->opts, k->features);
+	else if (k->features)
+		snprintf(buf, len, "--features %s", k->features);
+	else if (k->opts && k->opts[0])
+		snprintf(buf, len, "%s", k->opts);
+	else
+		snprintf(buf, len, "(defaults)");
+	return buf;
+}
+
+/* %.6g, or "-" for a NaN ratio */
+static void print_num(double v, int width)
+{
+	if (isnan(v))
+		printf(" %*s", width, "-");
+	else
+		printf(" %*.*g", width, v >= 1e6 ? 10 : 6, v);
+}
+
+static void print_text(const struct compare_opts *o,
+		       const struct cli_measure *res, uint64_t seed0)
+{
+	char da[512], db[512];
+	size_t nf = res[0].nr;
+
+	printf("%s: %d run%s per configuration, seeds %llu..%llu\n",
+	       o->workload, o->runs, o->runs == 1 ? "" : "s",
+	       (unsigned long long)seed0,
+	       (unsigned long long)(seed0 + (uint64_t)o->runs - 1));
+	if (o->common)
+		printf("  both: %s\n", o->common);
+	printf("  a: %s\n", describe(&o->cfg[0], da, sizeof(da)));
+	printf("  b: %s\n\n", describe(&o->cfg[1], db, sizeof(db)));
+	printf("%-20s %-6s %12s %12s %8s %9s %9s\n", "figure", "unit",
+	       "a", "b", "b/a", "spread a", "spread b");
+	for (size_t f = 0; f < nf; f++) {
+		struct stats a = stats_of(res, o->runs, 0, f);
+		struct stats b = stats_of(res, o->runs, 1, f);
+		double r = ratio(a.mean, b.mean);
+
+		printf("%-20s %-6s", res[0].fig[f].name, res[0].fig[f].unit);
+		print_num(a.mean, 12);
+		print_num(b.mean, 12);
+		if (isnan(r))
+			printf(" %8s", "-");
+		else
+			printf(" %8.3f", r);
+		printf(" %8.1f%% %8.1f%%\n",
+		       a.mean != 0 ? 100 * a.sd / fabs(a.mean) : 0,
+		       b.mean != 0 ? 100 * b.sd / fabs(b.mean) : 0);
+	}
+}
+
+static cJSON *side_json(const struct cli_measure *res, int runs, int k,
+			size_t f)
+{
+	struct stats s = stats_of(res, runs, k, f);
+	cJSON *o = cJSON_CreateObject(), *vals = cJSON_CreateArray();
+
+	if (!o || !vals) {
+		cJSON_Delete(o);
+		cJSON_Delete(vals);
+		return NULL;
+	}
+	cJSON_AddNumberToObject(o, "mean", s.mean);
+	cJSON_AddNumberToObject(o, "stddev", s.sd);
+	cJSON_AddNumberToObject(o, "min", s.min);
+	cJSON_AddNumberToObject(o, "max", s.max);
+	for (int r = 0; r < runs; r++)
+		cJSON_AddItemToArray(vals, cJSON_CreateNumber(
+					     res[2 * r + k].fig[f].value));
+	cJSON_AddItemToObject(o, "values", vals);
+	return o;
+}
+
+static int print_json(const struct compare_opts *o,
+		      const struct cli_measure *res, uint64_t seed0)
+{
+	cJSON *root = cJSON_CreateObject(), *figs, *seeds;
+	char da[512], db[512];
+	char *text;
+
+	if (!root)
+		return EXIT_USAGE;
+	cJSON_AddStringToObject(root, "format", "eevdf-sim-compare/1");
+	cJSON_AddStringToObject(root, "workload", o->workload);
+	cJSON_AddStringToObject(root, "report", res[0].report);
+	cJSON_AddStringToObject(root, "both", o->common ? o->common : "");
+	cJSON_AddStringToObject(root, "a", describe(&o->cfg[0], da,
+						    sizeof(da)));
+	cJSON_AddStringToObject(root, "b", describe(&o->cfg[1], db,
+						    sizeof(db)));
+	cJSON_AddNumberToObject(root, "runs", o->runs);
+	seeds = cJSON_AddArrayToObject(root, "seeds");
+	for (int r = 0; seeds && r < o->runs; r++)
+		cJSON_AddItemToArray(seeds, cJSON_CreateNumber(
+					     (double)(seed0 + (uint64_t)r)));
+	figs = cJSON_AddArrayToObject(root, "figures");
+	for (size_t f = 0; figs && f < res[0].nr; f++) {
+		cJSON *x = cJSON_CreateObject();
+		double a = stats_of(res, o->runs, 0, f).mean;
+		double b = stats_of(res, o->runs, 1, f).mean;
+
+		if (!x)
+			break;
+		cJSON_AddItemToArray(figs, x);
+		cJSON_AddStringToObject(x, "name", res[0].fig[f].name);
+		cJSON_AddStringToObject(x, "unit", res[0].fig[f].unit);
+		cJSON_AddNumberToObject(x, "better", res[0].fig[f].better);
+		cJSON_AddItemToObject(x, "a", side_json(res, o->runs, 0, f));
+		cJSON_AddItemToObject(x, "b", side_json(res, o->runs, 1, f));
+		if (isnan(ratio(a, b)))
+			cJSON_AddNullToObject(x, "ratio");
+		else
+			cJSON_AddNumberToObject(x, "ratio", ratio(a, b));
+	}
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text) {
+		cli_error("out of memory");
+		return EXIT_USAGE;
+	}
+	puts(text);
+	cJSON_free(text);
+	return EXIT_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	struct cli_measure *res = NULL;
+	char *bufs[3] = { NULL, NULL, NULL };
+	uint64_t seed0;
+	int rc, nr;
+
+	memset(&o, 0, sizeof(o));
+	o.runs = 1;
+	o.jobs = 1;
+	o.cfg[0].label = "a";
+	o.cfg[1].label = "b";
+	rc = parse_options(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+
+	rc = EXIT_USAGE;
+	if (o.common &&
+	    !(bufs[2] = split_words("--opts", o.common, o.common_words,
+				    &o.nr_common)))
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		struct config *c = &o.cfg[k];
+
+		if (c->opts &&
+		    !(bufs[k] = split_words(k ? "--b" : "--a", c->opts,
+					    c->words, &c->nr_words)))
+			goto out;
+	}
+	/* compare owns seeds and output; OPTIONS are run's model options */
+	for (int k = 0; k < 3; k++) {
+		char **w = k < 2 ? o.cfg[k].words : o.common_words;
+		size_t n = k < 2 ? o.cfg[k].nr_words : o.nr_common;
+		const char *what = k == 0 ? "--a" : k == 1 ? "--b" : "--opts";
+
+		for (size_t i = 0; i < n; i++) {
+			bool takes = i + 1 < n && w[i][0] == '-' &&
+				     !strchr(w[i], '=');
+
+			if (reserved(w[i])) {
+				cli_error("%s: '%s' is not a model option "
+					  "(compare sets seeds and output; "
+					  "the workload is compare's "
+					  "argument)", what, w[i]);
+				goto out;
+			}
+			/* skip an option's separate value */
+			if (takes && w[i + 1][0] != '-')
+				i++;
+		}
+	}
+
+	seed0 = o.seed;
+	nr = 2 * o.runs;
+	res = calloc((size_t)nr, sizeof(*res));
+	if (!res) {
+		cli_error("out of memory");
+		goto out;
+	}
+	/*
+	 * Check both configurations (options, profile, workload) before any
+	 * run, so an error is printed once, not by every worker; the first
+	 * seed is --seed, else the workload's, else 1.
+	 */
+	for (int k = 0; k < 2; k++) {
+		uint64_t seed;
+		char **v;
+		int n;
+
+		v = run_argv(&o, &o.cfg[k], 0, NULL, 0, &n);
+		if (!v) {
+			cli_error("out of memory");
+			goto out;
+		}
+		rc = cli_run_seed(n, v, &seed);
+		free(v);
+		if (rc != EXIT_OK)
+			goto out;
+		if (k == 0 && !o.have_seed)
+			seed0 = seed;
+	}
+	rc = run_all(&o, seed0, res, nr);
+	if (rc != EXIT_OK)
+		goto out;
+	for (int i = 1; i < nr; i++) {
+		if (res[i].nr != res[0].nr ||
+		    strcmp(res[i].report, res[0].report) != 0) {
+			cli_error("compare: configurations a and b report "
+				  "different figures (reports '%s' and "
+				  "'%s'); compare needs the same report",
+				  res[0].report, res[i].report);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rc = o.json ? print_json(&o, res, seed0) :
+		      (print_text(&o, res, seed0), EXIT_OK);
+	if (fflush(stdout) != 0) {
+		cli_error("error writing standard output");
+		rc = EXIT_USAGE;
+	}
+out:
+	free(res);
+	for (int k = 0; k < 3; k++)
+		free(bufs[k]);
+	return rc;
+}

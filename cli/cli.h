@@ -34,6 +34,7 @@ struct cli_measure {
 	char report[32]; /* the report the headlines are from; "" for none */
 	struct cli_figure fig[CLI_MEASURE_MAX];
 	size_t nr;
+	size_t nr_head;  /* fig[0..nr_head) are the report's headlines */
 };
 
 /*
@@ -44,17 +45,30 @@ struct cli_measure {
  */
 int cli_run_measure(int argc, char **argv, struct cli_measure *m);
 
+/* The same, and the results JSON of the run in *json (free()) when json is
+ * not NULL, as 'run --format json' prints it. */
+int cli_run_results(int argc, char **argv, struct cli_measure *m,
+		    char **json);
+
 /*
  * The seed such a run would use (--seed, else the workload's, else 1),
  * without running it.  EXIT_OK, or EXIT_USAGE after printing why.
  */
 int cli_run_seed(int argc, char **argv, uint64_t *seed);
 
+/*
+ * Write text and a newline to path ("-" or NULL: stdout) through a
+ * temporary file renamed over it once written and synced: never a partial
+ * file.  False after printing why.
+ */
+bool cli_write_atomic(const char *path, const char *text);
+
 /* Subcommands: argv[0] is the subcommand's name; each returns an exit code. */
 int cmd_run(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* "eevdf-sim: " + message + newline, on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -704,6 +704,19 @@ static void measure_add(struct cli_measure *m, const char *name,
 	f->value = value;
 }
 
+bool cli_write_atomic(const char *path, const char *text)
+{
+	struct out_file out = { NULL, NULL, NULL };
+	bool ok;
+
+	if (!out_open(&out, path))
+		return false;
+	ok = fputs(text, out.f) >= 0 && fputc('\n', out.f) != EOF &&
+	     out_commit(&out);
+	out_abort(&out);
+	return ok;
+}
+
 int cli_run_seed(int argc, char **argv, uint64_t *seed)
 {
 	struct run_opts o;
@@ -730,6 +743,12 @@ int cli_run_seed(int argc, char **argv, uint64_t *seed)
 
 int cli_run_measure(int argc, char **argv, struct cli_measure *m)
 {
+	return cli_run_results(argc, argv, m, NULL);
+}
+
+int cli_run_results(int argc, char **argv, struct cli_measure *m,
+		    char **json)
+{
 	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
 	struct run_opts o;
 	struct eevdf_config cfg;
@@ -743,6 +762,8 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m)
 	int rc;
 
 	memset(m, 0, sizeof(*m));
+	if (json)
+		*json = NULL;
 	memset(&o, 0, sizeof(o));
 	eevdf_config_init(&cfg);
 	rc = parse_options(argc, argv, &o, &cfg);
@@ -769,6 +790,7 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m)
 	for (size_t i = 0; i < n; i++)
 		measure_add(m, head[i].name, head[i].unit, head[i].better,
 			    head[i].value);
+	m->nr_head = m->nr;
 	/* and what perf sched latency's TOTAL line says, for every workload */
 	for (size_t i = 0; i < eevdf_sim_nr_tasks(sim); i++) {
 		struct eevdf_task_stats st;
@@ -785,6 +807,10 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m)
 	measure_add(m, "delay_max_us", "us", -1, max / 1e3);
 	measure_add(m, "context_switches", "", 0, (double)switches);
 	rc = EXIT_OK;
+	if (json && eevdf_sim_results_json_headlines(sim, head, n, json) < 0) {
+		cli_error("cannot format the results: out of memory");
+		rc = EXIT_USAGE;
+	}
 out:
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);

@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	{ "validate", cmd_validate, "check workload files without running" },
 	{ "compare", cmd_compare,
 	  "run a workload under two configurations and compare" },
+	{ "check", cmd_check,
+	  "run a workload and fail when it regressed from a baseline" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -305,8 +305,77 @@ expect_error "compare: a missing workload" "$tmp/nope.json" \
 	compare "$tmp/nope.json"
 expect_error "compare: no workload" "missing" compare --runs 2
 
+# check: 0 within tolerance, 1 with a planted regression, 2 on errors.
+pipe=(workloads/pipe.json --param loops=2000)
+if expect_ok "check --update-baseline writes a baseline" check "${pipe[@]}" \
+	--baseline "$tmp/base.json" --update-baseline; then
+	if grep -q '"format":[[:space:]]*"eevdf-sim-result/1"' "$tmp/base.json" &&
+		grep -q '"usecs_per_op"' "$tmp/base.json"; then
+		ok "the baseline is a results JSON with the headline numbers"
+	else
+		bad "the baseline is a results JSON" "$(head -c 200 "$tmp/base.json")"
+	fi
+fi
+if expect_ok "check: the same run is within tolerance" check "${pipe[@]}" \
+	--baseline "$tmp/base.json"; then
+	if grep -q "all 2 metrics within tolerance" "$tmp/out"; then
+		ok "check: says all metrics are within tolerance"
+	else
+		bad "check: says all metrics are within tolerance" "$(cat "$tmp/out")"
+	fi
+fi
+sim check "${pipe[@]}" --baseline "$tmp/base.json" \
+	--features NO_WAKEUP_PREEMPTION
+if [ "$rc" -eq 1 ] && grep -Eq '^usecs_per_op +2\.49985 +2\.81235 +\+12\.50% +REGRESSION' \
+	"$tmp/out" && grep -q "2 of 2 metrics regressed" "$tmp/out" &&
+	grep -q "features differ: WAKEUP_PREEMPTION, now: NO_WAKEUP_PREEMPTION" \
+		"$tmp/out"; then
+	ok "check: a planted regression (NO_WAKEUP_PREEMPTION) exits 1, listed"
+else
+	bad "check: a planted regression exits 1" "rc $rc: $(cat "$tmp/out" "$tmp/err")"
+fi
+sim check "${pipe[@]}" --baseline "$tmp/base.json" \
+	--features NO_WAKEUP_PREEMPTION --tolerance 13
+if [ "$rc" -eq 0 ]; then
+	ok "check: the same change within --tolerance 13 exits 0"
+else
+	bad "check: within --tolerance 13 exits 0" "rc $rc: $(cat "$tmp/out")"
+fi
+sim check "${pipe[@]}" --baseline "$tmp/base.json" \
+	--features NO_WAKEUP_PREEMPTION --tolerance 13 --metric usecs_per_op:5
+if [ "$rc" -eq 1 ] && [ "$(grep -c REGRESSION "$tmp/out")" -eq 1 ]; then
+	ok "check: --metric NAME:PCT selects one metric with its tolerance"
+else
+	bad "check: --metric NAME:PCT" "rc $rc: $(cat "$tmp/out")"
+fi
+# an improvement is not a regression: the baseline made without preemption
+sim check "${pipe[@]}" --features NO_WAKEUP_PREEMPTION \
+	--baseline "$tmp/slow.json" --update-baseline
+sim check "${pipe[@]}" --baseline "$tmp/slow.json"
+if [ "$rc" -eq 0 ] && grep -q "improved" "$tmp/out"; then
+	ok "check: an improvement exits 0 and says improved"
+else
+	bad "check: an improvement exits 0" "rc $rc: $(cat "$tmp/out")"
+fi
+echo '{"format": "something-else/1", "summary": {}}' >"$tmp/other.json"
+expect_error "check: a baseline of another format" "$tmp/other.json" \
+	check "${pipe[@]}" --baseline "$tmp/other.json"
+expect_error "check: a malformed baseline" "$tmp/malformed.json" \
+	check "${pipe[@]}" --baseline "$tmp/malformed.json"
+expect_error "check: a missing baseline" "$tmp/nobase.json" \
+	check "${pipe[@]}" --baseline "$tmp/nobase.json"
+expect_error "check: no --baseline" "--baseline" check "${pipe[@]}"
+expect_error "check: a metric the run lacks" "bogus" \
+	check "${pipe[@]}" --baseline "$tmp/base.json" --metric bogus
+expect_error "check: a negative tolerance" "--tolerance" \
+	check "${pipe[@]}" --baseline "$tmp/base.json" --tolerance -1
+expect_error "check: a bad run option" "--cpus" \
+	check "${pipe[@]}" --baseline "$tmp/base.json" --cpus 0
+expect_error "check: --format is not check's" "--format" \
+	check "${pipe[@]}" --baseline "$tmp/base.json" --format json
+
 for args in "--help" "--version" "run --help" "features --help" \
-	"validate --help" "compare --help" "help run"; do
+	"validate --help" "compare --help" "check --help" "help run"; do
 	# shellcheck disable=SC2086 # split args on purpose
 	if expect_ok "$args" $args; then
 		if [ -s "$tmp/out" ]; then

@@ -16,7 +16,7 @@
 /* Used when neither --seed nor the workload gives one. */
 #define DEFAULT_SEED 1
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
 struct run_opts {
 	const char *workload;
@@ -83,7 +83,7 @@ static void run_usage(FILE *f)
 		"  --seed N          random seed (default: the workload's, "
 		"else %d)\n"
 		"  --hz N            tick frequency, %d..%d (default 1000)\n"
-		"  --format FMT      text (default) or json\n"
+		"  --format FMT      text (default), json, or csv (one row per task)\n"
 		"  -o, --output FILE write the results to FILE atomically "
 		"('-' = stdout)\n"
 		"  -q, --quiet       text format: omit the header, print only "
@@ -243,9 +243,11 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 				o->format = FORMAT_TEXT;
 			} else if (strcmp(optarg, "json") == 0) {
 				o->format = FORMAT_JSON;
+			} else if (strcmp(optarg, "csv") == 0) {
+				o->format = FORMAT_CSV;
 			} else {
 				cli_error("--format: unknown format '%s': "
-					  "expected text or json", optarg);
+					  "expected text, json or csv", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -651,6 +653,13 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	ret = EXIT_USAGE;
 	if (o->format == FORMAT_JSON) {
 		rc = emit_json(out.f, sim, wl, o->report);
+	} else if (o->format == FORMAT_CSV) {
+		char *csv = NULL;
+
+		rc = eevdf_sim_results_csv(sim, &csv);
+		if (rc == 0)
+			fputs(csv, out.f);
+		free(csv);
 	} else {
 		rc = emit_text(out.f, sim, cfg, o->quiet, wl, o->report,
 			       o->latency_rows);

@@ -20,6 +20,7 @@
 
 #include "eevdf/eevdf.h"
 #include "metrics.h"
+#include "results_impl.h"
 #include "sim.h"
 
 #define RESULT_FORMAT "eevdf-sim-result/1"
@@ -156,52 +157,6 @@ static bool add_str(cJSON *obj, const char *key, const char *s)
 	return cJSON_AddStringToObject(obj, key, s ? s : "") != NULL;
 }
 
-static const char *policy_name(enum eevdf_policy p)
-{
-	switch (p) {
-	case EEVDF_POLICY_NORMAL:
-		return "normal";
-	case EEVDF_POLICY_BATCH:
-		return "batch";
-	case EEVDF_POLICY_IDLE:
-		return "idle";
-	}
-	return "unknown";
-}
-
-static const char *state_name(enum eevdf_task_state s)
-{
-	switch (s) {
-	case EEVDF_TASK_RUNNING:
-		return "running";
-	case EEVDF_TASK_SLEEPING:
-		return "sleeping";
-	case EEVDF_TASK_DEAD:
-		return "dead";
-	case EEVDF_TASK_NEW:
-		return "new";
-	}
-	return "unknown";
-}
-
-/*
- * Mean delay, truncated toward zero like perf's total_lat / nb_atoms.  The
- * count is unsigned, so divide the magnitude in the unsigned domain: no
- * operand is ever converted out of range.
- */
-static int64_t delay_avg(int64_t sum, uint64_t count)
-{
-	uint64_t q;
-
-	if (count == 0)
-		return 0;
-	if (sum >= 0)
-		return (int64_t)((uint64_t)sum / count);
-	/* Delays are never negative; should one be, stay exact anyway. */
-	q = ((uint64_t)0 - (uint64_t)sum) / count;
-	return q > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)q;
-}
-
 /* The effective feature set, in list order, of the features the profile has. */
 static bool add_features(cJSON *config, const eevdf_sim *sim)
 {
@@ -258,8 +213,8 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	       add_s64(o, "pid", t->pid) &&
 	       add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
-	       add_str(o, "policy", policy_name(t->policy)) &&
-	       add_str(o, "state", state_name(t->state)) &&
+	       add_str(o, "policy", eevdf__policy_name(t->policy)) &&
+	       add_str(o, "state", eevdf__state_name(t->state)) &&
 	       add_s64(o, "cpu_ns", t->cpu_ns) &&
 	       add_s64(o, "wait_ns", t->wait_ns) &&
 	       add_s64(o, "sleep_ns", t->sleep_ns) &&
@@ -269,7 +224,7 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	       add_u64(o, "migrations", t->migrations) &&
 	       add_u64(o, "delay_count", t->delay_count) &&
 	       add_s64(o, "delay_avg_ns",
-		       delay_avg(t->delay_sum_ns, t->delay_count)) &&
+		       eevdf__delay_avg(t->delay_sum_ns, t->delay_count)) &&
 	       add_s64(o, "delay_max_ns", t->delay_max_ns) &&
 	       add_s64(o, "delay_max_at_ns", t->delay_max_at) &&
 	       add_s64(o, "delay_sum_ns", t->delay_sum_ns);

@@ -171,6 +171,43 @@ START_TEST(accounting_of_a_lone_task_matches_hand_count)
 END_TEST
 
 /*
+ * CSV: the lone task of the hand count above, and a name that needs
+ * quoting (a comma and a quote) written as RFC 4180 says.
+ */
+START_TEST(csv_rows_hold_the_hand_counted_values)
+{
+	static const struct eevdf_op prog[] = {
+		{ EEVDF_OP_RUN, 2 * MS, 0, 0 },
+		{ EEVDF_OP_SLEEP, 3 * MS, 0, 0 },
+		{ EEVDF_OP_RUN, 1 * MS, 0, 0 },
+	};
+	eevdf_sim *sim = sim_1cpu();
+	struct eevdf_task_spec s = { .name = "lone", .program = prog,
+				     .nr_ops = 3 };
+	char *csv = NULL;
+
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 1);
+	s.name = "odd,\"name\"";
+	s.start = 10 * MS;
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 2);
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC), 0);
+	ck_assert_int_eq(eevdf_sim_results_csv(sim, &csv), 0);
+	ck_assert_str_eq(csv,
+		"name,pid,cpu,nice,policy,state,cpu_ns,wait_ns,sleep_ns,"
+		"switches,voluntary,involuntary,migrations,delay_count,"
+		"delay_avg_ns,delay_max_ns,delay_max_at_ns,delay_sum_ns\n"
+		"lone,1,0,0,normal,dead,3000000,0,3000000,2,2,0,0,2,0,0,0,0\n"
+		"\"odd,\"\"name\"\"\",2,0,0,normal,dead,3000000,0,3000000,2,2,"
+		"0,0,2,0,0,10000000,0\n");
+	free(csv);
+	ck_assert_int_eq(eevdf_sim_results_csv(sim, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_csv(NULL, &csv), EEVDF_EINVAL);
+	ck_assert_ptr_null(csv);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
  * Two hogs on one CPU (0.70 ms slice, HZ 1000) alternate every tick after
  * A's first 1 ms turn: every turn but the first is preceded by a 1 ms
  * wait, and B's first delay is 1 ms too.  Over 10 ms: A runs at 0, 2, 4,
@@ -469,6 +506,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, config_errors_are_reported_not_crashed);
 	tcase_add_test(tc, bad_task_specs_are_rejected_with_a_message);
 	tcase_add_test(tc, accounting_of_a_lone_task_matches_hand_count);
+	tcase_add_test(tc, csv_rows_hold_the_hand_counted_values);
 	tcase_add_test(tc, perf_sched_latency_delays_count_preemption_waits);
 	tcase_add_test(tc, start_time_delays_creation);
 	tcase_add_test(tc, nested_counted_loops_run_exactly);

@@ -305,6 +305,32 @@ expect_error "compare: a missing workload" "$tmp/nope.json" \
 	compare "$tmp/nope.json"
 expect_error "compare: no workload" "missing" compare --runs 2
 
+# --format csv: the JSON "tasks" entries, column for column.
+if expect_ok "run --format csv" run workloads/nice-mix.json --duration 1s \
+	--format csv -o "$tmp/r.csv" &&
+	expect_ok "run --format json (for the CSV)" run workloads/nice-mix.json \
+		--duration 1s --format json -o "$tmp/r.json"; then
+	if ! command -v python3 >/dev/null; then
+		ok "CSV round trip (python3 missing: skipped)"
+	elif python3 - "$tmp/r.csv" "$tmp/r.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+tasks = json.load(open(sys.argv[2]))["tasks"]
+assert len(rows) == len(tasks) == 5, (len(rows), len(tasks))
+for r, t in zip(rows, tasks):
+    assert list(r.keys()) == [k for k in t.keys()], (list(r), list(t))
+    for k, v in t.items():
+        assert str(v) == r[k], (k, v, r[k])
+PY
+	then
+		ok "CSV round trip: every row equals its JSON task entry"
+	else
+		bad "CSV round trip" "$(head -3 "$tmp/r.csv")"
+	fi
+fi
+expect_error "run --format xml names the formats" "csv" \
+	run "$good" --format xml
+
 # check: 0 within tolerance, 1 with a planted regression, 2 on errors.
 pipe=(workloads/pipe.json --param loops=2000)
 if expect_ok "check --update-baseline writes a baseline" check "${pipe[@]}" \

@@ -62,6 +62,16 @@ EEVDF_API int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
 EEVDF_API int eevdf_sim_results_json(const eevdf_sim *sim, char **out);
 
 /*
+ * The per-task results as CSV (RFC 4180): the header line "name,pid,cpu,
+ * nice,policy,state,cpu_ns,wait_ns,sleep_ns,switches,voluntary,
+ * involuntary,migrations,delay_count,delay_avg_ns,delay_max_ns,
+ * delay_max_at_ns,delay_sum_ns", then one row per task in pid order, the
+ * values of the JSON "tasks" entries.  Columns are only ever appended.
+ * Same allocation and error contract as eevdf_sim_results_json().
+ */
+EEVDF_API int eevdf_sim_results_csv(const eevdf_sim *sim, char **out);
+
+/*
  * The same with a report's headline numbers (eevdf_report_headlines())
  * added to "summary" under their names, after the built-in keys.
  * EEVDF_EINVAL also for a headline without a name, with a value that is

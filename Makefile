@@ -183,7 +183,9 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DATADIR    ?= $(PREFIX)/share/eevdf-sim
 HEADERS    := $(wildcard include/eevdf/*.h)
+WORKLOADS  := $(wildcard workloads/*.json)
 
 # eevdf.pc names the directories of this install, so it is written by the
 # install itself.  cJSON and libm are private: a shared link needs only
@@ -191,8 +193,9 @@ HEADERS    := $(wildcard include/eevdf/*.h)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/workloads
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/eevdf-sim
+	install -m 644 $(WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libeevdf.a
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(VERSION)
 	ln -sf libeevdf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(MAJOR)
@@ -213,8 +216,10 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libeevdf.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/eevdf.pc \
 		$(DESTDIR)$(MANDIR)/man1/eevdf-sim.1 \
-		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%)
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf 2>/dev/null
+		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%) \
+		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(DATADIR)/workloads \
+		$(DESTDIR)$(DATADIR) 2>/dev/null
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)

@@ -69,6 +69,7 @@ int cmd_features(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* "eevdf-sim: " + message + newline, on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	  "run a workload under two configurations and compare" },
 	{ "check", cmd_check,
 	  "run a workload and fail when it regressed from a baseline" },
+	{ "list", cmd_list, "list the shipped workloads" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -331,6 +331,32 @@ fi
 expect_error "run --format xml names the formats" "csv" \
 	run "$good" --format xml
 
+# list: every shipped workload, in name order, with its description.
+if expect_ok "list" list; then
+	n=$(ls workloads/*.json | wc -l)
+	names=$(grep '^  ' "$tmp/out" | awk '{ print $1 }' | tr '\n' ' ')
+	want=$(ls workloads/*.json | xargs -n1 basename | sed 's/\.json$//' |
+		LC_ALL=C sort | tr '\n' ' ')
+	if [ "$(grep -c '^  ' "$tmp/out")" -eq "$n" ] && [ "$names" = "$want" ] &&
+		grep -Eq '^  tbench +tbench \(dbench' "$tmp/out"; then
+		ok "list: the $n shipped workloads in name order, described"
+	else
+		bad "list: the shipped workloads" "$(cat "$tmp/out")"
+	fi
+fi
+mkdir "$tmp/wl"
+cp "$good" "$tmp/wl/good.json"
+cp "$tmp/badop.json" "$tmp/wl/bad.json"
+sim list --dir "$tmp/wl"
+if [ "$rc" -eq 2 ] && grep -q '^  bad .*(invalid: .*frobnicate' "$tmp/out" &&
+	grep -q '^  good ' "$tmp/out"; then
+	ok "list --dir: an invalid workload is listed as such, exit 2"
+else
+	bad "list --dir: an invalid workload" "rc $rc: $(cat "$tmp/out")"
+fi
+expect_error "list --dir with a missing directory" "$tmp/nodir" \
+	list --dir "$tmp/nodir"
+
 # check: 0 within tolerance, 1 with a planted regression, 2 on errors.
 pipe=(workloads/pipe.json --param loops=2000)
 if expect_ok "check --update-baseline writes a baseline" check "${pipe[@]}" \
@@ -401,7 +427,8 @@ expect_error "check: --format is not check's" "--format" \
 	check "${pipe[@]}" --baseline "$tmp/base.json" --format json
 
 for args in "--help" "--version" "run --help" "features --help" \
-	"validate --help" "compare --help" "check --help" "help run"; do
+	"validate --help" "compare --help" "check --help" "list --help" \
+	"help run"; do
 	# shellcheck disable=SC2086 # split args on purpose
 	if expect_ok "$args" $args; then
 		if [ -s "$tmp/out" ]; then

@@ -71,6 +71,16 @@ else
 	bad "man page found under the prefix" "man -w eevdf-sim failed"
 fi
 
+# the installed CLI finds the installed workloads
+if "$prefix/bin/eevdf-sim" list >"$tmp/list" 2>&1 &&
+	grep -q "^workloads in $prefix/share/eevdf-sim/workloads:" "$tmp/list" &&
+	[ "$(grep -c '^  ' "$tmp/list")" -eq "$(ls workloads/*.json | wc -l)" ]; then
+	ok "the installed eevdf-sim lists the installed workloads"
+else
+	bad "the installed eevdf-sim lists the installed workloads" \
+		"$(head -3 "$tmp/list")"
+fi
+
 stage=$tmp/stage
 if $make install DESTDIR="$stage" PREFIX=/usr >"$tmp/log" 2>&1 &&
 	[ -x "$stage/usr/bin/eevdf-sim" ] &&

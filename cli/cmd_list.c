@@ -53,7 +53,9 @@ static bool is_dir(const char *path)
 /* The default directory into buf, or false. */
 static bool find_dir(char *buf, size_t len)
 {
+	/* build/ and build/<variant>/ of the tree, then an install */
 	static const char *const rel[] = { "/../workloads",
+					   "/../../workloads",
 					   "/../share/eevdf-sim/workloads" };
 	const char *env = getenv("EEVDF_WORKLOADS");
 	char exe[PATH_MAX];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace.h"
 
 /* Used when neither --duration nor the workload says how long to run. */
 #define DEFAULT_DURATION (10 * EEVDF_NSEC_PER_SEC)
@@ -33,6 +34,10 @@ struct run_opts {
 	const char *report;     /* --report NAME; NULL = the workload's */
 	const char *latency_rows; /* --latency-rows pid|comm; NULL: workload */
 	enum eevdf_input input;   /* --input auto|native|rt-app */
+	const char *trace;        /* --trace FILE */
+	eevdf_time trace_from, trace_to; /* --trace-window; to < 0: open */
+	bool timehist;            /* --timehist */
+	bool have_window;
 };
 
 /* The destination of the results: stdout, or a temporary file renamed
@@ -57,6 +62,9 @@ static const struct option long_opts[] = {
 	{ "report", required_argument, NULL, 'R' },
 	{ "latency-rows", required_argument, NULL, 'L' },
 	{ "input", required_argument, NULL, 'I' },
+	{ "trace", required_argument, NULL, 'T' },
+	{ "trace-window", required_argument, NULL, 'W' },
+	{ "timehist", no_argument, NULL, 't' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -98,6 +106,16 @@ static void run_usage(FILE *f)
 		"or\n"
 		"                    merged per comm like perf's default "
 		"(name:(n))\n"
+		"  --trace FILE      write a Chrome trace (Perfetto, "
+		"chrome://tracing):\n"
+		"                    a track per CPU, a slice per run, wakeup "
+		"arrows,\n"
+		"                    nr_running counters\n"
+		"  --trace-window FROM:TO  only that span of the trace "
+		"(durations;\n"
+		"                    either may be empty: '1s:', ':500ms')\n"
+		"  --timehist        text format: first a perf sched timehist "
+		"table\n"
 		"  --input FMT       auto (default), native or rt-app: how to "
 		"read\n"
 		"                    WORKLOAD.json (auto: rt-app when its "
@@ -182,6 +200,34 @@ static bool parse_dur(const char *opt, const char *s, eevdf_time *out)
 }
 
 /* Error text of getopt_long, which we keep quiet to name options our way. */
+/* --trace-window FROM:TO, durations, either side may be empty. */
+static bool parse_window(const char *s, struct run_opts *o)
+{
+	const char *colon = strchr(s, ':');
+	char from[64];
+	size_t n;
+
+	if (!colon || (n = (size_t)(colon - s)) >= sizeof(from)) {
+		cli_error("--trace-window: expected FROM:TO (durations such "
+			  "as 1s:2s, 500ms: or :1s), got '%s'", s);
+		return false;
+	}
+	memcpy(from, s, n);
+	from[n] = '\0';
+	o->trace_from = 0;
+	o->trace_to = -1;
+	if (n && !parse_dur("--trace-window", from, &o->trace_from))
+		return false;
+	if (colon[1] && !parse_dur("--trace-window", colon + 1, &o->trace_to))
+		return false;
+	if (o->trace_to >= 0 && o->trace_to < o->trace_from) {
+		cli_error("--trace-window: '%s' ends before it starts", s);
+		return false;
+	}
+	o->have_window = true;
+	return true;
+}
+
 static void bad_option(int c, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "?";
@@ -284,6 +330,16 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			if (cli_parse_input(optarg, &o->input))
 				return EXIT_USAGE;
 			break;
+		case 'T':
+			o->trace = optarg;
+			break;
+		case 't':
+			o->timehist = true;
+			break;
+		case 'W':
+			if (!parse_window(optarg, o))
+				return EXIT_USAGE;
+			break;
 		case 'R':
 			if (strcmp(optarg, "none") != 0 &&
 			    !eevdf_report_known(optarg)) {
@@ -315,6 +371,15 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 	o->workload = argv[optind];
 	if (cfg->kernel && !cli_check_profile(cfg->kernel))
 		return EXIT_USAGE;
+	if (o->timehist && o->format != FORMAT_TEXT) {
+		cli_error("--timehist: a text table; it cannot go with "
+			  "--format json or csv");
+		return EXIT_USAGE;
+	}
+	if (o->have_window && !o->trace) {
+		cli_error("--trace-window: there is no --trace to limit");
+		return EXIT_USAGE;
+	}
 	return -1;
 }
 
@@ -333,7 +398,7 @@ static void print_diag(const struct eevdf_diag *d, const char *file, int rc)
  * directory (rename is only atomic within a file system) exclusively, so
  * that a stale or foreign file of that name is never clobbered.
  */
-static bool out_open(struct out_file *out, const char *path)
+static bool out_open(struct out_file *out, const char *opt, const char *path)
 {
 	size_t len;
 	int fd;
@@ -351,7 +416,7 @@ static bool out_open(struct out_file *out, const char *path)
 	snprintf(out->tmp, len, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		cli_error("--output %s: cannot create %s: %s", path, out->tmp,
+		cli_error("%s %s: cannot create %s: %s", opt, path, out->tmp,
 			  strerror(errno));
 		free(out->tmp);
 		out->tmp = NULL;
@@ -359,7 +424,7 @@ static bool out_open(struct out_file *out, const char *path)
 	}
 	out->f = fdopen(fd, "w");
 	if (!out->f) {
-		cli_error("--output %s: %s", path, strerror(errno));
+		cli_error("%s %s: %s", opt, path, strerror(errno));
 		close(fd);
 		unlink(out->tmp);
 		free(out->tmp);
@@ -574,13 +639,55 @@ static int emit_json(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
 	return 0;
 }
 
+/* Where a run's output goes: the results, and the trace sinks. */
+struct run_io {
+	struct out_file out;   /* --output or stdout */
+	struct out_file trace; /* --trace */
+	struct cli_trace *sink;
+};
+
+static void io_abort(struct run_io *io)
+{
+	out_abort(&io->out);
+	out_abort(&io->trace);
+	cli_trace_free(io->sink);
+	io->sink = NULL;
+}
+
+/*
+ * Open io's files and trace sinks for o before a possibly long run, so a
+ * bad path fails at once; hook the sink into cfg.  False after printing
+ * why.
+ */
+static bool io_open(struct run_io *io, const struct run_opts *o,
+		    struct eevdf_config *cfg)
+{
+	if (!out_open(&io->out, "--output", o->output))
+		return false;
+	if (o->trace && !out_open(&io->trace, "--trace", o->trace))
+		return false;
+	if (!o->trace && !o->timehist)
+		return true;
+	io->sink = cli_trace_new(cfg->nr_cpus, o->trace ? io->trace.f : NULL,
+				 o->timehist ? io->out.f : NULL,
+				 o->have_window ? o->trace_from : 0,
+				 o->have_window ? o->trace_to : -1);
+	if (!io->sink) {
+		cli_error("out of memory");
+		return false;
+	}
+	cfg->trace = cli_trace_event;
+	cfg->trace_ud = io->sink;
+	return true;
+}
+
 /*
  * Build the simulation of wl under o and cfg and run it to its end: 0 and
- * *out, or an exit code after printing why (*out NULL).  out_f, when not
- * NULL, is opened first so that a bad --output fails before a long run.
+ * *out, or an exit code after printing why (*out NULL).  io, when not
+ * NULL, is opened before the run and its trace sinks fed during it.
  */
 static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
-			 const eevdf_workload *wl, struct out_file *out_f,
+			 const eevdf_workload *wl, struct run_io *io,
 			 eevdf_sim **out)
 {
 	struct eevdf_diag diag;
@@ -605,6 +712,8 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	if (o->hz)
 		cfg->hz = o->hz;
 	cfg->duration = duration;
+	if (io && !io_open(io, o, cfg))
+		return EXIT_USAGE;
 
 	rc = eevdf_sim_new(cfg, &sim, err, sizeof(err));
 	if (rc < 0) {
@@ -612,6 +721,8 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 			  err[0] ? err : eevdf_strerror(rc));
 		return EXIT_USAGE;
 	}
+	if (io && io->sink)
+		cli_trace_attach(io->sink, sim);
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_workload_add_tasks(wl, sim, &diag);
 	if (rc < 0) {
@@ -623,15 +734,16 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
-	if (out_f && !out_open(out_f, o->output)) {
-		eevdf_sim_free(sim);
-		return EXIT_USAGE;
-	}
 	rc = eevdf_sim_run(sim, duration);
 	if (rc < 0) {
 		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
 			  o->workload, eevdf_sim_now(sim),
 			  eevdf_sim_errmsg(sim), eevdf_err_name(rc));
+		eevdf_sim_free(sim);
+		return EXIT_USAGE;
+	}
+	if (io && io->sink && !cli_trace_finish(io->sink)) {
+		cli_error("error writing the trace");
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
@@ -643,35 +755,39 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		    const eevdf_workload *wl)
 {
-	struct out_file out = { NULL, NULL, NULL };
+	struct run_io io = { { NULL, NULL, NULL }, { NULL, NULL, NULL },
+			     NULL };
 	eevdf_sim *sim = NULL;
 	int rc, ret;
 
-	ret = build_and_run(o, cfg, wl, &out, &sim);
+	ret = build_and_run(o, cfg, wl, &io, &sim);
 	if (ret != EXIT_OK)
 		goto out;
 	ret = EXIT_USAGE;
 	if (o->format == FORMAT_JSON) {
-		rc = emit_json(out.f, sim, wl, o->report);
+		rc = emit_json(io.out.f, sim, wl, o->report);
 	} else if (o->format == FORMAT_CSV) {
 		char *csv = NULL;
 
 		rc = eevdf_sim_results_csv(sim, &csv);
 		if (rc == 0)
-			fputs(csv, out.f);
+			fputs(csv, io.out.f);
 		free(csv);
 	} else {
-		rc = emit_text(out.f, sim, cfg, o->quiet, wl, o->report,
+		if (o->timehist)
+			fputc('\n', io.out.f);
+		rc = emit_text(io.out.f, sim, cfg, o->quiet, wl, o->report,
 			       o->latency_rows);
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
 		goto out;
 	}
-	if (out_commit(&out))
+	/* the trace first: the results appear only with a complete trace */
+	if ((!o->trace || out_commit(&io.trace)) && out_commit(&io.out))
 		ret = EXIT_OK;
 out:
-	out_abort(&out);
+	io_abort(&io);
 	eevdf_sim_free(sim);
 	return ret;
 }
@@ -718,7 +834,7 @@ bool cli_write_atomic(const char *path, const char *text)
 	struct out_file out = { NULL, NULL, NULL };
 	bool ok;
 
-	if (!out_open(&out, path))
+	if (!out_open(&out, "cannot write", path))
 		return false;
 	ok = fputs(text, out.f) >= 0 && fputc('\n', out.f) != EOF &&
 	     out_commit(&out);

@@ -228,7 +228,7 @@ void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		eevdf__eventq_cancel(&sim->evq, &p->ev);
 	rq->clock = (u64)sim->now;
 	became_runnable(p, sim->now);
-	eevdf__trace(sim, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, -1,
+	eevdf__trace(sim, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, sim->ttwu_waker,
 		     EEVDF_TASK_RUNNING);
 	if (p->on_rq) {
 		EEVDF_ASSERT(p->se.sched_delayed);

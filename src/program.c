@@ -335,7 +335,9 @@ static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 	w->wait_intr = false;
 	w->wait_kind = WAIT_NONE;
 	w->wait_obj = NULL;
+	sim->ttwu_waker = waker ? waker->pid : -1;
 	eevdf__ttwu(sim, w, wf | WF_TTWU);
+	sim->ttwu_waker = -1;
 	if (waker)
 		waker->overhead_left += sim->costs.ttwu_local;
 }

@@ -203,6 +203,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->check_invariants = cfg->check_invariants;
 	sim->trace = cfg->trace;
 	sim->trace_ud = cfg->trace_ud;
+	sim->ttwu_waker = -1;
 	sim->guard_time = -1;
 	sim->kill_at = -1;
 	eevdf__eventq_init(&sim->evq);

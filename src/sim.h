@@ -53,6 +53,7 @@ struct eevdf_sim {
 	bool check_invariants;
 	eevdf_trace_fn trace;
 	void *trace_ud;
+	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
 
 	/* Livelock guard: ops executed without the clock moving. */
 	eevdf_time guard_time;

@@ -357,6 +357,74 @@ fi
 expect_error "list --dir with a missing directory" "$tmp/nodir" \
 	list --dir "$tmp/nodir"
 
+# --trace: valid JSON, ordered, per-CPU slices that never overlap, wakeup
+# arrows that pair up; --trace-window keeps only its span; --timehist.
+hb=(workloads/hackbench.json --param groups=1 --param fds=3 --param loops=20
+	--cpus 2)
+if expect_ok "run --trace" run "${hb[@]}" --trace "$tmp/t.json" -q &&
+	expect_ok "run --trace --trace-window" run "${hb[@]}" -q \
+		--trace "$tmp/w.json" --trace-window 100us:300us; then
+	if ! command -v python3 >/dev/null; then
+		ok "trace checks (python3 missing: skipped)"
+	elif python3 - "$tmp/t.json" "$tmp/w.json" <<'PY'
+import json, sys
+from collections import Counter
+for path, lo, hi in ((sys.argv[1], 0, float("inf")),
+                     (sys.argv[2], 100, 300)):
+    ev = json.load(open(path))["traceEvents"]
+    kinds = Counter(e["ph"] for e in ev)
+    assert kinds["X"] > 10 and kinds["i"] > 0 and kinds["C"] > 0, kinds
+    assert kinds["s"] == kinds["f"] > 0, kinds
+    names = {e["tid"]: e["args"]["name"] for e in ev
+             if e["ph"] == "M" and e["name"] == "thread_name"}
+    assert names == {0: "CPU 0", 1: "CPU 1"}, names
+    timed = [e for e in ev if e["ph"] != "M"]
+    # events are written as they happen, slices when they end
+    assert all(lo <= e["ts"] <= hi for e in timed), path
+    for cpu in (0, 1):
+        sl = sorted((e["ts"], e["ts"] + e["dur"]) for e in ev
+                    if e["ph"] == "X" and e["tid"] == cpu)
+        assert all(a[1] <= b[0] + 1e-9 for a, b in zip(sl, sl[1:])), cpu
+        assert all(a <= b for a, b in sl)
+        assert all(lo <= a and b <= hi for a, b in sl)
+    flows = {e["id"]: e for e in ev if e["ph"] == "s"}
+    for e in ev:
+        if e["ph"] == "f":
+            assert flows[e["id"]]["ts"] <= e["ts"]
+PY
+	then
+		ok "trace: valid, slices per CPU never overlap, arrows pair, window kept"
+	else
+		bad "trace: JSON checks" "$(head -c 300 "$tmp/t.json")"
+	fi
+fi
+if expect_ok "run --timehist" run workloads/pipe.json --param loops=3 \
+	--timehist -q; then
+	if grep -Eq '^ +time cpu +task name +wait time sch delay  run time$' \
+		"$tmp/out" &&
+		grep -Eq '^ +0\.[0-9]{6} \[0000\] t[01]\[[12]\] +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$' \
+		"$tmp/out" && grep -q 'usecs/op' "$tmp/out"; then
+		ok "timehist: perf's columns, then the report"
+	else
+		bad "timehist: perf's columns" "$(head -8 "$tmp/out")"
+	fi
+fi
+expect_error "--trace-window without a colon" "FROM:TO" \
+	run "$good" --trace "$tmp/x.json" --trace-window 5ms
+expect_error "--trace-window that ends before it starts" "ends before" \
+	run "$good" --trace "$tmp/x.json" --trace-window 5ms:1ms
+expect_error "--trace-window without --trace" "--trace" \
+	run "$good" --trace-window 1ms:5ms
+expect_error "--timehist with --format json" "--timehist" \
+	run "$good" --timehist --format json
+expect_error "--trace into a missing directory" "$tmp/nodir/t.json" \
+	run "$good" --trace "$tmp/nodir/t.json"
+if [ ! -e "$tmp/x.json" ]; then
+	ok "no trace file is left by a failed run"
+else
+	bad "no trace file is left by a failed run" "$tmp/x.json exists"
+fi
+
 # check: 0 within tolerance, 1 with a planted regression, 2 on errors.
 pipe=(workloads/pipe.json --param loops=2000)
 if expect_ok "check --update-baseline writes a baseline" check "${pipe[@]}" \

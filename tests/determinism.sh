@@ -77,5 +77,18 @@ for c in "${CASES[@]}"; do
 	done
 done
 
+# Traces, timehist and CSV are outputs too: the same bytes from both builds.
+for bin in "$A" "$B"; do
+	tag=$([ "$bin" = "$A" ] && echo a || echo b)
+	"$bin" run workloads/hackbench.json --param groups=2 --param fds=4 \
+		--param loops=50 --cpus 2 --trace "$tmp/trace.$tag.json" \
+		--timehist >"$tmp/th.$tag.txt" 2>&1 || bad "trace ($tag)" "failed"
+	"$bin" run workloads/desktop-video.json --cpus 2 --duration 500ms \
+		--format csv >"$tmp/csv.$tag.csv" 2>&1 || bad "csv ($tag)" "failed"
+done
+compare "hackbench --trace: A = B" "$tmp/trace.a.json" "$tmp/trace.b.json"
+compare "hackbench --timehist: A = B" "$tmp/th.a.txt" "$tmp/th.b.txt"
+compare "desktop-video --format csv: A = B" "$tmp/csv.a.csv" "$tmp/csv.b.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

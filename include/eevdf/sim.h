@@ -56,7 +56,8 @@ struct eevdf_trace_event {
 	eevdf_time time;
 	int cpu;
 	int pid;      /* WAKEUP/NEW/EXIT: the task; SWITCH: next (-1 = idle) */
-	int prev_pid; /* SWITCH: previous task (-1 = idle) */
+	int prev_pid; /* SWITCH: previous task (-1 = idle); WAKEUP: the
+			 waker (-1: a timer or the machine) */
 	enum eevdf_task_state prev_state; /* SWITCH only */
 };
 

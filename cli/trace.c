@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trace sinks (see trace.h).  The Chrome trace has one process "machine"
+ * with a thread (track) per CPU: a complete event ("X") per stretch a
+ * task ran, an instant per wakeup on the wakee's CPU with a flow arrow
+ * from the waker's running slice to the wakee's next slice, and an
+ * nr_running counter per CPU.  Times are microseconds with three decimals:
+ * the simulator's nanoseconds, exactly.
+ *
+ * timehist follows perf sched timehist: a row each time a task is
+ * switched out (idle is left out, as perf does without -I), with the time, the CPU, the task, its wait time (from
+ * its last switch-out to this switch-in), its scheduling delay (from
+ * becoming runnable to this switch-in) and its run time.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+struct cpu_track {
+	int curr;            /* pid running, -1 idle */
+	eevdf_time since;    /* when curr was switched in */
+	int nr_running;      /* tasks runnable here, the running one too */
+	uint64_t slice_flow; /* flow id to end in curr's slice, 0 none */
+};
+
+struct task_track {
+	eevdf_time last_out;  /* last switch-out, -1 never ran */
+	eevdf_time runnable;  /* became runnable, -1 not waiting */
+	eevdf_time wait;      /* wait time of the current run */
+	eevdf_time delay;     /* sch delay of the current run */
+	uint64_t flow;        /* wakeup flow to end when it runs, 0 none */
+	int cpu;              /* where it is runnable */
+};
+
+struct cli_trace {
+	const eevdf_sim *sim;
+	FILE *json, *th;
+	eevdf_time from, to, last;
+	int nr_cpus;
+	struct cpu_track *cpu;
+	struct task_track *task;
+	size_t nr_task;
+	uint64_t next_flow;
+	bool first;   /* no JSON event written yet */
+	bool th_head; /* timehist header written */
+};
+
+struct cli_trace *cli_trace_new(int nr_cpus, FILE *json, FILE *timehist,
+				eevdf_time from, eevdf_time to)
+{
+	struct cli_trace *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->cpu = calloc((size_t)nr_cpus, sizeof(*t->cpu));
+	if (!t->cpu) {
+		free(t);
+		return NULL;
+	}
+	for (int c = 0; c < nr_cpus; c++)
+		t->cpu[c].curr = -1;
+	t->nr_cpus = nr_cpus;
+	t->json = json;
+	t->th = timehist;
+	t->from = from;
+	t->to = to;
+	t->first = true;
+	t->next_flow = 1;
+	if (json)
+		fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n",
+		      json);
+	return t;
+}
+
+void cli_trace_attach(struct cli_trace *t, const eevdf_sim *sim)
+{
+	t->sim = sim;
+}
+
+void cli_trace_free(struct cli_trace *t)
+{
+	if (!t)
+		return;
+	free(t->cpu);
+	free(t->task);
+	free(t);
+}
+
+/* The track of pid, grown on demand; NULL when out of memory. */
+static struct task_track *task_of(struct cli_trace *t, int pid)
+{
+	if (pid < 1)
+		return NULL;
+	if ((size_t)pid > t->nr_task) {
+		size_t n = t->nr_task ? t->nr_task : 64;
+		struct task_track *nt;
+
+		while (n < (size_t)pid)
+			n *= 2;
+		nt = realloc(t->task, n * sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = t->nr_task; i < n; i++)
+			nt[i] = (struct task_track){ -1, -1, 0, 0, 0, 0 };
+		t->task = nt;
+		t->nr_task = n;
+	}
+	return &t->task[pid - 1];
+}
+
+static const char *name_of(const struct cli_trace *t, int pid, char *buf,
+			   size_t len)
+{
+	struct eevdf_task_stats st;
+
+	if (pid < 0)
+		return "<idle>";
+	if (t->sim && eevdf_sim_task_stats(t->sim, (size_t)(pid - 1), &st) == 0)
+		snprintf(buf, len, "%s", st.name);
+	else
+		snprintf(buf, len, "pid %d", pid);
+	return buf;
+}
+
+/* A JSON string body: task names are plain, but be safe. */
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static bool in_window(const struct cli_trace *t, eevdf_time a, eevdf_time b)
+{
+	return b >= t->from && (t->to < 0 || a <= t->to);
+}
+
+/* Start a JSON event object: the separator and the common fields. */
+static void ev_begin(struct cli_trace *t, const char *ph, int cpu,
+		     eevdf_time ts)
+{
+	fprintf(t->json, "%s{\"ph\": \"%s\", \"pid\": 0, \"tid\": %d, "
+		"\"ts\": %" PRId64 ".%03" PRId64,
+		t->first ? "" : ",\n", ph, cpu, ts / 1000, ts % 1000);
+	t->first = false;
+}
+
+/* The slice of whatever ran on cpu from its switch-in to now. */
+static void close_slice(struct cli_trace *t, int cpu, eevdf_time now)
+{
+	struct cpu_track *c = &t->cpu[cpu];
+	eevdf_time a = c->since, b = now;
+	char name[EEVDF_NAME_MAX + 16];
+
+	if (!t->json || c->curr < 0 || b <= a || !in_window(t, a, b))
+		return;
+	if (a < t->from)
+		a = t->from;
+	if (t->to >= 0 && b > t->to)
+		b = t->to;
+	ev_begin(t, "X", cpu, a);
+	fprintf(t->json, ", \"dur\": %" PRId64 ".%03" PRId64 ", \"name\": ",
+		(b - a) / 1000, (b - a) % 1000);
+	put_str(t->json, name_of(t, c->curr, name, sizeof(name)));
+	fprintf(t->json, ", \"args\": {\"pid\": %d}}", c->curr);
+}
+
+static void counter(struct cli_trace *t, int cpu, eevdf_time now)
+{
+	if (!t->json || !in_window(t, now, now))
+		return;
+	ev_begin(t, "C", cpu, now);
+	fprintf(t->json, ", \"name\": \"nr_running cpu%d\", \"args\": "
+		"{\"nr_running\": %d}}", cpu, t->cpu[cpu].nr_running);
+}
+
+static void timehist_row(struct cli_trace *t, int cpu, int pid,
+			 eevdf_time now, eevdf_time since)
+{
+	struct task_track *k = pid > 0 ? task_of(t, pid) : NULL;
+	char name[EEVDF_NAME_MAX + 16], label[EEVDF_NAME_MAX + 32];
+	eevdf_time wait = k ? k->wait : 0, delay = k ? k->delay : 0;
+	eevdf_time run = now - since;
+
+	/* idle stretches are left out, as perf prints them only with -I */
+	if (!t->th || pid < 0)
+		return;
+	if (!t->th_head) {
+		fprintf(t->th, "%15s %-6s %-30s %9s %9s %9s\n", "time", "cpu",
+			"task name", "wait time", "sch delay", "run time");
+		fprintf(t->th, "%15s %-6s %-30s %9s %9s %9s\n", "", "",
+			"[tid/pid]", "(msec)", "(msec)", "(msec)");
+		fprintf(t->th, "%15s %-6s %-30s %9s %9s %9s\n",
+			"---------------", "------",
+			"------------------------------", "---------",
+			"---------", "---------");
+		t->th_head = true;
+	}
+	snprintf(label, sizeof(label), "%s[%d]",
+		 name_of(t, pid, name, sizeof(name)), pid);
+	fprintf(t->th, "%8" PRId64 ".%06" PRId64 " [%04d] %-30s %5" PRId64
+		".%03" PRId64 " %5" PRId64 ".%03" PRId64 " %5" PRId64
+		".%03" PRId64 "\n",
+		now / 1000000000, now / 1000 % 1000000, cpu, label,
+		wait / 1000000, wait / 1000 % 1000, delay / 1000000,
+		delay / 1000 % 1000, run / 1000000, run / 1000 % 1000);
+}
+
+static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
+{
+	struct cpu_track *c = &t->cpu[ev->cpu];
+	struct task_track *prev = task_of(t, ev->prev_pid);
+	struct task_track *next = task_of(t, ev->pid);
+
+	close_slice(t, ev->cpu, ev->time);
+	timehist_row(t, ev->cpu, ev->prev_pid, ev->time, c->since);
+	if (prev) {
+		prev->last_out = ev->time;
+		if (ev->prev_state == EEVDF_TASK_RUNNING) {
+			prev->runnable = ev->time; /* preempted: waits */
+		} else {
+			prev->runnable = -1;
+			c->nr_running--;
+			counter(t, ev->cpu, ev->time);
+		}
+	}
+	c->curr = ev->pid;
+	c->since = ev->time;
+	if (next) {
+		next->wait = next->last_out >= 0 ? ev->time - next->last_out : 0;
+		next->delay = next->runnable >= 0 ?
+				      ev->time - next->runnable : 0;
+		next->runnable = -1;
+		if (next->flow && t->json && in_window(t, ev->time, ev->time)) {
+			/* the arrow ends in the slice starting now */
+			ev_begin(t, "f", ev->cpu, ev->time);
+			fprintf(t->json, ", \"bp\": \"e\", \"name\": "
+				"\"wakeup\", \"cat\": \"sched\", \"id\": "
+				"%" PRIu64 "}", next->flow);
+		}
+		next->flow = 0;
+	}
+}
+
+static void on_runnable(struct cli_trace *t,
+			const struct eevdf_trace_event *ev)
+{
+	struct task_track *k = task_of(t, ev->pid);
+	char name[EEVDF_NAME_MAX + 16];
+
+	if (!k)
+		return;
+	k->runnable = ev->time;
+	k->cpu = ev->cpu;
+	t->cpu[ev->cpu].nr_running++;
+	if (!t->json || !in_window(t, ev->time, ev->time))
+		return;
+	ev_begin(t, "i", ev->cpu, ev->time);
+	fprintf(t->json, ", \"s\": \"t\", \"name\": \"%s ",
+		ev->kind == EEVDF_TRACE_NEW ? "new" : "wakeup");
+	fprintf(t->json, "%d\", \"args\": {\"pid\": %d, \"comm\": ", ev->pid,
+		ev->pid);
+	put_str(t->json, name_of(t, ev->pid, name, sizeof(name)));
+	fprintf(t->json, ", \"waker\": %d}}", ev->prev_pid);
+	counter(t, ev->cpu, ev->time);
+	/* an arrow from the waker's slice, if it is running somewhere */
+	if (ev->kind == EEVDF_TRACE_WAKEUP && ev->prev_pid > 0) {
+		for (int c = 0; c < t->nr_cpus; c++) {
+			if (t->cpu[c].curr != ev->prev_pid)
+				continue;
+			k->flow = t->next_flow++;
+			ev_begin(t, "s", c, ev->time);
+			fprintf(t->json, ", \"name\": \"wakeup\", \"cat\": "
+				"\"sched\", \"id\": %" PRIu64 "}", k->flow);
+			break;
+		}
+	}
+}
+
+void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
+{
+	struct cli_trace *t = ud;
+
+	if (ev->cpu < 0 || ev->cpu >= t->nr_cpus)
+		return;
+	t->last = ev->time;
+	switch (ev->kind) {
+	case EEVDF_TRACE_SWITCH:
+		on_switch(t, ev);
+		break;
+	case EEVDF_TRACE_WAKEUP:
+	case EEVDF_TRACE_NEW:
+		on_runnable(t, ev);
+		break;
+	case EEVDF_TRACE_EXIT:
+	case EEVDF_TRACE_TICK:
+		break;
+	}
+}
+
+bool cli_trace_finish(struct cli_trace *t)
+{
+	eevdf_time end = t->sim ? eevdf_sim_now(t->sim) : t->last;
+
+	for (int c = 0; c < t->nr_cpus; c++)
+		close_slice(t, c, end);
+	if (t->json) {
+		/* name the tracks: "CPU n", in CPU order */
+		fprintf(t->json, "%s{\"ph\": \"M\", \"pid\": 0, \"name\": "
+			"\"process_name\", \"args\": {\"name\": \"machine\"}}",
+			t->first ? "" : ",\n");
+		for (int c = 0; c < t->nr_cpus; c++)
+			fprintf(t->json, ",\n{\"ph\": \"M\", \"pid\": 0, "
+				"\"tid\": %d, \"name\": \"thread_name\", "
+				"\"args\": {\"name\": \"CPU %d\"}}", c, c);
+		fputs("\n]}\n", t->json);
+		if (ferror(t->json))
+			return false;
+	}
+	return !t->th || !ferror(t->th);
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -639,6 +640,59 @@ static int emit_json(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
 	return 0;
 }
 
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Run sim to `until`; with show, in pieces, with a progress line on stderr
+ * (simulated time, share done, events per second of wall time) redrawn at
+ * most five times a second and erased at the end.  Only for a terminal:
+ * never in pipes or CI logs.  Running in pieces ends exactly where one run
+ * does (tests/check_sim.c), and the wall clock only paces the display.
+ */
+static int run_progress(eevdf_sim *sim, eevdf_time until, bool show)
+{
+	eevdf_time step = until / 200 > EEVDF_NSEC_PER_MSEC ?
+				  until / 200 : EEVDF_NSEC_PER_MSEC;
+	double start, shown = 0;
+	bool drawn = false;
+	int rc = 0;
+
+	if (!show)
+		return eevdf_sim_run(sim, until);
+	start = wall_seconds();
+	while (rc == 0 && eevdf_sim_now(sim) < until && !eevdf_sim_done(sim)) {
+		eevdf_time to = until - eevdf_sim_now(sim) > step ?
+					eevdf_sim_now(sim) + step : until;
+		double now;
+
+		rc = eevdf_sim_run(sim, to);
+		now = wall_seconds();
+		if (now - shown >= 0.2) {
+			double el = now - start;
+
+			fprintf(stderr, "\r" PROG ": simulated %.3f s of %.3f s "
+				"(%3.0f%%), %.0f events/s ",
+				(double)eevdf_sim_now(sim) / 1e9,
+				(double)until / 1e9,
+				100.0 * (double)eevdf_sim_now(sim) /
+					(double)until,
+				el > 0 ? (double)eevdf_sim_nr_events(sim) / el :
+					 0.0);
+			shown = now;
+			drawn = true;
+		}
+	}
+	if (drawn)
+		fputs("\r\033[K", stderr);
+	return rc;
+}
+
 /* Where a run's output goes: the results, and the trace sinks. */
 struct run_io {
 	struct out_file out;   /* --output or stdout */
@@ -734,7 +788,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
-	rc = eevdf_sim_run(sim, duration);
+	rc = run_progress(sim, duration, io && isatty(STDERR_FILENO));
 	if (rc < 0) {
 		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
 			  o->workload, eevdf_sim_now(sim),

@@ -709,6 +709,7 @@ static int step_one(struct eevdf_sim *sim)
 
 	EEVDF_ASSERT(ev->time >= sim->now);
 	sim->now = ev->time;
+	sim->nr_events++;
 	if (ev->type == SEV_RATE)
 		eevdf__metric_rate_tick(sim, container_of(ev, struct metric,
 							  ev));
@@ -782,6 +783,11 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 eevdf_time eevdf_sim_now(const eevdf_sim *sim)
 {
 	return sim->now;
+}
+
+uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
+{
+	return sim->nr_events;
 }
 
 bool eevdf_sim_done(const eevdf_sim *sim)

@@ -54,6 +54,7 @@ struct eevdf_sim {
 	eevdf_trace_fn trace;
 	void *trace_ud;
 	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
+	uint64_t nr_events; /* events run so far */
 
 	/* Livelock guard: ops executed without the clock moving. */
 	eevdf_time guard_time;

@@ -425,6 +425,26 @@ else
 	bad "no trace file is left by a failed run" "$tmp/x.json exists"
 fi
 
+# Progress: on a terminal only, and it never changes the results.
+dv=(workloads/desktop-video.json --cpus 2 --duration 3s --format json)
+if expect_ok "run into a pipe" run "${dv[@]}" -o "$tmp/pipe.json"; then
+	if [ -s "$tmp/err" ]; then
+		bad "no progress in pipes" "$(head -c 200 "$tmp/err")"
+	else
+		ok "no progress on stderr when it is not a terminal"
+	fi
+fi
+if command -v script >/dev/null; then
+	script -qc "$(printf '%q ' "$SIM" run "${dv[@]}" -o "$tmp/tty.json")" \
+		/dev/null >"$tmp/tty.log" 2>&1
+	if grep -q "simulated .* of 3.000 s" "$tmp/tty.log" &&
+		cmp -s "$tmp/tty.json" "$tmp/pipe.json"; then
+		ok "progress on a terminal; the results are the same bytes"
+	else
+		bad "progress on a terminal" "$(tr '\r' '\n' <"$tmp/tty.log" | head -3)"
+	fi
+fi
+
 # check: 0 within tolerance, 1 with a planted regression, 2 on errors.
 pipe=(workloads/pipe.json --param loops=2000)
 if expect_ok "check --update-baseline writes a baseline" check "${pipe[@]}" \

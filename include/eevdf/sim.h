@@ -165,6 +165,9 @@ EEVDF_API int eevdf_sim_step(eevdf_sim *sim);
 /* Current simulated time. */
 EEVDF_API eevdf_time eevdf_sim_now(const eevdf_sim *sim);
 
+/* Events run so far (a measure of the work done, for progress and speed). */
+EEVDF_API uint64_t eevdf_sim_nr_events(const eevdf_sim *sim);
+
 /* True when every task added so far has exited. */
 EEVDF_API bool eevdf_sim_done(const eevdf_sim *sim);
 

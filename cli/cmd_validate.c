@@ -18,8 +18,9 @@ static void validate_usage(FILE *f)
 		"\n"
 		"Parse and check each workload file as 'run' would, without "
 		"simulating.\n"
-		"Prints 'FILE: ok (N tasks)' or the diagnostic (file, JSON "
-		"path, reason);\n"
+		"Prints 'FILE: ok (N tasks)' or the diagnostics (file, JSON "
+		"path, reason):\n"
+		"every task's program errors, not only the first.\n"
 		"exits 0 when every file is valid, 2 otherwise.\n"
 		"\n"
 		"Options:\n"
@@ -28,10 +29,19 @@ static void validate_usage(FILE *f)
 		"  -h, --help   show this help\n");
 }
 
-/* Check one file; true when it is valid. */
+#define MAX_ERRORS 50
+
+/* Check one file, reporting every error the loader finds; true if valid. */
 static bool validate_one(const char *file, enum eevdf_input input)
 {
-	struct eevdf_load_opts lopts = { .input = input };
+	struct eevdf_diag errors[MAX_ERRORS];
+	size_t nr = 0;
+	struct eevdf_load_opts lopts = {
+		.input = input,
+		.errors = errors,
+		.max_errors = MAX_ERRORS,
+		.nr_errors = &nr,
+	};
 	struct eevdf_diag diag;
 	eevdf_workload *wl = NULL;
 	char buf[1024];
@@ -41,11 +51,20 @@ static bool validate_one(const char *file, enum eevdf_input input)
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_workload_load_file_opts(file, &lopts, &wl, &diag);
 	if (rc < 0) {
-		if (diag.msg[0])
+		if (nr > 1) {
+			for (size_t i = 0; i < nr && i < MAX_ERRORS; i++)
+				cli_error("%s", eevdf_diag_format(
+						  &errors[i], buf, sizeof(buf)));
+			if (nr > MAX_ERRORS)
+				cli_error("%s: %zu more errors", file,
+					  nr - MAX_ERRORS);
+			cli_error("%s: %zu errors", file, nr);
+		} else if (diag.msg[0]) {
 			cli_error("%s", eevdf_diag_format(&diag, buf,
 							  sizeof(buf)));
-		else
+		} else {
 			cli_error("%s: %s", file, eevdf_strerror(rc));
+		}
 		return false;
 	}
 	n = eevdf_workload_nr_tasks(wl);

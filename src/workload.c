@@ -439,6 +439,11 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	old = path_key(p, "tasks");
 	r = eevdf__wl_compile_tasks(p, tasks);
 	path_pop(p, old);
+	if (p->nr_errors) {
+		/* a validator's run: diag gets the first of them back */
+		*p->diag = p->first_diag;
+		return r;
+	}
 	if (!r)
 		r = member(p, root, "templates", eevdf__wl_compile_templates);
 	return r ? r : eevdf__wl_link(p);
@@ -521,11 +526,13 @@ static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
 		return 0;
 	if (o->ncpus < 0 || o->ncpus > EEVDF_MAX_CPUS || o->nllc < 0 ||
 	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params) ||
-	    o->input < EEVDF_INPUT_AUTO || o->input > EEVDF_INPUT_RTAPP) {
+	    o->input < EEVDF_INPUT_AUTO || o->input > EEVDF_INPUT_RTAPP ||
+	    (o->errors && !o->nr_errors)) {
 		eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
 				  "bad load options (ncpus and nllc must be "
 				  "0..4096, params given with their count, "
-				  "input auto, native or rt-app)");
+				  "input auto, native or rt-app, errors "
+				  "with nr_errors)");
 		return EEVDF_EINVAL;
 	}
 	for (size_t i = 0; i < o->nr_params; i++) {
@@ -566,6 +573,8 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 	p.opts = opts;
 	if ((r = check_opts(&p, opts)))
 		return r;
+	if (opts && opts->nr_errors)
+		*opts->nr_errors = 0;
 	if (len == 0) {
 		diag->line = 1;
 		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
@@ -598,6 +607,12 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 						      .nr_params = opts ?
 							      opts->nr_params : 0,
 						      .input = EEVDF_INPUT_NATIVE,
+						      .errors = opts ?
+							      opts->errors : NULL,
+						      .max_errors = opts ?
+							      opts->max_errors : 0,
+						      .nr_errors = opts ?
+							      opts->nr_errors : NULL,
 					      },
 					      out, diag);
 		free(text);
@@ -639,6 +654,12 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 		r = parse_top(&p, root);
 	cJSON_Delete(root);
 	parser_free(&p);
+	if (opts && opts->errors && opts->nr_errors) {
+		/* every error, or the one that stopped the loader */
+		if (r && !p.nr_errors && opts->max_errors)
+			opts->errors[0] = *diag;
+		*opts->nr_errors = p.nr_errors ? p.nr_errors : r != 0;
+	}
 	if (r) {
 		eevdf_workload_free(wl);
 		return r;

@@ -239,6 +239,10 @@ struct wl_parser {
 	char via[WL_PATH_MAX];   /* macro bodies: the call site */
 	char inst[EEVDF_NAME_MAX]; /* the instance being compiled, or "" */
 	const struct eevdf_load_opts *opts;
+	/* errors collected for a validator (opts->errors) */
+	size_t nr_errors;
+	int first_error;
+	struct eevdf_diag first_diag;
 	int ncpus, nllc;         /* "${ncpus}", "${nllc}" */
 	struct eevdf_workload *wl;
 	const cJSON *macros;

@@ -3396,6 +3396,81 @@ START_TEST(error_wake_and_block_needs_both_halves)
 }
 END_TEST
 
+/*
+ * A validator's load: an error in one task's program does not hide the
+ * next task's; the tasks in between (three instances of b) are skipped
+ * over exactly, so e and its errors are reported under their own paths.
+ */
+START_TEST(validator_load_reports_every_program_error)
+{
+	static const char src[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"tasks\": ["
+		"{\"name\": \"a\", \"program\": [{\"frobnicate\": 1}]},"
+		"{\"name\": \"b\", \"count\": 3, \"program\": "
+		"[{\"run\": \"1ms\"}]},"
+		"{\"name\": \"c\", \"program\": [{\"run\": -5}]},"
+		"{\"name\": \"d\", \"program\": [{\"run\": \"1ms\"}]},"
+		"{\"name\": \"e\", \"program\": [{\"sleep\": \"1ms\"}, "
+		"{\"wait\": {\"sem\": \"nope\"}}]}]}";
+	struct eevdf_diag errs[2], d;
+	size_t nr = 99;
+	struct eevdf_load_opts o = { .errors = errs, .max_errors = 2,
+				     .nr_errors = &nr };
+	eevdf_workload *wl = NULL;
+
+	ck_assert_int_eq(eevdf_workload_parse_opts(src, strlen(src), "v.json",
+						   &o, &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_ptr_null(wl);
+	/* three errors; the first two kept; diag holds the first */
+	ck_assert_uint_eq(nr, 3);
+	ck_assert_str_eq(errs[0].path, "tasks[0].program[0]");
+	ck_assert_str_eq(errs[1].path, "tasks[2].program[0].run");
+	ck_assert_str_eq(d.path, "tasks[0].program[0]");
+	ck_assert_ptr_nonnull(strstr(d.msg, "frobnicate"));
+	ck_assert_str_eq(d.file, "v.json");
+	/* with room for all, the third names e's own path */
+	{
+		struct eevdf_diag all[8];
+		struct eevdf_load_opts o2 = { .errors = all, .max_errors = 8,
+					      .nr_errors = &nr };
+
+		ck_assert_int_eq(eevdf_workload_parse_opts(
+					 src, strlen(src), "v.json", &o2, &wl,
+					 &d),
+				 EEVDF_EPARSE);
+		ck_assert_uint_eq(nr, 3);
+		ck_assert_str_eq(all[2].path, "tasks[4].program[1].wait.sem");
+		ck_assert_ptr_nonnull(strstr(all[2].msg, "nope"));
+	}
+	/* without errors: the loader stops at the first, as always */
+	ck_assert_int_eq(eevdf_workload_parse_opts(src, strlen(src), "v.json",
+						   NULL, &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_str_eq(d.path, "tasks[0].program[0]");
+	/* a valid file: no errors, count 0 */
+	{
+		static const char ok[] =
+			"{\"format\": \"eevdf-sim-workload/1\", \"tasks\": "
+			"[{\"name\": \"t\", \"program\": "
+			"[{\"run\": \"1ms\"}]}]}";
+
+		nr = 7;
+		ck_assert_int_eq(eevdf_workload_parse_opts(ok, strlen(ok),
+							   "ok.json", &o, &wl,
+							   &d),
+				 0);
+		ck_assert_uint_eq(nr, 0);
+		eevdf_workload_free(wl);
+	}
+	/* errors without a count to write: bad options */
+	o.nr_errors = NULL;
+	ck_assert_int_eq(eevdf_workload_parse_opts(src, strlen(src), "v.json",
+						   &o, &wl, &d),
+			 EEVDF_EINVAL);
+}
+END_TEST
+
 Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -3532,6 +3607,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, error_setattr_values);
 	tcase_add_test(tc, error_timer_wait_without_a_period_or_a_timer);
 	tcase_add_test(tc, error_wake_and_block_needs_both_halves);
+	tcase_add_test(tc, validator_load_reports_every_program_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -445,6 +445,32 @@ if command -v script >/dev/null; then
 	fi
 fi
 
+# validate reports every task's program error, not only the first.
+cat >"$tmp/multi.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x",
+ "tasks": [
+  {"name": "a", "program": [{"frobnicate": "1ms"}]},
+  {"name": "b", "count": 3, "program": [{"run": "1ms"}]},
+  {"name": "c", "program": [{"run": -5}]},
+  {"name": "d", "program": [{"sleep": "1ms"}, {"send": {"chan": "nope", "bytes": 1}}]}
+ ]}
+J
+expect_error "validate: several errors" "3 errors" validate "$tmp/multi.json"
+if grep -q "tasks\[0\].program\[0\]: unknown op 'frobnicate'" "$tmp/err" &&
+	grep -q "tasks\[2\].program\[0\].run" "$tmp/err" &&
+	grep -q "tasks\[3\].program\[1\].send.chan: no object named 'nope'" \
+		"$tmp/err"; then
+	ok "validate: each error with its own path"
+else
+	bad "validate: each error with its own path" "$(cat "$tmp/err")"
+fi
+expect_error "run stops at the first error" "frobnicate" run "$tmp/multi.json"
+if ! grep -q "errors" "$tmp/err"; then
+	ok "run: one error, not a list"
+else
+	bad "run: one error, not a list" "$(cat "$tmp/err")"
+fi
+
 # check: 0 within tolerance, 1 with a planted regression, 2 on errors.
 pipe=(workloads/pipe.json --param loops=2000)
 if expect_ok "check --update-baseline writes a baseline" check "${pipe[@]}" \

@@ -53,6 +53,17 @@ struct eevdf_load_opts {
 	int ncpus;
 	int nllc;
 	enum eevdf_input input;
+	/*
+	 * For validators: when errors is not NULL, an error in one task's
+	 * program does not stop the loader, which goes on with the next task
+	 * and reports every such error: the first in diag as always, and each
+	 * of them, the first included, in errors[0 .. max_errors), their
+	 * count in *nr_errors (which may exceed max_errors).  The load still
+	 * fails.
+	 */
+	struct eevdf_diag *errors;
+	size_t max_errors;
+	size_t *nr_errors;
 };
 
 /*

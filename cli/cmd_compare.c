@@ -411,16 +411,19 @@ static int run_all(const struct compare_opts *o, uint64_t seed0,
 		/* the oldest worker first: results land by index anyway */
 		{
 			struct worker k = w[0];
-			int status;
+			int status = 0;
+			pid_t r;
 			bool got;
 
 			got = read_all(k.fd, &res[k.run], sizeof(res[k.run]));
 			close(k.fd);
-			while (waitpid(k.pid, &status, 0) < 0 && errno == EINTR)
+			while ((r = waitpid(k.pid, &status, 0)) < 0 &&
+			       errno == EINTR)
 				;
-			if (!got || !WIFEXITED(status) ||
+			if (r < 0 || !got || !WIFEXITED(status) ||
 			    WEXITSTATUS(status) != EXIT_OK) {
-				if (rc == EXIT_OK && WIFSIGNALED(status))
+				if (rc == EXIT_OK && r > 0 &&
+				    WIFSIGNALED(status))
 					cli_error("compare: run %d died of "
 						  "signal %d", k.run,
 						  WTERMSIG(status));

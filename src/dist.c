@@ -28,7 +28,6 @@
  * index) against values derived by hand.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "dist.h"
@@ -41,19 +40,7 @@
 #define TWO_POW_63 0x1p63
 #define TWO_PI 6.283185307179586476925286766559005768
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define set_err eevdf__set_err
 
 static void dist_zero(struct eevdf_dist *d)
 {

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Error names and messages, expanded from EEVDF_ERRNO_MAP; version getters. */
+#include <stdarg.h>
+
 #include "internal.h"
 
 const char *eevdf_strerror(int code)
@@ -51,4 +53,15 @@ void eevdf__assert_fail(const char *cond, const char *file, int line)
 	fprintf(stderr, "libeevdf: internal invariant failed: %s (%s:%d)\n",
 		cond, file, line);
 	abort();
+}
+
+void eevdf__set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 }

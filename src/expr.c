@@ -88,17 +88,7 @@ enum ek {
 	EK_SHIFT,
 };
 
-__attribute__((format(printf, 3, 4)))
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define seterr eevdf__set_err
 
 /* Floor division, b != 0 and not (INT64_MIN, -1): checked by callers. */
 static s64 div_floor(s64 a, s64 b)

@@ -42,6 +42,13 @@ __extension__ typedef __int128 s128;
 _Noreturn void eevdf__assert_fail(const char *cond, const char *file,
 				  int line);
 
+/*
+ * Format a message into the caller's err buffer of errlen bytes (the
+ * err/errlen pair of eevdf_sim_new() and the parsers); NULL or 0: none.
+ */
+void eevdf__set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 static inline u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 static inline u64 max_u64(u64 a, u64 b) { return a > b ? a : b; }
 static inline s64 min_s64(s64 a, s64 b) { return a < b ? a : b; }

@@ -84,19 +84,7 @@ static unsigned int ilog2_u(unsigned int x)
 	return r;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define set_err eevdf__set_err
 
 /*
  * The scheduler's parameters: the profile's release, the feature overrides

@@ -1488,25 +1488,15 @@ static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq,
 
 /* The dispatcher -------------------------------------------------------- */
 
-static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
-			const struct sim_object *o)
+u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code)
 {
-	const struct cost_table *c = &sim->costs;
-	s64 calls = 1;
-
-	switch (op->code) {
+	switch (code) {
 	case P_SLEEP:
 	case P_SLEEP_UNTIL:
 	case P_TIMER_WAIT:
 		return c->timer_arm;
 	case P_YIELD:
 		return c->syscall;
-	case P_SEND:
-		return chan_write_cost(c, &o->u.chan);
-	case P_RECV:
-		if (op->b.kind == PV_CONST)
-			calls = op->b.c;
-		return (u64)calls * chan_read_cost(c, &o->u.chan);
 	case P_EXIT:
 		return c->exit;
 	case P_SIGNAL:
@@ -1517,6 +1507,24 @@ static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 		return c->syscall;
 	default:
 		return 0;
+	}
+}
+
+static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
+			const struct sim_object *o)
+{
+	const struct cost_table *c = &sim->costs;
+	s64 calls = 1;
+
+	switch (op->code) {
+	case P_SEND:
+		return chan_write_cost(c, &o->u.chan);
+	case P_RECV:
+		if (op->b.kind == PV_CONST)
+			calls = op->b.c;
+		return (u64)calls * chan_read_cost(c, &o->u.chan);
+	default:
+		return eevdf__op_default_cost(c, op->code);
 	}
 }
 

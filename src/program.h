@@ -158,6 +158,13 @@ struct program {
 /* Drop a reference; the last frees everything the program owns. */
 void eevdf__program_unref(struct program *prog);
 
+/*
+ * The CPU an op charges when it gives no "cost" and needs no object to
+ * price it (timer arming, yield, exit, signal, fork, setattr); 0 for the
+ * others.  Channel ops are priced by their channel.
+ */
+u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code);
+
 /* Build closer[] and outer_closer[] for prog->ops; EEVDF_EINVAL when a
  * body runs past the end, EEVDF_ENOMEM. */
 int eevdf__program_index(struct program *prog);

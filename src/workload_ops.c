@@ -1788,23 +1788,13 @@ static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 }
 
 /*
- * The syscall cost the engine charges by default for ops that neither
- * block nor run: with it a loop of them advances time.
+ * True when the engine charges CPU by default for an op that neither
+ * blocks nor runs: with it a loop of them advances time.
  */
-static u64 default_cost(const struct wl_parser *p, enum popcode code)
+static bool costs_by_default(const struct wl_parser *p, enum popcode code)
 {
-	const struct cost_table *c = &p->wl->costs;
-
-	switch (code) {
-	case P_SIGNAL:
-		return c->signal_send;
-	case P_SPAWN:
-		return c->fork;
-	case P_SETATTR:
-		return c->syscall;
-	default:
-		return 0;
-	}
+	return (code == P_SIGNAL || code == P_SPAWN || code == P_SETATTR) &&
+	       eevdf__op_default_cost(&p->wl->costs, code) > 0;
 }
 
 static int compile_op(struct wl_parser *p, const cJSON *op, int depth,
@@ -1844,7 +1834,7 @@ static int compile_op(struct wl_parser *p, const cJSON *op, int depth,
 		if (r || (r = op_cost(p, op, v, k, main, adv)))
 			return r;
 		if (main != NO_OP && OP(p, main)->cost.kind == PV_NONE &&
-		    default_cost(p, OP(p, main)->code))
+		    costs_by_default(p, OP(p, main)->code))
 			*adv = true;
 		return 0;
 	}

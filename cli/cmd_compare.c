@@ -27,7 +27,6 @@
 #define MAX_WORDS 128
 
 struct config {
-	const char *label;    /* "a" or "b" */
 	const char *opts;     /* --a / --b text */
 	const char *features; /* --features-a / --features-b */
 	char *words[MAX_WORDS];
@@ -610,8 +609,6 @@ int cmd_compare(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.runs = 1;
 	o.jobs = 1;
-	o.cfg[0].label = "a";
-	o.cfg[1].label = "b";
 	rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;

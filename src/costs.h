@@ -36,7 +36,14 @@
 	COST(fork, 35000)                                                     \
 	COST(exit, 25000)                                                     \
 	COST(wait_reap, 5000)                                                 \
-	COST(gettimeofday, 20)
+	COST(gettimeofday, 20)                                                \
+	COST(ttwu_remote, 500)                                                \
+	COST(ipi, 1500)                                                       \
+	COST(idle_exit, 2000)                                                 \
+	COST(migrate_llc, 2000)                                               \
+	COST(migrate_cross_llc, 10000)                                        \
+	COST(migrate_cross_pkg, 25000)                                        \
+	COST(smt_speed_pct, 62)
 
 struct cost_table {
 #define COST(name, dflt) u64 name;

@@ -11,6 +11,7 @@
 #include "costs.h"
 #include "objects.h"
 #include "program.h"
+#include "machine.h"
 
 struct metric;
 
@@ -37,6 +38,7 @@ struct eevdf_sim {
 	struct eevdf_eventq evq;
 	eevdf_time now;
 
+	struct eevdf_machine *machine; /* owned copy: the config's or a flat one */
 	struct rq *rqs;
 	int nr_cpus;
 	int hz;

@@ -24,5 +24,6 @@
 #include "eevdf/results.h"
 #include "eevdf/report.h"
 #include "eevdf/workload.h"
+#include "eevdf/machine.h"
 
 #endif

@@ -66,6 +66,12 @@ typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);
 struct eevdf_config {
 	const char *name;    /* label printed in results (copied); may be NULL */
 	uint64_t seed;       /* seed of every random stream */
+	/*
+	 * The machine (eevdf/machine.h), only read during eevdf_sim_new().
+	 * When NULL, a flat machine of nr_cpus cores in one LLC ticking at hz.
+	 * When set, nr_cpus and hz are ignored: the machine has its own.
+	 */
+	const eevdf_machine *machine;
 	int nr_cpus;         /* CPUs of the machine, 1..EEVDF_MAX_CPUS */
 	int hz;              /* tick frequency, EEVDF_HZ_MIN..EEVDF_HZ_MAX */
 	const char *kernel;  /* kernel profile, NULL = eevdf_profile_default() */

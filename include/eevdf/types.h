@@ -25,4 +25,7 @@ typedef struct eevdf_sim eevdf_sim;
 /* A parsed workload file: opaque, see workload.h. */
 typedef struct eevdf_workload eevdf_workload;
 
+/* A machine description (eevdf/machine.h). */
+typedef struct eevdf_machine eevdf_machine;
+
 #endif

@@ -11,8 +11,9 @@
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
 #   make examples   build the example programs of examples/
-#   make install    install the library, headers, eevdf.pc, CLI and man
-#                   page under $(DESTDIR)$(PREFIX); make uninstall removes them
+#   make install    install the library, headers, eevdf.pc, CLI, man page,
+#                   shipped workloads and machines under $(DESTDIR)$(PREFIX);
+#                   make uninstall removes them
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
 # to echo every command, PREFIX (default /usr/local), DESTDIR.
@@ -130,6 +131,7 @@ test: deps
 	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
 	tests/golden.sh $(CLI)
+	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
 
@@ -186,6 +188,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DATADIR    ?= $(PREFIX)/share/eevdf-sim
 HEADERS    := $(wildcard include/eevdf/*.h)
 WORKLOADS  := $(wildcard workloads/*.json)
+MACHINES   := $(wildcard workloads/machines/*.json)
 
 # eevdf.pc names the directories of this install, so it is written by the
 # install itself.  cJSON and libm are private: a shared link needs only
@@ -193,9 +196,11 @@ WORKLOADS  := $(wildcard workloads/*.json)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/workloads
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/workloads \
+		$(DESTDIR)$(DATADIR)/machines
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/eevdf-sim
 	install -m 644 $(WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
+	install -m 644 $(MACHINES) $(DESTDIR)$(DATADIR)/machines/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libeevdf.a
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(VERSION)
 	ln -sf libeevdf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(MAJOR)
@@ -217,9 +222,10 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/eevdf.pc \
 		$(DESTDIR)$(MANDIR)/man1/eevdf-sim.1 \
 		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%) \
-		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%)
+		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%) \
+		$(MACHINES:workloads/machines/%=$(DESTDIR)$(DATADIR)/machines/%)
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(DATADIR)/workloads \
-		$(DESTDIR)$(DATADIR) 2>/dev/null
+		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) 2>/dev/null
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)

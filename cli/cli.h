@@ -87,6 +87,38 @@ bool cli_check_profile(const char *kernel);
 int cli_parse_input(const char *s, enum eevdf_input *out);
 
 /*
+ * The shipped workloads' directory into buf: $EEVDF_WORKLOADS, else the
+ * source tree's workloads/ beside the build directory of this binary,
+ * else the installed PREFIX/share/eevdf-sim/workloads.  False if none.
+ */
+bool cli_workloads_dir(char *buf, size_t len);
+
+/*
+ * The shipped machines' directory: $EEVDF_MACHINES, else machines/ in
+ * the workloads directory (workloads, or the one above when NULL) as in
+ * the source tree, else machines/ beside it as installed.  False if none.
+ */
+bool cli_machines_dir(const char *workloads, char *buf, size_t len);
+
+/*
+ * Load the machine of option opt: a file, or the name of a shipped
+ * machine ("i7-4790") when no such file exists here.  False after
+ * printing why (file, JSON path, reason).
+ */
+bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out);
+
+/* "8 CPUs (4 cores, 1 LLC, 1 package)". */
+void cli_machine_shape(const eevdf_machine *m, char *buf, size_t len);
+
+/*
+ * The JSON document of the file path (at most max bytes), or NULL with
+ * *err: an errno of reading it (EFBIG: larger than max), or 0 when it was
+ * read but is not JSON.
+ */
+struct cJSON;
+struct cJSON *cli_read_json(const char *path, size_t max, int *err);
+
+/*
  * The perf sched latency table in Mike Galbraith's "sum" layout, one row
  * per task (name:pid), sorted by max delay descending then pid ascending,
  * followed by the TOTAL line.  stats is not modified.  Returns 0, or

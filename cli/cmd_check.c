@@ -81,13 +81,13 @@ static void check_usage(FILE *f)
 		"checking (exit 0)\n"
 		"  -h, --help            show this help\n"
 		"\n"
-		"RUN OPTIONS are those of 'run' (--cpus, --kernel, --features, "
-		"--param,\n"
-		"--duration, --seed, ...), except the output ones.  A metric "
-		"with a\n"
-		"direction (higher or lower is better) regresses only that "
-		"way; one\n"
-		"without (context_switches) regresses when it moves either "
+		"RUN OPTIONS are those of 'run' (--machine, --cpus, --kernel, "
+		"--features,\n"
+		"--param, --duration, --seed, ...), except the output ones.  A "
+		"metric\n"
+		"with a direction (higher or lower is better) regresses only "
+		"that way;\n"
+		"one without (context_switches) regresses when it moves either "
 		"way.\n",
 		DEFAULT_TOLERANCE);
 }
@@ -219,49 +219,17 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 static cJSON *load_results(const char *path)
 {
 	const cJSON *fmt, *summary;
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	cJSON *root;
+	int err;
+	cJSON *root = cli_read_json(path, (size_t)256 << 20, &err);
 
-	if (!f) {
-		cli_error("%s: cannot read the baseline: %s", path,
-			  strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 + 1 > cap) {
-			char *nb;
-
-			cap = cap ? 2 * cap : 65536;
-			if (cap > ((size_t)256 << 20) ||
-			    !(nb = realloc(buf, cap))) {
-				cli_error("%s: baseline too large", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		cli_error("%s: cannot read the baseline: %s", path,
-			  strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	root = cJSON_ParseWithLength(buf, len);
-	free(buf);
 	if (!root) {
-		cli_error("%s: the baseline is not valid JSON", path);
+		if (err == EFBIG || err == ENOMEM)
+			cli_error("%s: baseline too large", path);
+		else if (err)
+			cli_error("%s: cannot read the baseline: %s", path,
+				  strerror(err));
+		else
+			cli_error("%s: the baseline is not valid JSON", path);
 		return NULL;
 	}
 	fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
@@ -312,9 +280,9 @@ static void print_missing(const cJSON *a, const cJSON *b)
 /* Print how the baseline's configuration differs from this run's. */
 static void config_notes(const cJSON *base, const cJSON *now)
 {
-	static const char *const keys[] = { "workload", "kernel", "features",
-					    "seed", "nr_cpus", "hz",
-					    "duration_ns" };
+	static const char *const keys[] = { "workload", "machine", "kernel",
+					    "features", "seed", "nr_cpus",
+					    "hz", "duration_ns" };
 	const cJSON *bc = cJSON_GetObjectItemCaseSensitive(base, "config");
 	const cJSON *nc = cJSON_GetObjectItemCaseSensitive(now, "config");
 

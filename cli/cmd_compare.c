@@ -35,6 +35,7 @@ struct config {
 
 struct compare_opts {
 	const char *workload;
+	const char *machine;  /* --machine: the machine of both */
 	const char *common;   /* --opts: options of both configurations */
 	char *common_words[MAX_WORDS];
 	size_t nr_common;
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "features-a", required_argument, NULL, 'A' },
 	{ "features-b", required_argument, NULL, 'B' },
 	{ "opts", required_argument, NULL, 'O' },
+	{ "machine", required_argument, NULL, 'M' },
 	{ "runs", required_argument, NULL, 'n' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "seed", required_argument, NULL, 's' },
@@ -82,6 +84,8 @@ static void compare_usage(FILE *f)
 		"  --features-b LIST    shorthand for --b '--features LIST'\n"
 		"  --opts 'OPTIONS'     'run' options of both, e.g. '--cpus 4 "
 		"--param nprocs=8'\n"
+		"  --machine FILE       the machine of both: shorthand for "
+		"--opts '--machine FILE'\n"
 		"  --runs N             seeds per configuration, 1..%d "
 		"(default 1)\n"
 		"  --seed N             the first seed (default: the "
@@ -196,6 +200,9 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 		case 'O':
 			o->common = optarg;
 			break;
+		case 'M':
+			o->machine = optarg;
+			break;
 		case 'n':
 		case 'j':
 			errno = 0;
@@ -269,12 +276,17 @@ static char **run_argv(const struct compare_opts *o, const struct config *k,
 		       uint64_t seed, char *seedbuf, size_t seedlen, int *argc)
 {
 	static char run[] = "run", seedopt[] = "--seed", feat[] = "--features";
-	char **v = calloc(o->nr_common + k->nr_words + 8, sizeof(*v));
+	static char mach[] = "--machine";
+	char **v = calloc(o->nr_common + k->nr_words + 10, sizeof(*v));
 	int n = 0;
 
 	if (!v)
 		return NULL;
 	v[n++] = run;
+	if (o->machine) {
+		v[n++] = mach;
+		v[n++] = (char *)(uintptr_t)o->machine;
+	}
 	for (size_t i = 0; i < o->nr_common; i++)
 		v[n++] = o->common_words[i];
 	for (size_t i = 0; i < k->nr_words; i++)
@@ -500,6 +512,8 @@ static void print_text(const struct compare_opts *o,
 	       o->workload, o->runs, o->runs == 1 ? "" : "s",
 	       (unsigned long long)seed0,
 	       (unsigned long long)(seed0 + (uint64_t)o->runs - 1));
+	if (o->machine)
+		printf("  machine: %s\n", o->machine);
 	if (o->common)
 		printf("  both: %s\n", o->common);
 	printf("  a: %s\n", describe(&o->cfg[0], da, sizeof(da)));
@@ -558,6 +572,7 @@ static int print_json(const struct compare_opts *o,
 	cJSON_AddStringToObject(root, "format", "eevdf-sim-compare/1");
 	cJSON_AddStringToObject(root, "workload", o->workload);
 	cJSON_AddStringToObject(root, "report", res[0].report);
+	cJSON_AddStringToObject(root, "machine", o->machine ? o->machine : "");
 	cJSON_AddStringToObject(root, "both", o->common ? o->common : "");
 	cJSON_AddStringToObject(root, "a", describe(&o->cfg[0], da,
 						    sizeof(da)));

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * eevdf-sim list: the shipped workloads, one line each (file name and the
- * start of its description), in file-name order.
+ * eevdf-sim list: the shipped workloads, then the shipped machines, one
+ * line each (file name and the start of its description), in file-name
+ * order.
  *
  * Where they are: --dir, else $EEVDF_WORKLOADS, else the source tree's
  * workloads/ beside the build directory of this binary, else the installed
- * $(prefix)/share/eevdf-sim/workloads next to its bin/.
+ * $(prefix)/share/eevdf-sim/workloads next to its bin/; the machines in
+ * machines/ inside that directory (the tree) or beside it (an install).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,56 +33,20 @@ static void list_usage(FILE *f)
 	fprintf(f,
 		"Usage: " PROG " list [--dir DIR]\n"
 		"\n"
-		"List the shipped workloads: file name and what it replays.  "
-		"They are\n"
-		"looked for in --dir, else $EEVDF_WORKLOADS, else workloads/ "
-		"of the\n"
-		"source tree this binary was built in, else "
-		"PREFIX/share/eevdf-sim/workloads.\n"
+		"List the shipped workloads (file name and what it replays), "
+		"then the\n"
+		"shipped machines for --machine.  The workloads are looked for "
+		"in --dir,\n"
+		"else $EEVDF_WORKLOADS, else workloads/ of the source tree "
+		"this binary\n"
+		"was built in, else PREFIX/share/eevdf-sim/workloads; the "
+		"machines in\n"
+		"$EEVDF_MACHINES, else machines/ inside or beside that "
+		"directory.\n"
 		"\n"
 		"Options:\n"
 		"  --dir DIR   list the workloads in DIR\n"
 		"  -h, --help  show this help\n");
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The default directory into buf, or false. */
-static bool find_dir(char *buf, size_t len)
-{
-	/* build/ and build/<variant>/ of the tree, then an install */
-	static const char *const rel[] = { "/../workloads",
-					   "/../../workloads",
-					   "/../share/eevdf-sim/workloads" };
-	const char *env = getenv("EEVDF_WORKLOADS");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return true;
-	}
-	/* the directory of this binary, through /proc (Linux) */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		if ((size_t)snprintf(buf, len, "%s%s", exe, rel[i]) < len &&
-		    is_dir(buf))
-			return true;
-	}
-	return false;
 }
 
 static int by_name(const void *a, const void *b)
@@ -104,15 +70,100 @@ static void summary_of(const char *desc, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)n, desc);
 }
 
+/* The *.json files of dir, sorted; NULL (after printing why) on error. */
+static char **json_files(const char *dir, size_t *nr)
+{
+	char **names = NULL, **nn;
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*nr = 0;
+	d = opendir(dir);
+	if (!d) {
+		cli_error("list: %s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		if (*nr + 1 >= cap) {
+			cap = cap ? 2 * cap : 32;
+			nn = realloc(names, cap * sizeof(*names));
+			if (!nn)
+				break;
+			names = nn;
+		}
+		if (!(names[*nr] = strdup(de->d_name)))
+			break;
+		(*nr)++;
+	}
+	closedir(d);
+	if (!names)
+		names = calloc(1, sizeof(*names));
+	if (!names) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	/* readdir's order is the file system's: sort for a stable list */
+	if (*nr)
+		qsort(names, *nr, sizeof(*names), by_name);
+	return names;
+}
+
+/*
+ * One section: "what in DIR:" and a line per file, loaded as a machine
+ * or a workload.  False when a file is invalid or the directory could not
+ * be read.
+ */
+static bool list_section(const char *what, const char *dir, bool machines)
+{
+	char path[PATH_MAX + 256], line[LINE_WIDTH + 8], msg[1024];
+	bool all_ok = true;
+	size_t nr;
+	char **names = json_files(dir, &nr);
+
+	if (!names)
+		return false;
+	printf("%s in %s:\n", what, dir);
+	for (size_t i = 0; i < nr; i++) {
+		struct eevdf_diag diag;
+		eevdf_workload *wl = NULL;
+		eevdf_machine *m = NULL;
+		size_t len = strlen(names[i]) - 5;
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		memset(&diag, 0, sizeof(diag));
+		rc = machines ? eevdf_machine_load_file(path, &m, &diag) :
+				eevdf_workload_load_file(path, &wl, &diag);
+		if (rc < 0) {
+			printf("  %-16.*s (invalid: %s)\n", (int)len, names[i],
+			       eevdf_diag_format(&diag, msg, sizeof(msg)));
+			all_ok = false;
+		} else {
+			summary_of(machines ? eevdf_machine_description(m) :
+					      eevdf_workload_description(wl),
+				   line, sizeof(line));
+			printf("  %-16.*s %s\n", (int)len, names[i], line);
+		}
+		eevdf_workload_free(wl);
+		eevdf_machine_free(m);
+		free(names[i]);
+	}
+	free(names);
+	if (!nr)
+		printf("  (none)\n");
+	return all_ok;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	char dirbuf[PATH_MAX], path[PATH_MAX + 256], line[LINE_WIDTH + 8];
+	char dirbuf[PATH_MAX], mraw[PATH_MAX], mbuf[PATH_MAX], real[PATH_MAX];
 	const char *dir = NULL;
-	char **names = NULL;
-	size_t nr = 0, cap = 0;
-	struct dirent *de;
-	bool all_ok = true;
-	DIR *d;
+	bool all_ok;
 	int c;
 
 	opterr = 0;
@@ -140,7 +191,7 @@ int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!dir) {
-		if (!find_dir(dirbuf, sizeof(dirbuf))) {
+		if (!cli_workloads_dir(dirbuf, sizeof(dirbuf))) {
 			cli_error("list: no workloads directory found; give "
 				  "one with --dir or $EEVDF_WORKLOADS");
 			return EXIT_USAGE;
@@ -148,60 +199,16 @@ int cmd_list(int argc, char **argv)
 		dir = dirbuf;
 	}
 	/* show where they really are: build/../workloads is workloads */
-	if (realpath(dir, dirbuf))
-		dir = dirbuf;
-	d = opendir(dir);
-	if (!d) {
-		cli_error("list: %s: %s", dir, strerror(errno));
-		return EXIT_USAGE;
+	if (realpath(dir, real))
+		dir = real;
+	all_ok = list_section("workloads", dir, false);
+	/* a directory without machines beside it lists only workloads */
+	if (cli_machines_dir(dir, mraw, sizeof(mraw))) {
+		const char *mdir = realpath(mraw, mbuf) ? mbuf : mraw;
+
+		putchar('\n');
+		all_ok &= list_section("machines", mdir, true);
 	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0)
-			continue;
-		if (nr == cap) {
-			char **nn;
-
-			cap = cap ? 2 * cap : 32;
-			nn = realloc(names, cap * sizeof(*names));
-			if (!nn)
-				break;
-			names = nn;
-		}
-		if (!(names[nr] = strdup(de->d_name)))
-			break;
-		nr++;
-	}
-	closedir(d);
-	/* readdir's order is the file system's: sort for a stable list */
-	if (nr)
-		qsort(names, nr, sizeof(*names), by_name);
-	printf("workloads in %s:\n", dir);
-	for (size_t i = 0; i < nr; i++) {
-		struct eevdf_diag diag;
-		eevdf_workload *wl = NULL;
-		size_t len = strlen(names[i]) - 5;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		memset(&diag, 0, sizeof(diag));
-		if (eevdf_workload_load_file(path, &wl, &diag) < 0) {
-			char msg[1024];
-
-			printf("  %-16.*s (invalid: %s)\n", (int)len, names[i],
-			       eevdf_diag_format(&diag, msg, sizeof(msg)));
-			all_ok = false;
-		} else {
-			summary_of(eevdf_workload_description(wl), line,
-				   sizeof(line));
-			printf("  %-16.*s %s\n", (int)len, names[i], line);
-		}
-		eevdf_workload_free(wl);
-		free(names[i]);
-	}
-	free(names);
-	if (!nr)
-		printf("  (none)\n");
 	if (fflush(stdout) != 0) {
 		cli_error("error writing standard output");
 		return EXIT_USAGE;

@@ -23,6 +23,11 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 struct run_opts {
 	const char *workload;
 	const char *output;   /* NULL or "-" = stdout */
+	const char *machine_file; /* --machine FILE */
+	/* The machine of the run, owned: --machine, else --cpus, else the
+	 * workload's, else one CPU (set by load()). */
+	eevdf_machine *machine;
+	bool show_machine;    /* from a file: the header names it */
 	int nr_cpus;          /* 0 = not given */
 	int hz;               /* 0 = not given */
 	bool have_seed;
@@ -50,6 +55,7 @@ struct out_file {
 };
 
 static const struct option long_opts[] = {
+	{ "machine", required_argument, NULL, 'M' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "features", required_argument, NULL, 'F' },
@@ -79,7 +85,15 @@ static void run_usage(FILE *f)
 		"(or JSON).\n"
 		"\n"
 		"Options:\n"
-		"  --cpus N          CPUs of the machine, 1..%d (default 1)\n"
+		"  --machine FILE    the machine: a machine file, or the name "
+		"of a\n"
+		"                    shipped one ('" PROG " list'), e.g. "
+		"i7-4790\n"
+		"  --cpus N          a flat machine of N CPUs, 1..%d, in one "
+		"LLC\n"
+		"                    (--machine wins; default: the workload's "
+		"machine,\n"
+		"                    else 1 CPU)\n"
 		"  --kernel PROFILE  kernel profile (default %s); see "
 		"'" PROG " features'\n"
 		"  --features LIST   feature overrides, kernel spelling, e.g.\n"
@@ -91,7 +105,8 @@ static void run_usage(FILE *f)
 		"else 10s)\n"
 		"  --seed N          random seed (default: the workload's, "
 		"else %d)\n"
-		"  --hz N            tick frequency, %d..%d (default 1000)\n"
+		"  --hz N            tick frequency, %d..%d (default: the "
+		"machine's)\n"
 		"  --format FMT      text (default), json, or csv (one row per task)\n"
 		"  -o, --output FILE write the results to FILE atomically "
 		"('-' = stdout)\n"
@@ -256,6 +271,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 	optind = 0; /* full reinitialisation (GNU and musl) */
 	while ((c = getopt_long(argc, argv, ":ho:q", long_opts, NULL)) != -1) {
 		switch (c) {
+		case 'M':
+			o->machine_file = optarg;
+			break;
 		case 'c':
 			if (!parse_int_range("--cpus", optarg, 1,
 					     EEVDF_MAX_CPUS, &o->nr_cpus))
@@ -514,10 +532,36 @@ static void print_overrides(FILE *f, const struct eevdf_config *cfg)
 		fputc('\n', f);
 }
 
+/* Where wakeups went and how often tasks moved, per simulated second. */
+static void print_smp(FILE *f, const eevdf_sim *sim)
+{
+	struct eevdf_smp_stats st;
+	double secs = (double)eevdf_sim_now(sim) / 1e9, w;
+
+	eevdf_sim_smp_stats(sim, &st);
+	w = st.wakeups ? (double)st.wakeups : 1;
+	fprintf(f, "# smp: %" PRIu64 " wakeups, %.1f%% to an idle CPU, %.1f%% "
+		"affine, %.1f%% across LLCs; %" PRIu64 " migrations, %.1f/s "
+		"(wakeup %" PRIu64 ", balance %" PRIu64 ", newidle %" PRIu64
+		")\n",
+		st.wakeups, 100.0 * (double)st.wakeups_idle / w,
+		100.0 * (double)st.wakeups_affine / w,
+		100.0 * (double)st.wakeups_remote / w, st.migrations,
+		secs > 0 ? (double)st.migrations / secs : 0.0,
+		st.migrations_wakeup, st.migrations_balance,
+		st.migrations_newidle);
+}
+
+/*
+ * shown: the machine to name on a line of its own, NULL for none (a flat
+ * machine of --cpus: the kernel line says all there is to say).
+ */
 static void print_header(FILE *f, const eevdf_sim *sim,
-			 const struct eevdf_config *cfg)
+			 const struct eevdf_config *cfg,
+			 const eevdf_machine *shown)
 {
 	int nr_cpus = eevdf_sim_nr_cpus(sim);
+	char shape[128];
 
 	fprintf(f, "# " PROG " %s (libeevdf %s)\n", EEVDF_VERSION_STRING,
 		eevdf_version_string());
@@ -527,10 +571,19 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 		eevdf_sim_kernel(sim), nr_cpus, nr_cpus == 1 ? "" : "s",
 		eevdf_sim_hz(sim), eevdf_sim_seed(sim),
 		(double)eevdf_sim_base_slice(sim) / 1e6);
+	if (shown) {
+		cli_machine_shape(shown, shape, sizeof(shape));
+		fprintf(f, "# machine %s: %s\n",
+			eevdf_machine_name(shown)[0] ?
+				eevdf_machine_name(shown) : "(unnamed)",
+			shape);
+	}
 	fprintf(f, "# simulated %.3f s of %.3f s%s\n",
 		(double)eevdf_sim_now(sim) / 1e9,
 		(double)eevdf_sim_duration(sim) / 1e9,
 		eevdf_sim_done(sim) ? " (every task exited)" : "");
+	if (nr_cpus > 1)
+		print_smp(f, sim);
 	print_overrides(f, cfg);
 	fputc('\n', f);
 }
@@ -579,9 +632,8 @@ static int emit_report(FILE *f, const eevdf_sim *sim,
 }
 
 static int emit_text(FILE *f, const eevdf_sim *sim,
-		     const struct eevdf_config *cfg, bool quiet,
-		     const eevdf_workload *wl, const char *report,
-		     const char *latency_rows)
+		     const struct eevdf_config *cfg, const struct run_opts *o,
+		     const eevdf_workload *wl)
 {
 	size_t n = eevdf_sim_nr_tasks(sim);
 	struct eevdf_task_stats *stats;
@@ -593,13 +645,14 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = eevdf_sim_task_stats(sim, i, &stats[i]);
 	if (rc == 0) {
-		if (!quiet)
-			print_header(f, sim, cfg);
-		rc = emit_report(f, sim, wl, report);
+		if (!o->quiet)
+			print_header(f, sim, cfg,
+				     o->show_machine ? o->machine : NULL);
+		rc = emit_report(f, sim, wl, o->report);
 	}
 	if (rc == 0) {
 		/* --latency-rows, else the workload's report option */
-		const char *rows = latency_rows ? latency_rows :
+		const char *rows = o->latency_rows ? o->latency_rows :
 			eevdf_workload_report_option(wl, "latency_rows");
 
 		rc = report_latency(f, stats, n,
@@ -762,9 +815,10 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		cfg->seed = o->seed;
 	else if (!eevdf_workload_seed(wl, &cfg->seed))
 		cfg->seed = DEFAULT_SEED;
-	cfg->nr_cpus = o->nr_cpus ? o->nr_cpus : 1;
-	if (o->hz)
-		cfg->hz = o->hz;
+	/* nr_cpus and hz too, for a library that reads only those */
+	cfg->machine = o->machine;
+	cfg->nr_cpus = eevdf_machine_nr_cpus(o->machine);
+	cfg->hz = eevdf_machine_hz(o->machine);
 	cfg->duration = duration;
 	if (io && !io_open(io, o, cfg))
 		return EXIT_USAGE;
@@ -830,8 +884,7 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	} else {
 		if (o->timehist)
 			fputc('\n', io.out.f);
-		rc = emit_text(io.out.f, sim, cfg, o->quiet, wl, o->report,
-			       o->latency_rows);
+		rc = emit_text(io.out.f, sim, cfg, o, wl);
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
@@ -846,25 +899,59 @@ out:
 	return ret;
 }
 
-/* Load o's workload; an exit code after printing why. */
-static int load(const struct run_opts *o, eevdf_workload **wl)
+/*
+ * Load o's workload and choose the machine of the run, o->machine:
+ * --machine, else --cpus (a flat machine), else the workload's own, else
+ * one CPU; then --hz.  The workload's ${ncpus} and ${nllc} are the
+ * chosen machine's (the loader takes the workload's own when we have
+ * none yet).  An exit code after printing why.
+ */
+static int load(struct run_opts *o, eevdf_workload **wl)
 {
 	struct eevdf_load_opts lopts = {
 		.params = o->params,
 		.nr_params = o->nr_params,
-		.ncpus = o->nr_cpus ? o->nr_cpus : 1,
-		.nllc = 1,
 		.input = o->input,
 	};
 	struct eevdf_diag diag;
+	const eevdf_machine *own;
+	char err[256];
 	int rc;
 
+	if (o->machine_file) {
+		if (!cli_load_machine("--machine", o->machine_file,
+				      &o->machine))
+			return EXIT_USAGE;
+		o->show_machine = true;
+	} else if (o->nr_cpus &&
+		   eevdf_machine_new_flat(o->nr_cpus, &o->machine, err,
+					  sizeof(err)) < 0) {
+		cli_error("--cpus: %s", err);
+		return EXIT_USAGE;
+	}
+	lopts.ncpus = eevdf_machine_nr_cpus(o->machine);
+	lopts.nllc = eevdf_machine_nr_llcs(o->machine);
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_workload_load_file_opts(o->workload, &lopts, wl, &diag);
 	if (rc < 0) {
 		print_diag(&diag, o->workload, rc);
 		return EXIT_USAGE;
 	}
+	if (!o->machine && (own = eevdf_workload_machine(*wl))) {
+		o->machine = eevdf_machine_clone(own);
+		o->show_machine = true;
+	} else if (!o->machine) {
+		eevdf_machine_new_flat(1, &o->machine, err, sizeof(err));
+	}
+	if (!o->machine) {
+		cli_error("out of memory");
+		eevdf_workload_free(*wl);
+		*wl = NULL;
+		return EXIT_USAGE;
+	}
+	/* in range: parse_options checked it */
+	if (o->hz)
+		eevdf_machine_set_hz(o->machine, o->hz);
 	return EXIT_OK;
 }
 
@@ -912,12 +999,12 @@ int cli_run_seed(int argc, char **argv, uint64_t *seed)
 		*seed = o.seed;
 		return EXIT_OK;
 	}
-	if ((rc = load(&o, &wl)) != EXIT_OK)
-		return rc;
-	if (!eevdf_workload_seed(wl, seed))
+	rc = load(&o, &wl);
+	if (rc == EXIT_OK && !eevdf_workload_seed(wl, seed))
 		*seed = DEFAULT_SEED;
 	eevdf_workload_free(wl);
-	return EXIT_OK;
+	eevdf_machine_free(o.machine);
+	return rc;
 }
 
 int cli_run_measure(int argc, char **argv, struct cli_measure *m)
@@ -949,7 +1036,7 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m,
 	if (rc >= 0)
 		return rc == EXIT_OK ? EXIT_USAGE : rc; /* --help: not a run */
 	if ((rc = load(&o, &wl)) != EXIT_OK)
-		return rc;
+		goto out;
 	rc = build_and_run(&o, &cfg, wl, NULL, &sim);
 	if (rc != EXIT_OK)
 		goto out;
@@ -993,6 +1080,7 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m,
 out:
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
+	eevdf_machine_free(o.machine);
 	return rc;
 }
 
@@ -1009,9 +1097,9 @@ int cmd_run(int argc, char **argv)
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc;
-	if ((rc = load(&o, &wl)) != EXIT_OK)
-		return rc;
-	rc = simulate(&o, &cfg, wl);
+	if ((rc = load(&o, &wl)) == EXIT_OK)
+		rc = simulate(&o, &cfg, wl);
 	eevdf_workload_free(wl);
+	eevdf_machine_free(o.machine);
 	return rc;
 }

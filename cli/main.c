@@ -16,12 +16,13 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "simulate a workload and report scheduling delays" },
 	{ "features", cmd_features,
 	  "list the scheduler features of a kernel profile" },
-	{ "validate", cmd_validate, "check workload files without running" },
+	{ "validate", cmd_validate,
+	  "check workload and machine files without running" },
 	{ "compare", cmd_compare,
 	  "run a workload under two configurations and compare" },
 	{ "check", cmd_check,
 	  "run a workload and fail when it regressed from a baseline" },
-	{ "list", cmd_list, "list the shipped workloads" },
+	{ "list", cmd_list, "list the shipped workloads and machines" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

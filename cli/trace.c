@@ -288,6 +288,32 @@ static void on_runnable(struct cli_trace *t,
 	}
 }
 
+/* An instant on the CPU the task arrives at; a queued task's count moves. */
+static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
+{
+	struct task_track *k = task_of(t, ev->pid);
+	char name[EEVDF_NAME_MAX + 16];
+	int from = ev->orig_cpu;
+
+	if (!k || from < 0 || from >= t->nr_cpus)
+		return;
+	k->cpu = ev->cpu;
+	if (k->runnable >= 0) {
+		t->cpu[from].nr_running--;
+		t->cpu[ev->cpu].nr_running++;
+		counter(t, from, ev->time);
+		counter(t, ev->cpu, ev->time);
+	}
+	if (!t->json || !in_window(t, ev->time, ev->time))
+		return;
+	ev_begin(t, "i", ev->cpu, ev->time);
+	fprintf(t->json, ", \"s\": \"t\", \"name\": \"migrate %d\", "
+		"\"args\": {\"pid\": %d, \"comm\": ", ev->pid, ev->pid);
+	put_str(t->json, name_of(t, ev->pid, name, sizeof(name)));
+	fprintf(t->json, ", \"orig_cpu\": %d, \"dest_cpu\": %d}}", from,
+		ev->cpu);
+}
+
 void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 {
 	struct cli_trace *t = ud;
@@ -302,6 +328,9 @@ void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 	case EEVDF_TRACE_WAKEUP:
 	case EEVDF_TRACE_NEW:
 		on_runnable(t, ev);
+		break;
+	case EEVDF_TRACE_MIGRATE:
+		on_migrate(t, ev);
 		break;
 	case EEVDF_TRACE_EXIT:
 	case EEVDF_TRACE_TICK:

@@ -41,4 +41,20 @@ struct eevdf_machine {
 void eevdf__machine_apply_costs(const struct eevdf_machine *m,
 				struct cost_table *c);
 
+/*
+ * eevdf_machine_new(), but the message does not name the CPU at fault:
+ * *bad_cpu is its index in spec->cpus (-1 when the error is not about one
+ * CPU), so that the JSON reader can give the path "cpus[i]" instead.
+ */
+int eevdf__machine_build(const struct eevdf_machine_spec *spec,
+			 eevdf_machine **out, char *err, size_t errlen,
+			 int *bad_cpu);
+
+/*
+ * Whether value is allowed for cost entry i (eevdf__costs_index()): 1..100
+ * for a percentage, at most COST_MAX_NS for a time.  0, EEVDF_ERANGE, or
+ * EEVDF_EINVAL for no such entry.
+ */
+int eevdf__machine_check_cost(int i, uint64_t value);
+
 #endif

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "machine.h"
 #include "rtapp.h"
 #include "sim.h"
 #include "workload_impl.h"
@@ -27,35 +28,13 @@
 static const char *const top_keys[] = {
 	"format", "name", "description", "duration", "seed", "params",
 	"costs", "objects", "macros", "templates", "tasks", "stop", "warmup",
-	"metrics", "report",
+	"metrics", "report", "machine",
 };
 static const char *const top_later[] = {
-	"machine", "include", "kernel",
+	"include", "kernel",
 };
 
 /* Top level ------------------------------------------------------------- */
-
-/* Optional string member; *out is a fresh copy, or untouched if absent. */
-static int get_opt_string(struct wl_parser *p, const cJSON *obj,
-			  const char *key, char **out)
-{
-	const cJSON *it = get(obj, key);
-	size_t old;
-	int r = 0;
-
-	if (!it)
-		return 0;
-	old = path_key(p, key);
-	if (!cJSON_IsString(it) || !it->valuestring) {
-		r = fail(p, "must be a string");
-	} else {
-		*out = eevdf__wl_strdup(it->valuestring);
-		if (!*out)
-			r = nomem(p);
-	}
-	path_pop(p, old);
-	return r;
-}
 
 /*
  * The seed: a JSON number up to 2^53 (above that a double has already
@@ -104,33 +83,10 @@ static int get_seed(struct wl_parser *p, const cJSON *it, u64 *out)
 	return 0;
 }
 
-#define COST_NAME(name, dflt) #name ", "
-static const char cost_names[] = EEVDF_COST_MAP(COST_NAME);
-#undef COST_NAME
-
-/* "costs": overrides of the cost table, by EEVDF_COST_MAP name. */
+/* "costs": the workload's own overrides, layered over the machine's. */
 static int parse_costs(struct wl_parser *p, const cJSON *obj)
 {
-	char sb[24];
-	const cJSON *it;
-	eevdf_time v;
-	size_t old;
-	int r = 0;
-
-	if (!cJSON_IsObject(obj))
-		return fail(p, "must be an object of name: duration");
-	for (it = obj->child; !r && it; it = it->next) {
-		const char *k = it->string ? it->string : "";
-
-		old = path_key(p, k);
-		r = eevdf__wl_ld_duration(p, it, false, &v, NULL);
-		if (!r && !eevdf__costs_set(&p->wl->costs, k, (u64)v))
-			r = fail(p, "unknown cost '%s' (valid: %.*s)",
-				 SHOWN(sb, k), (int)sizeof(cost_names) - 3,
-				 cost_names);
-		path_pop(p, old);
-	}
-	return r;
+	return eevdf__wl_parse_costs(p, obj, &p->wl->costs, &p->wl->cost_set);
 }
 
 static const char *const stop_keys[] = { "after", "mode", "when", "task" };
@@ -363,7 +319,6 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 {
 	struct eevdf_workload *wl = p->wl;
 	const cJSON *it, *task = NULL, *tasks;
-	char sb[WL_SHOWN_MAX];
 	size_t old;
 	int r;
 
@@ -371,28 +326,28 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 		return fail(p, "the top level must be an object");
 
 	/* The format first: a file of another format fails on that alone. */
-	it = get(root, "format");
-	if (!it)
-		return fail(p, "missing key 'format' (expected \"" WL_FORMAT
-			       "\")");
-	old = path_key(p, "format");
-	if (!cJSON_IsString(it) || !it->valuestring)
-		r = fail(p, "must be the string \"" WL_FORMAT "\"");
-	else if (strcmp(it->valuestring, WL_FORMAT) != 0)
-		r = fail(p, "unsupported format '%s' (this version reads "
-			    "'%s')", SHOWN(sb, it->valuestring), WL_FORMAT);
-	else
-		r = 0;
-	path_pop(p, old);
-	if (r)
+	if ((r = eevdf__wl_check_format(p, root, WL_FORMAT, true)))
 		return r;
 
 	if ((r = eevdf__wl_check_keys(p, root, top_keys, ARRAY_SIZE(top_keys),
 				      top_later, ARRAY_SIZE(top_later))) ||
-	    (r = get_opt_string(p, root, "name", &wl->name)) ||
-	    (r = get_opt_string(p, root, "description", &wl->description)))
+	    (r = eevdf__wl_get_opt_string(p, root, "name", &wl->name)) ||
+	    (r = eevdf__wl_get_opt_string(p, root, "description",
+					  &wl->description)))
 		return r;
-	/* params first: everything else may use them */
+	/* the machine before params: it decides ${ncpus} and ${nllc} */
+	if ((it = get(root, "machine"))) {
+		old = path_key(p, "machine");
+		r = eevdf__wl_parse_machine(p, it, &wl->machine);
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if (!p->ncpus)
+		p->ncpus = wl->machine ? wl->machine->nr_cpus : 1;
+	if (!p->nllc)
+		p->nllc = wl->machine ? wl->machine->nr_llcs : 1;
+	/* params next: everything else may use them */
 	old = get(root, "params") ? path_key(p, "params") : p->plen;
 	r = eevdf__wl_parse_params(p, get(root, "params"));
 	path_pop(p, old);
@@ -419,7 +374,9 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	}
 	if (!wl->duration && wl->stop == WL_STOP_AFTER)
 		wl->duration = wl->stop_after;
+	/* a validator's errors in "costs" end the load there */
 	if ((r = member(p, root, "costs", parse_costs)) ||
+	    (r = eevdf__wl_collected(p)) ||
 	    (r = member(p, root, "report", parse_report)) ||
 	    (r = member(p, root, "macros", parse_macros)) ||
 	    (r = member(p, root, "metrics", eevdf__wl_parse_metrics)) ||
@@ -494,204 +451,62 @@ int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
 	return EEVDF_EPARSE;
 }
 
-static void diag_init(struct eevdf_diag *d, const char *filename)
+void eevdf__wl_diag_init(struct eevdf_diag *d, const char *filename)
 {
 	memset(d, 0, sizeof(*d));
 	eevdf__wl_set_str(d->file, sizeof(d->file),
 			  filename ? filename : "<memory>");
 }
 
-static void parser_free(struct wl_parser *p)
+/*
+ * The JSON document of buf: the whole of it, or a syntax error at its
+ * line.  cJSON's own error position is a process-wide variable; the
+ * return_parse_end pointer gives the same position without it.
+ */
+int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,
+			 cJSON **root)
 {
-	for (size_t i = 0; i < p->nr_fix; i++) {
-		for (u32 k = 0; k < p->fix[i].nr_names; k++)
-			free(p->fix[i].names[k]);
-		free(p->fix[i].into);
-		free(p->fix[i].match);
-		free(p->fix[i].path);
-	}
-	free(p->fix);
-	for (size_t i = 0; i < p->nr_checks; i++)
-		free(p->checks[i].path);
-	free(p->checks);
-	free(p->match);
-	free(p->uses);
-}
-
-static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
-{
-	p->ncpus = 1;
-	p->nllc = 1;
-	if (!o)
-		return 0;
-	if (o->ncpus < 0 || o->ncpus > EEVDF_MAX_CPUS || o->nllc < 0 ||
-	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params) ||
-	    o->input < EEVDF_INPUT_AUTO || o->input > EEVDF_INPUT_RTAPP ||
-	    (o->errors && !o->nr_errors)) {
-		eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
-				  "bad load options (ncpus and nllc must be "
-				  "0..4096, params given with their count, "
-				  "input auto, native or rt-app, errors "
-				  "with nr_errors)");
-		return EEVDF_EINVAL;
-	}
-	for (size_t i = 0; i < o->nr_params; i++) {
-		if (!o->params[i]) {
-			eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
-					  "bad load options: a NULL param");
-			return EEVDF_EINVAL;
-		}
-	}
-	p->ncpus = o->ncpus ? o->ncpus : 1;
-	p->nllc = o->nllc ? o->nllc : 1;
-	return 0;
-}
-
-int eevdf_workload_parse_opts(const char *buf, size_t len,
-			      const char *filename,
-			      const struct eevdf_load_opts *opts,
-			      eevdf_workload **out, struct eevdf_diag *diag)
-{
-	struct eevdf_diag scratch;
-	struct eevdf_workload *wl;
-	struct wl_parser p;
 	const char *end = NULL;
-	cJSON *root;
-	int rtapp;
-	u32 id;
-	int r;
 
-	if (!diag)
-		diag = &scratch;
-	diag_init(diag, filename);
-	if (!out || (!buf && len))
-		return EEVDF_EINVAL;
-	*out = NULL;
-
-	memset(&p, 0, sizeof(p));
-	p.diag = diag;
-	p.opts = opts;
-	if ((r = check_opts(&p, opts)))
-		return r;
-	if (opts && opts->nr_errors)
-		*opts->nr_errors = 0;
+	*root = NULL;
 	if (len == 0) {
 		diag->line = 1;
 		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
 				  "the file is empty");
 		return EEVDF_EPARSE;
 	}
-
-	/*
-	 * An rt-app file (a "tasks" object, no "format") is translated into
-	 * native text first and that text is loaded instead; see
-	 * docs/rtapp-import.md.  Errors in the translation name rt-app
-	 * paths; the translated text is checked like any native workload.
-	 */
-	if (opts && opts->input != EEVDF_INPUT_AUTO)
-		rtapp = opts->input == EEVDF_INPUT_RTAPP;
-	else
-		rtapp = eevdf__rtapp_detect(buf, len);
-	if (rtapp) {
-		char *text = NULL;
-
-		r = eevdf__rtapp_translate(buf, len, filename, &text, diag);
-		if (r)
-			return r;
-		r = eevdf_workload_parse_opts(text, strlen(text), filename,
-					      &(struct eevdf_load_opts){
-						      .ncpus = p.ncpus,
-						      .nllc = p.nllc,
-						      .params = opts ?
-							      opts->params : NULL,
-						      .nr_params = opts ?
-							      opts->nr_params : 0,
-						      .input = EEVDF_INPUT_NATIVE,
-						      .errors = opts ?
-							      opts->errors : NULL,
-						      .max_errors = opts ?
-							      opts->max_errors : 0,
-						      .nr_errors = opts ?
-							      opts->nr_errors : NULL,
-					      },
-					      out, diag);
-		free(text);
-		return r;
-	}
-
-	/*
-	 * cJSON's own error position is a process-wide variable; the
-	 * return_parse_end pointer gives the same position without it.
-	 */
-	root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-	if (!root) {
+	*root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!*root) {
 		size_t pos = end ? (size_t)(end - buf) : 0;
 
-		return eevdf__wl_syntax_error(diag, buf, len, pos, "JSON syntax error");
+		return eevdf__wl_syntax_error(diag, buf, len, pos,
+					      "JSON syntax error");
 	}
 	/* Trailing text is silently ignored by cJSON: reject it here. */
 	while (end && end < buf + len &&
 	       (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
 		end++;
 	if (end && end < buf + len) {
-		cJSON_Delete(root);
-		return eevdf__wl_syntax_error(diag, buf, len, (size_t)(end - buf),
-				    "unexpected text after the JSON value");
+		cJSON_Delete(*root);
+		*root = NULL;
+		return eevdf__wl_syntax_error(diag, buf, len,
+					      (size_t)(end - buf),
+					      "unexpected text after the JSON "
+					      "value");
 	}
-
-	wl = calloc(1, sizeof(*wl));
-	if (!wl) {
-		cJSON_Delete(root);
-		return nomem(&p);
-	}
-	p.wl = wl;
-	eevdf__wl_set_str(wl->file, sizeof(wl->file), diag->file);
-	eevdf__costs_default(&wl->costs);
-	/* "@pid" first: slot 0 in every task */
-	if (eevdf__wl_names_add(&wl->locals, "@pid", 4, &id))
-		r = nomem(&p);
-	else
-		r = parse_top(&p, root);
-	cJSON_Delete(root);
-	parser_free(&p);
-	if (opts && opts->errors && opts->nr_errors) {
-		/* every error, or the one that stopped the loader */
-		if (r && !p.nr_errors && opts->max_errors)
-			opts->errors[0] = *diag;
-		*opts->nr_errors = p.nr_errors ? p.nr_errors : r != 0;
-	}
-	if (r) {
-		eevdf_workload_free(wl);
-		return r;
-	}
-	*out = wl;
 	return 0;
 }
 
-int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
-			 eevdf_workload **out, struct eevdf_diag *diag)
+int eevdf__wl_read_file(const char *path, char **out, size_t *outlen,
+			struct eevdf_diag *diag)
 {
-	return eevdf_workload_parse_opts(buf, len, filename, NULL, out, diag);
-}
-
-int eevdf_workload_load_file_opts(const char *path,
-				  const struct eevdf_load_opts *opts,
-				  eevdf_workload **out,
-				  struct eevdf_diag *diag)
-{
-	struct eevdf_diag scratch;
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
 	FILE *f;
-	int r, err;
+	int err;
 
-	if (!diag)
-		diag = &scratch;
-	diag_init(diag, path);
-	if (!path || !out)
-		return EEVDF_EINVAL;
 	*out = NULL;
-
+	*outlen = 0;
 	f = fopen(path, "rb");
 	if (!f) {
 		snprintf(diag->msg, sizeof(diag->msg), "cannot read: %s",
@@ -741,6 +556,175 @@ int eevdf_workload_load_file_opts(const char *path,
 					  "than 64 MiB");
 		return EEVDF_EIO;
 	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+static void parser_free(struct wl_parser *p)
+{
+	for (size_t i = 0; i < p->nr_fix; i++) {
+		for (u32 k = 0; k < p->fix[i].nr_names; k++)
+			free(p->fix[i].names[k]);
+		free(p->fix[i].into);
+		free(p->fix[i].match);
+		free(p->fix[i].path);
+	}
+	free(p->fix);
+	for (size_t i = 0; i < p->nr_checks; i++)
+		free(p->checks[i].path);
+	free(p->checks);
+	free(p->match);
+	free(p->uses);
+}
+
+static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
+{
+	/* 0: the file's own machine decides, else 1 (parse_top) */
+	p->ncpus = 0;
+	p->nllc = 0;
+	if (!o)
+		return 0;
+	if (o->ncpus < 0 || o->ncpus > EEVDF_MAX_CPUS || o->nllc < 0 ||
+	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params) ||
+	    o->input < EEVDF_INPUT_AUTO || o->input > EEVDF_INPUT_RTAPP ||
+	    (o->errors && !o->nr_errors)) {
+		eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
+				  "bad load options (ncpus and nllc must be "
+				  "0..4096, params given with their count, "
+				  "input auto, native or rt-app, errors "
+				  "with nr_errors)");
+		return EEVDF_EINVAL;
+	}
+	for (size_t i = 0; i < o->nr_params; i++) {
+		if (!o->params[i]) {
+			eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
+					  "bad load options: a NULL param");
+			return EEVDF_EINVAL;
+		}
+	}
+	p->ncpus = o->ncpus;
+	p->nllc = o->nllc;
+	return 0;
+}
+
+int eevdf_workload_parse_opts(const char *buf, size_t len,
+			      const char *filename,
+			      const struct eevdf_load_opts *opts,
+			      eevdf_workload **out, struct eevdf_diag *diag)
+{
+	struct eevdf_diag scratch;
+	struct eevdf_workload *wl;
+	struct wl_parser p;
+	cJSON *root;
+	int rtapp;
+	u32 id;
+	int r;
+
+	if (!diag)
+		diag = &scratch;
+	eevdf__wl_diag_init(diag, filename);
+	if (!out || (!buf && len))
+		return EEVDF_EINVAL;
+	*out = NULL;
+
+	memset(&p, 0, sizeof(p));
+	p.diag = diag;
+	p.opts = opts;
+	if ((r = check_opts(&p, opts)))
+		return r;
+	if (opts && opts->nr_errors)
+		*opts->nr_errors = 0;
+	if (len == 0) /* "the file is empty", before any rt-app guess */
+		return eevdf__wl_parse_json(buf, len, diag, &root);
+
+	/*
+	 * An rt-app file (a "tasks" object, no "format") is translated into
+	 * native text first and that text is loaded instead; see
+	 * docs/rtapp-import.md.  Errors in the translation name rt-app
+	 * paths; the translated text is checked like any native workload.
+	 */
+	if (opts && opts->input != EEVDF_INPUT_AUTO)
+		rtapp = opts->input == EEVDF_INPUT_RTAPP;
+	else
+		rtapp = eevdf__rtapp_detect(buf, len);
+	if (rtapp) {
+		char *text = NULL;
+
+		r = eevdf__rtapp_translate(buf, len, filename, &text, diag);
+		if (r)
+			return r;
+		r = eevdf_workload_parse_opts(text, strlen(text), filename,
+					      &(struct eevdf_load_opts){
+						      .ncpus = p.ncpus,
+						      .nllc = p.nllc,
+						      .params = opts ?
+							      opts->params : NULL,
+						      .nr_params = opts ?
+							      opts->nr_params : 0,
+						      .input = EEVDF_INPUT_NATIVE,
+						      .errors = opts ?
+							      opts->errors : NULL,
+						      .max_errors = opts ?
+							      opts->max_errors : 0,
+						      .nr_errors = opts ?
+							      opts->nr_errors : NULL,
+					      },
+					      out, diag);
+		free(text);
+		return r;
+	}
+
+	if ((r = eevdf__wl_parse_json(buf, len, diag, &root)))
+		return r;
+	wl = calloc(1, sizeof(*wl));
+	if (!wl) {
+		cJSON_Delete(root);
+		return nomem(&p);
+	}
+	p.wl = wl;
+	eevdf__wl_set_str(wl->file, sizeof(wl->file), diag->file);
+	/* "@pid" first: slot 0 in every task */
+	if (eevdf__wl_names_add(&wl->locals, "@pid", 4, &id))
+		r = nomem(&p);
+	else
+		r = parse_top(&p, root);
+	cJSON_Delete(root);
+	parser_free(&p);
+	eevdf__wl_errors_done(&p, r);
+	if (r) {
+		eevdf_workload_free(wl);
+		return r;
+	}
+	*out = wl;
+	return 0;
+}
+
+int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
+			 eevdf_workload **out, struct eevdf_diag *diag)
+{
+	return eevdf_workload_parse_opts(buf, len, filename, NULL, out, diag);
+}
+
+int eevdf_workload_load_file_opts(const char *path,
+				  const struct eevdf_load_opts *opts,
+				  eevdf_workload **out,
+				  struct eevdf_diag *diag)
+{
+	struct eevdf_diag scratch;
+	size_t len = 0;
+	char *buf = NULL;
+	int r;
+
+	if (!diag)
+		diag = &scratch;
+	eevdf__wl_diag_init(diag, path);
+	if (!path || !out)
+		return EEVDF_EINVAL;
+	*out = NULL;
+
+	if ((r = eevdf__wl_read_file(path, &buf, &len, diag)))
+		return r;
 	r = eevdf_workload_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);
 	return r;
@@ -811,6 +795,7 @@ void eevdf_workload_free(eevdf_workload *wl)
 		free(wl->report_opts[i].value);
 	}
 	free(wl->report_opts);
+	eevdf_machine_free(wl->machine);
 	free(wl->name);
 	free(wl->description);
 	free(wl);
@@ -855,6 +840,11 @@ bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed)
 	if (seed)
 		*seed = wl->seed;
 	return true;
+}
+
+const eevdf_machine *eevdf_workload_machine(const eevdf_workload *wl)
+{
+	return wl ? wl->machine : NULL;
 }
 
 size_t eevdf_workload_nr_tasks(const eevdf_workload *wl)
@@ -924,7 +914,7 @@ eevdf__workload_template_program(const eevdf_workload *wl, const char *name)
 static int setup_fail(const eevdf_workload *wl, struct eevdf_diag *diag,
 		      const char *path, int code, const char *msg)
 {
-	diag_init(diag, wl->file);
+	eevdf__wl_diag_init(diag, wl->file);
 	eevdf__wl_set_str(diag->path, sizeof(diag->path), path);
 	eevdf__wl_set_str(diag->msg, sizeof(diag->msg), msg);
 	return code;
@@ -1104,8 +1094,15 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 				  "a workload's tasks must be the first of "
 				  "the simulation (it already has tasks, "
 				  "objects, metrics or templates)");
-	/* workloads always pay for their syscalls and switches */
-	sim->costs = wl->costs;
+	/*
+	 * Workloads always pay for their syscalls and switches: the
+	 * documented defaults, then what the simulation's machine says
+	 * about itself, then the workload's own "costs", which know best
+	 * what the benchmark measured.
+	 */
+	eevdf__costs_default(&sim->costs);
+	eevdf__machine_apply_costs(sim->machine, &sim->costs);
+	eevdf__costs_apply(&sim->costs, &wl->costs, wl->cost_set);
 	if ((r = add_objects(wl, sim)) || (r = add_tables(wl, sim)))
 		return setup_fail(wl, diag, "", r,
 				  r == EEVDF_ENOMEM ? "out of memory" :

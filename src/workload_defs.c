@@ -1073,29 +1073,6 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 	return 0;
 }
 
-/*
- * With opts->errors (a validator), record the error just made and let the
- * caller go on: true.  The first error is kept to be restored in diag at
- * the end.  Without, or for an allocation failure, false: stop here.
- */
-static bool collect_error(struct wl_parser *p, int r)
-{
-	const struct eevdf_load_opts *o = p->opts;
-
-	if (!o || !o->errors || r == EEVDF_ENOMEM)
-		return false;
-	if (p->nr_errors < o->max_errors)
-		o->errors[p->nr_errors] = *p->diag;
-	if (p->nr_errors++ == 0) {
-		p->first_error = r;
-		p->first_diag = *p->diag;
-	}
-	p->diag->msg[0] = '\0';
-	p->diag->path[0] = '\0';
-	p->diag->line = 0;
-	return true;
-}
-
 /* Pass 2: the programs, once every task, object and metric is known. */
 int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 {
@@ -1115,7 +1092,7 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 		path_pop(p, old);
 		if (!r)
 			continue;
-		if (!collect_error(p, r))
+		if (!eevdf__wl_collect(p, r))
 			return r;
 		/* go on with the first instance of the next task */
 		while (p->next_task < p->wl->nr_tasks &&

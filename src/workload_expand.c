@@ -67,8 +67,14 @@ int eevdf__wl_lt_resolve(void *ud, const char *name, size_t len,
 {
 	struct wl_parser *p = ud;
 	const struct wl_param *pa;
-	int i = find_fv(p, name, len);
+	int i;
 
+	if (p->literal) {
+		snprintf(p->why, sizeof(p->why), "a machine's values are "
+			 "literal: '%.*s' is not known here", QLEN(len), name);
+		return -1;
+	}
+	i = find_fv(p, name, len);
 	if (i >= 0) {
 		p->used_for |= 1u << i;
 		sym->kind = EXPR_SYM_CONST;
@@ -187,6 +193,9 @@ int eevdf__wl_expand(struct wl_parser *p, const char *s,
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	if (p->literal && strstr(s, "${"))
+		return fail(p, "a machine's values are literal: no \"${...}\" "
+			    "(the machine decides ${ncpus} and ${nllc})");
 	if (!strstr(s, "${")) {
 		f = WL_PLAIN;
 		out->kind = WV_STR;

@@ -13,6 +13,8 @@
  *	workload_ops.c		ops and macros to the engine's struct program
  *	workload_link.c		what needs every program: message fields,
  *				barrier parties, cross-checks, public views
+ *	machine_json.c		machine files, a workload's "machine", and
+ *				the "costs" object both of them have
  *
  * Loading is one pass over the document per phase (params, objects, task
  * names, templates, programs, link), so that a program can name any
@@ -34,6 +36,7 @@
 #include "program.h"
 
 #define WL_FORMAT "eevdf-sim-workload/1"
+#define MACHINE_FORMAT "eevdf-sim-machine/1"
 /* A workload is a few KiB; a bigger file is almost surely the wrong one. */
 #define WL_MAX_FILE ((size_t)64 << 20)
 /* 10^15 ns = 11.6 days: far beyond any run, far below int64 overflow. */
@@ -167,7 +170,11 @@ struct eevdf_workload {
 	eevdf_time duration;
 	bool has_seed;
 	u64 seed;
+	/* "costs": the entries the file sets (bit i: entry i of
+	 * EEVDF_COST_MAP) and their values; the rest is not the workload's */
 	struct cost_table costs;
+	u64 cost_set;
+	struct eevdf_machine *machine; /* "machine", or NULL */
 
 	struct wl_param *params;
 	size_t nr_params;
@@ -254,6 +261,9 @@ struct wl_parser {
 	bool in_dist;            /* evaluating a distribution's parameter */
 	bool hidden_ok;          /* compiling the loader's own text */
 	bool in_template;        /* compiling a template: no "@pid" */
+	/* reading a machine: no "${...}" and no names in expressions, since
+	 * the machine itself decides ${ncpus} and ${nllc} */
+	bool literal;
 	char why[160];           /* a resolver's reason for failing */
 
 	/* the program being compiled, for task tasks[task] */
@@ -306,7 +316,34 @@ const char *eevdf__wl_shown(char *buf, size_t n, const char *s);
  */
 int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
 			   size_t pos, const char *what);
+
+/* workload.c: what the workload and machine readers share */
+void eevdf__wl_diag_init(struct eevdf_diag *d, const char *filename);
+/* The whole file (at most WL_MAX_FILE bytes) in *out, to free; else
+ * EEVDF_EIO or EEVDF_ENOMEM with diag's message. */
+int eevdf__wl_read_file(const char *path, char **out, size_t *len,
+			struct eevdf_diag *diag);
+/* buf as one JSON value, nothing after it; else EEVDF_EPARSE in diag
+ * ("the file is empty", or a syntax error at its line). */
+int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,
+			 cJSON **root);
 char *eevdf__wl_strdup(const char *s);
+int eevdf__wl_get_opt_string(struct wl_parser *p, const cJSON *obj,
+			     const char *key, char **out);
+/*
+ * With opts->errors (a validator), record the error just made and let the
+ * caller go on: true.  Otherwise, or for ENOMEM, false: stop at r.
+ */
+bool eevdf__wl_collect(struct wl_parser *p, int r);
+/* After collected errors: the first of them back in diag and its code;
+ * 0 when there were none. */
+int eevdf__wl_collected(struct wl_parser *p);
+/* "format" must be want (required: present too). */
+int eevdf__wl_check_format(struct wl_parser *p, const cJSON *obj,
+			   const char *want, bool required);
+/* At the end of a load that returns r: fill opts' error count (and
+ * errors[0] with diag when only the error that stopped it was seen). */
+void eevdf__wl_errors_done(const struct wl_parser *p, int r);
 void eevdf__wl_set_str(char *dst, size_t n, const char *s);
 const cJSON *eevdf__wl_get(const cJSON *obj, const char *key);
 int eevdf__wl_check_keys(struct wl_parser *p, const cJSON *obj,
@@ -401,6 +438,21 @@ int eevdf__wl_signo(const char *s);
 
 /* workload_link.c */
 int eevdf__wl_link(struct wl_parser *p);
+
+/* machine_json.c */
+/*
+ * A "costs" object, of a workload or a machine: each entry's value into c
+ * and its bit into *set.  Times are durations; the "_pct" entries are
+ * plain integers 1..100.
+ */
+int eevdf__wl_parse_costs(struct wl_parser *p, const cJSON *obj,
+			  struct cost_table *c, u64 *set);
+/*
+ * A workload's "machine" at p's path: an inline machine document or the
+ * path of a machine file, relative to the workload's directory.
+ */
+int eevdf__wl_parse_machine(struct wl_parser *p, const cJSON *it,
+			    struct eevdf_machine **out);
 
 /* For tests: the compiled program of task i, or NULL. */
 const struct program *eevdf__workload_program(const eevdf_workload *wl,

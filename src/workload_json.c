@@ -424,3 +424,113 @@ int eevdf__wl_fail_compile(struct wl_parser *p, const char *what,
 				      (size_t)col + off, err + n);
 	return eevdf__wl_fail(p, "%s '%s': %s", what, sb, err);
 }
+
+/* Optional string member; *out is a fresh copy, or untouched if absent. */
+int eevdf__wl_get_opt_string(struct wl_parser *p, const cJSON *obj,
+			     const char *key, char **out)
+{
+	const cJSON *it = eevdf__wl_get(obj, key);
+	size_t old;
+	int r = 0;
+
+	if (!it)
+		return 0;
+	old = eevdf__wl_path_key(p, key);
+	if (!cJSON_IsString(it) || !it->valuestring) {
+		r = eevdf__wl_fail(p, "must be a string");
+	} else {
+		*out = eevdf__wl_strdup(it->valuestring);
+		if (!*out)
+			r = eevdf__wl_nomem(p);
+	}
+	eevdf__wl_path_pop(p, old);
+	return r;
+}
+
+/*
+ * With opts->errors (a validator), record the error just made and let the
+ * caller go on: true.  The first error is kept to be restored in diag at
+ * the end.  Without, or for an allocation failure, false: stop here.
+ */
+bool eevdf__wl_collect(struct wl_parser *p, int r)
+{
+	const struct eevdf_load_opts *o = p->opts;
+
+	if (!o || !o->errors || r == EEVDF_ENOMEM)
+		return false;
+	if (p->nr_errors < o->max_errors)
+		o->errors[p->nr_errors] = *p->diag;
+	if (p->nr_errors++ == 0) {
+		p->first_error = r;
+		p->first_diag = *p->diag;
+	}
+	p->diag->msg[0] = '\0';
+	p->diag->path[0] = '\0';
+	p->diag->line = 0;
+	return true;
+}
+
+int eevdf__wl_collected(struct wl_parser *p)
+{
+	if (!p->nr_errors)
+		return 0;
+	*p->diag = p->first_diag;
+	return p->first_error;
+}
+
+void eevdf__wl_errors_done(const struct wl_parser *p, int r)
+{
+	const struct eevdf_load_opts *o = p->opts;
+
+	if (!o || !o->errors || !o->nr_errors)
+		return;
+	/* every error, or the one that stopped the loader */
+	if (r && !p->nr_errors && o->max_errors)
+		o->errors[0] = *p->diag;
+	*o->nr_errors = p->nr_errors ? p->nr_errors : r != 0;
+}
+
+/*
+ * The "format" of a document: want, or an error naming what it is.  A
+ * machine file given as a workload (or the other way round) says so.
+ */
+int eevdf__wl_check_format(struct wl_parser *p, const cJSON *obj,
+			   const char *want, bool required)
+{
+	static const char *const known[][2] = {
+		{ WL_FORMAT, "a workload" },
+		{ MACHINE_FORMAT, "a machine" },
+	};
+	const cJSON *it = eevdf__wl_get(obj, "format");
+	const char *is = NULL, *wanted = NULL;
+	char sb[WL_SHOWN_MAX];
+	size_t old;
+	int r = 0;
+
+	if (!it)
+		return required ? eevdf__wl_fail(p, "missing key 'format' "
+						 "(expected \"%s\")", want) :
+				  0;
+	old = eevdf__wl_path_key(p, "format");
+	if (!cJSON_IsString(it) || !it->valuestring) {
+		r = eevdf__wl_fail(p, "must be the string \"%s\"", want);
+	} else if (strcmp(it->valuestring, want) != 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
+			if (strcmp(it->valuestring, known[i][0]) == 0)
+				is = known[i][1];
+			if (strcmp(want, known[i][0]) == 0)
+				wanted = known[i][1];
+		}
+		if (is && wanted)
+			r = eevdf__wl_fail(p, "this is %s file, not %s", is,
+					   wanted);
+		else
+			r = eevdf__wl_fail(p, "unsupported format '%s' (this "
+					   "version reads '%s')",
+					   eevdf__wl_shown(sb, sizeof(sb),
+							   it->valuestring),
+					   want);
+	}
+	eevdf__wl_path_pop(p, old);
+	return r;
+}

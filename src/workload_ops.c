@@ -1789,12 +1789,20 @@ static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 
 /*
  * True when the engine charges CPU by default for an op that neither
- * blocks nor runs: with it a loop of them advances time.
+ * blocks nor runs: with it a loop of them advances time.  The machine of
+ * the run is not known yet: this judges by the defaults and the file's
+ * own "costs" (a machine that zeroes such a cost meets the run's
+ * livelock guard instead).
  */
 static bool costs_by_default(const struct wl_parser *p, enum popcode code)
 {
-	return (code == P_SIGNAL || code == P_SPAWN || code == P_SETATTR) &&
-	       eevdf__op_default_cost(&p->wl->costs, code) > 0;
+	struct cost_table c;
+
+	if (code != P_SIGNAL && code != P_SPAWN && code != P_SETATTR)
+		return false;
+	eevdf__costs_default(&c);
+	eevdf__costs_apply(&c, &p->wl->costs, p->wl->cost_set);
+	return eevdf__op_default_cost(&c, code) > 0;
 }
 
 static int compile_op(struct wl_parser *p, const cJSON *op, int depth,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # cli_errors.sh SIMBINARY: bad input must give exit 2 and a message that
 # names the culprit, never a crash, a sanitizer report or a partial output
-# file; plus a few positive checks of run, --output, features and validate.
+# file; plus a few positive checks of run, --output, features, validate,
+# list and machines.
 # Prints one line per check and ends with "N passed, M failed".
 set -u
 
@@ -285,7 +286,9 @@ assert names[:3] == ["frames", "dropped", "late_p99_us"], names
 for f in d["figures"]:
     for k in ("a", "b"):
         v = f[k]["values"]
-        assert len(v) == 2 and f[k]["mean"] == sum(v) / 2, f
+        # the C mean (a + b) / 2 and Python's may differ in the last bit
+        assert len(v) == 2 and abs(f[k]["mean"] - sum(v) / 2) <= \
+            1e-12 * max(1.0, abs(f[k]["mean"])), f
     if f["a"]["mean"]:
         assert abs(f["ratio"] - f["b"]["mean"] / f["a"]["mean"]) < 1e-9
 PY
@@ -350,10 +353,12 @@ expect_error "run --format xml names the formats" "csv" \
 # list: every shipped workload, in name order, with its description.
 if expect_ok "list" list; then
 	n=$(ls workloads/*.json | wc -l)
-	names=$(grep '^  ' "$tmp/out" | awk '{ print $1 }' | tr '\n' ' ')
+	# the first section; the machines follow
+	sed -n '/^workloads in /,/^$/p' "$tmp/out" >"$tmp/workloads"
+	names=$(grep '^  ' "$tmp/workloads" | awk '{ print $1 }' | tr '\n' ' ')
 	want=$(ls workloads/*.json | xargs -n1 basename | sed 's/\.json$//' |
 		LC_ALL=C sort | tr '\n' ' ')
-	if [ "$(grep -c '^  ' "$tmp/out")" -eq "$n" ] && [ "$names" = "$want" ] &&
+	if [ "$(grep -c '^  ' "$tmp/workloads")" -eq "$n" ] && [ "$names" = "$want" ] &&
 		grep -Eq '^  tbench +tbench \(dbench' "$tmp/out"; then
 		ok "list: the $n shipped workloads in name order, described"
 	else
@@ -372,6 +377,123 @@ else
 fi
 expect_error "list --dir with a missing directory" "$tmp/nodir" \
 	list --dir "$tmp/nodir"
+
+# Machines: --machine FILE or NAME, validate of machine files, the
+# workload's own machine, list's second section.
+cat >"$tmp/m.json" <<'J'
+{"format": "eevdf-sim-machine/1", "name": "box", "hz": 250,
+ "topology": {"cores_per_llc": 2, "threads_per_core": 2}}
+J
+cat >"$tmp/mbad.json" <<'J'
+{"format": "eevdf-sim-machine/1", "hz": 5,
+ "topology": {"cores_per_llc": 0},
+ "costs": {"ipi": "-1us", "bogus": 1}}
+J
+printf '%s\n' '{"format": "eevdf-sim-machine/1",' \
+	'"topology": {"cores_per_llc": 2,}}' >"$tmp/msyntax.json"
+cat >"$tmp/wm.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "own", "machine": "m.json",
+ "duration": "100ms",
+ "tasks": [{"name": "w", "count": "${ncpus}",
+            "program": [{"loop": {"body": [{"run": "1ms"}, {"sleep": "1ms"}]}}]}]}
+J
+expect_error "--machine: a missing file names it" "$tmp/nom.json" \
+	run "$good" --machine "$tmp/nom.json"
+expect_error "--machine: a bad file names the JSON path" \
+	"mbad.json: hz: must be between 100 and 10000" \
+	run "$good" --machine "$tmp/mbad.json"
+expect_error "--machine: malformed JSON names the line" "msyntax.json:2:" \
+	run "$good" --machine "$tmp/msyntax.json"
+expect_error "--machine: a workload is not a machine" "not a machine" \
+	run "$good" --machine "$good"
+expect_error "--machine without its argument named" "--machine" \
+	run "$good" --machine
+expect_error "validate --machine: a missing machine names it" \
+	"$tmp/nom.json" validate --machine "$tmp/nom.json" "$good"
+expect_error "compare --machine: a missing machine names it" \
+	"$tmp/nom.json" compare "$good" --machine "$tmp/nom.json"
+expect_error "validate: a bad machine file, every error" "4 errors" \
+	validate "$tmp/mbad.json"
+if grep -q 'mbad.json: hz: ' "$tmp/err" &&
+	grep -q 'mbad.json: topology.cores_per_llc: ' "$tmp/err" &&
+	grep -q 'mbad.json: costs.ipi: must not be negative' "$tmp/err" &&
+	grep -q "mbad.json: costs.bogus: unknown cost 'bogus'" "$tmp/err"; then
+	ok "validate: each machine error with its own path"
+else
+	bad "validate: each machine error with its own path" "$(cat "$tmp/err")"
+fi
+if expect_ok "validate: a machine file" validate "$tmp/m.json"; then
+	if grep -qF "m.json: ok (machine box: 4 CPUs (2 cores, 1 LLC, 1 package), HZ 250)" \
+		"$tmp/out"; then
+		ok "validate: a machine file is reported with its shape"
+	else
+		bad "validate: a machine file is reported" "$(cat "$tmp/out")"
+	fi
+fi
+if expect_ok "validate: every shipped machine" validate workloads/machines/*.json; then
+	if [ "$(grep -c ': ok (machine ' "$tmp/out")" -eq \
+		"$(ls workloads/machines/*.json | wc -l)" ]; then
+		ok "validate: every shipped machine is valid"
+	else
+		bad "validate: every shipped machine" "$(cat "$tmp/out")"
+	fi
+fi
+if expect_ok "run --machine FILE --hz" run "$good" --machine "$tmp/m.json" --hz 300; then
+	if grep -q '^# machine box: 4 CPUs (2 cores, 1 LLC, 1 package)$' "$tmp/out" &&
+		grep -q '^# kernel .*, 4 CPUs, HZ 300,' "$tmp/out"; then
+		ok "run --machine: the header names the machine, --hz wins"
+	else
+		bad "run --machine: the header" "$(head -6 "$tmp/out")"
+	fi
+fi
+if expect_ok "run --cpus" run "$good" --cpus 2; then
+	if grep -q '^# machine' "$tmp/out"; then
+		bad "run --cpus: no machine line (goldens)" "$(head -6 "$tmp/out")"
+	else
+		ok "run --cpus: no machine line (goldens)"
+	fi
+fi
+if expect_ok "run --machine NAME --format json" run "$good" --machine i7-4790 \
+	--format json; then
+	if python3 - "$tmp/out" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["config"]["machine"]
+assert set(m) == {"name", "cpus", "cores", "llcs", "packages", "hz"}, m
+assert m["cpus"] == 8 and m["hz"] == 1000, m
+PY
+	then
+		ok "run --machine i7-4790: config.machine in the results"
+	else
+		bad "run --machine i7-4790: config.machine" "$(head -c 300 "$tmp/out")"
+	fi
+fi
+if expect_ok "run: the workload's own machine" run "$tmp/wm.json"; then
+	if grep -q '^# machine box: 4 CPUs' "$tmp/out" &&
+		[ "$(grep -c '^  w\[' "$tmp/out")" -eq 4 ]; then
+		ok "run: the workload's machine file, beside it, sizes \${ncpus}"
+	else
+		bad "run: the workload's own machine" "$(cat "$tmp/out")"
+	fi
+fi
+if expect_ok "run: --cpus wins over the workload's machine" \
+	run "$tmp/wm.json" --cpus 3; then
+	if ! grep -q '^# machine' "$tmp/out" &&
+		[ "$(grep -c '^  w\[' "$tmp/out")" -eq 3 ]; then
+		ok "run: --cpus wins over the workload's machine"
+	else
+		bad "run: --cpus wins over the workload's machine" "$(cat "$tmp/out")"
+	fi
+fi
+if expect_ok "list: machines" list; then
+	n=$(ls workloads/machines/*.json | wc -l)
+	sed -n '/^machines in /,$p' "$tmp/out" >"$tmp/machines"
+	if [ "$(grep -c '^  ' "$tmp/machines")" -eq "$n" ] &&
+		grep -Eq '^  i7-4790 +Intel Core i7-4790' "$tmp/machines"; then
+		ok "list: the $n shipped machines, described"
+	else
+		bad "list: the shipped machines" "$(cat "$tmp/out")"
+	fi
+fi
 
 # --trace: valid JSON, ordered, per-CPU slices that never overlap, wakeup
 # arrows that pair up; --trace-window keeps only its span; --timehist.

@@ -26,6 +26,7 @@ else
 fi
 for f in bin/eevdf-sim lib/libeevdf.a lib/libeevdf.so lib/libeevdf.so.0 \
 	include/eevdf/eevdf.h include/eevdf/workload.h \
+	include/eevdf/machine.h share/eevdf-sim/machines/i7-4790.json \
 	lib/pkgconfig/eevdf.pc share/man/man1/eevdf-sim.1; do
 	[ -e "$prefix/$f" ] || bad "installed $f" "missing"
 done
@@ -71,14 +72,30 @@ else
 	bad "man page found under the prefix" "man -w eevdf-sim failed"
 fi
 
-# the installed CLI finds the installed workloads
+# the installed CLI finds the installed workloads and machines: one
+# section each, a line per file
+count() { sed -n "/^$1 in /,/^\$/p" "$tmp/list" | grep -c '^  '; }
 if "$prefix/bin/eevdf-sim" list >"$tmp/list" 2>&1 &&
 	grep -q "^workloads in $prefix/share/eevdf-sim/workloads:" "$tmp/list" &&
-	[ "$(grep -c '^  ' "$tmp/list")" -eq "$(ls workloads/*.json | wc -l)" ]; then
+	[ "$(count workloads)" -eq "$(ls workloads/*.json | wc -l)" ]; then
 	ok "the installed eevdf-sim lists the installed workloads"
 else
 	bad "the installed eevdf-sim lists the installed workloads" \
 		"$(head -3 "$tmp/list")"
+fi
+if grep -q "^machines in $prefix/share/eevdf-sim/machines:" "$tmp/list" &&
+	[ "$(count machines)" -eq "$(ls workloads/machines/*.json | wc -l)" ]; then
+	ok "the installed eevdf-sim lists the installed machines"
+else
+	bad "the installed eevdf-sim lists the installed machines" \
+		"$(grep -A2 '^machines' "$tmp/list" | head -3)"
+fi
+# and --machine NAME finds an installed machine
+if "$prefix/bin/eevdf-sim" validate --machine i7-4790 \
+	"$prefix/share/eevdf-sim/workloads/two-hogs.json" >"$tmp/out" 2>&1; then
+	ok "the installed eevdf-sim finds --machine i7-4790"
+else
+	bad "the installed eevdf-sim finds --machine i7-4790" "$(head -3 "$tmp/out")"
 fi
 
 stage=$tmp/stage

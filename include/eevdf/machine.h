@@ -115,4 +115,21 @@ EEVDF_API int eevdf_machine_parse(const char *buf, size_t len,
 EEVDF_API int eevdf_machine_load_file(const char *path, eevdf_machine **out,
 				      struct eevdf_diag *diag);
 
+/*
+ * The same for validators: with opts->errors set (eevdf_load_opts, whose
+ * other fields are ignored here), an error in one part of the machine (a
+ * key of "topology", a CPU of "cpus", a cost, the name or hz) does not
+ * stop the reader; every such error is reported as eevdf_load_opts
+ * describes, and the load still fails.  opts may be NULL.
+ */
+EEVDF_API int eevdf_machine_parse_opts(const char *buf, size_t len,
+				       const char *filename,
+				       const struct eevdf_load_opts *opts,
+				       eevdf_machine **out,
+				       struct eevdf_diag *diag);
+EEVDF_API int eevdf_machine_load_file_opts(const char *path,
+					   const struct eevdf_load_opts *opts,
+					   eevdf_machine **out,
+					   struct eevdf_diag *diag);
+
 #endif

@@ -36,7 +36,9 @@ EEVDF_API char *eevdf_diag_format(const struct eevdf_diag *d, char *buf,
  * text (a duration such as "5ms" or a plain string).  An override of a
  * param the file does not declare is an error naming it.  ncpus and nllc
  * are the machine's CPUs and last-level caches as "${ncpus}" and
- * "${nllc}" see them; 0 means 1.  input says how to read the file:
+ * "${nllc}" see them; 0 means those of the file's own "machine"
+ * (eevdf_workload_machine()), or 1 when it has none.  input says how to
+ * read the file:
  * EEVDF_INPUT_AUTO (0) reads an rt-app file (a top-level "tasks" object and
  * no "format", docs/rtapp-import.md) as rt-app and anything else as a
  * native workload; the other two force one reading.
@@ -108,6 +110,14 @@ EEVDF_API const char *eevdf_workload_description(const eevdf_workload *wl);
  */
 EEVDF_API eevdf_time eevdf_workload_duration(const eevdf_workload *wl);
 
+/*
+ * The file's "machine" (docs/machine-format.md), or NULL when it has
+ * none.  Owned by the workload.  It is only a suggestion: the simulation
+ * runs on eevdf_config.machine, which a front end sets to this machine
+ * when the user named no other.
+ */
+EEVDF_API const eevdf_machine *eevdf_workload_machine(const eevdf_workload *wl);
+
 /* True (and *seed set) when the file sets "seed". */
 EEVDF_API bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed);
 
@@ -127,7 +137,8 @@ eevdf_workload_task(const eevdf_workload *wl, size_t i);
 
 /*
  * Set sim up for the workload and add every task: the cost table (the
- * defaults with the file's "costs"), objects, variables, metrics, join
+ * defaults, then the overrides of the simulation's machine, then the
+ * file's "costs"), objects, variables, metrics, join
  * sets, stop and warmup, the spawn templates, then the tasks in order.
  * The workload's tasks must be the first ones of the simulation (their
  * pids are 1, 2, ... in task order, which "@pid", "<task>.self", join

@@ -15,7 +15,7 @@
  * wakeup, creation or preemption) to its next switch-in.
  */
 #include "fair.h"
-#include "sim.h"
+#include "smp.h"
 
 
 static inline struct rq *task_rq(struct eevdf_sim *sim, struct task *p)
@@ -46,6 +46,12 @@ void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu)
 	init_cfs_rq(&rq->cfs, rq);
 	eevdf__event_init(&rq->tick_ev, REV_TICK, EVC_TICK);
 	eevdf__event_init(&rq->hrtick_ev, REV_HRTICK, EVC_TICK);
+	eevdf__event_init(&rq->idle_exit_ev, REV_IDLE_EXIT, EVC_TICK);
+	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
+	rq->nr_overloaded = &sim->nr_overloaded;
+	rq->nr_wakelist = 0;
+	rq->next_balance = 0;
+	rq->idle_stamp = 0;
 	rq->busy_since = 0;
 	rq->idle_since = 0;
 	rq->busy_ns = rq->idle_ns = rq->switches = rq->ticks = 0;
@@ -118,6 +124,7 @@ static void switch_out(struct eevdf_sim *sim, struct task *prev)
 		prev->state_since = now;
 		break;
 	case TASK_NEW:
+	case TASK_WAKING:
 		EEVDF_ASSERT(0);
 		break;
 	}
@@ -136,6 +143,22 @@ static void switch_in(struct eevdf_sim *sim, struct task *next)
 
 /* __schedule() ---------------------------------------------------------- */
 
+static void move_to_allowed(struct eevdf_sim *sim, struct task *p);
+static int settle_all(struct eevdf_sim *sim);
+
+/* This CPU went busy or idle: its SMT siblings' tasks change speed. */
+static void smt_siblings_speed(struct eevdf_sim *sim, struct rq *rq)
+{
+	const struct sd_span *smt = sim->topo.cpu[rq->cpu].smt;
+
+	for (u32 i = 0; i < smt->weight; i++) {
+		struct rq *s = &sim->rqs[smt->cpus[i]];
+
+		if (s != rq && s->curr)
+			eevdf__prog_speed_change(sim, s->curr);
+	}
+}
+
 /*
  * Pick the next task and switch to it.  A prev that is no longer
  * TASK_RUNNING blocks: it is dequeued with DEQUEUE_SLEEP, which may leave
@@ -146,13 +169,24 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 {
 	struct task *prev = rq->curr, *next;
 
+	bool evict;
+
 	rq->clock = (u64)sim->now;
 	eevdf__rq_hrtick_arm(rq, -1);
 	if (prev && prev->state != TASK_RUNNING) {
 		if (dequeue_task_fair(rq, prev, DEQUEUE_SLEEP))
 			prev->on_rq = false;
 	}
+	/* a running task whose affinity excludes this CPU is pushed off */
+	evict = prev && prev->state == TASK_RUNNING && prev->on_rq &&
+		!task_allowed(prev, rq->cpu);
+	if (evict) {
+		dequeue_task_fair(rq, prev, 0);
+		prev->on_rq = false;
+	}
 	next = pick_next_task_fair(rq, prev);
+	if (!next && sim->sp.smp && eevdf__balance_newidle(sim, rq))
+		next = pick_next_task_fair(rq, NULL);
 	rq->need_resched = false;
 
 	if (next != prev) {
@@ -170,8 +204,13 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 		} else {
 			rq->busy_ns += (u64)(sim->now - rq->busy_since);
 			rq->idle_since = sim->now;
+			rq->idle_stamp = sim->now;
 			eevdf__eventq_cancel(&sim->evq, &rq->tick_ev);
+			if (sim->sp.smp)
+				update_idle_core(sim, rq->cpu);
 		}
+		if ((!prev || !next) && sim->topo.smt_active)
+			smt_siblings_speed(sim, rq);
 		eevdf__trace(sim, EEVDF_TRACE_SWITCH, rq->cpu,
 			     next ? next->pid : -1, prev ? prev->pid : -1,
 			     prev ? eevdf__public_state(prev->state) :
@@ -185,32 +224,106 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 	}
 	if (next && sched_feat_rq(rq, HRTICK))
 		hrtick_start_fair(rq, next);
+	if (evict)
+		move_to_allowed(sim, prev);
 }
 
-/* wakeup_preempt(): an idle CPU always switches to the wakee. */
-static void wakeup_preempt(struct rq *rq, struct task *p,
+/*
+ * wakeup_preempt(): an idle CPU always switches to the wakee, once it is
+ * out of its idle state: a CPU idle since before now pays the cost
+ * model's exit latency first (the CPU was just idle within this instant
+ * when it has not left the idle loop yet).
+ */
+void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 			   unsigned int wake_flags)
 {
-	if (!rq->curr)
-		resched_curr(rq);
-	else
+	struct eevdf_sim *sim = rq->sim;
+
+	if (rq->curr) {
 		check_preempt_wakeup_fair(rq, p, wake_flags);
+		return;
+	}
+	if (eevdf__event_queued(&rq->idle_exit_ev))
+		return;
+	if (sim->costs.idle_exit && rq->idle_since < sim->now) {
+		eevdf__queue_event(sim, &rq->idle_exit_ev,
+				   sim->now + (eevdf_time)sim->costs.idle_exit);
+		return;
+	}
+	resched_curr(rq);
 }
 
-/* wake_up_new_task(): placed at V with half a request (ENQUEUE_INITIAL). */
+/*
+ * The CPU a wakeup runs on: the waker's, or for a timer the CPU that
+ * armed it, which is where the sleeper last ran.
+ */
+static int waking_cpu(struct eevdf_sim *sim, const struct task *p)
+{
+	if (sim->ttwu_waker > 0)
+		return sim->tasks[sim->ttwu_waker - 1]->cpu;
+	return p->cpu;
+}
+
+/* select_task_rq(): only tasks that may run on several CPUs choose, and a
+ * choice outside the task's CPUs falls back to its first one. */
+static int select_task_rq(struct eevdf_sim *sim, struct task *p, int this_cpu,
+			  unsigned int *wake_flags)
+{
+	struct task *waker = sim->ttwu_waker > 0 ?
+				     sim->tasks[sim->ttwu_waker - 1] : NULL;
+	int cpu;
+
+	if (!sim->sp.smp || p->spin_held || p->spinning)
+		return p->cpu;
+	if (task_nr_allowed(sim, p) == 1)
+		return p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
+	cpu = select_task_rq_fair(sim, p, p->cpu, this_cpu, waker,
+				  *wake_flags);
+	*wake_flags |= WF_RQ_SELECTED;
+	if (!task_allowed(p, cpu))
+		cpu = p->cpus_allowed[0];
+	return cpu;
+}
+
+/*
+ * wake_up_new_task(): the fork balancer picks the CPU (the parent's CPU,
+ * or CPU 0 for the workload's own tasks, is where the search starts), and
+ * the task is placed at V with half a request (ENQUEUE_INITIAL).
+ */
 static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
 {
-	struct rq *rq = task_rq(sim, p);
+	unsigned int wf = WF_FORK;
+	struct rq *rq;
+	int this_cpu = p->parent_pid > 0 ? sim->tasks[p->parent_pid - 1]->cpu :
+					   p->cpu;
 
+	/* __set_task_cpu(): a new task has no cache to lose */
+	p->cpu = select_task_rq(sim, p, this_cpu, &wf);
+	rq = task_rq(sim, p);
+	p->se.cfs_rq = &rq->cfs;
 	rq->clock = (u64)sim->now;
 	init_entity(rq, p);
+	if (sim->sp.smp) {
+		pelt_update_cfs_rq((u64)sim->now, &rq->cfs.avg,
+				   (unsigned long)scale_load_down(
+					   rq->cfs.load.weight),
+				   rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
+		pelt_init_task(&p->se.avg,
+			       (unsigned long)scale_load_down(
+				       p->se.load.weight),
+			       rq->cfs.avg.util_avg, rq->cfs.avg.load_avg,
+			       capacity_of(sim, rq->cpu), (u64)sim->now);
+		pelt_attach(&rq->cfs.avg, &p->se.avg,
+			    (unsigned long)scale_load_down(p->se.load.weight));
+	}
 	p->state_since = sim->now;
 	became_runnable(p, sim->now);
 	p->on_rq = true;
 	eevdf__trace(sim, EEVDF_TRACE_NEW, rq->cpu, p->pid, -1,
 		     EEVDF_TASK_RUNNING);
 	enqueue_task_fair(rq, p, ENQUEUE_INITIAL);
-	wakeup_preempt(rq, p, WF_FORK);
+	eevdf__wakeup_preempt(rq, p, wf);
+	eevdf__mark_settle(sim, rq);
 }
 
 /*
@@ -218,14 +331,61 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
  * place by ttwu_runnable() (no CPU selection); any other is enqueued with
  * its saved lag.  A pending timer (a wait's timeout) is cancelled.
  */
+static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
+			     unsigned int wake_flags);
+
 void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		 unsigned int wake_flags)
 {
-	struct rq *rq = task_rq(sim, p);
+	int this_cpu, cpu;
 
 	EEVDF_ASSERT(p->state == TASK_SLEEPING);
 	if (eevdf__event_queued(&p->ev))
 		eevdf__eventq_cancel(&sim->evq, &p->ev);
+	sim->smp.wakeups++;
+	p->st.wakeups++;
+	if (p->on_rq) {
+		/* ttwu_runnable(): a delayed task wakes where it is */
+		ttwu_do_activate(sim, p, wake_flags);
+		return;
+	}
+	this_cpu = waking_cpu(sim, p);
+	cpu = select_task_rq(sim, p, this_cpu, &wake_flags);
+	if (cpu != p->cpu) {
+		wake_flags |= WF_MIGRATED;
+		sim->smp.migrations_wakeup++;
+		set_task_cpu(sim, p, cpu);
+	}
+	if (available_idle_cpu(sim, cpu)) {
+		sim->smp.wakeups_idle++;
+		p->st.wakeups_idle++;
+	}
+	/*
+	 * TTWU_QUEUE: a wakeup across LLCs is queued on the target CPU's
+	 * wake list and takes effect when the IPI lands there.
+	 */
+	if (sim->sp.smp && sched_feat(sim->sp.features, TTWU_QUEUE) &&
+	    sim->ttwu_waker > 0 &&
+	    !cpus_share_cache(&sim->topo, this_cpu, cpu) && sim->costs.ipi) {
+		sim->smp.wakeups_remote++;
+		p->state = TASK_WAKING;
+		p->wake_flags = wake_flags;
+		p->wakelist_waker = sim->ttwu_waker;
+		sim->rqs[cpu].nr_wakelist++;
+		eevdf__event_init(&p->ev, TEV_WAKELIST, EVC_WAKEUP);
+		eevdf__queue_event(sim, &p->ev,
+				   sim->now + (eevdf_time)sim->costs.ipi);
+		return;
+	}
+	ttwu_do_activate(sim, p, wake_flags);
+}
+
+/* The enqueue half of a wakeup, on the task's (chosen) CPU. */
+static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
+			     unsigned int wake_flags)
+{
+	struct rq *rq = task_rq(sim, p);
+
 	rq->clock = (u64)sim->now;
 	became_runnable(p, sim->now);
 	eevdf__trace(sim, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, sim->ttwu_waker,
@@ -234,10 +394,12 @@ void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		EEVDF_ASSERT(p->se.sched_delayed);
 		enqueue_task_fair(rq, p, ENQUEUE_DELAYED);
 	} else {
-		enqueue_task_fair(rq, p, ENQUEUE_WAKEUP);
+		enqueue_task_fair(rq, p, ENQUEUE_WAKEUP |
+				  ((wake_flags & WF_MIGRATED) ?
+					   ENQUEUE_MIGRATED : 0));
 		p->on_rq = true;
 	}
-	wakeup_preempt(rq, p, wake_flags);
+	eevdf__wakeup_preempt(rq, p, wake_flags);
 	eevdf__mark_settle(sim, rq);
 }
 
@@ -322,6 +484,14 @@ static void task_event(struct eevdf_sim *sim, struct task *p)
 		EEVDF_ASSERT(rq->curr == p);
 		eevdf__prog_burst_end(sim, p);
 		break;
+	case TEV_WAKELIST:
+		/* the IPI landed: sched_ttwu_pending() on the target */
+		rq->nr_wakelist--;
+		p->state = TASK_SLEEPING;
+		sim->ttwu_waker = p->wakelist_waker;
+		ttwu_do_activate(sim, p, p->wake_flags);
+		sim->ttwu_waker = -1;
+		break;
 	}
 	eevdf__mark_settle(sim, rq);
 }
@@ -330,12 +500,21 @@ static int rq_event(struct eevdf_sim *sim, struct rq *rq,
 		    struct eevdf_event *ev)
 {
 	rq->clock = (u64)sim->now;
+	if (ev->type == REV_IDLE_EXIT) {
+		/* out of the idle state: run what was queued meanwhile */
+		if (!rq->curr && rq->nr_running)
+			resched_curr(rq);
+		eevdf__mark_settle(sim, rq);
+		return 0;
+	}
 	EEVDF_ASSERT(rq->curr);
 	if (ev->type == REV_TICK) {
 		rq->ticks++;
 		eevdf__trace(sim, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid, -1,
 			     EEVDF_TASK_RUNNING);
 		task_tick_fair(rq, rq->curr, false);
+		if (sim->sp.smp)
+			eevdf__balance_tick(sim, rq);
 		if (eevdf__queue_event(sim, &rq->tick_ev,
 				       ev->time +
 					       (eevdf_time)sim->sp.tick_nsec))
@@ -351,10 +530,13 @@ int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev)
 {
 	int ret = 0;
 
-	if (ev->type == REV_TICK || ev->type == REV_HRTICK) {
+	if (ev->type == REV_TICK || ev->type == REV_HRTICK ||
+	    ev->type == REV_IDLE_EXIT) {
 		struct rq *rq = ev->type == REV_TICK ?
 			container_of(ev, struct rq, tick_ev) :
-			container_of(ev, struct rq, hrtick_ev);
+			ev->type == REV_HRTICK ?
+			container_of(ev, struct rq, hrtick_ev) :
+			container_of(ev, struct rq, idle_exit_ev);
 		ret = rq_event(sim, rq, ev);
 	} else {
 		task_event(sim, container_of(ev, struct task, ev));
@@ -377,6 +559,49 @@ void eevdf__task_set_nice(struct eevdf_sim *sim, struct task *p, int nice)
 	settle_all(sim);
 }
 
+/* Put a task that left rq (not queued anywhere now) on its first CPU. */
+static void move_to_allowed(struct eevdf_sim *sim, struct task *p)
+{
+	struct rq *dst;
+
+	set_task_cpu(sim, p, p->cpus_allowed[0]);
+	dst = task_rq(sim, p);
+	dst->clock = (u64)sim->now;
+	enqueue_task_fair(dst, p, ENQUEUE_MIGRATED);
+	p->on_rq = true;
+	eevdf__wakeup_preempt(dst, p, 0);
+	eevdf__mark_settle(sim, dst);
+}
+
+/*
+ * __set_cpus_allowed_ptr(): a queued task outside its CPUs moves now; a
+ * running one is preempted and moved by __schedule(); a sleeping or new
+ * one is placed when it wakes or starts.
+ */
+void eevdf__task_affinity_changed(struct eevdf_sim *sim, struct task *p)
+{
+	struct rq *rq = task_rq(sim, p);
+
+	if (task_allowed(p, p->cpu))
+		return;
+	if (p->state == TASK_NEW) {
+		p->cpu = p->cpus_allowed[0];
+		return;
+	}
+	if (!p->on_rq || p->state != TASK_RUNNING)
+		return;
+	rq->clock = (u64)sim->now;
+	if (p->on_cpu) {
+		resched_curr(rq);
+	} else {
+		dequeue_task_fair(rq, p, 0);
+		p->on_rq = false;
+		move_to_allowed(sim, p);
+	}
+	eevdf__mark_settle(sim, rq);
+	settle_all(sim);
+}
+
 /* Core invariants of one CPU on top of the cfs_rq's own. */
 const char *eevdf__rq_check(const struct rq *rq)
 {
@@ -394,5 +619,22 @@ const char *eevdf__rq_check(const struct rq *rq)
 		return "idle CPU has a cfs_rq->curr";
 	if (curr && !eevdf__event_queued(&rq->tick_ev))
 		return "busy CPU has no tick";
+	if (curr && !task_allowed(curr, rq->cpu))
+		return "a task runs on a CPU outside its affinity";
+	{
+		unsigned int n = 0;
+
+		for (const struct task *p = rq->cfs_tasks; p; p = p->tasks_next) {
+			if (p->cpu != rq->cpu || !p->on_rq)
+				return "rq->cfs_tasks holds a task of another "
+				       "CPU or one not queued";
+			if (!task_allowed(p, rq->cpu))
+				return "a task is queued on a CPU outside its "
+				       "affinity";
+			n++;
+		}
+		if (n != rq->nr_running)
+			return "rq->cfs_tasks does not list every queued task";
+	}
 	return NULL;
 }

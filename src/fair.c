@@ -495,6 +495,26 @@ static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * curr is placed before update_curr() moves V (its own vruntime is part of
  * V); any other entity after, against the up-to-date V.
  */
+/*
+ * update_load_avg(): bring the entity's and the queue's PELT signals up to
+ * now.  Only SMP placement and balancing read them, so a one-CPU machine
+ * skips the work (its results cannot depend on it).
+ */
+static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	const struct rq *rq = rq_of(cfs_rq);
+	u64 now = rq->clock;
+
+	if (!rq->sp->smp)
+		return;
+	pelt_update_se(now, &se->avg, (unsigned long)scale_load_down(se->load.weight),
+		       se->on_rq, se->on_rq && !se->sched_delayed,
+		       cfs_rq->curr == se);
+	pelt_update_cfs_rq(now, &cfs_rq->avg,
+			   (unsigned long)scale_load_down(cfs_rq->load.weight),
+			   cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+}
+
 void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		    unsigned int flags)
 {
@@ -505,6 +525,7 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	update_curr(cfs_rq);
 	if (!curr)
 		place_entity(cfs_rq, se, flags);
+	update_load_avg(cfs_rq, se);
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_queued++;
 	if (flags & ENQUEUE_MIGRATED)
@@ -539,6 +560,7 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	bool sleep = flags & DEQUEUE_SLEEP;
 
 	update_curr(cfs_rq);
+	update_load_avg(cfs_rq, se);
 	clear_buddies(cfs_rq, se);
 
 	if (flags & DEQUEUE_DELAYED) {
@@ -588,6 +610,7 @@ void requeue_delayed_entity(struct sched_entity *se)
 	struct cfs_rq *cfs_rq = se->cfs_rq;
 
 	EEVDF_ASSERT(se->sched_delayed && se->on_rq);
+	update_load_avg(cfs_rq, se);
 	if (sched_feat(feats(cfs_rq), DELAY_ZERO)) {
 		update_entity_lag(cfs_rq, se);
 		if (se->vlag > 0) {
@@ -668,6 +691,7 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	/* curr is not kept in the tree. */
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
+		update_load_avg(cfs_rq, se);
 		if (first || !params(cfs_rq)->profile->protect_first_only)
 			set_protect_slice(cfs_rq, se);
 	}
@@ -681,6 +705,7 @@ void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 	if (prev->on_rq) {
 		update_curr(cfs_rq);
 		__enqueue_entity(cfs_rq, prev);
+		update_load_avg(cfs_rq, prev);
 	}
 	cfs_rq->curr = NULL;
 }
@@ -730,7 +755,9 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 	}
 	enqueue_entity(&rq->cfs, se, flags);
 	rq->cfs.h_nr_runnable++;
-	rq->nr_running++;
+	if (++rq->nr_running == 2)
+		(*rq->nr_overloaded)++;
+	cfs_tasks_move_head(rq, p);
 	hrtick_update(rq);
 }
 
@@ -745,7 +772,9 @@ bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 	if (!dequeue_entity(&rq->cfs, se, flags))
 		return false;
 	rq->cfs.h_nr_runnable--;
-	rq->nr_running--;
+	if (rq->nr_running-- == 2)
+		(*rq->nr_overloaded)--;
+	cfs_tasks_del(rq, p);
 	hrtick_update(rq);
 	return true;
 }
@@ -815,6 +844,7 @@ struct task *pick_next_task_fair(struct rq *rq, struct task *prev)
 		if (prev)
 			put_prev_entity(cfs_rq, &prev->se);
 		set_next_entity(cfs_rq, se, true);
+		cfs_tasks_move_head(rq, task_of(se));
 	}
 	return task_of(se);
 }
@@ -848,6 +878,8 @@ void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
 
 	EEVDF_ASSERT(cfs_rq->curr == &curr->se);
 	update_curr(cfs_rq);
+	if (!queued)
+		update_load_avg(cfs_rq, &curr->se);
 	/* An hrtick expiry ends the slice unconditionally. */
 	if (queued)
 		resched_curr(rq);

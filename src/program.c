@@ -240,12 +240,43 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 
 /* Bursts --------------------------------------------------------------- */
 
+/*
+ * Work runs at nominal speed unless the CPU's SMT sibling is busy too:
+ * then both run at the cost model's smt_speed_pct (0 means no slowdown).
+ * Spinning burns wall time, whatever the speed.
+ */
+static u32 cpu_speed(const struct eevdf_sim *sim, int cpu)
+{
+	const struct sd_span *smt;
+	u32 pct = (u32)sim->costs.smt_speed_pct;
+
+	if (!pct || pct >= 100 || !sim->topo.smt_active)
+		return 100;
+	smt = sim->topo.cpu[cpu].smt;
+	for (u32 i = 0; i < smt->weight; i++)
+		if (smt->cpus[i] != cpu && sim->rqs[smt->cpus[i]].curr)
+			return pct;
+	return 100;
+}
+
+static eevdf_time work_to_wall(u64 ns, u32 speed)
+{
+	return speed == 100 ? (eevdf_time)ns :
+			      (eevdf_time)((ns * 100 + speed - 1) / speed);
+}
+
 static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 		       eevdf_time until)
 {
 	EEVDF_ASSERT(!eevdf__event_queued(&p->ev));
 	p->burst = b;
 	p->run_since = sim->now;
+	p->burst_speed = 100;
+	if (b == B_WORK || b == B_OVERHEAD) {
+		p->burst_speed = cpu_speed(sim, p->cpu);
+		until = sim->now + work_to_wall((u64)(until - sim->now),
+						p->burst_speed);
+	}
 	p->ev.type = TEV_BURST;
 	p->ev.class = EVC_TASK;
 	return eevdf__queue_event(sim, &p->ev, until);
@@ -257,19 +288,43 @@ static int work(struct eevdf_sim *sim, struct task *p, u64 ns)
 	return start_burst(sim, p, B_WORK, sim->now + (eevdf_time)ns);
 }
 
-void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p)
+/* Stop the burst in progress, keeping what is left of its work. */
+static void stop_burst(struct eevdf_sim *sim, struct task *p)
 {
 	u64 done;
 
 	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
 		return;
 	eevdf__eventq_cancel(&sim->evq, &p->ev);
-	done = (u64)(sim->now - p->run_since);
+	done = (u64)(sim->now - p->run_since) * p->burst_speed / 100;
 	if (p->burst == B_WORK)
-		p->op_work_left -= done;
+		p->op_work_left -= done < p->op_work_left ? done :
+							    p->op_work_left;
 	else if (p->burst == B_OVERHEAD)
-		p->overhead_left -= done;
+		p->overhead_left -= done < p->overhead_left ?
+					    done :
+					    p->overhead_left;
 	p->burst = B_NONE;
+}
+
+void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p)
+{
+	stop_burst(sim, p);
+}
+
+/* The CPU's sibling started or stopped running: re-time p's burst. */
+int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
+{
+	enum burst b = (enum burst)p->burst;
+
+	if ((b != B_WORK && b != B_OVERHEAD) ||
+	    p->burst_speed == cpu_speed(sim, p->cpu))
+		return 0;
+	stop_burst(sim, p);
+	return start_burst(sim, p, b,
+			   sim->now + (eevdf_time)(b == B_WORK ?
+							   p->op_work_left :
+							   p->overhead_left));
 }
 
 /* The switch itself is charged to the task switched in (exec_start is
@@ -1111,6 +1166,7 @@ static int op_lock(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		p->spinning = false;
 		p->burst = B_NONE;
 		*owner = p;
+		p->spin_held++;
 		return R_NEXT;
 	}
 	/* spin: stay on the CPU, burning it, until the holder lets go */
@@ -1139,6 +1195,7 @@ static int op_unlock(struct eevdf_sim *sim, struct task *p,
 		return task_fail(sim, p, EEVDF_EINVAL,
 				 "unlocks a spinlock it does not hold");
 	*owner = NULL;
+	p->spin_held--;
 	/* the first spinner that is running takes it at once */
 	q = spin_queue(o, p);
 	for (struct task *t = q->head; t; t = t->wait_next) {
@@ -1146,6 +1203,7 @@ static int op_unlock(struct eevdf_sim *sim, struct task *p,
 			continue;
 		eevdf__waitq_remove(q, t);
 		*owner = t;
+		t->spin_held++;
 		t->spinning = false;
 		t->burst = B_NONE;
 		t->wake_result = WR_DONE;

@@ -188,6 +188,47 @@ static bool add_features(cJSON *config, const eevdf_sim *sim)
 	return true;
 }
 
+/*
+ * The machine the run had: its name and shape.  A simulation without one
+ * of its own ran on the flat machine of its CPU count, so the results say
+ * that, in the name --cpus N gives it.
+ */
+static bool add_machine(cJSON *config, const eevdf_sim *sim)
+{
+	const struct eevdf_machine *m = sim->machine;
+	int n = eevdf_sim_nr_cpus(sim);
+	cJSON *o = cJSON_CreateObject();
+	char flat[32];
+
+	snprintf(flat, sizeof(flat), "flat-%d", n);
+	return attach(config, "machine", o) &&
+	       add_str(o, "name", m ? eevdf_machine_name(m) : flat) &&
+	       add_s64(o, "cpus", n) &&
+	       add_s64(o, "cores", m ? eevdf_machine_nr_cores(m) : n) &&
+	       add_s64(o, "llcs", m ? eevdf_machine_nr_llcs(m) : 1) &&
+	       add_s64(o, "packages", m ? eevdf_machine_nr_packages(m) : 1) &&
+	       add_s64(o, "hz", eevdf_sim_hz(sim));
+}
+
+/* Placement and balancing totals (struct eevdf_smp_stats). */
+static bool add_smp(cJSON *root, const eevdf_sim *sim)
+{
+	struct eevdf_smp_stats st;
+	cJSON *o = cJSON_CreateObject();
+
+	eevdf_sim_smp_stats(sim, &st);
+	return attach(root, "smp", o) &&
+	       add_u64(o, "wakeups", st.wakeups) &&
+	       add_u64(o, "wakeups_idle", st.wakeups_idle) &&
+	       add_u64(o, "wakeups_affine", st.wakeups_affine) &&
+	       add_u64(o, "wakeups_remote", st.wakeups_remote) &&
+	       add_u64(o, "migrations", st.migrations) &&
+	       add_u64(o, "migrations_wakeup", st.migrations_wakeup) &&
+	       add_u64(o, "migrations_balance", st.migrations_balance) &&
+	       add_u64(o, "migrations_newidle", st.migrations_newidle) &&
+	       add_u64(o, "balance_runs", st.balance_runs);
+}
+
 static bool add_config(cJSON *root, const eevdf_sim *sim)
 {
 	cJSON *c = cJSON_CreateObject();
@@ -201,6 +242,7 @@ static bool add_config(cJSON *root, const eevdf_sim *sim)
 	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
 	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
 	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       add_machine(c, sim) &&
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
 }
 
@@ -372,7 +414,7 @@ static int build(cJSON *root, const eevdf_sim *sim,
 		acc_add_u64(&nr_switches, c.switches);
 	}
 
-	if (!add_metrics(root, sim))
+	if (!add_metrics(root, sim) || !add_smp(root, sim))
 		return EEVDF_ENOMEM;
 
 	summary = cJSON_CreateObject();

@@ -16,6 +16,7 @@
 #include "feature.h"
 #include "profile.h"
 #include "rbtree.h"
+#include "pelt.h"
 #include "rng.h"
 #include "weights.h"
 
@@ -50,6 +51,7 @@ struct sched_entity {
 	u64 vprot;
 	u64 slice;
 	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
+	struct sched_avg avg;  /* PELT (pelt.c) */
 };
 
 struct cfs_rq {
@@ -64,6 +66,7 @@ struct cfs_rq {
 	s64 sum_w_vruntime;
 	u64 sum_weight;
 	u64 v0; /* min_vruntime or zero_vruntime, per profile */
+	struct sched_avg avg; /* PELT of the queue: cpu_load(), cpu_util() */
 	struct eevdf_rb_root tasks_timeline;
 	struct sched_entity *curr;
 	struct sched_entity *next; /* next buddy */
@@ -78,6 +81,7 @@ struct sched_params {
 	u64 normalized_base_slice;     /* NO_RUN_TO_PARITY quantum */
 	u64 tick_nsec;                 /* TICK_NSEC = (1e9 + HZ/2) / HZ */
 	u64 migration_cost;            /* sysctl_sched_migration_cost */
+	bool smp;                      /* more than one CPU */
 };
 
 enum task_state {
@@ -85,6 +89,9 @@ enum task_state {
 	TASK_RUNNING = 1, /* runnable or running */
 	TASK_SLEEPING = 2,
 	TASK_DEAD = 3,
+	/* Woken through a remote CPU's wake list; runnable when the IPI
+	 * lands (TASK_WAKING in the kernel). */
+	TASK_WAKING = 4,
 };
 
 /* Why a task's single event is queued. */
@@ -92,11 +99,13 @@ enum task_event_type {
 	TEV_START = 1, /* creation (wake_up_new_task) */
 	TEV_TIMER = 2, /* sleep expiry or a wait's timeout */
 	TEV_BURST = 3, /* the current burst of CPU work ends, if on CPU */
+	TEV_WAKELIST = 4, /* a queued remote wakeup reaches its CPU */
 };
 
 enum rq_event_type {
 	REV_TICK = 10,
 	REV_HRTICK = 11,
+	REV_IDLE_EXIT = 12, /* an idle CPU that was handed work wakes up */
 };
 
 /* Events of the workload as a whole (sim.c). */
@@ -115,6 +124,8 @@ enum event_class {
 
 struct task_stats {
 	u64 yields;
+	u64 wakeups;          /* ttwu of this task */
+	u64 wakeups_idle;     /* ... onto an idle CPU */
 	u64 nvcsw;
 	u64 nivcsw;
 	u64 migrations;
@@ -144,6 +155,7 @@ struct task {
 	u32 pc;
 	u32 op_phase;         /* how far the op at pc has got */
 	u32 burst;            /* what the queued TEV_BURST ends */
+	u32 burst_speed;      /* percent of nominal speed of the burst */
 	u64 op_work_left;     /* the op's RUN work or its cost still to do */
 	eevdf_time spin_until;
 	u64 overhead_left;    /* switch and wakeup costs still to burn */
@@ -151,6 +163,7 @@ struct task {
 	bool needs_step;      /* on CPU and must execute its next op */
 	bool is_thread;       /* kind thread: cheaper switches */
 	bool spinning;        /* queued as a spinner on a spinlock */
+	u32 spin_held;        /* spinlocks held: no migration meanwhile */
 	s64 op_stamp;         /* wake_list: the splice's timestamp */
 	bool op_begun;        /* the op's operands were evaluated */
 	bool partial;         /* an exact recv read part of its bytes */
@@ -173,8 +186,16 @@ struct task {
 	struct sim_object **written; /* channels written (end of file) */
 	u32 nr_written, cap_written;
 
-	int *cpus_allowed;
+	int *cpus_allowed;    /* ascending; nr 0 = every CPU */
 	size_t nr_cpus_allowed;
+	/* SMP (smp.c): wakeup placement history, the balancer's list. */
+	int recent_used_cpu;
+	struct task *last_wakee;
+	u32 wakee_flips;
+	u64 wakee_flip_decay_ts;  /* jiffies */
+	struct task *tasks_prev, *tasks_next; /* rq->cfs_tasks, MRU first */
+	unsigned int wake_flags; /* of a wakeup in flight (TASK_WAKING) */
+	int wakelist_waker;      /* ... and its waker's pid, or -1 */
 	eevdf_time start;
 	eevdf_time exited_at;
 
@@ -201,10 +222,24 @@ struct rq {
 	struct eevdf_event tick_ev;
 	struct eevdf_event hrtick_ev;
 
+	/* SMP (smp.c, balance.c) */
+	struct task *cfs_tasks;     /* head: most recently enqueued/picked */
+	struct task *cfs_tasks_tail;
+	unsigned int *nr_overloaded; /* the machine's count (root domain) */
+	struct eevdf_event idle_exit_ev;
+	unsigned int nr_wakelist;   /* remote wakeups in flight to here */
+	u64 next_balance;           /* jiffies */
+	eevdf_time idle_stamp;      /* when it last went idle */
+
 	eevdf_time busy_since;      /* start of the current busy span */
 	eevdf_time idle_since;
 	u64 busy_ns, idle_ns, switches, ticks;
 };
+
+/* rq->cfs_tasks upkeep (balance.c): enqueue and pick move a task to the
+ * head, so the balancer, which takes from the tail, moves the coldest. */
+void cfs_tasks_move_head(struct rq *rq, struct task *p);
+void cfs_tasks_del(struct rq *rq, struct task *p);
 
 /* The public name of a task state (trace events, stats). */
 static inline enum eevdf_task_state eevdf__public_state(enum task_state s)
@@ -213,6 +248,7 @@ static inline enum eevdf_task_state eevdf__public_state(enum task_state s)
 	case TASK_NEW:
 		return EEVDF_TASK_NEW;
 	case TASK_RUNNING:
+	case TASK_WAKING:
 		return EEVDF_TASK_RUNNING;
 	case TASK_SLEEPING:
 		return EEVDF_TASK_SLEEPING;

@@ -53,6 +53,23 @@ void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
 	ev.pid = pid;
 	ev.prev_pid = prev_pid;
 	ev.prev_state = prev_state;
+	ev.orig_cpu = -1;
+	sim->trace(sim->trace_ud, &ev);
+}
+
+void eevdf__trace_migrate(struct eevdf_sim *sim, int pid, int from, int to)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sim->trace)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EEVDF_TRACE_MIGRATE;
+	ev.time = sim->now;
+	ev.cpu = to;
+	ev.pid = pid;
+	ev.prev_pid = -1;
+	ev.orig_cpu = from;
 	sim->trace(sim->trace_ud, &ev);
 }
 
@@ -73,6 +90,33 @@ int eevdf_config_set_features(struct eevdf_config *cfg, const char *list,
 		return EEVDF_EINVAL;
 	return eevdf_features_parse(list, &cfg->feat_on, &cfg->feat_off, err,
 				    errlen);
+}
+
+/*
+ * The machine: the configuration's (copied) or the flat one of nr_cpus
+ * CPUs at hz, and the scheduling domains built from it.
+ */
+static int sim_machine(struct eevdf_sim *sim, const struct eevdf_config *cfg,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	if (cfg->machine) {
+		sim->machine = eevdf_machine_clone(cfg->machine);
+		if (!sim->machine)
+			return EEVDF_ENOMEM;
+	} else {
+		ret = eevdf_machine_new_flat(cfg->nr_cpus, &sim->machine, err,
+					     errlen);
+		if (ret)
+			return ret;
+		sim->machine->hz = cfg->hz;
+	}
+	sim->nr_cpus = sim->machine->nr_cpus;
+	sim->hz = sim->machine->hz;
+	/* the library's costs start at zero; a machine's own are its own */
+	eevdf__machine_apply_costs(sim->machine, &sim->costs);
+	return eevdf__topology_build(&sim->topo, sim->machine);
 }
 
 static unsigned int ilog2_u(unsigned int x)
@@ -119,7 +163,7 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 	sp->profile = prof;
 	sp->features = ((mask | cfg->feat_on) & ~cfg->feat_off) &
 		       prof->feat_present;
-	factor = 1 + ilog2_u((unsigned int)(cfg->nr_cpus < 8 ? cfg->nr_cpus : 8));
+	factor = 1 + ilog2_u((unsigned int)(sim->nr_cpus < 8 ? sim->nr_cpus : 8));
 	if (cfg->base_slice) {
 		if (cfg->base_slice < 100 * EEVDF_NSEC_PER_USEC ||
 		    cfg->base_slice > 100 * EEVDF_NSEC_PER_MSEC) {
@@ -134,8 +178,9 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		sp->sysctl_sched_base_slice = prof->normalized_base_slice *
 					      factor;
 	}
-	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + cfg->hz / 2) / cfg->hz);
+	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->hz / 2) / sim->hz);
 	sp->migration_cost = 500000;
+	sp->smp = sim->nr_cpus > 1;
 	return 0;
 }
 
@@ -152,12 +197,14 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		set_err(err, errlen, "no configuration given");
 		return EEVDF_EINVAL;
 	}
-	if (cfg->nr_cpus < 1 || cfg->nr_cpus > EEVDF_MAX_CPUS) {
+	if (!cfg->machine &&
+	    (cfg->nr_cpus < 1 || cfg->nr_cpus > EEVDF_MAX_CPUS)) {
 		set_err(err, errlen, "nr_cpus %d is outside 1..%d",
 			cfg->nr_cpus, EEVDF_MAX_CPUS);
 		return EEVDF_EINVAL;
 	}
-	if (cfg->hz < EEVDF_HZ_MIN || cfg->hz > EEVDF_HZ_MAX) {
+	if (!cfg->machine &&
+	    (cfg->hz < EEVDF_HZ_MIN || cfg->hz > EEVDF_HZ_MAX)) {
 		set_err(err, errlen, "hz %d is outside %d..%d", cfg->hz,
 			EEVDF_HZ_MIN, EEVDF_HZ_MAX);
 		return EEVDF_EINVAL;
@@ -170,21 +217,21 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		return EEVDF_ENOMEM;
-	ret = init_params(sim, cfg, err, errlen);
+	ret = sim_machine(sim, cfg, err, errlen);
+	if (!ret)
+		ret = init_params(sim, cfg, err, errlen);
 	if (ret) {
-		free(sim);
+		eevdf_sim_free(sim);
 		return ret;
 	}
-	sim->rqs = calloc((size_t)cfg->nr_cpus, sizeof(*sim->rqs));
-	sim->settle = calloc((size_t)cfg->nr_cpus, sizeof(*sim->settle));
-	if (!sim->rqs || !sim->settle) {
-		free(sim->rqs);
-		free(sim->settle);
-		free(sim);
+	sim->rqs = calloc((size_t)sim->nr_cpus, sizeof(*sim->rqs));
+	sim->settle = calloc((size_t)sim->nr_cpus, sizeof(*sim->settle));
+	sim->core_mark = calloc((size_t)sim->topo.nr_cores,
+				sizeof(*sim->core_mark));
+	if (!sim->rqs || !sim->settle || !sim->core_mark) {
+		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
-	sim->nr_cpus = cfg->nr_cpus;
-	sim->hz = cfg->hz;
 	sim->seed = cfg->seed;
 	sim->duration = cfg->duration;
 	snprintf(sim->name, sizeof(sim->name), "%s", cfg->name ? cfg->name : "");
@@ -201,6 +248,13 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		eevdf__core_init_rq(sim, &sim->rqs[i], i);
 	*out = sim;
 	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
 }
 
 static void task_free(struct task *p)
@@ -250,6 +304,9 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->strings);
 	free(sim->settle);
 	free(sim->rqs);
+	free(sim->core_mark);
+	eevdf__topology_free(&sim->topo);
+	eevdf_machine_free(sim->machine);
 	eevdf__eventq_destroy(&sim->evq);
 	free(sim);
 }
@@ -355,11 +412,18 @@ static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
 	if (s->nr_cpus && !s->cpus)
 		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_cpus without "
 				  "a cpu list", s->name);
-	for (size_t i = 0; i < s->nr_cpus; i++)
+	for (size_t i = 0; i < s->nr_cpus; i++) {
 		if (s->cpus[i] < 0 || s->cpus[i] >= sim->nr_cpus)
 			return sim_reject(sim, EEVDF_EINVAL, "task %s: cpu %d "
 					  "is not on this %d-CPU machine",
 					  s->name, s->cpus[i], sim->nr_cpus);
+		for (size_t j = 0; j < i; j++)
+			if (s->cpus[j] == s->cpus[i])
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: cpu %d is listed "
+						  "twice", s->name,
+						  s->cpus[i]);
+	}
 	return check_program(sim, s->name, s->program, s->nr_ops);
 }
 
@@ -448,12 +512,15 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		if (p->se.slice > 100000000)
 			p->se.slice = 100000000;
 	}
-	/* Round-robin start placement within the allowed CPUs. */
-	if (p->nr_cpus_allowed)
-		p->cpu = p->cpus_allowed[sim->rr_next % p->nr_cpus_allowed];
-	else
-		p->cpu = (int)(sim->rr_next % (unsigned int)sim->nr_cpus);
-	sim->rr_next++;
+	/*
+	 * The task is forked where the search for its CPU starts: its first
+	 * allowed CPU (CPU 0 for most), the launcher's CPU.  The fork
+	 * balancer chooses the CPU when it starts.
+	 */
+	qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int), cmp_int);
+	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
+	p->recent_used_cpu = -1;
+	p->wakelist_waker = -1;
 	p->start = spec->start > sim->now ? spec->start : sim->now;
 	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
 	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
@@ -504,6 +571,45 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 	if (sim->error)
 		return sim->error;
 	eevdf__task_set_nice(sim, sim->tasks[pid - 1], nice);
+	return sim->error;
+}
+
+int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
+			   size_t nr)
+{
+	struct task *p;
+	int *mask = NULL;
+
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (pid < 1 || (size_t)pid > sim->nr_tasks)
+		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
+	if (nr && !cpus)
+		return sim_reject(sim, EEVDF_EINVAL, "nr without a cpu list");
+	for (size_t i = 0; i < nr; i++) {
+		if (cpus[i] < 0 || cpus[i] >= sim->nr_cpus)
+			return sim_reject(sim, EEVDF_EINVAL, "cpu %d is not on "
+					  "this %d-CPU machine", cpus[i],
+					  sim->nr_cpus);
+		for (size_t j = 0; j < i; j++)
+			if (cpus[j] == cpus[i])
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "cpu %d is listed twice",
+						  cpus[i]);
+	}
+	if (sim->error)
+		return sim->error;
+	if (nr) {
+		mask = dup_array(cpus, nr, sizeof(*mask));
+		if (!mask)
+			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		qsort(mask, nr, sizeof(*mask), cmp_int);
+	}
+	p = sim->tasks[pid - 1];
+	free(p->cpus_allowed);
+	p->cpus_allowed = mask;
+	p->nr_cpus_allowed = nr;
+	eevdf__task_affinity_changed(sim, p);
 	return sim->error;
 }
 
@@ -771,6 +877,14 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 eevdf_time eevdf_sim_now(const eevdf_sim *sim)
 {
 	return sim->now;
+}
+
+int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
+{
+	if (!sim || !out)
+		return EEVDF_EINVAL;
+	*out = sim->smp;
+	return 0;
 }
 
 uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)

@@ -12,6 +12,7 @@
 #include "objects.h"
 #include "program.h"
 #include "machine.h"
+#include "topology.h"
 
 struct metric;
 
@@ -39,6 +40,12 @@ struct eevdf_sim {
 	eevdf_time now;
 
 	struct eevdf_machine *machine; /* owned copy: the config's or a flat one */
+	struct topology topo;
+	u32 *core_mark;       /* select_idle_cpu(): cores already scanned */
+	u32 mark_gen;
+	u64 nohz_next_balance; /* jiffies: next NOHZ idle balance kick */
+	unsigned int nr_overloaded; /* CPUs with more than one task queued */
+	struct eevdf_smp_stats smp;
 	struct rq *rqs;
 	int nr_cpus;
 	int hz;
@@ -50,7 +57,6 @@ struct eevdf_sim {
 	size_t nr_tasks;
 	size_t cap_tasks;
 	size_t nr_exited;
-	unsigned int rr_next; /* round-robin start placement */
 
 	bool check_invariants;
 	eevdf_trace_fn trace;
@@ -102,6 +108,9 @@ int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
 		  int pid, int prev_pid, enum eevdf_task_state prev_state);
 
+/* A MIGRATE trace event. */
+void eevdf__trace_migrate(struct eevdf_sim *sim, int pid, int from, int to);
+
 /* core.c: event handlers and the settle loop, each returning 0 or an
  * error code. */
 int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev);
@@ -112,6 +121,9 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq);
 /* try_to_wake_up() of a blocked task (its pending timer is cancelled). */
 void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		 unsigned int wake_flags);
+/* wakeup_preempt(): may p, just queued on rq, run now? */
+void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
+			   unsigned int wake_flags);
 /* Ask for rq to be settled before the current event is over. */
 void eevdf__mark_settle(struct eevdf_sim *sim, struct rq *rq);
 
@@ -121,6 +133,7 @@ void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p);
 void eevdf__prog_timer(struct eevdf_sim *sim, struct task *p);
 void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p);
 void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p);
+int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p);
 /* Workload setup (the loader's side of the engine). */
 /* Add an object (ownership passes to the simulation); its index or < 0. */
 int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o);
@@ -160,6 +173,8 @@ void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
 				  size_t len);
 void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu);
 void eevdf__task_set_nice(struct eevdf_sim *sim, struct task *p, int nice);
+/* p's CPUs changed: move it off a CPU it may no longer use. */
+void eevdf__task_affinity_changed(struct eevdf_sim *sim, struct task *p);
 const char *eevdf__rq_check(const struct rq *rq);
 
 #endif

@@ -374,28 +374,34 @@ START_TEST(nice_change_reweights_a_running_pair)
 }
 END_TEST
 
-/* Until SMP placement lands, each CPU is its own machine. */
-START_TEST(cpus_run_their_tasks_independently)
+/*
+ * Five hogs on two CPUs: 3 + 2 is as even as a layout gets, but once a
+ * balance attempt has failed, a whole task (load 1024) passes the halved
+ * bound (1024 >> 1 <= the imbalance of 512) and moves, so tasks rotate
+ * between the CPUs and each ends near 2/5 of the machine, 4.8 s of 12 s,
+ * as on a real kernel.  No CPU is ever idle.
+ */
+START_TEST(balancing_rotates_five_hogs_over_two_cpus)
 {
 	eevdf_sim *sim = make_sim("6.18", 2, 1000, NULL);
 	struct eevdf_task_spec s = { .program = hog, .nr_ops = 2 };
 	static const char *const names[] = { "w0", "w1", "w2", "w3", "w4" };
+	u64 migrations = 0;
 
 	for (int i = 0; i < 5; i++) {
 		s.name = names[i];
 		ck_assert_int_eq(eevdf_sim_add_task(sim, &s), i + 1);
 	}
 	ck_assert_int_eq(eevdf_sim_run(sim, 12 * SEC), 0);
-	/* round robin: w0, w2, w4 on CPU 0 and w1, w3 on CPU 1 */
 	for (int i = 0; i < 5; i++) {
 		struct eevdf_task_stats st;
-		eevdf_time want = i % 2 ? 6 * SEC : 4 * SEC;
 
 		eevdf_sim_task_stats(sim, (size_t)i, &st);
-		ck_assert_int_eq(st.cpu, i % 2);
-		ck_assert_msg(llabs(st.cpu_ns - want) < 4 * MS, "%s: %lld",
-			      st.name, (long long)st.cpu_ns);
+		ck_assert_msg(llabs(st.cpu_ns - 4800 * MS) < 480 * MS,
+			      "%s: %lld", st.name, (long long)st.cpu_ns);
+		migrations += st.migrations;
 	}
+	ck_assert_uint_gt(migrations, 10);
 	for (int c = 0; c < 2; c++) {
 		struct eevdf_cpu_stats cs;
 
@@ -424,7 +430,7 @@ Suite *scenario_suite(void)
 	tcase_add_test(tc, fork_preempts_at_once_only_before_6_18_32);
 	tcase_add_test(tc, sched_idle_task_gets_its_tiny_weight);
 	tcase_add_loop_test(tc, nice_change_reweights_a_running_pair, 0, 2);
-	tcase_add_test(tc, cpus_run_their_tasks_independently);
+	tcase_add_test(tc, balancing_rotates_five_hogs_over_two_cpus);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,5 +21,8 @@ Suite *dist_suite(void);
 Suite *hist_suite(void);
 Suite *expr_suite(void);
 Suite *rtapp_suite(void);
+Suite *machine_suite(void);
+Suite *pelt_suite(void);
+Suite *smp_suite(void);
 
 #endif

@@ -41,6 +41,7 @@ enum eevdf_trace_kind {
 	EEVDF_TRACE_NEW = 3,    /* pid was created and became runnable */
 	EEVDF_TRACE_EXIT = 4,   /* pid finished its program */
 	EEVDF_TRACE_TICK = 5,   /* scheduler tick on cpu */
+	EEVDF_TRACE_MIGRATE = 6, /* pid moved from orig_cpu to cpu */
 };
 
 /* State of the task switched out, in a SWITCH event (perf's prev_state). */
@@ -59,6 +60,7 @@ struct eevdf_trace_event {
 	int prev_pid; /* SWITCH: previous task (-1 = idle); WAKEUP: the
 			 waker (-1: a timer or the machine) */
 	enum eevdf_task_state prev_state; /* SWITCH only */
+	int orig_cpu; /* MIGRATE: the CPU the task left; else -1 */
 };
 
 typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);
@@ -157,6 +159,16 @@ EEVDF_API int eevdf_sim_add_task(eevdf_sim *sim,
 EEVDF_API int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice);
 
 /*
+ * sched_setaffinity() now: the task may run only on cpus[0 .. nr) (nr 0 =
+ * every CPU).  A queued task outside its new CPUs moves to the first of
+ * them at once, a running one as soon as its CPU reschedules (the
+ * kernel's migration stopper), a sleeping one when it wakes.  Returns 0,
+ * or EEVDF_EINVAL for an unknown pid or a bad CPU list.
+ */
+EEVDF_API int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
+				     size_t nr);
+
+/*
  * Run events up to and including time `until`, then leave the clock at
  * `until` (or at the last event if every task has exited).  Returns 0, or a
  * negative error (the simulation is then unusable except for reading
@@ -170,6 +182,23 @@ EEVDF_API int eevdf_sim_step(eevdf_sim *sim);
 
 /* Current simulated time. */
 EEVDF_API eevdf_time eevdf_sim_now(const eevdf_sim *sim);
+
+/* Placement and balancing totals of a run (SMP machines). */
+struct eevdf_smp_stats {
+	uint64_t wakeups;          /* try_to_wake_up() of a sleeping task */
+	uint64_t wakeups_idle;     /* ... that picked an idle CPU */
+	uint64_t wakeups_affine;   /* ... that moved to the waker's CPU side */
+	uint64_t wakeups_remote;   /* ... queued on another LLC's wake list */
+	uint64_t migrations;       /* every move of a started task */
+	uint64_t migrations_wakeup;  /* ... at wakeup */
+	uint64_t migrations_balance; /* ... by periodic or NOHZ balancing */
+	uint64_t migrations_newidle; /* ... by newly-idle balancing */
+	uint64_t balance_runs;     /* sched_balance_rq() calls */
+};
+
+/* The totals so far; 0, or EEVDF_EINVAL for NULL arguments. */
+EEVDF_API int eevdf_sim_smp_stats(const eevdf_sim *sim,
+				  struct eevdf_smp_stats *out);
 
 /* Events run so far (a measure of the work done, for progress and speed). */
 EEVDF_API uint64_t eevdf_sim_nr_events(const eevdf_sim *sim);

@@ -1,0 +1,654 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Load balancing (kernel-model.md sections 10.4-10.6; kernel/sched/fair.c
+ * sched_balance_rq() and its helpers as of v6.17).
+ *
+ * Periodic balancing runs from the tick of a busy CPU when its
+ * next_balance is due, walking its domains bottom-up at each domain's
+ * interval.  Idle CPUs have no tick (NOHZ): a busy CPU with two or more
+ * runnable tasks kicks NOHZ idle balancing, which balances on behalf of
+ * every idle CPU whose next_balance is due.  A CPU about to go idle runs
+ * newly-idle balancing.
+ *
+ * Simplified, and why it matters little for the shipped workloads: no
+ * misfit, asym-packing or SMT-balance group types (homogeneous CPUs); no
+ * active balancing (a running task is never pushed: only queued tasks
+ * move); the balancing cost is taken as zero, so newly-idle balancing always
+ * runs while some CPU is overloaded; no util_est (util_avg stands in).
+ */
+#include <limits.h>
+
+#include "fair.h"
+#include "smp.h"
+
+enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
+enum migration_type { migrate_load, migrate_util, migrate_task };
+enum lb_group_type { lb_has_spare, lb_fully_busy, lb_overloaded };
+
+struct sg_lb_stats {
+	unsigned long avg_load, load, capacity, util, runnable;
+	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, weight,
+		cores;
+	enum lb_group_type type;
+};
+
+struct lb_env {
+	struct eevdf_sim *sim;
+	struct sched_domain *sd;
+	struct rq *dst_rq, *src_rq;
+	int dst_cpu;
+	enum cpu_idle_type idle;
+	long imbalance;
+	enum migration_type type;
+	unsigned int loop, loop_max;
+	bool prefer_sibling;
+	struct sg_lb_stats local, busiest;
+	const struct sd_span *busiest_group;
+	unsigned long total_load, total_capacity, sum_util;
+};
+
+static u64 jiffies(const struct eevdf_sim *sim)
+{
+	return (u64)sim->now / sim->sp.tick_nsec;
+}
+
+/* msecs_to_jiffies(): rounding up. */
+static u64 ms_to_jiffies(const struct eevdf_sim *sim, u64 ms)
+{
+	return (ms * (u64)sim->hz + 999) / 1000;
+}
+
+/* cfs_tasks ------------------------------------------------------------ */
+
+void cfs_tasks_del(struct rq *rq, struct task *p)
+{
+	if (p->tasks_prev)
+		p->tasks_prev->tasks_next = p->tasks_next;
+	else if (rq->cfs_tasks == p)
+		rq->cfs_tasks = p->tasks_next;
+	else
+		return; /* not on the list */
+	if (p->tasks_next)
+		p->tasks_next->tasks_prev = p->tasks_prev;
+	else
+		rq->cfs_tasks_tail = p->tasks_prev;
+	p->tasks_prev = p->tasks_next = NULL;
+}
+
+void cfs_tasks_move_head(struct rq *rq, struct task *p)
+{
+	cfs_tasks_del(rq, p);
+	p->tasks_next = rq->cfs_tasks;
+	if (rq->cfs_tasks)
+		rq->cfs_tasks->tasks_prev = p;
+	else
+		rq->cfs_tasks_tail = p;
+	rq->cfs_tasks = p;
+}
+
+/* Group statistics ----------------------------------------------------- */
+
+static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
+{
+	if (s->sum_nr_running > s->weight &&
+	    (s->capacity * 100 < s->util * pct ||
+	     s->capacity * pct < s->runnable * 100))
+		return lb_overloaded;
+	if (s->sum_nr_running < s->weight ||
+	    (!(s->capacity * pct < s->runnable * 100) &&
+	     s->capacity * 100 > s->util * pct))
+		return lb_has_spare;
+	return lb_fully_busy;
+}
+
+static void sg_lb_stats(struct lb_env *env, const struct sd_span *g,
+			struct sg_lb_stats *s)
+{
+	struct eevdf_sim *sim = env->sim;
+	int last_core = -1;
+
+	*s = (struct sg_lb_stats){ 0 };
+	s->weight = g->weight;
+	for (u32 i = 0; i < g->weight; i++) {
+		int cpu = g->cpus[i];
+		const struct rq *rq = &sim->rqs[cpu];
+
+		s->load += cpu_load(rq);
+		s->util += cpu_util(rq);
+		s->runnable += rq->cfs.avg.runnable_avg;
+		s->sum_nr_running += rq->nr_running;
+		s->sum_h_nr_running += rq->cfs.h_nr_runnable;
+		s->capacity += capacity_of(sim, cpu);
+		if (!rq->nr_running && available_idle_cpu(sim, cpu))
+			s->idle_cpus++;
+		if (sim->topo.cpu[cpu].core != last_core) {
+			last_core = sim->topo.cpu[cpu].core;
+			s->cores++;
+		}
+	}
+	s->type = lb_classify(env->sd->imbalance_pct, s);
+	if (s->type == lb_overloaded)
+		s->avg_load = s->load * 1024 / s->capacity;
+}
+
+static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest,
+				   const struct sg_lb_stats *s, bool have)
+{
+	if (!s->sum_h_nr_running)
+		return false;
+	if (!have || s->type > busiest->type)
+		return true;
+	if (s->type < busiest->type)
+		return false;
+	switch (s->type) {
+	case lb_overloaded:
+		return s->avg_load > busiest->avg_load;
+	case lb_fully_busy:
+		/* avg_load is not computed for these: the first one stays */
+		return false;
+	case lb_has_spare:
+		if (s->idle_cpus > busiest->idle_cpus)
+			return false;
+		if (s->idle_cpus == busiest->idle_cpus &&
+		    s->sum_nr_running <= busiest->sum_nr_running)
+			return false;
+		return true;
+	}
+	return false;
+}
+
+static bool span_has(const struct sd_span *g, int cpu)
+{
+	for (u32 i = 0; i < g->weight; i++)
+		if (g->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * SIS_UTIL's scan budget from the LLC's utilisation, refreshed by
+ * periodic balancing of the LLC domain (update_idle_cpu_scan()).
+ */
+static void update_idle_cpu_scan(struct lb_env *env)
+{
+	struct eevdf_sim *sim = env->sim;
+	const struct cpu_topo *ct = &sim->topo.cpu[env->dst_cpu];
+	u64 llc_weight = ct->sd_llc_size, x, tmp, y, pct;
+
+	if (!sched_feat(sim->sp.features, SIS_UTIL) ||
+	    env->idle == CPU_NEWLY_IDLE || env->sd->span_weight != llc_weight)
+		return;
+	pct = env->sd->imbalance_pct;
+	x = env->sum_util / llc_weight;
+	tmp = x * x * pct * pct / (10000 * 1024);
+	if (tmp > 1024)
+		tmp = 1024;
+	y = (1024 - tmp) * llc_weight / 1024;
+	sim->topo.llc[ct->llc].nr_idle_scan = (int)y;
+}
+
+static void update_sd_lb_stats(struct lb_env *env)
+{
+	const struct sd_span *span = env->sd->span;
+	struct sg_lb_stats s;
+	bool have = false;
+
+	for (u32 k = 0; k < span->nr_groups; k++) {
+		const struct sd_span *g = span->groups[k];
+
+		sg_lb_stats(env, g, &s);
+		env->total_load += s.load;
+		env->total_capacity += s.capacity;
+		env->sum_util += s.util;
+		if (span_has(g, env->dst_cpu)) {
+			env->local = s;
+			continue;
+		}
+		if (update_sd_pick_busiest(&env->busiest, &s, have)) {
+			env->busiest = s;
+			env->busiest_group = g;
+			have = true;
+		}
+	}
+	env->prefer_sibling = env->sd->child &&
+			      (env->sd->child->flags & SD_PREFER_SIBLING);
+	update_idle_cpu_scan(env);
+}
+
+/* How many tasks to move so both groups run as many per core. */
+static long sibling_imbalance(const struct lb_env *env)
+{
+	const struct sg_lb_stats *b = &env->busiest, *l = &env->local;
+	long nb = b->cores, nl = l->cores, imb;
+
+	if (env->idle == CPU_NOT_IDLE || !b->sum_nr_running)
+		return 0;
+	if (nb == nl) {
+		imb = (long)b->sum_nr_running - (long)l->sum_nr_running;
+		return imb > 0 ? imb : 0;
+	}
+	imb = nl * (long)b->sum_nr_running - nb * (long)l->sum_nr_running;
+	if (imb < 0)
+		imb = 0;
+	imb = (2 * imb + nl + nb) / (nl + nb);
+	if (imb <= 1 && !l->sum_nr_running && b->sum_nr_running > 1)
+		imb = 2;
+	return imb;
+}
+
+static void calculate_imbalance(struct lb_env *env)
+{
+	struct sg_lb_stats *l = &env->local, *b = &env->busiest;
+	unsigned long sds_avg;
+
+	if (l->type == lb_has_spare) {
+		if (b->type > lb_fully_busy &&
+		    !(env->sd->flags & SD_SHARE_LLC)) {
+			/* fill the local group's spare capacity */
+			unsigned long cap = l->capacity > l->util ? l->capacity :
+								   l->util;
+
+			env->type = migrate_util;
+			env->imbalance = (long)(cap - l->util);
+			if (env->idle != CPU_NOT_IDLE && !env->imbalance) {
+				env->type = migrate_task;
+				env->imbalance = 1;
+			}
+			return;
+		}
+		env->type = migrate_task;
+		if (b->weight == 1 || env->prefer_sibling)
+			env->imbalance = sibling_imbalance(env);
+		else
+			env->imbalance = l->idle_cpus > b->idle_cpus ?
+						 (long)(l->idle_cpus -
+							b->idle_cpus) :
+						 0;
+		if ((env->sd->flags & SD_NUMA) &&
+		    l->sum_nr_running + 1 <= env->sd->imb_numa_nr &&
+		    env->imbalance <= 2)
+			env->imbalance = 0;
+		env->imbalance >>= 1;
+		return;
+	}
+	if (l->type < lb_overloaded) {
+		/* the local group would become overloaded */
+		l->avg_load = l->load * 1024 / l->capacity;
+		if (l->avg_load >= b->avg_load) {
+			env->imbalance = 0;
+			return;
+		}
+		sds_avg = env->total_load * 1024 / env->total_capacity;
+		if (l->avg_load >= sds_avg) {
+			env->imbalance = 0;
+			return;
+		}
+	}
+	sds_avg = env->total_load * 1024 / env->total_capacity;
+	env->type = migrate_load;
+	{
+		unsigned long a = (b->avg_load - sds_avg) * b->capacity,
+			      c = (sds_avg - l->avg_load) * l->capacity;
+
+		env->imbalance = (long)((a < c ? a : c) / 1024);
+	}
+}
+
+/* sched_balance_find_src_group(): false when the domain is balanced. */
+static bool find_src_group(struct lb_env *env)
+{
+	struct sg_lb_stats *l = &env->local, *b = &env->busiest;
+
+	update_sd_lb_stats(env);
+	if (!env->busiest_group || !b->sum_h_nr_running)
+		return false;
+	if (l->type > b->type)
+		return false;
+	if (l->type == lb_overloaded) {
+		unsigned long sds_avg = env->total_load * 1024 /
+					env->total_capacity;
+
+		if (l->avg_load >= b->avg_load || l->avg_load >= sds_avg ||
+		    100 * b->avg_load <= env->sd->imbalance_pct * l->avg_load)
+			return false;
+	}
+	if (!(env->prefer_sibling && l->type == lb_has_spare &&
+	      sibling_imbalance(env) > 1) &&
+	    b->type != lb_overloaded) {
+		if (env->idle == CPU_NOT_IDLE)
+			return false;
+		if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1)
+			return false;
+		if (b->sum_h_nr_running == 1)
+			return false;
+	}
+	calculate_imbalance(env);
+	return env->imbalance > 0;
+}
+
+/* sched_balance_find_src_rq(): the busiest CPU of the busiest group. */
+static struct rq *find_src_rq(struct lb_env *env)
+{
+	struct eevdf_sim *sim = env->sim;
+	const struct sd_span *g = env->busiest_group;
+	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
+	unsigned int busiest_nr = 0;
+	struct rq *busiest = NULL;
+
+	for (u32 i = 0; i < g->weight; i++) {
+		struct rq *rq = &sim->rqs[g->cpus[i]];
+		unsigned int nr = rq->cfs.h_nr_runnable;
+		unsigned long cap = capacity_of(sim, rq->cpu), v;
+
+		if (!nr)
+			continue;
+		switch (env->type) {
+		case migrate_load:
+			v = cpu_load(rq);
+			if (nr == 1 && v > (unsigned long)env->imbalance)
+				continue;
+			if (v * busiest_cap > busiest_load * cap) {
+				busiest_load = v;
+				busiest_cap = cap;
+				busiest = rq;
+			}
+			break;
+		case migrate_util:
+			v = cpu_util(rq);
+			if (nr <= 1)
+				continue;
+			if (busiest_util < v) {
+				busiest_util = v;
+				busiest = rq;
+			}
+			break;
+		case migrate_task:
+			if (busiest_nr < nr) {
+				busiest_nr = nr;
+				busiest = rq;
+			}
+			break;
+		}
+	}
+	return busiest;
+}
+
+/* Moving tasks --------------------------------------------------------- */
+
+static bool task_hot(const struct lb_env *env, const struct task *p)
+{
+	const struct eevdf_sim *sim = env->sim;
+	s64 delta;
+
+	if (p->policy == EEVDF_POLICY_IDLE)
+		return false;
+	if (env->sd->flags & SD_SHARE_CPUCAPACITY)
+		return false;
+	if (sched_feat(sim->sp.features, CACHE_HOT_BUDDY) &&
+	    env->dst_rq->nr_running && env->src_rq->cfs.next == &p->se)
+		return true;
+	if (!sim->sp.migration_cost)
+		return false;
+	delta = (s64)((u64)sim->now - p->se.exec_start);
+	return delta < (s64)sim->sp.migration_cost;
+}
+
+static bool can_migrate_task(const struct lb_env *env, struct task *p)
+{
+	if (p->se.sched_delayed && env->type != migrate_load)
+		return false;
+	/* 6.17: an ineligible task waits to become eligible where it is,
+	 * rather than carrying its negative lag to a busy CPU */
+	if (sched_feat(env->sim->sp.features, PLACE_LAG) &&
+	    env->dst_rq->cfs.nr_queued &&
+	    !entity_eligible(&env->src_rq->cfs, &p->se) &&
+	    !env->sd->nr_balance_failed)
+		return false;
+	if (!task_allowed(p, env->dst_cpu))
+		return false;
+	/* a spinlock's holder or spinner runs with migration disabled */
+	if (p->on_cpu || p->spin_held || p->spinning)
+		return false;
+	return !task_hot(env, p) ||
+	       env->sd->nr_balance_failed > env->sd->cache_nice_tries;
+}
+
+static unsigned long shr_bound(unsigned long v, unsigned int s)
+{
+	return s >= sizeof(v) * 8 ? 0 : v >> s;
+}
+
+/* detach_task() + attach_task(): dequeue, move, enqueue, preempt. */
+static void move_task(struct lb_env *env, struct task *p)
+{
+	struct eevdf_sim *sim = env->sim;
+
+	env->src_rq->clock = (u64)sim->now;
+	env->dst_rq->clock = (u64)sim->now;
+	dequeue_task_fair(env->src_rq, p, 0);
+	set_task_cpu(sim, p, env->dst_cpu);
+	enqueue_task_fair(env->dst_rq, p, ENQUEUE_MIGRATED);
+	if (env->idle == CPU_NEWLY_IDLE)
+		sim->smp.migrations_newidle++;
+	else
+		sim->smp.migrations_balance++;
+	eevdf__wakeup_preempt(env->dst_rq, p, 0);
+	eevdf__mark_settle(sim, env->dst_rq);
+}
+
+static int detach_tasks(struct lb_env *env)
+{
+	struct rq *src = env->src_rq;
+	int moved = 0;
+
+	env->loop_max = src->nr_running < 32 ? src->nr_running : 32;
+	while (src->cfs_tasks_tail && env->imbalance > 0) {
+		struct task *p = src->cfs_tasks_tail;
+		unsigned long v;
+
+		if (env->idle != CPU_NOT_IDLE && src->nr_running <= 1)
+			break;
+		if (++env->loop > env->loop_max)
+			break;
+		if (!can_migrate_task(env, p))
+			goto next;
+		switch (env->type) {
+		case migrate_load:
+			v = task_h_load_of(p);
+			if (!v)
+				v = 1;
+			if (sched_feat(env->sim->sp.features, LB_MIN) &&
+			    v < 16 && !env->sd->nr_balance_failed)
+				goto next;
+			if (shr_bound(v, env->sd->nr_balance_failed) >
+			    (unsigned long)env->imbalance)
+				goto next;
+			env->imbalance -= (long)v;
+			break;
+		case migrate_util:
+			v = p->se.avg.util_avg;
+			if (shr_bound(v, env->sd->nr_balance_failed) >
+			    (unsigned long)env->imbalance)
+				goto next;
+			env->imbalance -= (long)v;
+			break;
+		case migrate_task:
+			env->imbalance--;
+			break;
+		}
+		move_task(env, p);
+		moved++;
+		/* a preemptible kernel stops a newly-idle pull after one */
+		if (env->idle == CPU_NEWLY_IDLE)
+			break;
+		continue;
+next:
+		cfs_tasks_move_head(src, p);
+	}
+	return moved;
+}
+
+/*
+ * Only one CPU of the local group balances a domain: the first idle one
+ * (of an idle core when there is one), else the group's first CPU.
+ */
+static bool should_we_balance(const struct lb_env *env)
+{
+	const struct eevdf_sim *sim = env->sim;
+	const struct sd_span *span = env->sd->span, *local = NULL;
+	int idle_smt = -1;
+
+	if (env->idle == CPU_NEWLY_IDLE)
+		return !env->dst_rq->nr_running;
+	for (u32 k = 0; k < span->nr_groups && !local; k++)
+		if (span_has(span->groups[k], env->dst_cpu))
+			local = span->groups[k];
+	for (u32 i = 0; local && i < local->weight; i++) {
+		int cpu = local->cpus[i];
+		const struct sd_span *smt = sim->topo.cpu[cpu].smt;
+		bool core_idle = true;
+
+		if (!available_idle_cpu(sim, cpu))
+			continue;
+		for (u32 j = 0; j < smt->weight; j++)
+			if (!available_idle_cpu(sim, smt->cpus[j]))
+				core_idle = false;
+		if (!(env->sd->flags & SD_SHARE_CPUCAPACITY) &&
+		    sim->topo.smt_active && !core_idle) {
+			if (idle_smt < 0)
+				idle_smt = cpu;
+			continue;
+		}
+		return cpu == env->dst_cpu;
+	}
+	if (idle_smt >= 0)
+		return idle_smt == env->dst_cpu;
+	return local && local->first_cpu == env->dst_cpu;
+}
+
+/* sched_balance_rq(): balance one domain; the number of tasks moved. */
+static int sched_balance_rq(struct eevdf_sim *sim, struct rq *rq,
+			    struct sched_domain *sd, enum cpu_idle_type idle)
+{
+	struct lb_env env = {
+		.sim = sim, .sd = sd, .dst_rq = rq, .dst_cpu = rq->cpu,
+		.idle = idle,
+	};
+	int moved = 0;
+
+	sim->smp.balance_runs++;
+	if (!should_we_balance(&env))
+		return 0;
+	if (!find_src_group(&env) || !(env.src_rq = find_src_rq(&env)) ||
+	    env.src_rq == rq) {
+		sd->nr_balance_failed = 0;
+		goto balanced;
+	}
+	if (env.src_rq->nr_running > 1)
+		moved = detach_tasks(&env);
+	if (!moved) {
+		if (idle != CPU_NEWLY_IDLE)
+			sd->nr_balance_failed++;
+	} else {
+		sd->nr_balance_failed = 0;
+	}
+	/* we were unbalanced: balance again soon */
+	sd->balance_interval = sd->min_interval;
+	return moved;
+balanced:
+	if (idle != CPU_NEWLY_IDLE && sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2;
+	return 0;
+}
+
+static u64 balance_interval(const struct eevdf_sim *sim,
+			    const struct sched_domain *sd, bool busy)
+{
+	u64 ms = sd->balance_interval, j, max;
+
+	if (busy)
+		ms *= sd->busy_factor;
+	j = ms_to_jiffies(sim, ms);
+	if (busy && j)
+		j--;
+	max = (u64)sim->hz * (u64)sim->nr_cpus / 10;
+	if (j < 1)
+		j = 1;
+	if (j > max)
+		j = max ? max : 1;
+	return j;
+}
+
+/* sched_balance_domains(): every due domain of one CPU, bottom-up. */
+static void balance_domains(struct eevdf_sim *sim, struct rq *rq,
+			    enum cpu_idle_type idle)
+{
+	u64 j = jiffies(sim), next = j + 60 * (u64)sim->hz;
+	struct sched_domain *sd;
+
+	for_each_domain(&sim->topo, rq->cpu, sd) {
+		bool busy = idle == CPU_NOT_IDLE;
+		u64 iv = balance_interval(sim, sd, busy);
+
+		if (j >= sd->last_balance + iv) {
+			if (sched_balance_rq(sim, rq, sd, idle))
+				idle = CPU_NOT_IDLE;
+			sd->last_balance = j;
+			iv = balance_interval(sim, sd, idle == CPU_NOT_IDLE);
+		}
+		if (sd->last_balance + iv < next)
+			next = sd->last_balance + iv;
+	}
+	rq->next_balance = next;
+}
+
+/*
+ * NOHZ idle balancing, kicked by a busy CPU with work to spare: balance
+ * on behalf of every idle CPU that is due, in CPU order.
+ */
+static void nohz_idle_balance(struct eevdf_sim *sim)
+{
+	u64 j = jiffies(sim), next = j + 60 * (u64)sim->hz;
+
+	for (int c = 0; c < sim->nr_cpus; c++) {
+		struct rq *rq = &sim->rqs[c];
+
+		if (!available_idle_cpu(sim, c))
+			continue;
+		if (j >= rq->next_balance)
+			balance_domains(sim, rq, CPU_IDLE);
+		if (available_idle_cpu(sim, c) && rq->next_balance < next)
+			next = rq->next_balance;
+	}
+	sim->nohz_next_balance = next > j ? next : j + 1;
+}
+
+void eevdf__balance_tick(struct eevdf_sim *sim, struct rq *rq)
+{
+	u64 j = jiffies(sim);
+
+	if (!rq->sim->topo.cpu[rq->cpu].sd)
+		return;
+	if (j >= rq->next_balance)
+		balance_domains(sim, rq,
+				rq->curr ? CPU_NOT_IDLE : CPU_IDLE);
+	if (rq->cfs.h_nr_runnable >= 2 && j >= sim->nohz_next_balance)
+		nohz_idle_balance(sim);
+}
+
+int eevdf__balance_newidle(struct eevdf_sim *sim, struct rq *rq)
+{
+	struct sched_domain *sd;
+	int pulled = 0;
+
+	rq->idle_stamp = sim->now;
+	if (!sim->nr_overloaded)
+		return 0;
+	for_each_domain(&sim->topo, rq->cpu, sd) {
+		if (sd->flags & SD_BALANCE_NEWIDLE)
+			pulled = sched_balance_rq(sim, rq, sd, CPU_NEWLY_IDLE);
+		if (pulled || rq->nr_running)
+			break;
+	}
+	return pulled;
+}

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The core scheduler paths of one CPU, after kernel/sched/core.c:
- * wake_up_new_task, try_to_wake_up (including ttwu_runnable for delayed
- * tasks), __schedule with blocking and preemption, the scheduler tick,
- * sched_yield and exit, and the task program that drives them.
+ * The core scheduler paths, after kernel/sched/core.c: wake_up_new_task
+ * (with the fork balancer's choice of CPU), try_to_wake_up (select_task_rq,
+ * the remote wake list, ttwu_runnable for delayed tasks), __schedule with
+ * blocking, preemption and newly-idle balancing, the scheduler tick,
+ * sched_yield, affinity changes and exit, and the task program that
+ * drives them.  Placement and balancing live in smp.c and balance.c.
  *
  * A reschedule request takes effect as soon as the event that raised it has
- * been handled (full preemption, no wakeup latency): the cost model that
- * stretches this comes with the machine model.  Until SMP placement lands,
- * a task stays on the CPU it was created on.
+ * been handled (full preemption, no IPI to the CPU itself); an idle CPU
+ * first pays its exit latency from the cost model.
  *
  * Accounting follows perf sched latency (shared/reference/workloads.md
  * 8.1): a delay sample runs from the moment a task becomes runnable (by

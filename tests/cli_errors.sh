@@ -501,14 +501,18 @@ hb=(workloads/hackbench.json --param groups=1 --param fds=3 --param loops=20
 	--cpus 2)
 if expect_ok "run --trace" run "${hb[@]}" --trace "$tmp/t.json" -q &&
 	expect_ok "run --trace --trace-window" run "${hb[@]}" -q \
-		--trace "$tmp/w.json" --trace-window 100us:300us; then
+		--trace "$tmp/w.json" --trace-window 100us:300us &&
+	expect_ok "run --trace of five tasks on two CPUs" run \
+		workloads/massive_intr.json --param nproc=5 --param runtime=1 \
+		--cpus 2 -q --trace "$tmp/m.json"; then
 	if ! command -v python3 >/dev/null; then
 		ok "trace checks (python3 missing: skipped)"
-	elif python3 - "$tmp/t.json" "$tmp/w.json" <<'PY'
+	elif python3 - "$tmp/t.json" "$tmp/w.json" "$tmp/m.json" <<'PY'
 import json, sys
 from collections import Counter
 for path, lo, hi in ((sys.argv[1], 0, float("inf")),
-                     (sys.argv[2], 100, 300)):
+                     (sys.argv[2], 100, 300),
+                     (sys.argv[3], 0, float("inf"))):
     ev = json.load(open(path))["traceEvents"]
     kinds = Counter(e["ph"] for e in ev)
     assert kinds["X"] > 10 and kinds["i"] > 0 and kinds["C"] > 0, kinds
@@ -529,9 +533,26 @@ for path, lo, hi in ((sys.argv[1], 0, float("inf")),
     for e in ev:
         if e["ph"] == "f":
             assert flows[e["id"]]["ts"] <= e["ts"]
+    assert all(e["args"]["nr_running"] >= 0 for e in ev if e["ph"] == "C")
+    if path == sys.argv[3]:
+        # migrations: an instant on the CPU the task arrives at, and the
+        # task's next slice runs there
+        mig = [e for e in ev if e["ph"] == "i"
+               and e["name"].startswith("migrate")]
+        assert mig, "no migrate events"
+        for m in mig:
+            a = m["args"]
+            assert a["orig_cpu"] != a["dest_cpu"] == m["tid"], m
+            nxt = [e for e in ev if e["ph"] == "X" and
+                   e["args"]["pid"] == a["pid"] and e["ts"] >= m["ts"]]
+            if nxt:
+                first = min(nxt, key=lambda e: e["ts"])
+                later = [x for x in mig if x["args"]["pid"] == a["pid"]
+                         and m["ts"] < x["ts"] <= first["ts"]]
+                assert later or first["tid"] == a["dest_cpu"], (m, first)
 PY
 	then
-		ok "trace: valid, slices per CPU never overlap, arrows pair, window kept"
+		ok "trace: valid, slices per CPU never overlap, arrows pair, migrations land, window kept"
 	else
 		bad "trace: JSON checks" "$(head -c 300 "$tmp/t.json")"
 	fi

@@ -13,8 +13,8 @@
  * Simplified, and why it matters little for the shipped workloads: no
  * misfit, asym-packing or SMT-balance group types (homogeneous CPUs); no
  * active balancing (a running task is never pushed: only queued tasks
- * move); the balancing cost is taken as zero, so newly-idle balancing always
- * runs while some CPU is overloaded; no util_est (util_avg stands in).
+ * move); the cost of a balancing pass is the cost model's, not measured;
+ * no util_est (util_avg stands in).
  */
 #include <limits.h>
 
@@ -579,6 +579,9 @@ static u64 balance_interval(const struct eevdf_sim *sim,
 	return j;
 }
 
+static void update_newidle_cost(struct eevdf_sim *sim,
+				struct sched_domain *sd, u64 cost);
+
 /* sched_balance_domains(): every due domain of one CPU, bottom-up. */
 static void balance_domains(struct eevdf_sim *sim, struct rq *rq,
 			    enum cpu_idle_type idle)
@@ -598,6 +601,7 @@ static void balance_domains(struct eevdf_sim *sim, struct rq *rq,
 		}
 		if (sd->last_balance + iv < next)
 			next = sd->last_balance + iv;
+		update_newidle_cost(sim, sd, 0);
 	}
 	rq->next_balance = next;
 }
@@ -636,19 +640,61 @@ void eevdf__balance_tick(struct eevdf_sim *sim, struct rq *rq)
 		nohz_idle_balance(sim);
 }
 
+/*
+ * update_newidle_cost(): a domain remembers its dearest newly-idle pass
+ * and forgets 1/64 of it a second.  This is the form before 6.17's
+ * "bump the cost of failing passes" (d206fbad9328), which was reverted
+ * for 6.19 and tagged for stable (kernel-6.18y.md item 23).
+ */
+static void update_newidle_cost(struct eevdf_sim *sim,
+				struct sched_domain *sd, u64 cost)
+{
+	u64 j = jiffies(sim);
+
+	if (cost > sd->max_newidle_lb_cost) {
+		sd->max_newidle_lb_cost = cost;
+		sd->next_decay_max_lb_cost = j + (u64)sim->hz;
+	} else if (j > sd->next_decay_max_lb_cost) {
+		sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
+		sd->next_decay_max_lb_cost = j + (u64)sim->hz;
+	}
+}
+
+/*
+ * sched_balance_newidle().  A pass is worth it only when the CPU expects
+ * to stay idle longer than balancing costs: the cost of a pass is the
+ * cost model's balance_per_cpu times the CPUs of the domain (the kernel
+ * measures it with sched_clock).  The simulated CPU time of the pass
+ * itself is not charged.
+ */
 int eevdf__balance_newidle(struct eevdf_sim *sim, struct rq *rq)
 {
-	struct sched_domain *sd;
+	struct sched_domain *sd = sim->topo.cpu[rq->cpu].sd;
+	u64 curr_cost = 0;
 	int pulled = 0;
 
 	rq->idle_stamp = sim->now;
-	if (!sim->nr_overloaded)
+	rq->idle_stamped = true;
+	if (!sim->nr_overloaded || !sd ||
+	    rq->avg_idle < sd->max_newidle_lb_cost)
 		return 0;
-	for_each_domain(&sim->topo, rq->cpu, sd) {
-		if (sd->flags & SD_BALANCE_NEWIDLE)
+	for (; sd; sd = sd->parent) {
+		u64 cost;
+
+		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
+			break;
+		if (sd->flags & SD_BALANCE_NEWIDLE) {
 			pulled = sched_balance_rq(sim, rq, sd, CPU_NEWLY_IDLE);
+			cost = sim->costs.balance_per_cpu * sd->span_weight;
+			curr_cost += cost;
+			update_newidle_cost(sim, sd, cost);
+		}
 		if (pulled || rq->nr_running)
 			break;
 	}
+	if (curr_cost > rq->max_idle_balance_cost)
+		rq->max_idle_balance_cost = curr_cost;
+	if (pulled)
+		rq->idle_stamped = false;
 	return pulled;
 }

@@ -53,6 +53,11 @@ void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu)
 	rq->nr_wakelist = 0;
 	rq->next_balance = 0;
 	rq->idle_stamp = 0;
+	rq->idle_stamped = false;
+	/* sched_init(): avg_idle = 2 x and max_idle_balance_cost = 1 x the
+	 * migration cost */
+	rq->avg_idle = 2 * sim->sp.migration_cost;
+	rq->max_idle_balance_cost = sim->sp.migration_cost;
 	rq->busy_since = 0;
 	rq->idle_since = 0;
 	rq->busy_ns = rq->idle_ns = rq->switches = rq->ticks = 0;
@@ -206,6 +211,7 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 			rq->busy_ns += (u64)(sim->now - rq->busy_since);
 			rq->idle_since = sim->now;
 			rq->idle_stamp = sim->now;
+			rq->idle_stamped = true;
 			eevdf__eventq_cancel(&sim->evq, &rq->tick_ev);
 			if (sim->sp.smp)
 				update_idle_core(sim, rq->cpu);
@@ -388,6 +394,17 @@ static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
 	struct rq *rq = task_rq(sim, p);
 
 	rq->clock = (u64)sim->now;
+	/* how long the CPU stayed idle feeds newly-idle balancing's budget */
+	if (rq->idle_stamped) {
+		s64 delta = sim->now - rq->idle_stamp;
+		u64 max = 2 * rq->max_idle_balance_cost;
+
+		rq->avg_idle = (u64)((s64)rq->avg_idle +
+				     (delta - (s64)rq->avg_idle) / 8);
+		if (rq->avg_idle > max)
+			rq->avg_idle = max;
+		rq->idle_stamped = false;
+	}
 	became_runnable(p, sim->now);
 	eevdf__trace(sim, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, sim->ttwu_waker,
 		     EEVDF_TASK_RUNNING);

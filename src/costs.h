@@ -46,6 +46,7 @@
 	COST(migrate_llc, 2000)                                               \
 	COST(migrate_cross_llc, 10000)                                        \
 	COST(migrate_cross_pkg, 25000)                                        \
+	COST(balance_per_cpu, 100)                                            \
 	COST(smt_speed_pct, 62)
 
 struct cost_table {

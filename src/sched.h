@@ -230,6 +230,9 @@ struct rq {
 	unsigned int nr_wakelist;   /* remote wakeups in flight to here */
 	u64 next_balance;           /* jiffies */
 	eevdf_time idle_stamp;      /* when it last went idle */
+	bool idle_stamped;          /* idle_stamp is set (cleared on wakeup) */
+	u64 avg_idle;               /* ns: average idle span */
+	u64 max_idle_balance_cost;  /* ns */
 
 	eevdf_time busy_since;      /* start of the current busy span */
 	eevdf_time idle_since;

@@ -56,6 +56,8 @@ struct sched_domain {
 	u32 balance_interval;           /* ms */
 	u32 nr_balance_failed;
 	u32 imb_numa_nr;                /* NUMA: tolerated imbalance */
+	u64 max_newidle_lb_cost;        /* ns: dearest newly-idle pass */
+	u64 next_decay_max_lb_cost;     /* jiffies */
 	u64 last_balance;               /* jiffies */
 };
 

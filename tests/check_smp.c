@@ -476,6 +476,57 @@ START_TEST(a_moved_task_pays_the_refill_of_its_move)
 }
 END_TEST
 
+/* balance_runs of a pinned ping-pong next to an overloaded, pinned CPU. */
+static u64 newidle_runs(const char *balance_cost)
+{
+	char json[2048];
+	struct eevdf_smp_stats ss;
+	eevdf_sim *sim;
+
+	snprintf(json, sizeof(json),
+		 "{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"1s\","
+		 "\"costs\": {\"balance_per_cpu\": %s},"
+		 "\"machine\": {\"topology\": {\"packages\": 1,"
+		 " \"llcs_per_package\": 1, \"cores_per_llc\": 8,"
+		 " \"threads_per_core\": 1}},"
+		 "\"objects\": [{\"type\": \"channel\", \"kind\": \"pipe\","
+		 " \"name\": \"ab\"}, {\"type\": \"channel\", \"kind\":"
+		 " \"pipe\", \"name\": \"ba\"}],"
+		 "\"tasks\": ["
+		 "{\"name\": \"hog\", \"count\": 3, \"cpus\": [0],"
+		 " \"program\": [{\"loop\": {\"body\": [{\"run\": \"1ms\"}]}}]},"
+		 "{\"name\": \"ping\", \"cpus\": [1], \"program\": [{\"loop\":"
+		 " {\"count\": 2000, \"body\": [{\"send\": {\"chan\": \"ab\","
+		 " \"bytes\": 1}}, {\"recv\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]},"
+		 "{\"name\": \"pong\", \"cpus\": [2], \"program\": [{\"loop\":"
+		 " {\"count\": 2000, \"body\": [{\"recv\": {\"chan\": \"ab\","
+		 " \"bytes\": 1}}, {\"send\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]}]}",
+		 balance_cost);
+	sim = run_workload(json, NULL, 30 * MS);
+	ck_assert_int_eq(eevdf_sim_smp_stats(sim, &ss), 0);
+	eevdf_sim_free(sim);
+	return ss.balance_runs;
+}
+
+/*
+ * Newly-idle balancing is tried only while the CPU's average idle span
+ * exceeds the dearest pass so far.  The ping-pong CPUs idle for about
+ * 3.5 us at a time while CPU 0 is overloaded with tasks nobody may pull:
+ * at 1 us a CPU a pass over the 8 CPUs costs 8 us, more than the idle
+ * spans average once a few of them have pulled avg_idle (1 ms at first)
+ * down, so attempts stop; at cost 0 every idle moment tries.
+ */
+START_TEST(newly_idle_balancing_respects_its_cost)
+{
+	u64 free_runs = newidle_runs("0"), costed = newidle_runs("\"1us\"");
+
+	ck_assert_uint_gt(free_runs, 3000);
+	ck_assert_msg(costed * 20 < free_runs, "costed %llu, free %llu",
+		      (unsigned long long)costed,
+		      (unsigned long long)free_runs);
+}
+END_TEST
+
 Suite *smp_suite(void)
 {
 	Suite *s = suite_create("smp");
@@ -493,6 +544,7 @@ Suite *smp_suite(void)
 	tcase_add_test(tc, n_tasks_on_n_cpus_never_migrate);
 	tcase_add_test(tc, released_pinning_is_balanced_within_two_intervals);
 	tcase_add_test(tc, affinity_is_never_violated);
+	tcase_add_test(tc, newly_idle_balancing_respects_its_cost);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("placement");
 	tcase_set_timeout(tc, 120);

@@ -480,16 +480,26 @@ static bool loop_continues(struct eevdf_sim *sim, struct task *p,
  * there: loops go round again or finish, a then-branch or a chosen branch
  * jumps to the end of its if or choose.
  */
+static int close_from(struct eevdf_sim *sim, struct task *p, size_t j);
+
 static int advance(struct eevdf_sim *sim, struct task *p)
 {
-	const struct program *prog = p->prog;
-	size_t j;
-	int err = 0;
-
 	p->op_phase = PH_START;
 	p->pc++;
+	return close_from(sim, p, p->prog->closer[p->pc]);
+}
+
+/* Close the chain of structured ops from j outwards (see advance()). */
+static int close_from(struct eevdf_sim *sim, struct task *p, size_t j)
+{
+	const struct program *prog = p->prog;
+	int err = 0;
+
+	goto first;
 again:
-	for (j = prog->closer[p->pc]; j != NO_LOOP; j = prog->outer_closer[j]) {
+	j = prog->closer[p->pc];
+first:
+	for (; j != NO_LOOP; j = prog->outer_closer[j]) {
 		const struct pop *op = &prog->ops[j];
 
 		switch (op->code) {
@@ -535,6 +545,26 @@ static int jump_to(struct eevdf_sim *sim, struct task *p, u32 pos)
 	return advance(sim, p);
 }
 
+/*
+ * Leave the loop at self without running its body (a count of 0, a false
+ * first test): continue after it, closing only what encloses it.  The
+ * loop and anything inside it that ends at the same place are not closed:
+ * closing them would count an iteration that never ran.
+ */
+static int skip_loop(struct eevdf_sim *sim, struct task *p, u32 self)
+{
+	const struct program *prog = p->prog;
+	u32 pos = self + 1 + prog->ops[self].len;
+	size_t j = prog->closer[pos];
+
+	while (j != NO_LOOP && j != self)
+		j = prog->outer_closer[j];
+	EEVDF_ASSERT(j == self);
+	p->op_phase = PH_START;
+	p->pc = pos;
+	return close_from(sim, p, prog->outer_closer[self]);
+}
+
 static int enter_loop(struct eevdf_sim *sim, struct task *p,
 		      const struct pop *op)
 {
@@ -556,7 +586,7 @@ static int enter_loop(struct eevdf_sim *sim, struct task *p,
 	    !loop_continues(sim, p, op, i, &err)) {
 		if (err)
 			return err;
-		return jump_to(sim, p, i + 1 + op->len);
+		return skip_loop(sim, p, i);
 	}
 	p->pc = i + 1;
 	return 0;

@@ -3129,6 +3129,38 @@ START_TEST(run_wake_and_block_is_atomic)
 }
 END_TEST
 
+/*
+ * A loop that runs no iteration (count 0, or an until that holds at
+ * entry) is skipped without counting an iteration of itself or of a loop
+ * inside it that ends at the same op: three outer rounds, each one 1 ms
+ * sleep and no run (schbench -n 0 is this shape).
+ */
+START_TEST(run_empty_loops_are_skipped)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'ops':0},"
+		"'costs':{'exit':0,'timer_arm':0,'ctxsw_process':0},"
+		"'tasks':[{'name':'w','program':["
+		" {'loop':{'count':3,'body':[{'sleep':'1ms'},"
+		"  {'loop':{'count':'${ops}','body':[{'run':'1ms'},"
+		"   {'loop':{'count':2,'body':[{'run':'1ms'}]}}]}},"
+		"  {'loop':{'until':'1','body':[{'run':'1ms'}]}},"
+		"  {'count':{'metric':'rounds','add':1}}]}}]}],"
+		"'metrics':{'rounds':{'type':'counter'}}}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	char *json;
+
+	run_to_end(sim, 1000 * MS);
+	ck_assert_int_le(sim->tasks[0]->exited_at, 3 * MS + 100000);
+	ck_assert_int_lt(sim->tasks[0]->se.sum_exec_runtime, 100000);
+	ck_assert_int_eq(eevdf_sim_results_json(sim, &json), 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"value\":\t3"));
+	free(json);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
 START_TEST(run_signals_without_handler_end_the_task)
 {
 	eevdf_workload *wl = parse_ok(
@@ -3595,6 +3627,7 @@ Suite *workload_suite(void)
 		       run_timer_wait_relative_and_absolute_after_an_overrun);
 	tcase_add_test(tc, run_wake_and_block_is_atomic);
 	tcase_add_test(tc, run_signals_without_handler_end_the_task);
+	tcase_add_test(tc, run_empty_loops_are_skipped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("format-errors");

@@ -50,12 +50,14 @@ void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu)
 	eevdf__event_init(&rq->idle_exit_ev, REV_IDLE_EXIT, EVC_TICK);
 	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
 	rq->nr_overloaded = &sim->nr_overloaded;
+	rq->idle_slot = &sim->idle_map[cpu];
 	rq->nr_wakelist = 0;
 	rq->next_balance = 0;
 	rq->idle_stamp = 0;
 	rq->idle_stamped = false;
 	/* sched_init(): avg_idle = 2 x and max_idle_balance_cost = 1 x the
 	 * migration cost */
+	rq_idle_update(rq);
 	rq->avg_idle = 2 * sim->sp.migration_cost;
 	rq->max_idle_balance_cost = sim->sp.migration_cost;
 	rq->busy_since = 0;
@@ -204,6 +206,7 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 			rq->busy_since = sim->now;
 		}
 		rq->curr = next;
+		rq_idle_update(rq);
 		if (next) {
 			switch_in(sim, next);
 			tick_start(sim, rq);
@@ -379,6 +382,7 @@ void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		p->wake_flags = wake_flags;
 		p->wakelist_waker = sim->ttwu_waker;
 		sim->rqs[cpu].nr_wakelist++;
+		rq_idle_update(&sim->rqs[cpu]);
 		eevdf__event_init(&p->ev, TEV_WAKELIST, EVC_WAKEUP);
 		eevdf__queue_event(sim, &p->ev,
 				   sim->now + (eevdf_time)sim->costs.ipi);
@@ -505,6 +509,7 @@ static void task_event(struct eevdf_sim *sim, struct task *p)
 	case TEV_WAKELIST:
 		/* the IPI landed: sched_ttwu_pending() on the target */
 		rq->nr_wakelist--;
+		rq_idle_update(rq);
 		p->state = TASK_SLEEPING;
 		sim->ttwu_waker = p->wakelist_waker;
 		ttwu_do_activate(sim, p, p->wake_flags);
@@ -637,6 +642,8 @@ const char *eevdf__rq_check(const struct rq *rq)
 		return "idle CPU has a cfs_rq->curr";
 	if (curr && !eevdf__event_queued(&rq->tick_ev))
 		return "busy CPU has no tick";
+	if (*rq->idle_slot != (!curr && !rq->nr_running && !rq->nr_wakelist))
+		return "the idle map disagrees with the run queue";
 	if (curr && !task_allowed(curr, rq->cpu))
 		return "a task runs on a CPU outside its affinity";
 	{

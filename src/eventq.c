@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event queue: an intrusive binary min-heap of event pointers ordered
- * by eevdf__event_before() (time, class, seq).  See eventq.h.
+ * The event queue: an intrusive 4-ary min-heap of slots carrying their
+ * events' keys, ordered by (time, class, seq).  See eventq.h.
  */
 #include "eventq.h"
 
@@ -29,60 +29,73 @@ void eevdf__eventq_destroy(struct eevdf_eventq *q)
 	eevdf__eventq_init(q);
 }
 
-/* Put ev at slot i and keep its back-pointer in step. */
-static void eventq_place(struct eevdf_eventq *q, size_t i,
-			 struct eevdf_event *ev)
+/* Children of slot i are 4i+1 .. 4i+4: half the depth of a binary heap. */
+#define EQ_ARITY 4
+
+static inline bool slot_before(const struct eevdf_eq_slot *a,
+			       const struct eevdf_eq_slot *b)
 {
-	q->heap[i] = ev;
-	ev->heap_index = i;
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->key < b->key;
+}
+
+/* Put s at slot i and keep its event's back-pointer in step. */
+static inline void eventq_place(struct eevdf_eventq *q, size_t i,
+				const struct eevdf_eq_slot *s)
+{
+	q->heap[i] = *s;
+	s->ev->heap_index = i;
 }
 
 /*
- * Move the event at slot i towards the root while it sorts before its
- * parent.  Parents slide down into the hole so that each level costs one
- * store instead of a swap.
+ * Move the slot at i towards the root while it sorts before its parent.
+ * Parents slide down into the hole so that each level costs one store
+ * instead of a swap.
  */
 static void eventq_sift_up(struct eevdf_eventq *q, size_t i)
 {
-	struct eevdf_event *ev = q->heap[i];
+	struct eevdf_eq_slot s = q->heap[i];
 
 	while (i > 0) {
-		size_t parent = (i - 1) / 2;
+		size_t parent = (i - 1) / EQ_ARITY;
 
-		if (!eevdf__event_before(ev, q->heap[parent]))
+		if (!slot_before(&s, &q->heap[parent]))
 			break;
-		eventq_place(q, i, q->heap[parent]);
+		eventq_place(q, i, &q->heap[parent]);
 		i = parent;
 	}
-	eventq_place(q, i, ev);
+	eventq_place(q, i, &s);
 }
 
-/* Move the event at slot i towards the leaves while a child sorts first. */
+/* Move the slot at i towards the leaves while a child sorts first. */
 static void eventq_sift_down(struct eevdf_eventq *q, size_t i)
 {
-	struct eevdf_event *ev = q->heap[i];
+	struct eevdf_eq_slot s = q->heap[i];
 	size_t nr = q->nr;
 
 	for (;;) {
-		size_t child = 2 * i + 1;
+		size_t first = EQ_ARITY * i + 1, best, end;
 
-		if (child >= nr)
+		if (first >= nr)
 			break;
-		if (child + 1 < nr &&
-		    eevdf__event_before(q->heap[child + 1], q->heap[child]))
-			child++;
-		if (!eevdf__event_before(q->heap[child], ev))
+		end = first + EQ_ARITY < nr ? first + EQ_ARITY : nr;
+		best = first;
+		for (size_t c = first + 1; c < end; c++)
+			if (slot_before(&q->heap[c], &q->heap[best]))
+				best = c;
+		if (!slot_before(&q->heap[best], &s))
 			break;
-		eventq_place(q, i, q->heap[child]);
-		i = child;
+		eventq_place(q, i, &q->heap[best]);
+		i = best;
 	}
-	eventq_place(q, i, ev);
+	eventq_place(q, i, &s);
 }
 
 /* Make room for one more event; the queue is unchanged on failure. */
 static int eventq_grow(struct eevdf_eventq *q)
 {
-	struct eevdf_event **heap;
+	struct eevdf_eq_slot *heap;
 	size_t cap;
 
 	if (q->nr < q->cap)
@@ -120,7 +133,14 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	 * never hit the failure.
 	 */
 	ev->seq = q->next_seq++;
-	eventq_place(q, q->nr, ev);
+	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
+	{
+		struct eevdf_eq_slot s = {
+			ev->time, (u64)ev->class << 48 | ev->seq, ev,
+		};
+
+		eventq_place(q, q->nr, &s);
+	}
 	q->nr++;
 	eventq_sift_up(q, q->nr - 1);
 	return 0;
@@ -133,19 +153,17 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
  */
 static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 {
-	struct eevdf_event *ev = q->heap[i];
-	struct eevdf_event *last;
+	struct eevdf_event *ev = q->heap[i].ev;
 
 	q->nr--;
 	if (i != q->nr) {
-		last = q->heap[q->nr];
-		eventq_place(q, i, last);
-		if (i > 0 && eevdf__event_before(last, q->heap[(i - 1) / 2]))
+		eventq_place(q, i, &q->heap[q->nr]);
+		if (i > 0 && slot_before(&q->heap[i],
+					 &q->heap[(i - 1) / EQ_ARITY]))
 			eventq_sift_up(q, i);
 		else
 			eventq_sift_down(q, i);
 	}
-	q->heap[q->nr] = NULL;
 	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
 
@@ -155,7 +173,7 @@ struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q)
 
 	if (q->nr == 0)
 		return NULL;
-	ev = q->heap[0];
+	ev = q->heap[0].ev;
 	eventq_remove_at(q, 0);
 	return ev;
 }
@@ -167,6 +185,6 @@ void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev)
 	if (i == EEVDF_EV_NOT_QUEUED)
 		return;
 	/* Queued, but not here: the event belongs to another queue. */
-	EEVDF_ASSERT(i < q->nr && q->heap[i] == ev);
+	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev);
 	eventq_remove_at(q, i);
 }

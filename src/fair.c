@@ -757,6 +757,7 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 	rq->cfs.h_nr_runnable++;
 	if (++rq->nr_running == 2)
 		(*rq->nr_overloaded)++;
+	rq_idle_update(rq);
 	cfs_tasks_move_head(rq, p);
 	hrtick_update(rq);
 }
@@ -774,6 +775,7 @@ bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 	rq->cfs.h_nr_runnable--;
 	if (rq->nr_running-- == 2)
 		(*rq->nr_overloaded)--;
+	rq_idle_update(rq);
 	cfs_tasks_del(rq, p);
 	hrtick_update(rq);
 	return true;

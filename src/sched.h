@@ -226,6 +226,7 @@ struct rq {
 	struct task *cfs_tasks;     /* head: most recently enqueued/picked */
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
+	uint8_t *idle_slot;             /* its byte of the machine's idle map */
 	struct eevdf_event idle_exit_ev;
 	unsigned int nr_wakelist;   /* remote wakeups in flight to here */
 	u64 next_balance;           /* jiffies */
@@ -238,6 +239,16 @@ struct rq {
 	eevdf_time idle_since;
 	u64 busy_ns, idle_ns, switches, ticks;
 };
+
+/*
+ * available_idle_cpu() as one byte per CPU, so that an LLC scan reads a
+ * few cache lines instead of one run queue per CPU: call after curr,
+ * nr_running or nr_wakelist change.
+ */
+static inline void rq_idle_update(struct rq *rq)
+{
+	*rq->idle_slot = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+}
 
 /* rq->cfs_tasks upkeep (balance.c): enqueue and pick move a task to the
  * head, so the balancer, which takes from the tail, moves the coldest. */

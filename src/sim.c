@@ -228,7 +228,8 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->settle = calloc((size_t)sim->nr_cpus, sizeof(*sim->settle));
 	sim->core_mark = calloc((size_t)sim->topo.nr_cores,
 				sizeof(*sim->core_mark));
-	if (!sim->rqs || !sim->settle || !sim->core_mark) {
+	sim->idle_map = calloc((size_t)sim->nr_cpus, 1);
+	if (!sim->rqs || !sim->settle || !sim->core_mark || !sim->idle_map) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
@@ -305,6 +306,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->settle);
 	free(sim->rqs);
 	free(sim->core_mark);
+	free(sim->idle_map);
 	eevdf__topology_free(&sim->topo);
 	eevdf_machine_free(sim->machine);
 	eevdf__eventq_destroy(&sim->evq);

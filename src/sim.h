@@ -42,6 +42,7 @@ struct eevdf_sim {
 	struct eevdf_machine *machine; /* owned copy: the config's or a flat one */
 	struct topology topo;
 	u32 *core_mark;       /* select_idle_cpu(): cores already scanned */
+	uint8_t *idle_map;        /* per CPU: available_idle_cpu() (rq_idle_update) */
 	u32 mark_gen;
 	u64 nohz_next_balance; /* jiffies: next NOHZ idle balance kick */
 	unsigned int nr_overloaded; /* CPUs with more than one task queued */

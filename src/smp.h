@@ -16,9 +16,7 @@ int task_nr_allowed(const struct eevdf_sim *sim, const struct task *p);
 /* Nothing running, nothing queued, no wakeup in flight. */
 static inline bool available_idle_cpu(const struct eevdf_sim *sim, int cpu)
 {
-	const struct rq *rq = &sim->rqs[cpu];
-
-	return !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+	return sim->idle_map[cpu];
 }
 
 static inline unsigned long cpu_load(const struct rq *rq)

@@ -20,18 +20,26 @@ static void ev_set(struct eevdf_event *ev, eevdf_time time, u32 class)
 	ev->time = time;
 }
 
-/* Every slot points back at itself and no child sorts before its parent. */
+/*
+ * Every slot points back at itself, carries its event's key, and no child
+ * sorts before its parent (4 children a slot).
+ */
 static void check_heap(const struct eevdf_eventq *q)
 {
 	size_t i;
 
 	ck_assert_uint_le(q->nr, q->cap);
 	for (i = 0; i < q->nr; i++) {
-		if (!q->heap[i] || q->heap[i]->heap_index != i)
+		const struct eevdf_event *ev = q->heap[i].ev;
+
+		if (!ev || ev->heap_index != i)
 			ck_abort_msg("heap[%zu]: missing or wrong heap_index",
 				     i);
-		if (i > 0 && eevdf__event_before(q->heap[i],
-						 q->heap[(i - 1) / 2]))
+		if (q->heap[i].time != ev->time ||
+		    q->heap[i].key != ((u64)ev->class << 48 | ev->seq))
+			ck_abort_msg("heap[%zu]: key is not its event's", i);
+		if (i > 0 && eevdf__event_before(ev,
+						 q->heap[(i - 1) / 4].ev))
 			ck_abort_msg("heap[%zu] is before its parent", i);
 	}
 }
@@ -195,12 +203,14 @@ END_TEST
 START_TEST(eventq_cancel_moves_last_element_up_when_needed)
 {
 	/*
-	 * Slots: 0:10, 1:100, 2:20, 3:110, 4:120, 5:30, 6:40.  Cancelling
-	 * slot 4 moves 40 under 100, where it must rise: the case a sift-down
-	 * alone would get wrong.
+	 * 4-ary slots: 0:10; its children 1:100, 2:20, 3:25, 4:27; slot 1's
+	 * children 5:110, 6:120, 7:130, 8:140; slot 2's first child 9:40.
+	 * Cancelling slot 6 moves 40 under 100, where it must rise: the case
+	 * a sift-down alone would get wrong.
 	 */
-	static const eevdf_time times[] = { 10, 100, 20, 110, 120, 30, 40 };
-	static const size_t want[] = { 0, 2, 5, 6, 1, 3 };
+	static const eevdf_time times[] = { 10, 100, 20, 25, 27,
+					    110, 120, 130, 140, 40 };
+	static const size_t want[] = { 0, 2, 3, 4, 9, 1, 5, 7, 8 };
 	struct eevdf_eventq q;
 	struct eevdf_event ev[ARRAY_SIZE(times)];
 	size_t i;
@@ -212,10 +222,10 @@ START_TEST(eventq_cancel_moves_last_element_up_when_needed)
 	}
 	for (i = 0; i < ARRAY_SIZE(times); i++)
 		ck_assert_uint_eq(ev[i].heap_index, i);
-	eevdf__eventq_cancel(&q, &ev[4]);
+	eevdf__eventq_cancel(&q, &ev[6]);
 	check_heap(&q);
-	ck_assert_uint_eq(ev[6].heap_index, 1);
-	ck_assert_uint_eq(ev[1].heap_index, 4);
+	ck_assert_uint_eq(ev[9].heap_index, 1);
+	ck_assert_uint_eq(ev[1].heap_index, 6);
 	expect_pops(&q, ev, want, ARRAY_SIZE(want));
 	eevdf__eventq_destroy(&q);
 }
@@ -414,7 +424,7 @@ static void check_against_model(const struct eevdf_eventq *q,
 
 		if (model_has(m, &pool[i]))
 			ok = eevdf__event_queued(&pool[i]) &&
-			     q->heap[pool[i].heap_index] == &pool[i];
+			     q->heap[pool[i].heap_index].ev == &pool[i];
 		else
 			ok = !eevdf__event_queued(&pool[i]);
 		if (!ok)

@@ -63,7 +63,7 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run deps asan determinism clang clean bench \
+.PHONY: all lib cli test run deps asan determinism clang clean bench bench-digests \
 	bench-smoke golden examples install uninstall
 
 all: lib cli
@@ -134,6 +134,13 @@ test: deps
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
+
+# After a change that is meant to change results (review the goldens
+# first): store the bench scenarios' new results digests.
+bench-digests: deps
+	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
+	$(BENCHBIN) --smoke --json $(BUILD)/bench.json \
+		--write-digests tests/bench-smoke.digests
 
 # Rewrite tests/golden/ from the current build: review the diff before
 # committing it, it is every decision the model changed.
@@ -250,9 +257,12 @@ bench: deps
 	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
 	$(BENCHBIN) --json $(BUILD)/bench.json
 
+# The smoke run also checks that every scenario's results are the ones
+# tests/bench-smoke.digests stores: an optimisation must not change them.
 bench-smoke: deps
 	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
-	$(BENCHBIN) --smoke --json $(BUILD)/bench.json
+	$(BENCHBIN) --smoke --json $(BUILD)/bench.json \
+		--digests tests/bench-smoke.digests
 	@if command -v python3 >/dev/null; then \
 		echo "python3 -m json.tool $(BUILD)/bench.json"; \
 		python3 -m json.tool $(BUILD)/bench.json >/dev/null; \

@@ -42,6 +42,7 @@ static double wall_now(void)
 
 static struct scenario scenarios[16];
 static size_t nr_scenarios;
+static bool g_digests; /* forked runs inherit it */
 
 static struct scenario *sc_new(const char *name, enum scenario_kind kind,
 			       const char *what)
@@ -88,12 +89,15 @@ static void sc_scale(long n, const char *label, int cpus, eevdf_time sim_ns)
  */
 static void build_scenarios(bool smoke, const char *wdir)
 {
-	static char paths[3][512];
+	static char paths[5][512];
 	struct scenario *sc;
 
 	snprintf(paths[0], sizeof(paths[0]), "%s/schbench.json", wdir);
 	snprintf(paths[1], sizeof(paths[1]), "%s/hackbench.json", wdir);
 	snprintf(paths[2], sizeof(paths[2]), "%s/tbench.json", wdir);
+	snprintf(paths[3], sizeof(paths[3]), "%s/machines/i7-4790.json", wdir);
+	snprintf(paths[4], sizeof(paths[4]), "%s/machines/skl-server.json",
+		 wdir);
 
 	sc = sc_new("hogs", SC_HOGS, "4 nice-0 + 4 nice-5 always-running "
 		    "tasks on 4 CPUs, HZ 1000");
@@ -119,6 +123,7 @@ static void build_scenarios(bool smoke, const char *wdir)
 	sc = sc_new("hackbench", SC_WORKLOAD, "hackbench -g 10 -f 20 -p, "
 		    "i7-4790 (8 CPUs, 1 LLC)");
 	sc->file = paths[1];
+	sc->machine = paths[3];
 	sc->nr_cpus = 8;
 	sc->nllc = 1;
 	/* A fixed amount of work: the run ends when every task has exited
@@ -132,6 +137,7 @@ static void build_scenarios(bool smoke, const char *wdir)
 	sc = sc_new("tbench-64", SC_WORKLOAD, "tbench 64 client/server pairs, "
 		    "skl-server (80 CPUs, 2 LLCs)");
 	sc->file = paths[2];
+	sc->machine = paths[4];
 	sc->nr_cpus = 80;
 	sc->nllc = 2;
 	sc->sim_ns = smoke ? 10 * MSEC : 2 * SEC;
@@ -187,6 +193,8 @@ static int new_sim(const struct scenario *sc, uint64_t seed, eevdf_sim **sim,
 		   struct run_result *r)
 {
 	struct eevdf_config cfg;
+	eevdf_machine *m = NULL;
+	struct eevdf_diag diag;
 	char err[256] = "";
 	int ret;
 
@@ -197,7 +205,15 @@ static int new_sim(const struct scenario *sc, uint64_t seed, eevdf_sim **sim,
 	cfg.nr_cpus = sc->nr_cpus;
 	cfg.hz = sc->hz;
 	cfg.duration = sc->sim_ns;
+	if (sc->machine) {
+		if (eevdf_machine_load_file(sc->machine, &m, &diag))
+			return fail(r, RS_ERROR, "%s",
+				    eevdf_diag_format(&diag, err,
+						      sizeof(err)));
+		cfg.machine = m;
+	}
 	ret = eevdf_sim_new(&cfg, sim, err, sizeof(err));
+	eevdf_machine_free(m);
 	if (ret)
 		return fail(r, RS_ERROR, "eevdf_sim_new: %s: %s",
 			    eevdf_strerror(ret), err);
@@ -320,6 +336,25 @@ static int build_workload(const struct scenario *sc, eevdf_sim **sim,
 	return 0;
 }
 
+/*
+ * FNV-1a over the results JSON: two builds that simulate the same thing
+ * give the same digest, so an optimisation that changes a result shows.
+ */
+static uint64_t results_digest(const eevdf_sim *sim)
+{
+	uint64_t h = 14695981039346656037ULL;
+	char *json = NULL;
+
+	if (eevdf_sim_results_json(sim, &json))
+		return 0;
+	for (const unsigned char *c = (const unsigned char *)json; *c; c++) {
+		h ^= *c;
+		h *= 1099511628211ULL;
+	}
+	free(json);
+	return h;
+}
+
 static void sum_cpu_stats(const eevdf_sim *sim, int nr_cpus,
 			  uint64_t *switches, uint64_t *ticks)
 {
@@ -386,7 +421,7 @@ static void child_measure(const struct scenario *sc, bool baseline,
 	r->nr_cpus = eevdf_sim_nr_cpus(sim);
 
 	if (!baseline) {
-		uint64_t sw1, tk1;
+		uint64_t ev1;
 		double t1;
 
 		/*
@@ -397,7 +432,7 @@ static void child_measure(const struct scenario *sc, bool baseline,
 		t0 = wall_now();
 		ret = eevdf_sim_run(sim, sc->sim_ns / 2);
 		t1 = wall_now();
-		sum_cpu_stats(sim, r->nr_cpus, &sw1, &tk1);
+		ev1 = eevdf_sim_nr_events(sim);
 		if (!ret)
 			ret = eevdf_sim_run(sim, sc->sim_ns);
 		r->wall_s = wall_now() - t0;
@@ -410,7 +445,10 @@ static void child_measure(const struct scenario *sc, bool baseline,
 		r->sim_ns = eevdf_sim_now(sim);
 		r->all_exited = eevdf_sim_done(sim);
 		sum_cpu_stats(sim, r->nr_cpus, &r->switches, &r->ticks);
-		r->events2 = r->switches + r->ticks - sw1 - tk1;
+		r->events = eevdf_sim_nr_events(sim);
+		r->events2 = r->events - ev1;
+		if (g_digests)
+			r->digest = results_digest(sim);
 	}
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		r->maxrss_kib = ru.ru_maxrss; /* KiB on Linux */
@@ -544,7 +582,8 @@ static void bench_scenario(const struct scenario *sc,
 		if (row->nr_wall &&
 		    (r.sim_ns != row->sim_ns ||
 		     r.switches != row->switches || r.ticks != row->ticks ||
-		     r.events2 != row->events2 ||
+		     r.events != row->events || r.events2 != row->events2 ||
+		     r.digest != row->digest ||
 		     r.nr_tasks != row->nr_tasks))
 			row->nondeterministic = true;
 		row->nr_tasks = r.nr_tasks;
@@ -554,7 +593,9 @@ static void bench_scenario(const struct scenario *sc,
 		row->sim_s = (double)r.sim_ns / 1e9;
 		row->switches = r.switches;
 		row->ticks = r.ticks;
+		row->events = r.events;
 		row->events2 = r.events2;
+		row->digest = r.digest;
 		setup[row->nr_wall] = r.setup_s;
 		row->wall2[row->nr_wall] = r.wall2_s;
 		row->wall[row->nr_wall++] = r.wall_s;
@@ -586,6 +627,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: eevdf-bench [--smoke] [--only NAME]... [--runs N] "
+		"[--digests F | --write-digests F] "
 		"[--json FILE]\n"
 		"                   [--workloads DIR] [--list]\n"
 		"       eevdf-bench --check-json FILE\n"
@@ -600,11 +642,80 @@ static void usage(FILE *f)
 		"  --workloads D  directory of schbench.json, hackbench.json, "
 		"tbench.json\n"
 		"  --list         print the scenario names and exit\n"
-		"  --check-json F exit 0 when F is well-formed JSON\n");
+		"  --check-json F exit 0 when F is well-formed JSON\n"
+		"  --digests F    fail unless every scenario's results digest "
+		"equals F's\n"
+		"  --write-digests F  store the results digests in F\n");
+}
+
+/*
+ * --digests FILE: every scenario's results digest must equal the one FILE
+ * stores for it ("NAME HEX" lines); --write-digests FILE stores them.
+ */
+static int digests_write(const char *path, const struct bench_row *rows,
+			 size_t nr)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	fprintf(f, "# eevdf-bench --smoke results digests (FNV-1a of each "
+		"scenario's results JSON)\n");
+	for (size_t i = 0; i < nr; i++)
+		if (rows[i].status == RS_OK)
+			fprintf(f, "%s %016llx\n", rows[i].sc->name,
+				(unsigned long long)rows[i].digest);
+	return fclose(f) ? 1 : 0;
+}
+
+static int digests_check(const char *path, const struct bench_row *rows,
+			 size_t nr)
+{
+	char line[256], name[64];
+	unsigned long long want;
+	int bad = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		bool found = false;
+
+		if (rows[i].status != RS_OK)
+			continue;
+		rewind(f);
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%63s %llx", name, &want) == 2 &&
+			    !strcmp(name, rows[i].sc->name)) {
+				found = true;
+				break;
+			}
+		if (!found) {
+			fprintf(stderr, "eevdf-bench: %s: no digest for %s\n",
+				path, rows[i].sc->name);
+			bad = 1;
+		} else if (want != rows[i].digest) {
+			fprintf(stderr, "eevdf-bench: %s: results changed: "
+				"digest %016llx, stored %016llx\n",
+				rows[i].sc->name,
+				(unsigned long long)rows[i].digest, want);
+			bad = 1;
+		} else {
+			printf("digest %-16s %016llx ok\n", rows[i].sc->name,
+			       want);
+		}
+	}
+	fclose(f);
+	return bad;
 }
 
 int main(int argc, char **argv)
 {
+	const char *check_digests = NULL, *write_digests = NULL;
 	static struct bench_row rows[16];
 	struct bench_meta m = { .runs = 5, .warmup = 1 };
 	const char *json = "build/bench.json", *wdir = "workloads";
@@ -631,6 +742,10 @@ int main(int argc, char **argv)
 			only[nr_only++] = argv[++i];
 		} else if (v && !strcmp(a, "--json")) {
 			json = argv[++i];
+		} else if (v && !strcmp(a, "--digests")) {
+			check_digests = argv[++i];
+		} else if (v && !strcmp(a, "--write-digests")) {
+			write_digests = argv[++i];
 		} else if (v && !strcmp(a, "--workloads")) {
 			wdir = argv[++i];
 		} else if (v && !strcmp(a, "--runs")) {
@@ -655,6 +770,8 @@ int main(int argc, char **argv)
 		if (!runs_set)
 			m.runs = 1;
 	}
+	g_digests = check_digests || write_digests;
+	m.digests = g_digests;
 	m.lib_version = eevdf_version_string();
 	m.have_load_opts = true;
 	build_scenarios(m.smoke, wdir);
@@ -698,5 +815,9 @@ int main(int argc, char **argv)
 	if (bench_write_json(json, &m, rows, nr_rows))
 		return 1;
 	printf("# JSON: %s\n", json);
+	if (write_digests && digests_write(write_digests, rows, nr_rows))
+		return 1;
+	if (check_digests && digests_check(check_digests, rows, nr_rows))
+		return 1;
 	return nr_err ? 1 : 0;
 }

@@ -28,6 +28,7 @@ struct scenario {
 	char what[96];          /* one-line description for the JSON */
 	int nr_cpus;
 	int nllc;               /* LLCs, for the workload loader's ${nllc} */
+	const char *machine;    /* machine file, or NULL for a flat machine */
 	int hz;
 	eevdf_time sim_ns;      /* run until this simulated time */
 	long n;                 /* SC_SCALE: N hogs and N sleepers */
@@ -56,7 +57,9 @@ struct run_result {
 	double setup_s;     /* wall time of loading and adding tasks */
 	double wall_s;      /* wall time of eevdf_sim_run() alone */
 	double wall2_s;     /* ... of its second half (steady state) */
-	uint64_t events2;   /* ticks + switches of the second half */
+	uint64_t events;    /* eevdf_sim_nr_events() at the end */
+	uint64_t events2;   /* ... of the second half */
+	uint64_t digest;    /* FNV-1a of the results JSON (--digests) */
 	long maxrss_kib;    /* getrusage(RUSAGE_SELF).ru_maxrss of the child */
 	long startrss_kib;  /* the same at the child's start: what it
 			     * inherited from the parent at fork */
@@ -78,7 +81,8 @@ struct bench_row {
 	double wall_med, wall_min, wall_max;
 	double wall2[BENCH_MAX_RUNS]; /* second halves */
 	double wall2_med;
-	uint64_t events2;
+	uint64_t events, events2;
+	uint64_t digest;
 	double setup_med;
 	long maxrss_kib;        /* the largest over the runs */
 	long grow_kib;          /* the largest maxrss - startrss */
@@ -86,7 +90,7 @@ struct bench_row {
 
 	/* Derived (output.c fills them). */
 	double switches_per_s;
-	double events_per_s;    /* (ticks + switches) per wall second */
+	double events_per_s;    /* events per wall second */
 	double ns_per_event;
 	double ns_per_event2;   /* second half only: the steady state */
 	double speed;           /* simulated seconds per wall second */
@@ -97,6 +101,7 @@ struct bench_row {
 
 struct bench_meta {
 	bool smoke;
+	bool digests;           /* compute each run's results digest */
 	int runs;
 	int warmup;
 	long baseline_kib;      /* the baseline child's growth */

@@ -29,7 +29,7 @@ static double ratio(double a, double b)
 
 void bench_derive(struct bench_row *row, long baseline_kib)
 {
-	double events = (double)row->ticks + (double)row->switches;
+	double events = (double)row->events;
 	long delta = row->grow_kib - baseline_kib;
 
 	if (row->status != RS_OK)
@@ -163,12 +163,11 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 	fprintf(f, "# wall: eevdf_sim_run() only, median of %d run%s after "
 		"%d warm-up; every run in its own forked process\n", m->runs,
 		m->runs == 1 ? "" : "s", m->warmup);
-	fprintf(f, "# events*: the library exposes no event count, so the "
-		"proxy is ticks + context switches\n"
-		"#   (sums of eevdf_cpu_stats .ticks and .switches); ns/ev* "
-		"= wall / that; 2nd half: the same over\n"
-		"#   the second half of the simulated time only (steady "
-		"state, after the creation burst at 0)\n");
+	fprintf(f, "# events: eevdf_sim_nr_events(), every timer, burst end, "
+		"tick and wakeup the engine ran;\n"
+		"#   ns/ev = wall / events; 2nd half: the same over the second "
+		"half of the simulated time only\n"
+		"#   (steady state, after the creation burst at 0)\n");
 	fprintf(f, "# peak: ru_maxrss of the run's process; B/task: its "
 		"growth after fork beyond the growth of a\n"
 		"#   baseline child (empty sim + one 10 ms hog: %ld KiB, "
@@ -176,7 +175,7 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 		m->baseline_peak_kib);
 	fprintf(f, "%-16s %7s %5s %8s %8s %8s %10s %10s %7s %8s %10s %8s "
 		"%6s\n", "scenario", "tasks", "cpus", "sim s", "wall s",
-		"setup s", "switches/s", "events/s*", "ns/ev*", "2nd half",
+		"setup s", "switches/s", "events/s", "ns/ev", "2nd half",
 		"sim s/wall", "peak MiB", "B/task");
 	for (size_t i = 0; i < nr; i++) {
 		const struct bench_row *r = &rows[i];
@@ -272,11 +271,16 @@ static void json_row(FILE *f, const struct bench_row *r)
 	fprintf(f, ",\n\t\t\t\"tasks\": %llu,\n\t\t\t\"cpus\": %d,\n"
 		"\t\t\t\"hz\": %d,\n\t\t\t\"sim_ns\": %lld,\n"
 		"\t\t\t\"all_exited\": %s,\n"
-		"\t\t\t\"switches\": %llu,\n\t\t\t\"ticks\": %llu,\n",
+		"\t\t\t\"switches\": %llu,\n\t\t\t\"ticks\": %llu,\n"
+		"\t\t\t\"events\": %llu,\n",
 		(unsigned long long)r->nr_tasks, r->nr_cpus, sc->hz,
 		(long long)r->sim_ns, r->all_exited ? "true" : "false",
 		(unsigned long long)r->switches,
-		(unsigned long long)r->ticks);
+		(unsigned long long)r->ticks,
+		(unsigned long long)r->events);
+	if (r->digest)
+		fprintf(f, "\t\t\t\"results_digest\": \"%016llx\",\n",
+			(unsigned long long)r->digest);
 	fprintf(f, "\t\t\t\"wall_s\": ");
 	json_num(f, r->wall_med);
 	fprintf(f, ",\n\t\t\t\"wall_s_min\": ");
@@ -337,8 +341,7 @@ int bench_write_json(const char *path, const struct bench_meta *m,
 	json_str(f, m->lib_version);
 	fprintf(f, ",\n\t\"smoke\": %s,\n\t\"runs\": %d,\n\t\"warmup\": %d,\n"
 		"\t\"wall\": \"eevdf_sim_run() only, median of the runs\",\n"
-		"\t\"events\": \"ticks + switches (no event count is "
-		"exposed)\",\n"
+		"\t\"events\": \"eevdf_sim_nr_events()\",\n"
 		"\t\"workload_overrides\": %s,\n"
 		"\t\"baseline_growth_kib\": %ld,\n"
 		"\t\"baseline_peak_kib\": %ld,\n\t\"scenarios\": [\n",

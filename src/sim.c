@@ -307,6 +307,10 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->rqs);
 	free(sim->core_mark);
 	free(sim->idle_map);
+	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
+		eevdf__program_unref(sim->prog_cache[i].prog);
+		free(sim->prog_cache[i].ops);
+	}
 	eevdf__topology_free(&sim->topo);
 	eevdf_machine_free(sim->machine);
 	eevdf__eventq_destroy(&sim->evq);
@@ -487,10 +491,14 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->prog = prog;
 	p->locals = calloc(prog->nr_locals + 1, sizeof(*p->locals));
 	p->loop_left = calloc(prog->nr_ops + 1, sizeof(*p->loop_left));
-	p->cpus_allowed = dup_array(spec->cpus, spec->nr_cpus,
-				    sizeof(*p->cpus_allowed));
+	/* no list means every CPU: nothing to store */
+	p->cpus_allowed = spec->nr_cpus ?
+				  dup_array(spec->cpus, spec->nr_cpus,
+					    sizeof(*p->cpus_allowed)) :
+				  NULL;
 	p->self = new_self_sem(spec->name);
-	if (!p->locals || !p->loop_left || !p->cpus_allowed || !p->self) {
+	if (!p->locals || !p->loop_left ||
+	    (spec->nr_cpus && !p->cpus_allowed) || !p->self) {
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
@@ -519,7 +527,8 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	 * allowed CPU (CPU 0 for most), the launcher's CPU.  The fork
 	 * balancer chooses the CPU when it starts.
 	 */
-	qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int), cmp_int);
+	if (p->nr_cpus_allowed > 1)
+		qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int), cmp_int);
 	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
 	p->recent_used_cpu = -1;
 	p->wakelist_waker = -1;
@@ -539,6 +548,52 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	return p->pid;
 }
 
+static bool same_ops(const struct eevdf_op *a, const struct eevdf_op *b,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].kind != b[i].kind || a[i].duration != b[i].duration ||
+		    a[i].count != b[i].count || a[i].body_len != b[i].body_len)
+			return false;
+	return true;
+}
+
+/*
+ * The program of ops: a reference to the one built for the same ops
+ * earlier (the last eight kinds are remembered), or a new one.
+ */
+static int shared_program(struct eevdf_sim *sim, const struct eevdf_op *ops,
+			  size_t nr, struct program **out)
+{
+	struct prog_cache *c;
+	struct eevdf_op *copy;
+	int ret;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
+		c = &sim->prog_cache[i];
+		if (c->prog && c->nr == nr && same_ops(c->ops, ops, nr)) {
+			c->prog->refs++;
+			*out = c->prog;
+			return 0;
+		}
+	}
+	ret = eevdf__program_from_ops(ops, nr, out);
+	if (ret)
+		return ret;
+	copy = dup_array(ops, nr, sizeof(*ops));
+	if (!copy)
+		return 0; /* not remembered: only sharing is lost */
+	c = &sim->prog_cache[sim->prog_cache_next++ %
+			     ARRAY_SIZE(sim->prog_cache)];
+	eevdf__program_unref(c->prog);
+	free(c->ops);
+	c->ops = copy;
+	c->nr = nr;
+	c->prog = *out;
+	c->prog->refs++;
+	return 0;
+}
+
 int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 {
 	struct program *prog;
@@ -555,7 +610,7 @@ int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 	ret = check_spec(sim, spec);
 	if (ret)
 		return ret;
-	ret = eevdf__program_from_ops(spec->program, spec->nr_ops, &prog);
+	ret = shared_program(sim, spec->program, spec->nr_ops, &prog);
 	if (ret)
 		return sim_reject(sim, ret, "out of memory");
 	return eevdf__sim_add_task_prog(sim, spec, prog, false, NULL);

@@ -65,6 +65,18 @@ struct eevdf_sim {
 	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
 	uint64_t nr_events; /* events run so far */
 
+	/*
+	 * Programs built from public op arrays, shared by every task added
+	 * with the same ops: a hundred thousand tasks of one kind hold one
+	 * program, not a hundred thousand copies.
+	 */
+	struct prog_cache {
+		struct eevdf_op *ops;  /* a copy of the public ops */
+		size_t nr;
+		struct program *prog;  /* a reference */
+	} prog_cache[8];
+	unsigned int prog_cache_next;
+
 	/* Livelock guard: ops executed without the clock moving. */
 	eevdf_time guard_time;
 	u64 guard_ops;

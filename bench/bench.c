@@ -72,9 +72,12 @@ static void sc_scale(long n, const char *label, int cpus, eevdf_time sim_ns)
 	snprintf(name, sizeof(name), "scale-%s-%d", label, cpus);
 	sc = sc_new(name, SC_SCALE, "");
 	snprintf(sc->what, sizeof(sc->what), "%ld always-running + %ld "
-		 "run-1ms/sleep-3ms tasks on %d CPUs, unpinned", n, n, cpus);
+		 "run-1ms/sleep-3ms tasks on %d CPUs (LLCs of 16), unpinned",
+		 n, n, cpus);
 	sc->n = n;
 	sc->nr_cpus = cpus;
+	/* a real machine of that size has LLCs of 8 to 64 CPUs, not one */
+	sc->llc_cpus = 16;
 	sc->sim_ns = sim_ns;
 }
 
@@ -211,6 +214,18 @@ static int new_sim(const struct scenario *sc, uint64_t seed, eevdf_sim **sim,
 				    eevdf_diag_format(&diag, err,
 						      sizeof(err)));
 		cfg.machine = m;
+	} else if (sc->llc_cpus && sc->nr_cpus > sc->llc_cpus) {
+		int llcs = sc->nr_cpus / sc->llc_cpus;
+		struct eevdf_machine_spec spec = {
+			.name = "bench", .packages = llcs < 4 ? 1 : llcs / 4,
+			.llcs_per_package = llcs < 4 ? llcs : 4,
+			.cores_per_llc = sc->llc_cpus, .threads_per_core = 1,
+		};
+
+		ret = eevdf_machine_new(&spec, &m, err, sizeof(err));
+		if (ret)
+			return fail(r, RS_ERROR, "eevdf_machine_new: %s", err);
+		cfg.machine = m;
 	}
 	ret = eevdf_sim_new(&cfg, sim, err, sizeof(err));
 	eevdf_machine_free(m);
@@ -265,11 +280,7 @@ static int build_hogs(const struct scenario *sc, eevdf_sim **sim,
 	return 0;
 }
 
-/*
- * All hogs first, then all sleepers: the library's round-robin start
- * placement then spreads each kind evenly (interleaving them would put
- * every hog on an even CPU).
- */
+/* All hogs first, then all sleepers; the fork balancer spreads them. */
 static int build_scale(const struct scenario *sc, eevdf_sim **sim,
 		       struct run_result *r)
 {

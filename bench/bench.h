@@ -29,6 +29,8 @@ struct scenario {
 	int nr_cpus;
 	int nllc;               /* LLCs, for the workload loader's ${nllc} */
 	const char *machine;    /* machine file, or NULL for a flat machine */
+	int llc_cpus;           /* no file: LLCs of this many CPUs, 4 LLCs a
+				 * package (0: one LLC) */
 	int hz;
 	eevdf_time sim_ns;      /* run until this simulated time */
 	long n;                 /* SC_SCALE: N hogs and N sleepers */

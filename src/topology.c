@@ -265,7 +265,12 @@ int eevdf__topology_build(struct topology *t, const struct eevdf_machine *m)
 		t->cpu[c].capacity = m->cpu[c].capacity;
 	}
 	build_domains(t);
-	/* Every CPU starts idle: its LLC has idle cores, a full scan budget. */
+	/*
+	 * Every CPU starts idle, its LLC with idle cores and the full
+	 * SIS_UTIL scan budget an idle LLC's periodic balance computes: the
+	 * state of a machine that has been idle for a while, where a
+	 * benchmark starts, rather than the kernel's zeroed one at boot.
+	 */
 	for (int i = 0; i < t->nr_llcs; i++)
 		t->llc[i].has_idle_cores = t->smt_active;
 	for (int c = 0; c < n; c++)

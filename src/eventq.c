@@ -1,28 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event queue: a 4-ary min-heap of slots carrying their events' keys,
- * ordered by (time, class, seq), with lazy cancellation.  See eventq.h.
+ * The event queue: an intrusive 4-ary min-heap of slots carrying their
+ * events' keys, ordered by (time, class, seq).  See eventq.h.
  */
 #include "eventq.h"
 
 /*
- * The first allocation holds this many slots; a small simulation never
+ * The first allocation holds this many events; a small simulation never
  * reallocates, and doubling keeps pushes amortised O(1) beyond that.
  */
 #define EVENTQ_INITIAL_CAP 64
-
-/* Children of slot i are 4i+1 .. 4i+4: half the depth of a binary heap. */
-#define EQ_ARITY 4
-
-/* Rebuild once stale slots outnumber live ones (and are this many). */
-#define EQ_COMPACT_MIN 256
 
 void eevdf__eventq_init(struct eevdf_eventq *q)
 {
 	q->heap = NULL;
 	q->nr = 0;
 	q->cap = 0;
-	q->nr_live = 0;
 	q->next_seq = 0;
 }
 
@@ -36,12 +29,23 @@ void eevdf__eventq_destroy(struct eevdf_eventq *q)
 	eevdf__eventq_init(q);
 }
 
+/* Children of slot i are 4i+1 .. 4i+4: half the depth of a binary heap. */
+#define EQ_ARITY 4
+
 static inline bool slot_before(const struct eevdf_eq_slot *a,
 			       const struct eevdf_eq_slot *b)
 {
 	if (a->time != b->time)
 		return a->time < b->time;
 	return a->key < b->key;
+}
+
+/* Put s at slot i and keep its event's back-pointer in step. */
+static inline void eventq_place(struct eevdf_eventq *q, size_t i,
+				const struct eevdf_eq_slot *s)
+{
+	q->heap[i] = *s;
+	s->ev->heap_index = i;
 }
 
 /*
@@ -58,10 +62,10 @@ static void eventq_sift_up(struct eevdf_eventq *q, size_t i)
 
 		if (!slot_before(&s, &q->heap[parent]))
 			break;
-		q->heap[i] = q->heap[parent];
+		eventq_place(q, i, &q->heap[parent]);
 		i = parent;
 	}
-	q->heap[i] = s;
+	eventq_place(q, i, &s);
 }
 
 /* Move the slot at i towards the leaves while a child sorts first. */
@@ -82,13 +86,13 @@ static void eventq_sift_down(struct eevdf_eventq *q, size_t i)
 				best = c;
 		if (!slot_before(&q->heap[best], &s))
 			break;
-		q->heap[i] = q->heap[best];
+		eventq_place(q, i, &q->heap[best]);
 		i = best;
 	}
-	q->heap[i] = s;
+	eventq_place(q, i, &s);
 }
 
-/* Make room for one more slot; the queue is unchanged on failure. */
+/* Make room for one more event; the queue is unchanged on failure. */
 static int eventq_grow(struct eevdf_eventq *q)
 {
 	struct eevdf_eq_slot *heap;
@@ -112,39 +116,12 @@ static int eventq_grow(struct eevdf_eventq *q)
 	return 0;
 }
 
-/* Drop the top slot. */
-static void eventq_drop_top(struct eevdf_eventq *q)
-{
-	if (--q->nr) {
-		q->heap[0] = q->heap[q->nr];
-		eventq_sift_down(q, 0);
-	}
-}
-
-/*
- * Keep the live slots, in array order, and heapify them bottom-up: the
- * result depends only on the slots, so it is the same on every run.
- */
-static void eventq_compact(struct eevdf_eventq *q)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < q->nr; i++)
-		if (eevdf__eq_slot_live(&q->heap[i]))
-			q->heap[n++] = q->heap[i];
-	q->nr = n;
-	if (n > 1)
-		for (size_t i = (n - 2) / EQ_ARITY + 1; i-- > 0;)
-			eventq_sift_down(q, i);
-}
-
 int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 {
-	struct eevdf_eq_slot s;
 	int err;
 
-	/* A double push would leave two live slots for one event. */
-	EEVDF_ASSERT(!ev->queued);
+	/* A double push would leave two slots pointing at one event. */
+	EEVDF_ASSERT(!eevdf__event_queued(ev));
 
 	err = eventq_grow(q);
 	if (err)
@@ -156,44 +133,58 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	 * never hit the failure.
 	 */
 	ev->seq = q->next_seq++;
-	EEVDF_ASSERT(ev->seq <= EQ_SEQ_MASK && ev->class < (1u << 16));
-	ev->queued = true;
-	s.time = ev->time;
-	s.key = (u64)ev->class << EQ_SEQ_BITS | ev->seq;
-	s.ev = ev;
-	q->heap[q->nr] = s;
+	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
+	{
+		struct eevdf_eq_slot s = {
+			ev->time, (u64)ev->class << 48 | ev->seq, ev,
+		};
+
+		eventq_place(q, q->nr, &s);
+	}
 	q->nr++;
-	q->nr_live++;
 	eventq_sift_up(q, q->nr - 1);
 	return 0;
 }
 
-struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
+/*
+ * Remove the event at slot i: the last event fills the hole and then moves
+ * whichever way restores the heap.  It can only need to go up when the
+ * hole was not on its root path, which is why both directions are tried.
+ */
+static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 {
-	while (q->nr && !eevdf__eq_slot_live(&q->heap[0]))
-		eventq_drop_top(q);
-	return q->nr ? q->heap[0].ev : NULL;
+	struct eevdf_event *ev = q->heap[i].ev;
+
+	q->nr--;
+	if (i != q->nr) {
+		eventq_place(q, i, &q->heap[q->nr]);
+		if (i > 0 && slot_before(&q->heap[i],
+					 &q->heap[(i - 1) / EQ_ARITY]))
+			eventq_sift_up(q, i);
+		else
+			eventq_sift_down(q, i);
+	}
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
 
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q)
 {
-	struct eevdf_event *ev = eevdf__eventq_peek(q);
+	struct eevdf_event *ev;
 
-	if (!ev)
+	if (q->nr == 0)
 		return NULL;
-	eventq_drop_top(q);
-	ev->queued = false;
-	q->nr_live--;
+	ev = q->heap[0].ev;
+	eventq_remove_at(q, 0);
 	return ev;
 }
 
 void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev)
 {
-	if (!ev->queued)
+	size_t i = ev->heap_index;
+
+	if (i == EEVDF_EV_NOT_QUEUED)
 		return;
-	ev->queued = false;
-	q->nr_live--;
-	if (q->nr - q->nr_live > q->nr_live &&
-	    q->nr - q->nr_live >= EQ_COMPACT_MIN)
-		eventq_compact(q);
+	/* Queued, but not here: the event belongs to another queue. */
+	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev);
+	eventq_remove_at(q, i);
 }

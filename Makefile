@@ -138,8 +138,8 @@ test: deps
 # After a change that is meant to change results (review the goldens
 # first): store the bench scenarios' new results digests.
 bench-digests: deps
-	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
-	$(BENCHBIN) --smoke --json $(BUILD)/bench.json \
+	@$(BENCH_MAKE)
+	$(BENCH_BUILD)/eevdf-bench --smoke --json build/bench.json \
 		--write-digests tests/bench-smoke.digests
 
 # Rewrite tests/golden/ from the current build: review the diff before
@@ -238,14 +238,20 @@ uninstall:
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
 
 # The speed benchmark: bench/*.c through the public API only, linked with
-# the static library.  Built at -O2; invariant checking is a runtime flag
-# of eevdf_config that the benchmark never sets.  `bench` runs the full
-# sizes (minutes); `bench-smoke` runs every scenario at a tiny size and
-# checks that build/bench.json is well-formed JSON, not how fast it was.
+# the static library.  It is built in build/bench at -O2 with the
+# invariant checker compiled out (EEVDF_NO_INVARIANTS), never sharing
+# objects with the test build.  `bench` runs the full sizes (minutes) and
+# then measures what --trace costs; `bench-smoke` runs every scenario at a
+# tiny size and checks that build/bench.json is well-formed JSON and that
+# every scenario's results equal tests/bench-smoke.digests (an
+# optimisation must not change them), not how fast it was.
 BENCH_SRC    := $(wildcard bench/*.c)
 BENCH_OBJ    := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 BENCHBIN     := $(BUILD)/eevdf-bench
-BENCH_CFLAGS ?= -O2 -g
+BENCH_BUILD  := build/bench
+BENCH_CFLAGS ?= -O2 -g -DEEVDF_NO_INVARIANTS
+BENCH_MAKE    = $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) \
+		CFLAGS="$(BENCH_CFLAGS)" $(BENCH_BUILD)/eevdf-bench
 
 $(BUILD)/obj/bench/%.o: ALL_CFLAGS += -D_GNU_SOURCE
 
@@ -254,19 +260,19 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 	$(Q)$(CC) -o $@ $(BENCH_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
 bench: deps
-	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
-	$(BENCHBIN) --json $(BUILD)/bench.json
+	@$(BENCH_MAKE)
+	$(BENCH_BUILD)/eevdf-bench --json build/bench.json
+	@$(MAKE) --no-print-directory cli
+	bench/trace-cost.sh $(CLI)
 
-# The smoke run also checks that every scenario's results are the ones
-# tests/bench-smoke.digests stores: an optimisation must not change them.
 bench-smoke: deps
-	@$(MAKE) --no-print-directory CFLAGS="$(BENCH_CFLAGS)" $(BENCHBIN)
-	$(BENCHBIN) --smoke --json $(BUILD)/bench.json \
+	@$(BENCH_MAKE)
+	$(BENCH_BUILD)/eevdf-bench --smoke --json build/bench.json \
 		--digests tests/bench-smoke.digests
 	@if command -v python3 >/dev/null; then \
-		echo "python3 -m json.tool $(BUILD)/bench.json"; \
-		python3 -m json.tool $(BUILD)/bench.json >/dev/null; \
+		echo "python3 -m json.tool build/bench.json"; \
+		python3 -m json.tool build/bench.json >/dev/null; \
 	fi
-	$(BENCHBIN) --check-json $(BUILD)/bench.json
+	$(BENCH_BUILD)/eevdf-bench --check-json build/bench.json
 
 -include $(BENCH_OBJ:.o=.d)

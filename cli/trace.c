@@ -32,6 +32,7 @@ struct task_track {
 	eevdf_time delay;     /* sch delay of the current run */
 	uint64_t flow;        /* wakeup flow to end when it runs, 0 none */
 	int cpu;              /* where it is runnable */
+	char name[EEVDF_NAME_MAX]; /* cached comm, "" until first needed */
 };
 
 struct cli_trace {
@@ -45,7 +46,98 @@ struct cli_trace {
 	uint64_t next_flow;
 	bool first;   /* no JSON event written yet */
 	bool th_head; /* timehist header written */
+	/*
+	 * The JSON is formatted here by hand and written in 64 KiB blocks:
+	 * printf-style formatting was most of the cost of a traced run.
+	 */
+	size_t jlen;
+	char jbuf[65536];
 };
+
+static void jw_flush(struct cli_trace *t)
+{
+	if (t->jlen)
+		fwrite(t->jbuf, 1, t->jlen, t->json);
+	t->jlen = 0;
+}
+
+static void jw_raw(struct cli_trace *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (t->jlen + n > sizeof(t->jbuf))
+		jw_flush(t);
+	if (n > sizeof(t->jbuf)) {
+		fwrite(s, 1, n, t->json);
+		return;
+	}
+	memcpy(t->jbuf + t->jlen, s, n);
+	t->jlen += n;
+}
+
+static void jw_int(struct cli_trace *t, long long v)
+{
+	char tmp[24];
+	size_t n = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+				       (unsigned long long)v;
+
+	if (t->jlen + 24 > sizeof(t->jbuf))
+		jw_flush(t);
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		t->jbuf[t->jlen++] = '-';
+	while (n)
+		t->jbuf[t->jlen++] = tmp[--n];
+}
+
+/* ns as microseconds with three decimals, the trace format's unit. */
+static void jw_us(struct cli_trace *t, eevdf_time ns)
+{
+	long long frac = (long long)(ns % 1000);
+
+	if (ns < 0 && frac) {
+		jw_raw(t, "-");
+		ns = -ns;
+		frac = -frac;
+	}
+	jw_int(t, (long long)(ns / 1000));
+	if (t->jlen + 4 > sizeof(t->jbuf))
+		jw_flush(t);
+	t->jbuf[t->jlen++] = '.';
+	t->jbuf[t->jlen++] = (char)('0' + frac / 100);
+	t->jbuf[t->jlen++] = (char)('0' + frac / 10 % 10);
+	t->jbuf[t->jlen++] = (char)('0' + frac % 10);
+}
+
+/* A JSON string: task names are plain, but be safe. */
+static void jw_jstr(struct cli_trace *t, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	jw_raw(t, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (t->jlen + 6 > sizeof(t->jbuf))
+			jw_flush(t);
+		if (c == '"' || c == '\\') {
+			t->jbuf[t->jlen++] = '\\';
+			t->jbuf[t->jlen++] = (char)c;
+		} else if (c < 0x20) {
+			memcpy(t->jbuf + t->jlen, "\\u00", 4);
+			t->jlen += 4;
+			t->jbuf[t->jlen++] = hex[c >> 4];
+			t->jbuf[t->jlen++] = hex[c & 15];
+		} else {
+			t->jbuf[t->jlen++] = (char)c;
+		}
+	}
+	jw_raw(t, "\"");
+}
 
 struct cli_trace *cli_trace_new(int nr_cpus, FILE *json, FILE *timehist,
 				eevdf_time from, eevdf_time to)
@@ -69,8 +161,7 @@ struct cli_trace *cli_trace_new(int nr_cpus, FILE *json, FILE *timehist,
 	t->first = true;
 	t->next_flow = 1;
 	if (json)
-		fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n",
-		      json);
+		jw_raw(t, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
 	return t;
 }
 
@@ -103,42 +194,32 @@ static struct task_track *task_of(struct cli_trace *t, int pid)
 		if (!nt)
 			return NULL;
 		for (size_t i = t->nr_task; i < n; i++)
-			nt[i] = (struct task_track){ -1, -1, 0, 0, 0, 0 };
+			nt[i] = (struct task_track){ .last_out = -1, .runnable = -1 };
 		t->task = nt;
 		t->nr_task = n;
 	}
 	return &t->task[pid - 1];
 }
 
-static const char *name_of(const struct cli_trace *t, int pid, char *buf,
+/* A task's name, looked up once and kept in its track. */
+static const char *name_of(struct cli_trace *t, int pid, char *buf,
 			   size_t len)
 {
 	struct eevdf_task_stats st;
+	struct task_track *k;
 
 	if (pid < 0)
 		return "<idle>";
+	k = task_of(t, pid);
+	if (k && k->name[0])
+		return k->name;
 	if (t->sim && eevdf_sim_task_stats(t->sim, (size_t)(pid - 1), &st) == 0)
 		snprintf(buf, len, "%s", st.name);
 	else
 		snprintf(buf, len, "pid %d", pid);
+	if (k && t->sim)
+		snprintf(k->name, sizeof(k->name), "%s", buf);
 	return buf;
-}
-
-/* A JSON string body: task names are plain, but be safe. */
-static void put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static bool in_window(const struct cli_trace *t, eevdf_time a, eevdf_time b)
@@ -150,9 +231,12 @@ static bool in_window(const struct cli_trace *t, eevdf_time a, eevdf_time b)
 static void ev_begin(struct cli_trace *t, const char *ph, int cpu,
 		     eevdf_time ts)
 {
-	fprintf(t->json, "%s{\"ph\": \"%s\", \"pid\": 0, \"tid\": %d, "
-		"\"ts\": %" PRId64 ".%03" PRId64,
-		t->first ? "" : ",\n", ph, cpu, ts / 1000, ts % 1000);
+	jw_raw(t, t->first ? "{\"ph\": \"" : ",\n{\"ph\": \"");
+	jw_raw(t, ph);
+	jw_raw(t, "\", \"pid\": 0, \"tid\": ");
+	jw_int(t, cpu);
+	jw_raw(t, ", \"ts\": ");
+	jw_us(t, ts);
 	t->first = false;
 }
 
@@ -170,10 +254,13 @@ static void close_slice(struct cli_trace *t, int cpu, eevdf_time now)
 	if (t->to >= 0 && b > t->to)
 		b = t->to;
 	ev_begin(t, "X", cpu, a);
-	fprintf(t->json, ", \"dur\": %" PRId64 ".%03" PRId64 ", \"name\": ",
-		(b - a) / 1000, (b - a) % 1000);
-	put_str(t->json, name_of(t, c->curr, name, sizeof(name)));
-	fprintf(t->json, ", \"args\": {\"pid\": %d}}", c->curr);
+	jw_raw(t, ", \"dur\": ");
+	jw_us(t, b - a);
+	jw_raw(t, ", \"name\": ");
+	jw_jstr(t, name_of(t, c->curr, name, sizeof(name)));
+	jw_raw(t, ", \"args\": {\"pid\": ");
+	jw_int(t, c->curr);
+	jw_raw(t, "}}");
 }
 
 static void counter(struct cli_trace *t, int cpu, eevdf_time now)
@@ -181,8 +268,11 @@ static void counter(struct cli_trace *t, int cpu, eevdf_time now)
 	if (!t->json || !in_window(t, now, now))
 		return;
 	ev_begin(t, "C", cpu, now);
-	fprintf(t->json, ", \"name\": \"nr_running cpu%d\", \"args\": "
-		"{\"nr_running\": %d}}", cpu, t->cpu[cpu].nr_running);
+	jw_raw(t, ", \"name\": \"nr_running cpu");
+	jw_int(t, cpu);
+	jw_raw(t, "\", \"args\": {\"nr_running\": ");
+	jw_int(t, t->cpu[cpu].nr_running);
+	jw_raw(t, "}}");
 }
 
 static void timehist_row(struct cli_trace *t, int cpu, int pid,
@@ -245,9 +335,10 @@ static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
 		if (next->flow && t->json && in_window(t, ev->time, ev->time)) {
 			/* the arrow ends in the slice starting now */
 			ev_begin(t, "f", ev->cpu, ev->time);
-			fprintf(t->json, ", \"bp\": \"e\", \"name\": "
-				"\"wakeup\", \"cat\": \"sched\", \"id\": "
-				"%" PRIu64 "}", next->flow);
+			jw_raw(t, ", \"bp\": \"e\", \"name\": \"wakeup\", "
+				  "\"cat\": \"sched\", \"id\": ");
+			jw_int(t, (long long)next->flow);
+			jw_raw(t, "}");
 		}
 		next->flow = 0;
 	}
@@ -267,12 +358,17 @@ static void on_runnable(struct cli_trace *t,
 	if (!t->json || !in_window(t, ev->time, ev->time))
 		return;
 	ev_begin(t, "i", ev->cpu, ev->time);
-	fprintf(t->json, ", \"s\": \"t\", \"name\": \"%s ",
-		ev->kind == EEVDF_TRACE_NEW ? "new" : "wakeup");
-	fprintf(t->json, "%d\", \"args\": {\"pid\": %d, \"comm\": ", ev->pid,
-		ev->pid);
-	put_str(t->json, name_of(t, ev->pid, name, sizeof(name)));
-	fprintf(t->json, ", \"waker\": %d}}", ev->prev_pid);
+	jw_raw(t, ev->kind == EEVDF_TRACE_NEW ?
+			  ", \"s\": \"t\", \"name\": \"new " :
+			  ", \"s\": \"t\", \"name\": \"wakeup ");
+	jw_int(t, ev->pid);
+	jw_raw(t, "\", \"args\": {\"pid\": ");
+	jw_int(t, ev->pid);
+	jw_raw(t, ", \"comm\": ");
+	jw_jstr(t, name_of(t, ev->pid, name, sizeof(name)));
+	jw_raw(t, ", \"waker\": ");
+	jw_int(t, ev->prev_pid);
+	jw_raw(t, "}}");
 	counter(t, ev->cpu, ev->time);
 	/* an arrow from the waker's slice, if it is running somewhere */
 	if (ev->kind == EEVDF_TRACE_WAKEUP && ev->prev_pid > 0) {
@@ -281,8 +377,10 @@ static void on_runnable(struct cli_trace *t,
 				continue;
 			k->flow = t->next_flow++;
 			ev_begin(t, "s", c, ev->time);
-			fprintf(t->json, ", \"name\": \"wakeup\", \"cat\": "
-				"\"sched\", \"id\": %" PRIu64 "}", k->flow);
+			jw_raw(t, ", \"name\": \"wakeup\", \"cat\": "
+				  "\"sched\", \"id\": ");
+			jw_int(t, (long long)k->flow);
+			jw_raw(t, "}");
 			break;
 		}
 	}
@@ -307,11 +405,17 @@ static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	if (!t->json || !in_window(t, ev->time, ev->time))
 		return;
 	ev_begin(t, "i", ev->cpu, ev->time);
-	fprintf(t->json, ", \"s\": \"t\", \"name\": \"migrate %d\", "
-		"\"args\": {\"pid\": %d, \"comm\": ", ev->pid, ev->pid);
-	put_str(t->json, name_of(t, ev->pid, name, sizeof(name)));
-	fprintf(t->json, ", \"orig_cpu\": %d, \"dest_cpu\": %d}}", from,
-		ev->cpu);
+	jw_raw(t, ", \"s\": \"t\", \"name\": \"migrate ");
+	jw_int(t, ev->pid);
+	jw_raw(t, "\", \"args\": {\"pid\": ");
+	jw_int(t, ev->pid);
+	jw_raw(t, ", \"comm\": ");
+	jw_jstr(t, name_of(t, ev->pid, name, sizeof(name)));
+	jw_raw(t, ", \"orig_cpu\": ");
+	jw_int(t, from);
+	jw_raw(t, ", \"dest_cpu\": ");
+	jw_int(t, ev->cpu);
+	jw_raw(t, "}}");
 }
 
 void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
@@ -346,14 +450,20 @@ bool cli_trace_finish(struct cli_trace *t)
 		close_slice(t, c, end);
 	if (t->json) {
 		/* name the tracks: "CPU n", in CPU order */
-		fprintf(t->json, "%s{\"ph\": \"M\", \"pid\": 0, \"name\": "
-			"\"process_name\", \"args\": {\"name\": \"machine\"}}",
-			t->first ? "" : ",\n");
-		for (int c = 0; c < t->nr_cpus; c++)
-			fprintf(t->json, ",\n{\"ph\": \"M\", \"pid\": 0, "
-				"\"tid\": %d, \"name\": \"thread_name\", "
-				"\"args\": {\"name\": \"CPU %d\"}}", c, c);
-		fputs("\n]}\n", t->json);
+		jw_raw(t, t->first ? "" : ",\n");
+		jw_raw(t, "{\"ph\": \"M\", \"pid\": 0, \"name\": "
+			  "\"process_name\", \"args\": {\"name\": "
+			  "\"machine\"}}");
+		for (int c = 0; c < t->nr_cpus; c++) {
+			jw_raw(t, ",\n{\"ph\": \"M\", \"pid\": 0, \"tid\": ");
+			jw_int(t, c);
+			jw_raw(t, ", \"name\": \"thread_name\", \"args\": "
+				  "{\"name\": \"CPU ");
+			jw_int(t, c);
+			jw_raw(t, "\"}}");
+		}
+		jw_raw(t, "\n]}\n");
+		jw_flush(t);
 		if (ferror(t->json))
 			return false;
 	}

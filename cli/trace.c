@@ -61,10 +61,8 @@ static void jw_flush(struct cli_trace *t)
 	t->jlen = 0;
 }
 
-static void jw_raw(struct cli_trace *t, const char *s)
+static void jw_mem(struct cli_trace *t, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	if (t->jlen + n > sizeof(t->jbuf))
 		jw_flush(t);
 	if (n > sizeof(t->jbuf)) {
@@ -74,6 +72,14 @@ static void jw_raw(struct cli_trace *t, const char *s)
 	memcpy(t->jbuf + t->jlen, s, n);
 	t->jlen += n;
 }
+
+static void jw_raw(struct cli_trace *t, const char *s)
+{
+	jw_mem(t, s, strlen(s));
+}
+
+/* A string literal, its length known at compile time. */
+#define JW_LIT(t, lit) jw_mem((t), "" lit, sizeof(lit) - 1)
 
 static void jw_int(struct cli_trace *t, long long v)
 {
@@ -100,7 +106,7 @@ static void jw_us(struct cli_trace *t, eevdf_time ns)
 	long long frac = (long long)(ns % 1000);
 
 	if (ns < 0 && frac) {
-		jw_raw(t, "-");
+		JW_LIT(t, "-");
 		ns = -ns;
 		frac = -frac;
 	}
@@ -118,7 +124,7 @@ static void jw_jstr(struct cli_trace *t, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 
-	jw_raw(t, "\"");
+	JW_LIT(t, "\"");
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
@@ -136,7 +142,7 @@ static void jw_jstr(struct cli_trace *t, const char *s)
 			t->jbuf[t->jlen++] = (char)c;
 		}
 	}
-	jw_raw(t, "\"");
+	JW_LIT(t, "\"");
 }
 
 struct cli_trace *cli_trace_new(int nr_cpus, FILE *json, FILE *timehist,
@@ -161,7 +167,7 @@ struct cli_trace *cli_trace_new(int nr_cpus, FILE *json, FILE *timehist,
 	t->first = true;
 	t->next_flow = 1;
 	if (json)
-		jw_raw(t, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
+		JW_LIT(t, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
 	return t;
 }
 
@@ -233,9 +239,9 @@ static void ev_begin(struct cli_trace *t, const char *ph, int cpu,
 {
 	jw_raw(t, t->first ? "{\"ph\": \"" : ",\n{\"ph\": \"");
 	jw_raw(t, ph);
-	jw_raw(t, "\", \"pid\": 0, \"tid\": ");
+	JW_LIT(t, "\", \"pid\": 0, \"tid\": ");
 	jw_int(t, cpu);
-	jw_raw(t, ", \"ts\": ");
+	JW_LIT(t, ", \"ts\": ");
 	jw_us(t, ts);
 	t->first = false;
 }
@@ -254,13 +260,13 @@ static void close_slice(struct cli_trace *t, int cpu, eevdf_time now)
 	if (t->to >= 0 && b > t->to)
 		b = t->to;
 	ev_begin(t, "X", cpu, a);
-	jw_raw(t, ", \"dur\": ");
+	JW_LIT(t, ", \"dur\": ");
 	jw_us(t, b - a);
-	jw_raw(t, ", \"name\": ");
+	JW_LIT(t, ", \"name\": ");
 	jw_jstr(t, name_of(t, c->curr, name, sizeof(name)));
-	jw_raw(t, ", \"args\": {\"pid\": ");
+	JW_LIT(t, ", \"args\": {\"pid\": ");
 	jw_int(t, c->curr);
-	jw_raw(t, "}}");
+	JW_LIT(t, "}}");
 }
 
 static void counter(struct cli_trace *t, int cpu, eevdf_time now)
@@ -268,11 +274,11 @@ static void counter(struct cli_trace *t, int cpu, eevdf_time now)
 	if (!t->json || !in_window(t, now, now))
 		return;
 	ev_begin(t, "C", cpu, now);
-	jw_raw(t, ", \"name\": \"nr_running cpu");
+	JW_LIT(t, ", \"name\": \"nr_running cpu");
 	jw_int(t, cpu);
-	jw_raw(t, "\", \"args\": {\"nr_running\": ");
+	JW_LIT(t, "\", \"args\": {\"nr_running\": ");
 	jw_int(t, t->cpu[cpu].nr_running);
-	jw_raw(t, "}}");
+	JW_LIT(t, "}}");
 }
 
 static void timehist_row(struct cli_trace *t, int cpu, int pid,
@@ -335,10 +341,10 @@ static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
 		if (next->flow && t->json && in_window(t, ev->time, ev->time)) {
 			/* the arrow ends in the slice starting now */
 			ev_begin(t, "f", ev->cpu, ev->time);
-			jw_raw(t, ", \"bp\": \"e\", \"name\": \"wakeup\", "
+			JW_LIT(t, ", \"bp\": \"e\", \"name\": \"wakeup\", "
 				  "\"cat\": \"sched\", \"id\": ");
 			jw_int(t, (long long)next->flow);
-			jw_raw(t, "}");
+			JW_LIT(t, "}");
 		}
 		next->flow = 0;
 	}
@@ -362,13 +368,13 @@ static void on_runnable(struct cli_trace *t,
 			  ", \"s\": \"t\", \"name\": \"new " :
 			  ", \"s\": \"t\", \"name\": \"wakeup ");
 	jw_int(t, ev->pid);
-	jw_raw(t, "\", \"args\": {\"pid\": ");
+	JW_LIT(t, "\", \"args\": {\"pid\": ");
 	jw_int(t, ev->pid);
-	jw_raw(t, ", \"comm\": ");
+	JW_LIT(t, ", \"comm\": ");
 	jw_jstr(t, name_of(t, ev->pid, name, sizeof(name)));
-	jw_raw(t, ", \"waker\": ");
+	JW_LIT(t, ", \"waker\": ");
 	jw_int(t, ev->prev_pid);
-	jw_raw(t, "}}");
+	JW_LIT(t, "}}");
 	counter(t, ev->cpu, ev->time);
 	/* an arrow from the waker's slice, if it is running somewhere */
 	if (ev->kind == EEVDF_TRACE_WAKEUP && ev->prev_pid > 0) {
@@ -377,10 +383,10 @@ static void on_runnable(struct cli_trace *t,
 				continue;
 			k->flow = t->next_flow++;
 			ev_begin(t, "s", c, ev->time);
-			jw_raw(t, ", \"name\": \"wakeup\", \"cat\": "
+			JW_LIT(t, ", \"name\": \"wakeup\", \"cat\": "
 				  "\"sched\", \"id\": ");
 			jw_int(t, (long long)k->flow);
-			jw_raw(t, "}");
+			JW_LIT(t, "}");
 			break;
 		}
 	}
@@ -405,17 +411,17 @@ static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	if (!t->json || !in_window(t, ev->time, ev->time))
 		return;
 	ev_begin(t, "i", ev->cpu, ev->time);
-	jw_raw(t, ", \"s\": \"t\", \"name\": \"migrate ");
+	JW_LIT(t, ", \"s\": \"t\", \"name\": \"migrate ");
 	jw_int(t, ev->pid);
-	jw_raw(t, "\", \"args\": {\"pid\": ");
+	JW_LIT(t, "\", \"args\": {\"pid\": ");
 	jw_int(t, ev->pid);
-	jw_raw(t, ", \"comm\": ");
+	JW_LIT(t, ", \"comm\": ");
 	jw_jstr(t, name_of(t, ev->pid, name, sizeof(name)));
-	jw_raw(t, ", \"orig_cpu\": ");
+	JW_LIT(t, ", \"orig_cpu\": ");
 	jw_int(t, from);
-	jw_raw(t, ", \"dest_cpu\": ");
+	JW_LIT(t, ", \"dest_cpu\": ");
 	jw_int(t, ev->cpu);
-	jw_raw(t, "}}");
+	JW_LIT(t, "}}");
 }
 
 void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
@@ -451,18 +457,18 @@ bool cli_trace_finish(struct cli_trace *t)
 	if (t->json) {
 		/* name the tracks: "CPU n", in CPU order */
 		jw_raw(t, t->first ? "" : ",\n");
-		jw_raw(t, "{\"ph\": \"M\", \"pid\": 0, \"name\": "
+		JW_LIT(t, "{\"ph\": \"M\", \"pid\": 0, \"name\": "
 			  "\"process_name\", \"args\": {\"name\": "
 			  "\"machine\"}}");
 		for (int c = 0; c < t->nr_cpus; c++) {
-			jw_raw(t, ",\n{\"ph\": \"M\", \"pid\": 0, \"tid\": ");
+			JW_LIT(t, ",\n{\"ph\": \"M\", \"pid\": 0, \"tid\": ");
 			jw_int(t, c);
-			jw_raw(t, ", \"name\": \"thread_name\", \"args\": "
+			JW_LIT(t, ", \"name\": \"thread_name\", \"args\": "
 				  "{\"name\": \"CPU ");
 			jw_int(t, c);
-			jw_raw(t, "\"}}");
+			JW_LIT(t, "\"}}");
 		}
-		jw_raw(t, "\n]}\n");
+		JW_LIT(t, "\n]}\n");
 		jw_flush(t);
 		if (ferror(t->json))
 			return false;

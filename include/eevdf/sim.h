@@ -85,7 +85,11 @@ struct eevdf_config {
 	 */
 	eevdf_time base_slice;
 	eevdf_time duration; /* planned run length, reported in results */
-	/* Recheck every run-queue invariant after every event (slow; tests). */
+	/*
+	 * Recheck every run-queue invariant after every event (slow; tests).
+	 * A library built with EEVDF_NO_INVARIANTS has no checker and
+	 * refuses this with EEVDF_EINVAL.
+	 */
 	bool check_invariants;
 	eevdf_trace_fn trace; /* optional trace sink */
 	void *trace_ud;

@@ -344,7 +344,7 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
 static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
 			     unsigned int wake_flags);
 
-void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
+bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		 unsigned int wake_flags)
 {
 	int this_cpu, cpu;
@@ -357,7 +357,7 @@ void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 	if (p->on_rq) {
 		/* ttwu_runnable(): a delayed task wakes where it is */
 		ttwu_do_activate(sim, p, wake_flags);
-		return;
+		return false;
 	}
 	this_cpu = waking_cpu(sim, p);
 	cpu = select_task_rq(sim, p, this_cpu, &wake_flags);
@@ -386,9 +386,10 @@ void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		eevdf__event_init(&p->ev, TEV_WAKELIST, EVC_WAKEUP);
 		eevdf__queue_event(sim, &p->ev,
 				   sim->now + (eevdf_time)sim->costs.ipi);
-		return;
+		return true;
 	}
 	ttwu_do_activate(sim, p, wake_flags);
+	return false;
 }
 
 /* The enqueue half of a wakeup, on the task's (chosen) CPU. */

@@ -382,19 +382,23 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return ret ? ret : R_STAY;
 }
 
-/* Hand w the outcome of its wait and wake it; the waker pays ttwu. */
+/* Hand w the outcome of its wait and wake it; the waker pays ttwu (more
+ * for a wakeup sent to another LLC's wake list). */
 static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 		 enum wake_result result, unsigned int wf)
 {
+	bool remote;
+
 	w->wake_result = (int)result;
 	w->wait_intr = false;
 	w->wait_kind = WAIT_NONE;
 	w->wait_obj = NULL;
 	sim->ttwu_waker = waker ? waker->pid : -1;
-	eevdf__ttwu(sim, w, wf | WF_TTWU);
+	remote = eevdf__ttwu(sim, w, wf | WF_TTWU);
 	sim->ttwu_waker = -1;
 	if (waker)
-		waker->overhead_left += sim->costs.ttwu_local;
+		waker->overhead_left += remote ? sim->costs.ttwu_remote :
+						 sim->costs.ttwu_local;
 }
 
 static void wake_all(struct eevdf_sim *sim, struct task *waker,

@@ -131,8 +131,12 @@ int eevdf__queue_event(struct eevdf_sim *sim, struct eevdf_event *ev,
 		       eevdf_time when);
 /* __schedule() on rq: block curr if it is no longer runnable, pick, switch. */
 void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq);
-/* try_to_wake_up() of a blocked task (its pending timer is cancelled). */
-void eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
+/*
+ * try_to_wake_up() of a blocked task (its pending timer is cancelled).
+ * True when the wakeup went to another LLC's wake list (the waker pays
+ * ttwu_remote instead of ttwu_local).
+ */
+bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		 unsigned int wake_flags);
 /* wakeup_preempt(): may p, just queued on rq, run now? */
 void eevdf__wakeup_preempt(struct rq *rq, struct task *p,

@@ -8,13 +8,7 @@
 
 #include "workload_impl.h"
 
-#define fail eevdf__wl_fail
-#define nomem eevdf__wl_nomem
-#define path_key eevdf__wl_path_key
-#define path_index eevdf__wl_path_index
-#define path_pop eevdf__wl_path_pop
-#define get eevdf__wl_get
-#define SHOWN(buf, s) eevdf__wl_shown(buf, sizeof(buf), s)
+#include "wl_short.h"
 
 /* Names a param or a for variable may not take: expressions own them. */
 static const char *const reserved[] = {

@@ -9,13 +9,7 @@
 #include "sim.h"
 #include "workload_impl.h"
 
-#define fail eevdf__wl_fail
-#define nomem eevdf__wl_nomem
-#define path_key eevdf__wl_path_key
-#define path_index eevdf__wl_path_index
-#define path_pop eevdf__wl_path_pop
-#define get eevdf__wl_get
-#define SHOWN(buf, s) eevdf__wl_shown(buf, sizeof(buf), s)
+#include "wl_short.h"
 #define OP(p, at) (&(p)->prog->ops[at])
 #define NO_OP UINT32_MAX
 #define BIT(t) (1u << (t))

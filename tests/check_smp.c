@@ -390,8 +390,11 @@ START_TEST(a_ping_pong_pair_lands_on_idle_cpus_of_the_llc)
 }
 END_TEST
 
-/* A pinned ping-pong pair: one round trip in ns, on CPUs a and b. */
-static eevdf_time round_trip(int a, int b)
+/*
+ * A pinned ping-pong pair on CPUs a and b: one round trip in ns, and the
+ * CPU time of ping (the sender of the first message) in *ping_ns.
+ */
+static eevdf_time round_trip(int a, int b, eevdf_time *ping_ns)
 {
 	char json[2048];
 	eevdf_sim *sim;
@@ -415,6 +418,7 @@ static eevdf_time round_trip(int a, int b)
 	sim = run_workload(json, NULL, 10 * SEC);
 	ck_assert(eevdf_sim_done(sim));
 	t = eevdf_sim_now(sim);
+	*ping_ns = stats(sim, 1).cpu_ns;
 	eevdf_sim_free(sim);
 	return t / 1000;
 }
@@ -422,17 +426,23 @@ static eevdf_time round_trip(int a, int b)
 /*
  * Across LLCs each wakeup goes through the target's wake list and lands
  * an IPI latency (1.5 us by default) later; the waker's extra cost of a
- * remote wakeup is off the critical path (it is paid while the partner
- * wakes).  So a round trip is two IPI latencies slower.
+ * remote wakeup (ttwu_remote 500 ns instead of ttwu_local 300 ns) is off
+ * the critical path (it is paid while the partner wakes).  So a round
+ * trip is two IPI latencies slower, and the waker spends 200 ns more CPU
+ * per wakeup it sends: 999 of them (its first message reaches pong
+ * before pong has blocked in its first recv).
  */
 START_TEST(a_ping_pong_across_llcs_pays_the_ipi_latency)
 {
-	eevdf_time local = round_trip(0, 1), remote = round_trip(0, 4);
+	eevdf_time ping_local, ping_remote;
+	eevdf_time local = round_trip(0, 1, &ping_local),
+		   remote = round_trip(0, 4, &ping_remote);
 
 	ck_assert_int_gt(local, 0);
 	ck_assert_msg(llabs(remote - local - 2 * 1500) <= 10,
 		      "local %lld ns, remote %lld ns", (long long)local,
 		      (long long)remote);
+	ck_assert_int_eq(ping_remote - ping_local, 999 * (500 - 300));
 }
 END_TEST
 

@@ -395,7 +395,12 @@ static bool task_hot(const struct lb_env *env, const struct task *p)
 
 static bool can_migrate_task(const struct lb_env *env, struct task *p)
 {
-	if (p->se.sched_delayed && env->type != migrate_load)
+	/*
+	 * The kernel moves a delayed (sleeping, still queued) task only for
+	 * migrate_load and keeps it delayed on the new CPU; here it is never
+	 * moved: it completes its dequeue or wakes where it is.
+	 */
+	if (p->se.sched_delayed)
 		return false;
 	/* 6.17: an ineligible task waits to become eligible where it is,
 	 * rather than carrying its negative lag to a busy CPU */

@@ -173,18 +173,28 @@ static void update_idle_cpu_scan(struct lb_env *env)
 {
 	struct eevdf_sim *sim = env->sim;
 	const struct cpu_topo *ct = &sim->topo.cpu[env->dst_cpu];
-	u64 llc_weight = ct->sd_llc_size, x, tmp, y, pct;
+	u64 llc_weight = ct->sd_llc_size;
 
 	if (!sched_feat(sim->sp.features, SIS_UTIL) ||
 	    env->idle == CPU_NEWLY_IDLE || env->sd->span_weight != llc_weight)
 		return;
-	pct = env->sd->imbalance_pct;
-	x = env->sum_util / llc_weight;
+	sim->topo.llc[ct->llc].nr_idle_scan =
+		sis_util_nr_idle_scan(env->sum_util, llc_weight,
+				      env->sd->imbalance_pct);
+}
+
+/*
+ * x = the LLC's average util per CPU; the scan shrinks with x squared
+ * (times pct squared) and stops near 85 % busy (117 %).
+ */
+int sis_util_nr_idle_scan(u64 sum_util, u64 llc_weight, u64 pct)
+{
+	u64 x = sum_util / llc_weight, tmp;
+
 	tmp = x * x * pct * pct / (10000 * 1024);
 	if (tmp > 1024)
 		tmp = 1024;
-	y = (1024 - tmp) * llc_weight / 1024;
-	sim->topo.llc[ct->llc].nr_idle_scan = (int)y;
+	return (int)((1024 - tmp) * llc_weight / 1024);
 }
 
 static void update_sd_lb_stats(struct lb_env *env)

@@ -512,6 +512,9 @@ static void task_event(struct eevdf_sim *sim, struct task *p)
 		rq->nr_wakelist--;
 		rq_idle_update(rq);
 		p->state = TASK_SLEEPING;
+		/* its CPUs changed while the IPI was on its way */
+		if (!task_allowed(p, p->cpu))
+			set_task_cpu(sim, p, p->cpus_allowed[0]);
 		sim->ttwu_waker = p->wakelist_waker;
 		ttwu_do_activate(sim, p, p->wake_flags);
 		sim->ttwu_waker = -1;

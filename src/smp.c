@@ -95,8 +95,8 @@ static void record_wakee(struct eevdf_sim *sim, struct task *waker,
  * woken by many) is a 1:N pattern: spread them instead of pulling every
  * wakee next to the waker.
  */
-static bool wake_wide(const struct eevdf_sim *sim, const struct task *waker,
-		      const struct task *p, int this_cpu)
+bool wake_wide(const struct eevdf_sim *sim, const struct task *waker,
+	       const struct task *p, int this_cpu)
 {
 	u32 master = waker->wakee_flips, slave = p->wakee_flips;
 	u32 factor = sim->topo.cpu[this_cpu].sd_llc_size;
@@ -292,8 +292,8 @@ static int select_idle_cpu(struct eevdf_sim *sim, const struct task *p,
 	return idle_cpu;
 }
 
-static int select_idle_sibling(struct eevdf_sim *sim, struct task *p,
-			       int prev, int target)
+int select_idle_sibling(struct eevdf_sim *sim, struct task *p, int prev,
+			int target)
 {
 	const struct topology *t = &sim->topo;
 	const struct sched_domain *sd;

@@ -46,6 +46,15 @@ int select_task_rq_fair(struct eevdf_sim *sim, struct task *p, int prev_cpu,
 			int this_cpu, struct task *waker,
 			unsigned int wake_flags);
 
+/* The pieces of select_task_rq_fair(), for the tests. */
+bool wake_wide(const struct eevdf_sim *sim, const struct task *waker,
+	       const struct task *p, int this_cpu);
+int select_idle_sibling(struct eevdf_sim *sim, struct task *p, int prev,
+			int target);
+/* SIS_UTIL's scan budget of an LLC of llc_weight CPUs whose utilisation
+ * sums to sum_util, with the LLC domain's imbalance_pct. */
+int sis_util_nr_idle_scan(u64 sum_util, u64 llc_weight, u64 pct);
+
 /* A CPU just went idle: maybe its whole core is idle now. */
 void update_idle_core(struct eevdf_sim *sim, int cpu);
 

@@ -12,6 +12,7 @@
 #include "eevdf/workload.h"
 #include "fair.h"
 #include "sim.h"
+#include "smp.h"
 
 #define MS 1000000LL
 #define SEC 1000000000LL
@@ -537,6 +538,149 @@ START_TEST(newly_idle_balancing_respects_its_cost)
 }
 END_TEST
 
+/* Mechanisms --------------------------------------------------------- */
+
+/* SIS_UTIL: (1024 - min(x^2 pct^2 / (10000 * 1024), 1024)) * w / 1024. */
+START_TEST(sis_util_budget_shrinks_with_utilisation)
+{
+	/* idle LLC of 8: scan them all */
+	ck_assert_int_eq(sis_util_nr_idle_scan(0, 8, 117), 8);
+	/* x = 512: 512^2 * 117^2 / 10240000 = 350; 674 * 8 / 1024 = 5 */
+	ck_assert_int_eq(sis_util_nr_idle_scan(8 * 512, 8, 117), 5);
+	/* x = 700: 655; 369 * 8 / 1024 = 2 */
+	ck_assert_int_eq(sis_util_nr_idle_scan(8 * 700, 8, 117), 2);
+	/* x = 900: 1082 > 1024, no scan at all (about 85 % busy and up) */
+	ck_assert_int_eq(sis_util_nr_idle_scan(8 * 900, 8, 117), 0);
+}
+END_TEST
+
+/* wake_wide(): wide iff min(flips) >= llc size and max >= min * size. */
+START_TEST(wake_wide_needs_many_flips_on_both_sides)
+{
+	eevdf_machine *m = regular(1, 1, 4, 2);
+	eevdf_sim *sim = sim_on(m, 0);
+	struct task *waker, *wakee;
+
+	add_hog(sim, "waker", 0, NULL, 0);
+	add_hog(sim, "wakee", 0, NULL, 0);
+	waker = sim->tasks[0];
+	wakee = sim->tasks[1];
+	/* the LLC has 8 CPUs */
+	waker->wakee_flips = 64;
+	wakee->wakee_flips = 7;
+	ck_assert(!wake_wide(sim, waker, wakee, 0));
+	wakee->wakee_flips = 8;
+	ck_assert(wake_wide(sim, waker, wakee, 0));
+	waker->wakee_flips = 63;
+	ck_assert(!wake_wide(sim, waker, wakee, 0));
+	/* symmetric: the wakee may be the one that flips */
+	waker->wakee_flips = 8;
+	wakee->wakee_flips = 64;
+	ck_assert(wake_wide(sim, waker, wakee, 0));
+	eevdf_sim_free(sim);
+	eevdf_machine_free(m);
+}
+END_TEST
+
+/*
+ * select_idle_sibling() on the i7 shape (siblings c and c + 4), CPUs 0
+ * and 1 busy with pinned hogs, everything else idle.
+ */
+static eevdf_sim *two_busy_cpus(eevdf_machine **m, struct task **p)
+{
+	static const int c0[] = { 0 }, c1[] = { 1 };
+	static const struct eevdf_op nap[] = {
+		{ EEVDF_OP_SLEEP, 1000 * SEC, 0, 0 },
+	};
+	struct eevdf_task_spec s = { .name = "p", .program = nap, .nr_ops = 1 };
+	eevdf_sim *sim;
+
+	*m = regular(1, 1, 4, 2);
+	sim = sim_on(*m, 0);
+	add_hog(sim, "h0", 0, c0, 1);
+	add_hog(sim, "h1", 0, c1, 1);
+	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
+	*p = sim->tasks[2];
+	ck_assert(!available_idle_cpu(sim, 0) && !available_idle_cpu(sim, 1));
+	for (int c = 2; c < 8; c++)
+		ck_assert(available_idle_cpu(sim, c));
+	return sim;
+}
+
+START_TEST(select_idle_sibling_order)
+{
+	eevdf_machine *m;
+	struct task *p;
+	eevdf_sim *sim = two_busy_cpus(&m, &p);
+	struct llc_shared *llc = &sim->topo.llc[0];
+
+	/* an idle target is taken as it is */
+	ck_assert_int_eq(select_idle_sibling(sim, p, 0, 3), 3);
+	/* an idle prev that shares the cache comes next */
+	ck_assert_int_eq(select_idle_sibling(sim, p, 6, 0), 6);
+	/* then recent_used_cpu, which the call replaces by prev */
+	p->recent_used_cpu = 7;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 7);
+	ck_assert_int_eq(p->recent_used_cpu, 1);
+	/*
+	 * With idle cores the scan from target + 1 wants a whole idle core:
+	 * CPU 1's core {1, 5} is half busy, CPU 2's core {2, 6} is idle.
+	 */
+	llc->has_idle_cores = true;
+	llc->nr_idle_scan = 8;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 0, 0), 2);
+	/* without idle cores, prev's idle SMT sibling: 1's is 5, 0's is 4,
+	 * whatever the scan budget */
+	llc->has_idle_cores = false;
+	llc->nr_idle_scan = 0;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 5);
+	ck_assert_int_eq(select_idle_sibling(sim, p, 0, 0), 4);
+	eevdf_sim_free(sim);
+	eevdf_machine_free(m);
+}
+END_TEST
+
+/*
+ * The scan itself, on 8 cores without SMT, CPUs 0 and 1 busy: it starts
+ * at target + 1 and examines at most nr_idle_scan CPUs.
+ */
+START_TEST(select_idle_cpu_scans_within_its_budget)
+{
+	static const int c0[] = { 0 }, c1[] = { 1 };
+	static const struct eevdf_op nap[] = {
+		{ EEVDF_OP_SLEEP, 1000 * SEC, 0, 0 },
+	};
+	struct eevdf_task_spec s = { .name = "p", .program = nap, .nr_ops = 1 };
+	eevdf_sim *sim = sim_on(NULL, 8);
+	struct llc_shared *llc = &sim->topo.llc[0];
+	struct task *p;
+
+	add_hog(sim, "h0", 0, c0, 1);
+	add_hog(sim, "h1", 0, c1, 1);
+	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
+	p = sim->tasks[2];
+	/* from CPU 1 (busy) on, CPU 2 is the first idle one */
+	llc->nr_idle_scan = 8;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 2);
+	/* a budget of 2 examines CPUs 1 and 2 */
+	llc->nr_idle_scan = 2;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 2);
+	/* a budget of 1 examines CPU 1 only: no idle CPU, target stays */
+	llc->nr_idle_scan = 1;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 0);
+	/* a budget of 0 (an LLC that looked busy) scans nothing */
+	llc->nr_idle_scan = 0;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 0);
+	/* prev == target (busy): the scan from target + 1 finds CPU 2 */
+	llc->nr_idle_scan = 8;
+	p->recent_used_cpu = -1;
+	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 1), 2);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *smp_suite(void)
 {
 	Suite *s = suite_create("smp");
@@ -546,6 +690,12 @@ Suite *smp_suite(void)
 	tcase_add_test(tc, domains_of_a_two_socket_server);
 	tcase_add_test(tc, domains_of_many_small_llcs);
 	tcase_add_test(tc, a_flat_machine_of_one_cpu_has_no_domains);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mechanisms");
+	tcase_add_test(tc, sis_util_budget_shrinks_with_utilisation);
+	tcase_add_test(tc, wake_wide_needs_many_flips_on_both_sides);
+	tcase_add_test(tc, select_idle_sibling_order);
+	tcase_add_test(tc, select_idle_cpu_scans_within_its_budget);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("balance");
 	tcase_set_timeout(tc, 120);

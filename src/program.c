@@ -627,23 +627,30 @@ static int enter_if(struct eevdf_sim *sim, struct task *p,
 static int enter_choose(struct eevdf_sim *sim, struct task *p,
 			const struct pop *op)
 {
-	const struct pop *ops = p->prog->ops;
-	u32 i = p->pc, b, end = i + 1 + op->len;
-	s64 total = 0, w, r;
+	const struct program *prog = p->prog;
+	const struct pop *ops = prog->ops;
+	const struct choose_entry *tab = prog->choose_tab +
+					 prog->choose_first[p->pc];
+	u32 i = p->pc, b, end = i + 1 + op->len, lo = 0,
+	    hi = prog->choose_nr[i];
+	s64 total, r;
 
 	/* weights are constants (checked when the program is built) */
-	for (b = i + 1; b < end; b += 1 + ops[b].len)
-		total += ops[b].a.c;
+	total = hi ? tab[hi - 1].cum : 0;
 	if (total <= 0)
 		return task_fail(sim, p, EEVDF_ERANGE,
 				 "choose: the weights sum to zero");
 	r = (s64)eevdf__rng_below(&p->rng, (u64)total);
-	for (b = i + 1; b < end; b += 1 + ops[b].len) {
-		w = ops[b].a.c;
-		if (r < w)
-			break;
-		r -= w;
+	/* the first branch whose running sum exceeds r */
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (r < tab[mid].cum)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
+	b = tab[lo].branch;
 	EEVDF_ASSERT(b < end);
 	p->op_phase = PH_START;
 	if (ops[b].len) {
@@ -1934,7 +1941,41 @@ void eevdf__program_unref(struct program *prog)
 	free(prog->ops);
 	free(prog->closer);
 	free(prog->outer_closer);
+	free(prog->choose_tab);
+	free(prog->choose_first);
+	free(prog->choose_nr);
 	free(prog);
+}
+
+/* The running weight sums of every choose (see struct program). */
+static int index_choices(struct program *prog)
+{
+	u32 n = prog->nr_ops, nr = 0, k = 0;
+
+	for (u32 i = 0; i < n; i++)
+		nr += prog->ops[i].code == P_BRANCH;
+	prog->choose_first = calloc(n + 1, sizeof(*prog->choose_first));
+	prog->choose_nr = calloc(n + 1, sizeof(*prog->choose_nr));
+	prog->choose_tab = calloc(nr ? nr : 1, sizeof(*prog->choose_tab));
+	if (!prog->choose_first || !prog->choose_nr || !prog->choose_tab)
+		return EEVDF_ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		const struct pop *op = &prog->ops[i];
+		u32 end = i + 1 + op->len;
+		s64 cum = 0;
+
+		if (op->code != P_CHOOSE)
+			continue;
+		prog->choose_first[i] = k;
+		for (u32 b = i + 1; b < end && b < n;
+		     b += 1 + prog->ops[b].len) {
+			cum += prog->ops[b].a.c;
+			prog->choose_tab[k].cum = cum;
+			prog->choose_tab[k++].branch = b;
+		}
+		prog->choose_nr[i] = k - prog->choose_first[i];
+	}
+	return 0;
 }
 
 /*
@@ -1971,7 +2012,7 @@ int eevdf__program_index(struct program *prog)
 		prog->outer_closer[j] = prog->closer[end];
 		prog->closer[end] = j;
 	}
-	return 0;
+	return index_choices(prog);
 }
 
 /* A program from the public op array (run, sleep, yield, counted loops). */

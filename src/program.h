@@ -153,6 +153,18 @@ struct program {
 	u32 main_ops;
 	size_t *closer;       /* per pc: innermost structured op ending there */
 	size_t *outer_closer; /* per op: next one ending at the same pc */
+	/*
+	 * Every choose's branches as running weight sums, so that a choice
+	 * is a binary search over a few contiguous entries instead of a walk
+	 * through the branch ops: a CHOOSE at pc has choose_nr[pc] entries
+	 * from choose_first[pc].
+	 */
+	struct choose_entry {
+		s64 cum;          /* sum of the weights up to this branch */
+		u32 branch;       /* its BRANCH op */
+	} *choose_tab;
+	u32 *choose_first;    /* per op (CHOOSE only) */
+	u32 *choose_nr;
 };
 
 /* Drop a reference; the last frees everything the program owns. */

@@ -337,10 +337,24 @@ static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	return true;
 }
 
-/* Slice protection (6.17 vprot) ----------------------------------------- */
+/* Slice protection (6.17 vprot; 6.6-6.16 the vlag stash) ------------- */
+
+/*
+ * 6.6-6.16 keep the stash in se->vlag; here it lives in vprot, which the
+ * vprot model does not use then, with the same meaning: protected while it
+ * equals the deadline.
+ */
+static bool vlag_stash_model(const struct cfs_rq *cfs_rq)
+{
+	return params(cfs_rq)->profile->protect == PROTECT_VLAG_STASH;
+}
 
 bool protect_slice(const struct sched_entity *se)
 {
+	const struct cfs_rq *cfs_rq = se->cfs_rq;
+
+	if (cfs_rq && vlag_stash_model(cfs_rq))
+		return se->vprot == se->deadline;
 	return vruntime_before(se->vruntime, se->vprot);
 }
 
@@ -354,6 +368,10 @@ static void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 slice = cfs_rq_min_slice(cfs_rq);
 
+	if (vlag_stash_model(cfs_rq)) {
+		se->vprot = se->deadline;
+		return;
+	}
 	if (!sched_feat(feats(cfs_rq), RUN_TO_PARITY))
 		slice = params(cfs_rq)->normalized_base_slice;
 	slice = min_u64(slice, se->slice);
@@ -377,7 +395,11 @@ static void update_protect_slice(struct cfs_rq *cfs_rq,
 
 static void cancel_protect_slice(struct sched_entity *se)
 {
-	if (protect_slice(se))
+	if (!protect_slice(se))
+		return;
+	if (vlag_stash_model(se->cfs_rq))
+		se->vprot = se->deadline + 1;
+	else
 		se->vprot = se->vruntime;
 }
 
@@ -424,7 +446,18 @@ void update_curr(struct cfs_rq *cfs_rq)
 
 	if (cfs_rq->nr_queued == 1)
 		return;
-	if (resched || !protect_slice(curr)) {
+	if (vlag_stash_model(cfs_rq)) {
+		/*
+		 * 6.12-6.16: a renewed request, or did_preempt_short(): the
+		 * protection was cancelled and curr is no longer eligible.
+		 */
+		if (!resched && sched_feat(feats(cfs_rq), PREEMPT_SHORT) &&
+		    !protect_slice(curr) && !entity_eligible(cfs_rq, curr))
+			resched = true;
+	} else if (!protect_slice(curr)) {
+		resched = true;
+	}
+	if (resched) {
 		resched_curr(cfs_rq->rq);
 		clear_buddies(cfs_rq, curr);
 	}
@@ -657,7 +690,10 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
-	if (curr && protect && protect_slice(curr))
+	/* 6.6-6.16 consult RUN_TO_PARITY here; 6.17 when arming vprot */
+	if (curr && protect && protect_slice(curr) &&
+	    (!vlag_stash_model(cfs_rq) ||
+	     sched_feat(feats(cfs_rq), RUN_TO_PARITY)))
 		return curr;
 
 	if (se && entity_eligible(cfs_rq, se)) {
@@ -802,9 +838,13 @@ static struct sched_entity *pick_next_entity(struct rq *rq,
 {
 	struct sched_entity *se;
 
-	if (rq->sp->profile->wakeup == WAKEUP_6_17 &&
-	    sched_feat_rq(rq, PICK_BUDDY) && cfs_rq->next &&
-	    entity_eligible(cfs_rq, cfs_rq->next))
+	/* the pick-side buddy: NEXT_BUDDY gates it until 6.13, PICK_BUDDY
+	 * from 6.14 */
+	if (rq->sp->profile->wakeup != WAKEUP_6_19 &&
+	    (rq->sp->profile->wakeup == WAKEUP_6_12 ?
+		     sched_feat_rq(rq, NEXT_BUDDY) :
+		     sched_feat_rq(rq, PICK_BUDDY)) &&
+	    cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next))
 		return cfs_rq->next;
 	se = pick_eevdf(cfs_rq, protect);
 	EEVDF_ASSERT(se);
@@ -1009,11 +1049,50 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 	}
 }
 
+/*
+ * Wakeup preemption as in 6.12-6.16 (85e511df3cec, kernel-model.md 7.3):
+ * do_preempt_short() cancels a protected curr's window; then the wakee
+ * preempts when it is the EEVDF pick.
+ */
+static void check_preempt_6_12(struct rq *rq, struct task *p,
+			       unsigned int wake_flags)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
+	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
+
+	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
+	    !pse->sched_delayed)
+		set_next_buddy(pse);
+	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+		return;
+	if (cse_is_idle && !pse_is_idle) {
+		resched_curr(rq);
+		return;
+	}
+	if (cse_is_idle != pse_is_idle)
+		return;
+	if (p->policy != EEVDF_POLICY_NORMAL)
+		return;
+	update_curr(cfs_rq);
+	/* do_preempt_short() */
+	if (sched_feat_rq(rq, PREEMPT_SHORT) && pse->slice < se->slice &&
+	    entity_eligible(cfs_rq, pse) &&
+	    (entity_before(pse, se) || !entity_eligible(cfs_rq, se)))
+		cancel_protect_slice(se);
+	if (pick_eevdf(cfs_rq, true) == pse)
+		resched_curr(rq);
+}
+
 void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 			       unsigned int wake_flags)
 {
 	if (&rq->curr->se == &p->se)
 		return;
+	if (rq->sp->profile->wakeup == WAKEUP_6_12) {
+		check_preempt_6_12(rq, p, wake_flags);
+		return;
+	}
 	if (rq->sp->profile->wakeup == WAKEUP_6_17) {
 		check_preempt_6_17(rq, p, wake_flags);
 		return;

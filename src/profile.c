@@ -12,8 +12,39 @@
 
 #define ALL_FEATURES ((EEVDF_FEAT_NR == 64) ? ~(u64)0 :                       \
 		      (((u64)1 << EEVDF_FEAT_NR) - 1))
+/* The 6.14+ lists: DOUBLE_TICK went in 6.13. */
+#define FEATURES_6_14 (ALL_FEATURES & ~FEAT_BIT(DOUBLE_TICK))
+/* 6.12-6.13: DOUBLE_TICK still there, PICK_BUDDY not yet (NEXT_BUDDY
+ * gated both sides of the buddy). */
+#define FEATURES_6_12 (ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY))
 
 static const struct eevdf_profile profiles[] = {
+	{
+		/*
+		 * v6.12 (the 6.12-6.16 behaviour): DELAY_DEQUEUE and
+		 * DELAY_ZERO (152e11f6df29, 54a58a787791), PREEMPT_SHORT
+		 * (85e511df3cec) with the vlag-stash protection, custom
+		 * slices, PLACE_REL_DEADLINE; min_vruntime; 0.75 ms base
+		 * slice (0.70 came in 6.15, 2ae891b82695); the pick-side
+		 * buddy under NEXT_BUDDY.  Re-weighting is the 6.13 form
+		 * (6d71a9c61604), not 6.12's reweight_eevdf.
+		 */
+		.name = "6.12",
+		.alias = NULL,
+		.description = "Linux 6.12 (6.12-6.16): delayed dequeue, "
+			       "PREEMPT_SHORT, vlag-stash slice protection, "
+			       "0.75 ms base slice",
+		.normalized_base_slice = 750000,
+		.v0 = V0_MIN_VRUNTIME,
+		.lag_clamp = LAG_CLAMP_2SLICE,
+		.wakeup = WAKEUP_6_12,
+		.protect = PROTECT_VLAG_STASH,
+		.wakeup_pick_reaps = false,
+		.yield_forfeit = false,
+		.protect_first_only = false,
+		.feat_present = FEATURES_6_12,
+		.feat_default = 0,
+	},
 	{
 		/*
 		 * v6.17 and the v6.18 release: vprot slice protection
@@ -28,10 +59,11 @@ static const struct eevdf_profile profiles[] = {
 		.v0 = V0_MIN_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
 		.wakeup = WAKEUP_6_17,
+		.protect = PROTECT_VPROT,
 		.wakeup_pick_reaps = false,
 		.yield_forfeit = false,
 		.protect_first_only = false,
-		.feat_present = ALL_FEATURES,
+		.feat_present = FEATURES_6_14,
 		.feat_default = 0, /* filled from features.h below */
 	},
 	{
@@ -45,10 +77,11 @@ static const struct eevdf_profile profiles[] = {
 		.v0 = V0_ZERO_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_MAX_SLICE,
 		.wakeup = WAKEUP_6_19,
+		.protect = PROTECT_VPROT,
 		.wakeup_pick_reaps = true,
 		.yield_forfeit = true,
 		.protect_first_only = true,
-		.feat_present = ALL_FEATURES,
+		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},
 	{
@@ -69,15 +102,16 @@ static const struct eevdf_profile profiles[] = {
 		.v0 = V0_ZERO_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
 		.wakeup = WAKEUP_6_19,
+		.protect = PROTECT_VPROT,
 		.wakeup_pick_reaps = false,
 		.yield_forfeit = true,
 		.protect_first_only = false,
-		.feat_present = ALL_FEATURES,
+		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},
 };
 
-#define DEFAULT_PROFILE 1
+#define DEFAULT_PROFILE 2
 
 const struct eevdf_profile *eevdf__profile_find(const char *name)
 {

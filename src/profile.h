@@ -28,8 +28,26 @@ enum lag_clamp {
 	LAG_CLAMP_MAX_SLICE, /* cdf(max_slice on queue + TICK_NSEC) [6.18.17+] */
 };
 
+/* Slice protection (RUN_TO_PARITY), kernel-model.md section 4.3. */
+enum protect_model {
+	/*
+	 * 6.6-6.16: the pick stashes the deadline in se->vlag; protected
+	 * while vlag == deadline, i.e. until the deadline is renewed;
+	 * PREEMPT_SHORT cancels it with vlag = deadline + 1.
+	 */
+	PROTECT_VLAG_STASH,
+	/* 6.17+: se->vprot, the window shrinks to the queue's min slice. */
+	PROTECT_VPROT,
+};
+
 /* check_preempt_wakeup_fair() generation. */
 enum wakeup_rule {
+	/*
+	 * 6.12-6.16 (85e511df3cec): a shorter-slice eligible wakee that is
+	 * ahead of curr (or curr is ineligible) cancels curr's protection;
+	 * then the wakee preempts if it is the EEVDF pick.
+	 */
+	WAKEUP_6_12,
 	WAKEUP_6_17, /* __pick_eevdf(!short) == pse [6.17 .. 6.18.31] */
 	/*
 	 * e837456fdca8 (6.19) with the rc7 revert 15257cc2f905: forks and
@@ -48,6 +66,7 @@ struct eevdf_profile {
 	enum v0_mode v0;
 	enum lag_clamp lag_clamp;
 	enum wakeup_rule wakeup;
+	enum protect_model protect;
 	/*
 	 * The wakeup check picks through pick_next_entity(), which reaps a
 	 * delayed entity it chooses and picks again: ac8e69e69363 and

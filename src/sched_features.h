@@ -60,3 +60,11 @@ EEVDF_FEAT(WA_WEIGHT, true)
 EEVDF_FEAT(WA_BIAS, true)
 EEVDF_FEAT(UTIL_EST, true)
 EEVDF_FEAT(LATENCY_WARN, false)
+
+/*
+ * Older releases' flags, appended so that every other flag keeps its bit.
+ * DOUBLE_TICK (6.6-6.12, removed by e31488c9df27 in 6.13): with HRTICK,
+ * also act on the periodic tick; EEVDF's entity_tick had nothing left to
+ * do after the early return it guarded, so it changes nothing here.
+ */
+EEVDF_FEAT(DOUBLE_TICK, false)

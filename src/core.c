@@ -331,7 +331,8 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
 	p->on_rq = true;
 	eevdf__trace(sim, EEVDF_TRACE_NEW, rq->cpu, p->pid, -1,
 		     EEVDF_TASK_RUNNING);
-	enqueue_task_fair(rq, p, ENQUEUE_INITIAL);
+	enqueue_task_fair(rq, p, sim->sp.profile->new_task_initial ?
+					 ENQUEUE_INITIAL : 0);
 	eevdf__wakeup_preempt(rq, p, wf);
 	eevdf__mark_settle(sim, rq);
 }

@@ -766,6 +766,9 @@ void init_entity(struct rq *rq, struct task *p)
 	se->vprot = 0;
 	se->deadline = 0;
 	se->cfs_rq = &rq->cfs;
+	/* before 6.12 the slice is always the base slice */
+	if (!rq->sp->profile->custom_slices)
+		has_custom = false;
 	se->custom_slice = has_custom;
 	se->slice = has_custom ? custom : rq->sp->sysctl_sched_base_slice;
 	eevdf__set_load_weight(&se->load, p->nice,
@@ -841,7 +844,7 @@ static struct sched_entity *pick_next_entity(struct rq *rq,
 	/* the pick-side buddy: NEXT_BUDDY gates it until 6.13, PICK_BUDDY
 	 * from 6.14 */
 	if (rq->sp->profile->wakeup != WAKEUP_6_19 &&
-	    (rq->sp->profile->wakeup == WAKEUP_6_12 ?
+	    (rq->sp->profile->wakeup <= WAKEUP_6_12 ?
 		     sched_feat_rq(rq, NEXT_BUDDY) :
 		     sched_feat_rq(rq, PICK_BUDDY)) &&
 	    cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next))
@@ -1050,9 +1053,9 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 }
 
 /*
- * Wakeup preemption as in 6.12-6.16 (85e511df3cec, kernel-model.md 7.3):
- * do_preempt_short() cancels a protected curr's window; then the wakee
- * preempts when it is the EEVDF pick.
+ * Wakeup preemption as in 6.6-6.11 and 6.12-6.16 (85e511df3cec,
+ * kernel-model.md 7.3): 6.12's do_preempt_short() cancels a protected
+ * curr's window; then the wakee preempts when it is the EEVDF pick.
  */
 static void check_preempt_6_12(struct rq *rq, struct task *p,
 			       unsigned int wake_flags)
@@ -1060,17 +1063,22 @@ static void check_preempt_6_12(struct rq *rq, struct task *p,
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
 	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
+	bool v6_6 = rq->sp->profile->wakeup == WAKEUP_6_6;
 
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
-	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	if (rq->need_resched)
+		return;
+	if (!v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION))
 		return;
 	if (cse_is_idle && !pse_is_idle) {
 		resched_curr(rq);
 		return;
 	}
 	if (cse_is_idle != pse_is_idle)
+		return;
+	if (v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION))
 		return;
 	if (p->policy != EEVDF_POLICY_NORMAL)
 		return;
@@ -1089,7 +1097,8 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 {
 	if (&rq->curr->se == &p->se)
 		return;
-	if (rq->sp->profile->wakeup == WAKEUP_6_12) {
+	if (rq->sp->profile->wakeup == WAKEUP_6_12 ||
+	    rq->sp->profile->wakeup == WAKEUP_6_6) {
 		check_preempt_6_12(rq, p, wake_flags);
 		return;
 	}
@@ -1162,6 +1171,8 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 					  (s128)lw.weight);
 	se->load = lw;
 	p->nice = nice;
+	if (!rq->sp->profile->custom_slices)
+		slice = -1; /* sched_runtime is ignored before 6.12 */
 	if (slice == 0) {
 		se->custom_slice = false;
 		se->slice = rq->sp->sysctl_sched_base_slice;

@@ -12,13 +12,46 @@
 
 #define ALL_FEATURES ((EEVDF_FEAT_NR == 64) ? ~(u64)0 :                       \
 		      (((u64)1 << EEVDF_FEAT_NR) - 1))
-/* The 6.14+ lists: DOUBLE_TICK went in 6.13. */
-#define FEATURES_6_14 (ALL_FEATURES & ~FEAT_BIT(DOUBLE_TICK))
+/* The 6.14+ lists: DOUBLE_TICK went in 6.13, SIS_PROP in 6.12. */
+#define FEATURES_6_14 (ALL_FEATURES & ~FEAT_BIT(DOUBLE_TICK) &                \
+		       ~FEAT_BIT(SIS_PROP))
 /* 6.12-6.13: DOUBLE_TICK still there, PICK_BUDDY not yet (NEXT_BUDDY
  * gated both sides of the buddy). */
-#define FEATURES_6_12 (ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY))
+#define FEATURES_6_12 (ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY) &                 \
+		       ~FEAT_BIT(SIS_PROP))
+/* 6.8-6.11: no delayed dequeue, PREEMPT_SHORT or PLACE_REL_DEADLINE yet;
+ * SIS_PROP still listed (off). */
+#define FEATURES_6_8 (ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY) &                  \
+		      ~FEAT_BIT(DELAY_DEQUEUE) & ~FEAT_BIT(DELAY_ZERO) &       \
+		      ~FEAT_BIT(PREEMPT_SHORT) & ~FEAT_BIT(PLACE_REL_DEADLINE))
 
 static const struct eevdf_profile profiles[] = {
+	{
+		/*
+		 * v6.8 (the 6.8-6.11 behaviour): the deadline-sorted tree
+		 * (2227a957e1d5), RUN_TO_PARITY with the vlag stash
+		 * (63304558ba5d), resched only at a renewed request; no
+		 * delayed dequeue, PREEMPT_SHORT, PLACE_REL_DEADLINE or
+		 * custom slices; a new task's enqueue redoes its placement
+		 * with a full request.  Re-weighting is the 6.13 form.
+		 */
+		.name = "6.8",
+		.alias = NULL,
+		.description = "Linux 6.8 (6.8-6.11): EEVDF without delayed "
+			       "dequeue or PREEMPT_SHORT, 0.75 ms base slice",
+		.normalized_base_slice = 750000,
+		.v0 = V0_MIN_VRUNTIME,
+		.lag_clamp = LAG_CLAMP_2SLICE,
+		.wakeup = WAKEUP_6_6,
+		.protect = PROTECT_VLAG_STASH,
+		.wakeup_pick_reaps = false,
+		.yield_forfeit = false,
+		.protect_first_only = false,
+		.new_task_initial = false,
+		.custom_slices = false,
+		.feat_present = FEATURES_6_8,
+		.feat_default = 0,
+	},
 	{
 		/*
 		 * v6.12 (the 6.12-6.16 behaviour): DELAY_DEQUEUE and
@@ -42,6 +75,8 @@ static const struct eevdf_profile profiles[] = {
 		.wakeup_pick_reaps = false,
 		.yield_forfeit = false,
 		.protect_first_only = false,
+		.new_task_initial = true,
+		.custom_slices = true,
 		.feat_present = FEATURES_6_12,
 		.feat_default = 0,
 	},
@@ -63,6 +98,8 @@ static const struct eevdf_profile profiles[] = {
 		.wakeup_pick_reaps = false,
 		.yield_forfeit = false,
 		.protect_first_only = false,
+		.new_task_initial = true,
+		.custom_slices = true,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0, /* filled from features.h below */
 	},
@@ -81,6 +118,8 @@ static const struct eevdf_profile profiles[] = {
 		.wakeup_pick_reaps = true,
 		.yield_forfeit = true,
 		.protect_first_only = true,
+		.new_task_initial = true,
+		.custom_slices = true,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},
@@ -106,12 +145,14 @@ static const struct eevdf_profile profiles[] = {
 		.wakeup_pick_reaps = false,
 		.yield_forfeit = true,
 		.protect_first_only = false,
+		.new_task_initial = true,
+		.custom_slices = true,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},
 };
 
-#define DEFAULT_PROFILE 2
+#define DEFAULT_PROFILE 3
 
 const struct eevdf_profile *eevdf__profile_find(const char *name)
 {

@@ -43,6 +43,12 @@ enum protect_model {
 /* check_preempt_wakeup_fair() generation. */
 enum wakeup_rule {
 	/*
+	 * 6.6-6.11: the wakee preempts if it is the EEVDF pick; an idle
+	 * curr gives way to a non-idle wakee before WAKEUP_PREEMPTION and
+	 * the wakee's policy are looked at.
+	 */
+	WAKEUP_6_6,
+	/*
 	 * 6.12-6.16 (85e511df3cec): a shorter-slice eligible wakee that is
 	 * ahead of curr (or curr is ineligible) cancels curr's protection;
 	 * then the wakee preempts if it is the EEVDF pick.
@@ -81,6 +87,15 @@ struct eevdf_profile {
 	 * 6.18.17.
 	 */
 	bool protect_first_only;
+	/*
+	 * 6.12+ (c40dd90ac045): a new task is placed once, at its first
+	 * enqueue, with ENQUEUE_INITIAL (half a request to its first
+	 * deadline).  Before, the fork-time placement was redone by the
+	 * enqueue without it: a full request.
+	 */
+	bool new_task_initial;
+	/* 6.12+ (857b158dc5e8): sched_attr.sched_runtime sets the slice. */
+	bool custom_slices;
 	u64 feat_present; /* flags that exist in this release */
 	u64 feat_default; /* their defaults */
 };

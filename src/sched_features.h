@@ -68,3 +68,8 @@ EEVDF_FEAT(LATENCY_WARN, false)
  * do after the early return it guarded, so it changes nothing here.
  */
 EEVDF_FEAT(DOUBLE_TICK, false)
+/*
+ * SIS_PROP (6.6-6.11 lists, off since 6.0): the proportional idle-scan
+ * budget SIS_UTIL replaced; listed for the older profiles, not modelled.
+ */
+EEVDF_FEAT(SIS_PROP, false)

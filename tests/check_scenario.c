@@ -80,9 +80,9 @@ static const int share_cases[][3] = {
 
 START_TEST(long_run_shares_follow_the_weights)
 {
-	static const char *const kernels[] = { "6.18", "6.17", "6.12" };
-	const int *nices = share_cases[_i / 3];
-	const char *kernel = kernels[_i % 3];
+	static const char *const kernels[] = { "6.18", "6.17", "6.12", "6.8" };
+	const int *nices = share_cases[_i / 4];
+	const char *kernel = kernels[_i % 4];
 	int n = nices[2] == 99 ? 2 : 3;
 	eevdf_sim *sim = make_sim(kernel, 1, 1000, NULL);
 	static const char *const names[] = { "t0", "t1", "t2" };
@@ -126,7 +126,7 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 		{ EEVDF_OP_RUN, MS / 2, 0, 0 },
 		{ EEVDF_OP_SLEEP, 5 * MS, 0, 0 },
 	};
-	static const char *const kernels[] = { "6.18", "6.17", "6.12" };
+	static const char *const kernels[] = { "6.18", "6.17", "6.12", "6.8" };
 	const char *kernel = kernels[_i];
 	eevdf_sim *sim = make_sim(kernel, 1, 1000, NULL);
 	struct cfs_rq *cfs = &sim->rqs[0].cfs;
@@ -423,9 +423,9 @@ Suite *scenario_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, long_run_shares_follow_the_weights, 0,
-			    3 * (int)(sizeof(share_cases) /
+			    4 * (int)(sizeof(share_cases) /
 				      sizeof(share_cases[0])));
-	tcase_add_loop_test(tc, lag_stays_within_the_eevdf_bound, 0, 3);
+	tcase_add_loop_test(tc, lag_stays_within_the_eevdf_bound, 0, 4);
 	tcase_add_loop_test(tc, sleeper_gets_close_to_its_fair_share_and_no_bonus, 0, 2);
 	tcase_add_test(tc, yield_forfeits_a_request_per_yield_under_6_18);
 	tcase_add_test(tc, hrtick_ends_slices_between_ticks);

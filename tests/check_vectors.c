@@ -125,6 +125,25 @@ START_TEST(tv3_two_equal_tasks_alternate_after_a_short_first_turn)
 }
 END_TEST
 
+/*
+ * TV-3 and TV-4 under 6.8-6.11: a new task's enqueue redoes its fork-time
+ * placement without ENQUEUE_INITIAL, so the first deadline is a full
+ * request away and the first turns are as long as the others.
+ */
+START_TEST(tv3_tv4_full_first_requests_before_6_12)
+{
+	static const int nices[] = { 0, 0, 0 };
+	char t[64];
+
+	for (int b = 0; b < 2; b++) {
+		hogs_trace("6.8", b ? 3 * MS : 0, NULL, nices, 2, t, 20);
+		ck_assert_str_eq(t, "AAABBBAAABBBAAABBBAA");
+		hogs_trace("6.8", b ? 3 * MS : 0, NULL, nices, 3, t, 24);
+		ck_assert_str_eq(t, "AAABBBCCCAAABBBCCCAAABBB");
+	}
+}
+END_TEST
+
 /* TV-4: three nice-0 tasks. */
 START_TEST(tv4_three_equal_tasks_round_robin)
 {
@@ -261,6 +280,7 @@ Suite *vectors_suite(void)
 	tcase_add_loop_test(tc, tv4_three_equal_tasks_round_robin, 0, 3);
 	tcase_add_loop_test(tc, tv5_nice_0_against_nice_5, 0, 3);
 	tcase_add_loop_test(tc, tv9_delayed_dequeue_trace, 0, 2);
+	tcase_add_test(tc, tv3_tv4_full_first_requests_before_6_12);
 	tcase_add_loop_test(tc, tv9_delayed_dequeue_trace_6_12, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;

@@ -815,6 +815,9 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		cfg->seed = o->seed;
 	else if (!eevdf_workload_seed(wl, &cfg->seed))
 		cfg->seed = DEFAULT_SEED;
+	/* the workload's kernel unless --kernel chose one */
+	if (!cfg->kernel)
+		cfg->kernel = eevdf_workload_kernel(wl);
 	/* nr_cpus and hz too, for a library that reads only those */
 	cfg->machine = o->machine;
 	cfg->nr_cpus = eevdf_machine_nr_cpus(o->machine);

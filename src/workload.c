@@ -28,13 +28,46 @@
 static const char *const top_keys[] = {
 	"format", "name", "description", "duration", "seed", "params",
 	"costs", "objects", "macros", "templates", "tasks", "stop", "warmup",
-	"metrics", "report", "machine",
+	"metrics", "report", "machine", "kernel",
 };
 static const char *const top_later[] = {
-	"include", "kernel",
+	"include",
 };
 
 /* Top level ------------------------------------------------------------- */
+
+/* "kernel": the profile the workload was written for, by a known name. */
+static int parse_kernel(struct wl_parser *p, const cJSON *root)
+{
+	char names[160] = "", sb[24];
+	const struct eevdf_profile *prof;
+	size_t old, n = 0;
+	int r;
+
+	if ((r = eevdf__wl_get_opt_string(p, root, "kernel", &p->wl->kernel)))
+		return r;
+	if (!p->wl->kernel)
+		return 0;
+	prof = eevdf__profile_find(p->wl->kernel);
+	if (prof) {
+		/* store the canonical name: an alias reads as its profile */
+		char *c = eevdf__wl_strdup(prof->name);
+
+		if (!c)
+			return nomem(p);
+		free(p->wl->kernel);
+		p->wl->kernel = c;
+		return 0;
+	}
+	for (size_t i = 0; i < eevdf_profile_count() && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+				      i ? ", " : "", eevdf_profile_name(i));
+	old = path_key(p, "kernel");
+	r = fail(p, "unknown kernel profile '%s' (known: %s)",
+		 SHOWN(sb, p->wl->kernel), names);
+	path_pop(p, old);
+	return r;
+}
 
 /*
  * The seed: a JSON number up to 2^53 (above that a double has already
@@ -343,6 +376,8 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 		if (r)
 			return r;
 	}
+	if ((r = parse_kernel(p, root)))
+		return r;
 	if (!p->ncpus)
 		p->ncpus = wl->machine ? wl->machine->nr_cpus : 1;
 	if (!p->nllc)
@@ -796,6 +831,7 @@ void eevdf_workload_free(eevdf_workload *wl)
 	}
 	free(wl->report_opts);
 	eevdf_machine_free(wl->machine);
+	free(wl->kernel);
 	free(wl->name);
 	free(wl->description);
 	free(wl);
@@ -840,6 +876,11 @@ bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed)
 	if (seed)
 		*seed = wl->seed;
 	return true;
+}
+
+const char *eevdf_workload_kernel(const eevdf_workload *wl)
+{
+	return wl ? wl->kernel : NULL;
 }
 
 const eevdf_machine *eevdf_workload_machine(const eevdf_workload *wl)

@@ -167,6 +167,7 @@ struct eevdf_workload {
 	char file[sizeof(((struct eevdf_diag *)NULL)->file)];
 	char *name;
 	char *description;
+	char *kernel;        /* "kernel": a profile's name, or NULL */
 	eevdf_time duration;
 	bool has_seed;
 	u64 seed;

@@ -645,10 +645,30 @@ START_TEST(workload_unknown_task_key_bogus_is_rejected_naming_it)
 }
 END_TEST
 
+/* "kernel": a known profile by name or alias, read as its profile. */
+START_TEST(workload_kernel_names_a_profile)
+{
+	eevdf_workload *wl = parse_ok("{" FMT "'kernel':'6.12','tasks':["
+				      TASK_A "]}");
+
+	ck_assert_str_eq(eevdf_workload_kernel(wl), "6.12");
+	eevdf_workload_free(wl);
+	wl = parse_ok("{" FMT "'kernel':'6.18.0','tasks':[" TASK_A "]}");
+	ck_assert_str_eq(eevdf_workload_kernel(wl), "6.17");
+	eevdf_workload_free(wl);
+	wl = parse_ok("{" FMT "'tasks':[" TASK_A "]}");
+	ck_assert_ptr_null(eevdf_workload_kernel(wl));
+	eevdf_workload_free(wl);
+	EXPECT_PARSE_ERROR("{" FMT "'kernel':'5.15','tasks':[" TASK_A "]}",
+			   "kernel", "unknown kernel profile '5.15' (known: "
+			   "6.8, 6.12, 6.17, 6.18, 6.19)");
+	EXPECT_PARSE_ERROR("{" FMT "'kernel':{},'tasks':[" TASK_A "]}",
+			   "kernel", "must be a string");
+}
+END_TEST
+
 START_TEST(workload_keys_of_later_versions_are_not_supported_yet)
 {
-	EXPECT_PARSE_ERROR("{" FMT "'kernel':{},'tasks':[" TASK_A "]}", "",
-			   "'kernel' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'include':[],'tasks':[" TASK_A "]}", "",
 			   "'include' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','cgroup':'/x',"
@@ -3551,6 +3571,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, workload_unknown_top_level_key_is_rejected);
 	tcase_add_test(tc, workload_unknown_task_key_bogus_is_rejected_naming_it);
 	tcase_add_test(tc, workload_keys_of_later_versions_are_not_supported_yet);
+	tcase_add_test(tc, workload_kernel_names_a_profile);
 	tcase_add_test(tc, workload_duplicate_key_is_rejected);
 	tcase_add_test(tc, workload_negative_duration_is_rejected_at_its_path);
 	tcase_add_test(tc, workload_non_integer_ns_is_rejected);

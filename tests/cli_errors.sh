@@ -495,6 +495,27 @@ if expect_ok "list: machines" list; then
 	fi
 fi
 
+# A workload's "kernel" is the default profile of its runs; --kernel wins.
+cat >"$tmp/k.json" <<'JSON'
+{"format": "eevdf-sim-workload/1", "kernel": "6.12", "duration": "10ms",
+ "tasks": [{"name": "a", "program": [{"run": "1ms"}]}]}
+JSON
+if expect_ok "run of a workload that names its kernel" run "$tmp/k.json" &&
+	grep -q '^# kernel 6.12,' "$tmp/out"; then
+	ok "the workload's kernel is used"
+else
+	bad "the workload's kernel is used" "$(head -3 "$tmp/out")"
+fi
+if expect_ok "--kernel over the workload's" run "$tmp/k.json" --kernel 6.18 &&
+	grep -q '^# kernel 6.18,' "$tmp/out"; then
+	ok "--kernel overrides the workload's kernel"
+else
+	bad "--kernel overrides the workload's kernel" "$(head -3 "$tmp/out")"
+fi
+sed 's/"6.12"/"4.19"/' "$tmp/k.json" >"$tmp/k2.json"
+expect_error "unknown kernel in a workload" \
+	"kernel: unknown kernel profile '4.19'" run "$tmp/k2.json"
+
 # --trace: valid JSON, ordered, per-CPU slices that never overlap, wakeup
 # arrows that pair up; --trace-window keeps only its span; --timehist.
 hb=(workloads/hackbench.json --param groups=1 --param fds=3 --param loops=20

@@ -118,6 +118,13 @@ EEVDF_API eevdf_time eevdf_workload_duration(const eevdf_workload *wl);
  */
 EEVDF_API const eevdf_machine *eevdf_workload_machine(const eevdf_workload *wl);
 
+/*
+ * The kernel profile the file names ("kernel"), by its canonical name (an
+ * alias such as "6.18.0" reads as "6.17"), or NULL.  The loader rejects
+ * a name no profile has.
+ */
+EEVDF_API const char *eevdf_workload_kernel(const eevdf_workload *wl);
+
 /* True (and *seed set) when the file sets "seed". */
 EEVDF_API bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed);
 

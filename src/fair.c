@@ -133,6 +133,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
 	cfs_rq->h_nr_runnable = 0;
 	cfs_rq->sum_w_vruntime = 0;
 	cfs_rq->sum_weight = 0;
+	cfs_rq->sum_w_slice = 0;
 	cfs_rq->curr = NULL;
 	cfs_rq->next = NULL;
 	cfs_rq->rq = rq;
@@ -155,6 +156,7 @@ static void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	cfs_rq->sum_w_vruntime += mul_wrap(entity_key(cfs_rq, se), (s64)weight);
 	cfs_rq->sum_weight += weight;
+	cfs_rq->sum_w_slice += weight * se->slice;
 }
 
 static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -163,6 +165,7 @@ static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	cfs_rq->sum_w_vruntime -= mul_wrap(entity_key(cfs_rq, se), (s64)weight);
 	cfs_rq->sum_weight -= weight;
+	cfs_rq->sum_w_slice -= weight * se->slice;
 }
 
 /* v0 moves by delta: every key shrank by delta. */
@@ -490,6 +493,23 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		lag = se->vlag;
 		if (curr && curr->on_rq)
 			load += (s64)scale_load_down(curr->load.weight);
+		/*
+		 * PLACE_FUDGE (RFC): a task asking for less than the queue's
+		 * weight-averaged slice gets up to one request of negative
+		 * lag forgiven, never to more than zero lag.
+		 */
+		if (sched_feat(feats(cfs_rq), PLACE_FUDGE)) {
+			u64 w_slice = cfs_rq->sum_w_slice, w = (u64)load;
+
+			if (curr && curr->on_rq)
+				w_slice += scale_load_down(curr->load.weight) *
+					   curr->slice;
+			if (w_slice > se->slice * w) {
+				lag += (s64)vslice;
+				if (lag > 0)
+					lag = 0;
+			}
+		}
 		lag = mul_wrap(lag,
 			       load + (s64)scale_load_down(se->load.weight));
 		if (!load)
@@ -930,6 +950,18 @@ void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
 		resched_curr(rq);
 }
 
+/*
+ * WAKEUP_DEADLINE (RFC): whatever the rule decided, the wakee preempts
+ * only with an earlier virtual deadline than the running task's; an
+ * overrunning (ineligible) curr with the earlier deadline keeps the CPU.
+ */
+static bool wakeup_deadline_vetoes(const struct rq *rq,
+				   const struct sched_entity *pse,
+				   const struct sched_entity *se)
+{
+	return sched_feat_rq(rq, WAKEUP_DEADLINE) && !entity_before(pse, se);
+}
+
 /* set_preempt_buddy(): an older buddy with an earlier deadline stays. */
 static bool set_preempt_buddy(struct cfs_rq *cfs_rq, struct sched_entity *pse)
 {
@@ -1008,6 +1040,10 @@ pick:
 		update_protect_slice(cfs_rq, se);
 	return;
 preempt:
+	/* the idle-policy rule is not an EEVDF decision: no veto there */
+	if (!(cse_is_idle && !pse_is_idle) &&
+	    wakeup_deadline_vetoes(rq, pse, se))
+		return;
 	if (action == ACT_SHORT)
 		cancel_protect_slice(se);
 	resched_curr(rq);
@@ -1044,6 +1080,8 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 	do_preempt_short = sched_feat_rq(rq, PREEMPT_SHORT) &&
 			   pse->slice < se->slice;
 	if (pick_eevdf(cfs_rq, !do_preempt_short) == pse) {
+		if (wakeup_deadline_vetoes(rq, pse, se))
+			return;
 		if (do_preempt_short)
 			cancel_protect_slice(se);
 		resched_curr(rq);
@@ -1088,7 +1126,8 @@ static void check_preempt_6_12(struct rq *rq, struct task *p,
 	    entity_eligible(cfs_rq, pse) &&
 	    (entity_before(pse, se) || !entity_eligible(cfs_rq, se)))
 		cancel_protect_slice(se);
-	if (pick_eevdf(cfs_rq, true) == pse)
+	if (pick_eevdf(cfs_rq, true) == pse &&
+	    !wakeup_deadline_vetoes(rq, pse, se))
 		resched_curr(rq);
 }
 
@@ -1218,6 +1257,7 @@ void reweight_task_fair(struct rq *rq, struct task *p, int nice)
 struct subtree_sums {
 	s64 sum_w_vruntime;
 	u64 sum_weight;
+	u64 sum_w_slice;
 	unsigned int nr;
 	unsigned int delayed;
 	u64 load;
@@ -1262,6 +1302,7 @@ static const char *check_subtree(const struct cfs_rq *cfs_rq,
 	s->sum_w_vruntime += mul_wrap(entity_key(cfs_rq, se),
 				      (s64)scale_load_down(se->load.weight));
 	s->sum_weight += scale_load_down(se->load.weight);
+	s->sum_w_slice += scale_load_down(se->load.weight) * se->slice;
 	s->nr++;
 	s->delayed += se->sched_delayed;
 	s->load += se->load.weight;
@@ -1272,7 +1313,7 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 {
 	const struct eevdf_rb_root *t = &cfs_rq->tasks_timeline;
 	const struct sched_entity *curr = cfs_rq->curr;
-	struct subtree_sums s = { 0, 0, 0, 0, 0 };
+	struct subtree_sums s = { 0, 0, 0, 0, 0, 0 };
 	s64 avg, load, v;
 	const char *err;
 
@@ -1281,8 +1322,10 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 	if (t->root && (err = check_subtree(cfs_rq, t->root, &s)))
 		return err;
 	if (s.sum_w_vruntime != cfs_rq->sum_w_vruntime ||
-	    s.sum_weight != cfs_rq->sum_weight)
-		return "sum_w_vruntime/sum_weight do not match the tree";
+	    s.sum_weight != cfs_rq->sum_weight ||
+	    s.sum_w_slice != cfs_rq->sum_w_slice)
+		return "sum_w_vruntime/sum_weight/sum_w_slice do not match "
+		       "the tree";
 	if (curr && curr->on_rq) {
 		s.nr++;
 		s.delayed += curr->sched_delayed;

@@ -194,7 +194,13 @@ bool eevdf_feature_in_profile(const char *kernel, size_t i)
 {
 	const struct eevdf_profile *p = eevdf__profile_find(kernel);
 
-	return p && i < EEVDF_FEAT_NR && ((p->feat_present >> i) & 1u);
+	return p && i < EEVDF_FEAT_NR && ((p->feat_present >> i) & 1u) &&
+	       !((RFC_FEATURES >> i) & 1u);
+}
+
+bool eevdf_feature_is_rfc(size_t i)
+{
+	return i < EEVDF_FEAT_NR && ((RFC_FEATURES >> i) & 1u);
 }
 
 size_t eevdf_profile_count(void)

@@ -173,7 +173,9 @@ static bool add_features(cJSON *config, const eevdf_sim *sim)
 		char *s;
 		bool ok;
 
-		if (!name || !eevdf_feature_in_profile(kernel, i))
+		/* the release's list, and the RFC knobs that are on */
+		if (!name || (!eevdf_feature_in_profile(kernel, i) &&
+			      !(eevdf_feature_is_rfc(i) && ((mask >> i) & 1))))
 			continue;
 		len = strlen(name) + sizeof("NO_");
 		s = malloc(len);

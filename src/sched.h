@@ -65,6 +65,7 @@ struct cfs_rq {
 	 */
 	s64 sum_w_vruntime;
 	u64 sum_weight;
+	u64 sum_w_slice; /* sum of slice * w_i: the PLACE_FUDGE average */
 	u64 v0; /* min_vruntime or zero_vruntime, per profile */
 	struct sched_avg avg; /* PELT of the queue: cpu_load(), cpu_util() */
 	struct eevdf_rb_root tasks_timeline;

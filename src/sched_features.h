@@ -73,3 +73,20 @@ EEVDF_FEAT(DOUBLE_TICK, false)
  * budget SIS_UTIL replaced; listed for the older profiles, not modelled.
  */
 EEVDF_FEAT(SIS_PROP, false)
+
+/*
+ * RFC knobs from the mailing-list debates, never merged: accepted on every
+ * profile, off by default, and not part of any release's feature list
+ * (RFC_FEATURES in feature.h).  docs/kernel-profiles.md gives their source.
+ *
+ * WAKEUP_DEADLINE: a wakee preempts only when its virtual deadline is
+ * earlier than the running task's (the 2023 EEVDF series' rule before the
+ * pick-based one).
+ */
+EEVDF_FEAT(WAKEUP_DEADLINE, false)
+/*
+ * PLACE_FUDGE (2023 RFC "sched/eevdf: Better handle mixed slice length"): a
+ * task whose slice is shorter than the queue's weight-averaged slice is
+ * forgiven up to one request of negative lag when it is placed.
+ */
+EEVDF_FEAT(PLACE_FUDGE, false)

@@ -12,7 +12,7 @@ int main(void)
 		vectors_suite,  scenario_suite, workload_suite,
 		sim_suite,      program_suite,  expr_suite,
 		dist_suite,     hist_suite,     report_suite,
-		rtapp_suite,    pelt_suite,     machine_suite,  smp_suite,
+		rtapp_suite,    pelt_suite,     machine_suite,  smp_suite,     knobs_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

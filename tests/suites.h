@@ -24,5 +24,6 @@ Suite *rtapp_suite(void);
 Suite *machine_suite(void);
 Suite *pelt_suite(void);
 Suite *smp_suite(void);
+Suite *knobs_suite(void);
 
 #endif

@@ -24,8 +24,17 @@ EEVDF_API const char *eevdf_feature_name(size_t i);
 /* Index of the feature called name (exact, case-sensitive), or -1. */
 EEVDF_API int eevdf_feature_index(const char *name);
 
-/* True when feature i exists in kernel profile `kernel` (NULL = default). */
+/*
+ * True when feature i is in kernel profile `kernel`'s list (NULL = the
+ * default profile).  The RFC knobs are in no release's list.
+ */
 EEVDF_API bool eevdf_feature_in_profile(const char *kernel, size_t i);
+
+/*
+ * True for an RFC knob (WAKEUP_DEADLINE, PLACE_FUDGE): never merged,
+ * settable on every profile, off unless asked for.
+ */
+EEVDF_API bool eevdf_feature_is_rfc(size_t i);
 
 /*
  * Default feature mask of a kernel profile (NULL = the default profile).

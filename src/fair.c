@@ -478,7 +478,7 @@ void update_curr(struct cfs_rq *cfs_rq)
 void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		  unsigned int flags)
 {
-	u64 vslice, vruntime = avg_vruntime(cfs_rq);
+	u64 vslice, vruntime = avg_vruntime(cfs_rq), placed;
 	s64 lag = 0;
 
 	if (!se->custom_slice)
@@ -516,7 +516,24 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 			load = 1;
 		lag /= load; /* div_s64: truncates toward zero */
 	}
-	se->vruntime = vruntime - (u64)lag;
+	vruntime -= (u64)lag;
+	placed = vruntime;
+	/*
+	 * PLACE_BONUS (RFC, "[PATCH 15/17] [RFC] sched/eevdf: Sleeper
+	 * bonus", 2023-03-28): a task waking on the CPU it slept on starts
+	 * up to half its slice (raw ns) left of its placement, but not left
+	 * of where it went to sleep; the deadline stays the one of the
+	 * normal placement.  Strictly unfair: a 50% sleeper then matches a
+	 * hog 50/50 instead of 33/67.
+	 */
+	if (sched_feat(feats(cfs_rq), PLACE_BONUS) &&
+	    (flags & ENQUEUE_WAKEUP) && !(flags & ENQUEUE_MIGRATED) &&
+	    vruntime_before(se->vruntime, vruntime)) {
+		vruntime -= se->slice / 2;
+		if (vruntime_before(vruntime, se->vruntime))
+			vruntime = se->vruntime;
+	}
+	se->vruntime = vruntime;
 
 	/* A dequeue that was not a sleep kept the deadline relative. */
 	if (se->rel_deadline) {
@@ -528,7 +545,7 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	if (sched_feat(feats(cfs_rq), PLACE_DEADLINE_INITIAL) &&
 	    (flags & ENQUEUE_INITIAL))
 		vslice /= 2;
-	se->deadline = se->vruntime + vslice;
+	se->deadline = placed + vslice;
 }
 
 static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)

@@ -90,3 +90,9 @@ EEVDF_FEAT(WAKEUP_DEADLINE, false)
  * forgiven up to one request of negative lag when it is placed.
  */
 EEVDF_FEAT(PLACE_FUDGE, false)
+/*
+ * PLACE_BONUS ("[PATCH 15/17] [RFC] sched/eevdf: Sleeper bonus", Peter
+ * Zijlstra, 2023-03-28): a waking task starts up to half a slice left of
+ * its lag placement, never left of its vruntime at sleep.
+ */
+EEVDF_FEAT(PLACE_BONUS, false)

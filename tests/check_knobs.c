@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The RFC knobs (WAKEUP_DEADLINE, PLACE_FUDGE): each moves behaviour the
+ * The RFC knobs (WAKEUP_DEADLINE, PLACE_FUDGE, PLACE_BONUS): each moves behaviour the
  * way its posting claims on a scenario built for it, and changes nothing
  * where the posting says it should not.  They are settable on every
  * profile and in no release's feature list.
@@ -97,11 +97,11 @@ END_TEST
  * earlier deadline every time, so nothing changes there; blogbench's
  * wakeups also hit writers that overran their request (ineligible, with
  * the earlier deadline): those keep the CPU, so there are fewer
- * involuntary switches.
+ * involuntary switches (one iteration, 0.5 s: 254 -> 252).
  */
 START_TEST(wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline)
 {
-	static const char *const bb[] = { "iterations=3", "interval=1s" };
+	static const char *const bb[] = { "iterations=1", "interval=500ms" };
 	eevdf_sim *a, *b;
 
 	a = run(NULL, "workloads/sleeper-vs-hog.json", 1, NULL, 0, NULL,
@@ -112,9 +112,9 @@ START_TEST(wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline)
 	eevdf_sim_free(a);
 	eevdf_sim_free(b);
 
-	a = run(NULL, "workloads/blogbench.json", 2, bb, 2, NULL, 10 * SEC);
+	a = run(NULL, "workloads/blogbench.json", 2, bb, 2, NULL, 3 * SEC);
 	b = run(NULL, "workloads/blogbench.json", 2, bb, 2, "WAKEUP_DEADLINE",
-		10 * SEC);
+		3 * SEC);
 	ck_assert_msg(involuntary(b) < involuntary(a), "%llu vs %llu",
 		      (unsigned long long)involuntary(b),
 		      (unsigned long long)involuntary(a));
@@ -169,6 +169,61 @@ START_TEST(place_fudge_helps_short_slices_only)
 }
 END_TEST
 
+static eevdf_time cpu_of(const eevdf_sim *sim, size_t i)
+{
+	struct eevdf_task_stats st;
+
+	eevdf_sim_task_stats(sim, i, &st);
+	return st.cpu_ns;
+}
+
+/*
+ * PLACE_BONUS: a waking task starts up to half a slice left of its lag
+ * placement (never left of its vruntime at sleep), so a 50 % sleeper
+ * (5 ms run, 5 ms sleep) against a hog moves from the fair third towards
+ * half of the CPU, more with the longer slices of a bigger machine (2.8
+ * ms on 8 CPUs, both tasks on CPU 0): 33.35 % -> 34.81 % on 1 CPU, 35.73 %
+ * -> 39.92 % on 8.  Tasks that never sleep see no change.
+ */
+START_TEST(place_bonus_moves_a_sleeper_towards_half)
+{
+	static const char pair[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"10s\","
+		"\"tasks\": ["
+		"{\"name\": \"hog\", \"cpus\": [0], \"program\": [{\"loop\":"
+		" {\"body\": [{\"run\": \"10ms\"}]}}]},"
+		"{\"name\": \"sleeper\", \"cpus\": [0], \"program\":"
+		" [{\"loop\": {\"body\": [{\"run\": \"5ms\"},"
+		" {\"sleep\": \"5ms\"}]}}]}]}";
+	static const char hogs[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"5s\","
+		"\"tasks\": [{\"name\": \"hog\", \"count\": 3, \"nice\": 0,"
+		" \"program\": [{\"loop\": {\"body\": [{\"run\": \"3ms\"}]}}]}]}";
+	static const int ncpus[] = { 1, 8 };
+	static const eevdf_time share[2][2] = {
+		{ 3335 * MS, 3481 * MS }, { 3573 * MS, 3992 * MS },
+	};
+	eevdf_sim *a, *b;
+
+	for (int k = 0; k < 2; k++) {
+		a = run(pair, NULL, ncpus[k], NULL, 0, NULL, 10 * SEC);
+		b = run(pair, NULL, ncpus[k], NULL, 0, "PLACE_BONUS", 10 * SEC);
+		ck_assert_msg(llabs(cpu_of(a, 1) - share[k][0]) < 10 * MS &&
+				      llabs(cpu_of(b, 1) - share[k][1]) < 10 * MS,
+			      "%d CPUs: %lld -> %lld", ncpus[k],
+			      (long long)cpu_of(a, 1), (long long)cpu_of(b, 1));
+		ck_assert_int_gt(cpu_of(b, 1), cpu_of(a, 1));
+		eevdf_sim_free(a);
+		eevdf_sim_free(b);
+	}
+	a = run(hogs, NULL, 1, NULL, 0, NULL, 5 * SEC);
+	b = run(hogs, NULL, 1, NULL, 0, "PLACE_BONUS", 5 * SEC);
+	same_tasks(a, b);
+	eevdf_sim_free(a);
+	eevdf_sim_free(b);
+}
+END_TEST
+
 Suite *knobs_suite(void)
 {
 	Suite *s = suite_create("knobs");
@@ -178,6 +233,7 @@ Suite *knobs_suite(void)
 	tcase_add_test(tc, rfc_knobs_are_in_no_release_list);
 	tcase_add_test(tc, wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline);
 	tcase_add_test(tc, place_fudge_helps_short_slices_only);
+	tcase_add_test(tc, place_bonus_moves_a_sleeper_towards_half);
 	suite_add_tcase(s, tc);
 	return s;
 }

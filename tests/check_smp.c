@@ -551,6 +551,9 @@ START_TEST(sis_util_budget_shrinks_with_utilisation)
 	ck_assert_int_eq(sis_util_nr_idle_scan(8 * 700, 8, 117), 2);
 	/* x = 900: 1082 > 1024, no scan at all (about 85 % busy and up) */
 	ck_assert_int_eq(sis_util_nr_idle_scan(8 * 900, 8, 117), 0);
+	/* TV-17: sum_util 2048 -> 7 (x = 256: 87), 6144 -> 1 (x = 768: 788) */
+	ck_assert_int_eq(sis_util_nr_idle_scan(2048, 8, 117), 7);
+	ck_assert_int_eq(sis_util_nr_idle_scan(6144, 8, 117), 1);
 }
 END_TEST
 

@@ -394,8 +394,12 @@ static bool task_hot(const struct lb_env *env, const struct task *p)
 		return false;
 	if (env->sd->flags & SD_SHARE_CPUCAPACITY)
 		return false;
+	/* a buddy is about to run here; CFS also has the last buddy (the
+	 * task a wakee preempted), EEVDF never sets it */
 	if (sched_feat(sim->sp.features, CACHE_HOT_BUDDY) &&
-	    env->dst_rq->nr_running && env->src_rq->cfs.next == &p->se)
+	    env->dst_rq->nr_running &&
+	    (env->src_rq->cfs.next == &p->se ||
+	     env->src_rq->cfs.last == &p->se))
 		return true;
 	if (!sim->sp.migration_cost)
 		return false;
@@ -413,7 +417,8 @@ static bool can_migrate_task(const struct lb_env *env, struct task *p)
 	if (p->se.sched_delayed)
 		return false;
 	/* 6.17: an ineligible task waits to become eligible where it is,
-	 * rather than carrying its negative lag to a busy CPU */
+	 * rather than carrying its negative lag to a busy CPU (CFS has no
+	 * lag: PLACE_LAG is absent from its profile) */
 	if (sched_feat(env->sim->sp.features, PLACE_LAG) &&
 	    env->dst_rq->cfs.nr_queued &&
 	    !entity_eligible(&env->src_rq->cfs, &p->se) &&

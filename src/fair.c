@@ -26,8 +26,25 @@
  *    entities: V is the floor of the mean, so lags sum to (-L, 0];
  *  - load.weight and nr_queued count queued entities, h_nr_runnable the
  *    ones that are not delayed.
+ *
+ * The cfs-6.1 profile runs the CFS policy of 6.1-6.5 instead (cfs.c):
+ * each class entry point core.c calls (enqueue/dequeue_task_fair,
+ * pick_next_task_fair, check_preempt_wakeup_fair, task_tick_fair,
+ * yield_task_fair, sched_change_fair and so reweight_task_fair,
+ * hrtick_start_fair, and init_entity's fork placement) hands the call to
+ * its cfs_* counterpart when profile->policy is POLICY_CFS.  Both share
+ * the tree, the sums, min_vruntime, PELT and the task-level upkeep
+ * (enqueue/dequeue_task_upkeep), and the checker below.
  */
 #include "fair.h"
+#include "cfs.h"
+
+/* The profile runs the CFS policy of 6.1-6.5: fair.c's entry points hand
+ * the call to cfs.c. */
+static inline bool cfs_policy(const struct rq *rq)
+{
+	return rq->sp->profile->policy == POLICY_CFS;
+}
 
 /* Virtual-time helpers ------------------------------------------------ */
 
@@ -136,6 +153,8 @@ void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
 	cfs_rq->sum_w_slice = 0;
 	cfs_rq->curr = NULL;
 	cfs_rq->next = NULL;
+	cfs_rq->last = NULL;
+	cfs_rq->skip = NULL;
 	cfs_rq->rq = rq;
 	eevdf__rb_init(&cfs_rq->tasks_timeline, se_augment);
 	/*
@@ -246,8 +265,12 @@ bool entity_eligible(const struct cfs_rq *cfs_rq,
 	return vruntime_eligible(cfs_rq, se->vruntime);
 }
 
-/* min_vruntime: monotonic, follows the smallest queued vruntime. */
-static void update_min_vruntime(struct cfs_rq *cfs_rq)
+/*
+ * min_vruntime: monotonic, follows the smallest queued vruntime.  It is
+ * also CFS's min_vruntime (kernel-model.md 9.3): there the tree is keyed
+ * by vruntime, so the root's augmented minimum is the leftmost vruntime.
+ */
+void update_min_vruntime(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se = node_se(cfs_rq->tasks_timeline.root);
 	struct sched_entity *curr = cfs_rq->curr;
@@ -548,14 +571,14 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	se->deadline = placed + vslice;
 }
 
-static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	avg_vruntime_add(cfs_rq, se);
 	eevdf__rb_insert(&cfs_rq->tasks_timeline, &se->run_node,
 			 less_deadline);
 }
 
-static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	eevdf__rb_erase(&cfs_rq->tasks_timeline, &se->run_node);
 	avg_vruntime_sub(cfs_rq, se);
@@ -570,7 +593,7 @@ static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * now.  Only SMP placement and balancing read them, so a one-CPU machine
  * skips the work (its results cannot depend on it).
  */
-static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	const struct rq *rq = rq_of(cfs_rq);
 	u64 now = rq->clock;
@@ -802,6 +825,7 @@ void init_entity(struct rq *rq, struct task *p)
 	se->vlag = 0;
 	se->vprot = 0;
 	se->deadline = 0;
+	se->vrel = false;
 	se->cfs_rq = &rq->cfs;
 	/* before 6.12 the slice is always the base slice */
 	if (!rq->sp->profile->custom_slices)
@@ -810,10 +834,13 @@ void init_entity(struct rq *rq, struct task *p)
 	se->slice = has_custom ? custom : rq->sp->sysctl_sched_base_slice;
 	eevdf__set_load_weight(&se->load, p->nice,
 			       p->policy == EEVDF_POLICY_IDLE);
+	/* CFS places a child at fork time, before the enqueue (START_DEBIT) */
+	if (cfs_policy(rq))
+		cfs_task_fork(rq, p);
 }
 
 /* After an enqueue or dequeue the slice left may have changed. */
-static void hrtick_update(struct rq *rq)
+void hrtick_update(struct rq *rq)
 {
 	if (!sched_feat_rq(rq, HRTICK) || !rq->curr ||
 	    rq->curr->state != TASK_RUNNING)
@@ -821,21 +848,47 @@ static void hrtick_update(struct rq *rq)
 	hrtick_start_fair(rq, rq->curr);
 }
 
-void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
+/*
+ * What every policy's enqueue of a task does around its entity enqueue:
+ * the runnable counts (add_nr_running(), which also feeds the root
+ * domain's overload count), the idle map, the balancer's list and the
+ * hrtick.
+ */
+void enqueue_task_upkeep(struct rq *rq, struct task *p)
 {
-	struct sched_entity *se = &p->se;
-
-	if (flags & ENQUEUE_DELAYED) {
-		requeue_delayed_entity(se);
-		return;
-	}
-	enqueue_entity(&rq->cfs, se, flags);
 	rq->cfs.h_nr_runnable++;
 	if (++rq->nr_running == 2)
 		(*rq->nr_overloaded)++;
 	rq_idle_update(rq);
 	cfs_tasks_move_head(rq, p);
 	hrtick_update(rq);
+}
+
+/* The dequeue side of enqueue_task_upkeep(). */
+void dequeue_task_upkeep(struct rq *rq, struct task *p)
+{
+	rq->cfs.h_nr_runnable--;
+	if (rq->nr_running-- == 2)
+		(*rq->nr_overloaded)--;
+	rq_idle_update(rq);
+	cfs_tasks_del(rq, p);
+	hrtick_update(rq);
+}
+
+void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
+{
+	struct sched_entity *se = &p->se;
+
+	if (cfs_policy(rq)) {
+		cfs_enqueue_task(rq, p, flags);
+		return;
+	}
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se);
+		return;
+	}
+	enqueue_entity(&rq->cfs, se, flags);
+	enqueue_task_upkeep(rq, p);
 }
 
 /*
@@ -846,14 +899,11 @@ bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 {
 	struct sched_entity *se = &p->se;
 
+	if (cfs_policy(rq))
+		return cfs_dequeue_task(rq, p, flags);
 	if (!dequeue_entity(&rq->cfs, se, flags))
 		return false;
-	rq->cfs.h_nr_runnable--;
-	if (rq->nr_running-- == 2)
-		(*rq->nr_overloaded)--;
-	rq_idle_update(rq);
-	cfs_tasks_del(rq, p);
-	hrtick_update(rq);
+	dequeue_task_upkeep(rq, p);
 	return true;
 }
 
@@ -906,6 +956,8 @@ struct task *pick_next_task_fair(struct rq *rq, struct task *prev)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se;
 
+	if (cfs_policy(rq))
+		return cfs_pick_next_task(rq, prev);
 	for (;;) {
 		if (!cfs_rq->nr_queued) {
 			se = NULL;
@@ -941,6 +993,10 @@ void hrtick_start_fair(struct rq *rq, struct task *p)
 	struct sched_entity *se = &p->se;
 	s64 delta;
 
+	if (cfs_policy(rq)) {
+		cfs_hrtick_start(rq, p);
+		return;
+	}
 	if (rq->cfs.nr_queued <= 1 || rq->curr != p) {
 		eevdf__rq_hrtick_arm(rq, -1);
 		return;
@@ -958,6 +1014,10 @@ void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
+	if (cfs_policy(rq)) {
+		cfs_task_tick(rq, curr, queued);
+		return;
+	}
 	EEVDF_ASSERT(cfs_rq->curr == &curr->se);
 	update_curr(cfs_rq);
 	if (!queued)
@@ -1153,6 +1213,10 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 {
 	if (&rq->curr->se == &p->se)
 		return;
+	if (cfs_policy(rq)) {
+		cfs_check_preempt_wakeup(rq, p, wake_flags);
+		return;
+	}
 	if (rq->sp->profile->wakeup == WAKEUP_6_12 ||
 	    rq->sp->profile->wakeup == WAKEUP_6_6) {
 		check_preempt_6_12(rq, p, wake_flags);
@@ -1178,6 +1242,10 @@ void yield_task_fair(struct rq *rq)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se;
 
+	if (cfs_policy(rq)) {
+		cfs_yield_task(rq);
+		return;
+	}
 	if (rq->nr_running == 1)
 		return;
 	clear_buddies(cfs_rq, se);
@@ -1209,6 +1277,10 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 	u64 old_weight = se->load.weight;
 	struct load_weight lw;
 
+	if (cfs_policy(rq)) {
+		cfs_sched_change(rq, p, nice, policy);
+		return;
+	}
 	if (nice < -20)
 		nice = p->nice;
 	if (queued)
@@ -1292,6 +1364,11 @@ static const char *check_subtree(const struct cfs_rq *cfs_rq,
 
 	if (!se->on_rq)
 		return "entity in the tree is not on_rq";
+	/* CFS keys its entities by vruntime through the deadline field */
+	if (cfs_policy(cfs_rq->rq) && se->deadline != se->vruntime)
+		return "CFS tree key is not the entity's vruntime";
+	if (se->vrel)
+		return "a queued entity has a relative vruntime";
 	if (se == cfs_rq->curr)
 		return "curr is in the tree";
 	if (l) {
@@ -1354,7 +1431,13 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 		return "h_nr_runnable does not match the non-delayed entities";
 	if (s.load != cfs_rq->load.weight)
 		return "load.weight does not match the queued entities";
-	/* Lag conservation: with V the floored mean, the lags sum to (-L, 0]. */
+	/*
+	 * Lag conservation: with V the floored mean, the lags sum to (-L, 0].
+	 * This is a property of the sums and of V's rounding, not of the
+	 * policy, so it holds under CFS too, whose decisions never read V.
+	 * The EEVDF-only bounds (lag clamp, slice protection) are not checked
+	 * here; tests/check_scenario.c checks the lag bound on EEVDF runs.
+	 */
 	avg_sums(cfs_rq, &avg, &load);
 	if (load) {
 		v = avg_vruntime_delta(cfs_rq);
@@ -1363,6 +1446,14 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 	}
 	if (cfs_rq->next && !cfs_rq->next->on_rq)
 		return "next buddy is not on the queue";
+	if (cfs_rq->last && !cfs_rq->last->on_rq)
+		return "last buddy is not on the queue";
+	if (cfs_rq->skip && !cfs_rq->skip->on_rq)
+		return "skip buddy is not on the queue";
+	if (!cfs_policy(cfs_rq->rq) && (cfs_rq->last || cfs_rq->skip))
+		return "EEVDF queue has a CFS buddy";
+	if (curr && curr->on_rq && curr->vrel)
+		return "the running entity has a relative vruntime";
 	return NULL;
 }
 

@@ -60,6 +60,13 @@
 #define update_entity_lag      eevdf__update_entity_lag
 #define requeue_delayed_entity eevdf__requeue_delayed_entity
 #define set_next_buddy         eevdf__set_next_buddy
+#define update_min_vruntime    eevdf__update_min_vruntime
+#define __enqueue_entity       eevdf__tree_enqueue_entity
+#define __dequeue_entity       eevdf__tree_dequeue_entity
+#define update_load_avg        eevdf__update_load_avg
+#define hrtick_update          eevdf__hrtick_update
+#define enqueue_task_upkeep    eevdf__enqueue_task_upkeep
+#define dequeue_task_upkeep    eevdf__dequeue_task_upkeep
 
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
 
@@ -88,6 +95,20 @@ void set_next_buddy(struct sched_entity *se);
 u64 cfs_rq_min_slice(const struct cfs_rq *cfs_rq);
 u64 cfs_rq_max_slice(const struct cfs_rq *cfs_rq);
 bool protect_slice(const struct sched_entity *se);
+
+/*
+ * Shared with the CFS policy (cfs.c): the tree (keyed by se->deadline;
+ * CFS stores its vruntime key there) with the avg_vruntime sums, the
+ * monotonic min_vruntime, PELT, and the task-level upkeep every enqueue
+ * and dequeue of a task does besides its entity's.
+ */
+void update_min_vruntime(struct cfs_rq *cfs_rq);
+void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void hrtick_update(struct rq *rq);
+void enqueue_task_upkeep(struct rq *rq, struct task *p);
+void dequeue_task_upkeep(struct rq *rq, struct task *p);
 
 /* A new task's entity (__sched_fork + weight + slice). */
 void init_entity(struct rq *rq, struct task *p);

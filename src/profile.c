@@ -10,8 +10,24 @@
 #include "feature.h"
 #include "profile.h"
 
-#define ALL_FEATURES ((EEVDF_FEAT_NR == 64) ? ~(u64)0 :                       \
-		      (((u64)1 << EEVDF_FEAT_NR) - 1))
+#define EVERY_FEATURE ((EEVDF_FEAT_NR == 64) ? ~(u64)0 :                      \
+		       (((u64)1 << EEVDF_FEAT_NR) - 1))
+/* The flags only CFS (6.1-6.5) lists; no EEVDF profile has them. */
+#define CFS_ONLY_FEATURES (FEAT_BIT(GENTLE_FAIR_SLEEPERS) |                   \
+			   FEAT_BIT(START_DEBIT) | FEAT_BIT(LAST_BUDDY) |      \
+			   FEAT_BIT(ALT_PERIOD) | FEAT_BIT(BASE_SLICE) |       \
+			   FEAT_BIT(UTIL_EST_FASTUP))
+#define ALL_FEATURES (EVERY_FEATURE & ~CFS_ONLY_FEATURES)
+/*
+ * The 6.1-6.5 list (kernel-model.md 8.3 with the CFS-era 8.2 flags): no
+ * EEVDF placement, protection, delayed dequeue or pick buddy; SIS_PROP and
+ * DOUBLE_TICK still listed (off); the RFC knobs stay settable.
+ */
+#define FEATURES_CFS ((ALL_FEATURES | CFS_ONLY_FEATURES) &                    \
+		      ~FEAT_BIT(PLACE_LAG) & ~FEAT_BIT(PLACE_DEADLINE_INITIAL) &\
+		      ~FEAT_BIT(PLACE_REL_DEADLINE) & ~FEAT_BIT(RUN_TO_PARITY) &\
+		      ~FEAT_BIT(PREEMPT_SHORT) & ~FEAT_BIT(PICK_BUDDY) &       \
+		      ~FEAT_BIT(DELAY_DEQUEUE) & ~FEAT_BIT(DELAY_ZERO))
 /* The 6.14+ lists: DOUBLE_TICK went in 6.13, SIS_PROP in 6.12. */
 #define FEATURES_6_14 (ALL_FEATURES & ~FEAT_BIT(DOUBLE_TICK) &                \
 		       ~FEAT_BIT(SIS_PROP))
@@ -28,6 +44,33 @@
 static const struct eevdf_profile profiles[] = {
 	{
 		/*
+		 * The CFS of Linux 6.1-6.5 (kernel-model.md section 9, read
+		 * at af4cf40470c2): vruntime order, sched_latency periods,
+		 * sleeper credit, START_DEBIT and next/last/skip buddies,
+		 * with the 6.3 cap of the tick's ideal slice.  src/cfs.c.
+		 * The EEVDF-only fields below are unused by this policy.
+		 */
+		.name = "cfs-6.1",
+		.alias = NULL,
+		.description = "Linux 6.1-6.5 CFS (pre-EEVDF): vruntime "
+			       "order, 6 ms latency, sleeper credit",
+		.policy = POLICY_CFS,
+		.normalized_base_slice = 750000, /* min_granularity */
+		.v0 = V0_MIN_VRUNTIME, /* CFS's own min_vruntime */
+		.lag_clamp = LAG_CLAMP_2SLICE,
+		.wakeup = WAKEUP_6_6,
+		.protect = PROTECT_VLAG_STASH,
+		.wakeup_pick_reaps = false,
+		.yield_forfeit = false,
+		.protect_first_only = false,
+		/* CFS places a new task at fork time (cfs_task_fork) */
+		.new_task_initial = false,
+		.custom_slices = false,
+		.feat_present = FEATURES_CFS,
+		.feat_default = 0,
+	},
+	{
+		/*
 		 * v6.8 (the 6.8-6.11 behaviour): the deadline-sorted tree
 		 * (2227a957e1d5), RUN_TO_PARITY with the vlag stash
 		 * (63304558ba5d), resched only at a renewed request; no
@@ -39,6 +82,7 @@ static const struct eevdf_profile profiles[] = {
 		.alias = NULL,
 		.description = "Linux 6.8 (6.8-6.11): EEVDF without delayed "
 			       "dequeue or PREEMPT_SHORT, 0.75 ms base slice",
+		.policy = POLICY_EEVDF,
 		.normalized_base_slice = 750000,
 		.v0 = V0_MIN_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
@@ -67,6 +111,7 @@ static const struct eevdf_profile profiles[] = {
 		.description = "Linux 6.12 (6.12-6.16): delayed dequeue, "
 			       "PREEMPT_SHORT, vlag-stash slice protection, "
 			       "0.75 ms base slice",
+		.policy = POLICY_EEVDF,
 		.normalized_base_slice = 750000,
 		.v0 = V0_MIN_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
@@ -90,6 +135,7 @@ static const struct eevdf_profile profiles[] = {
 		.alias = "6.18.0",
 		.description = "Linux 6.17 and the 6.18.0 release (EEVDF, "
 			       "vprot protection)",
+		.policy = POLICY_EEVDF,
 		.normalized_base_slice = 700000,
 		.v0 = V0_MIN_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
@@ -110,6 +156,7 @@ static const struct eevdf_profile profiles[] = {
 		.description = "Linux 6.18.44 long-term stable (default): "
 			       "6.17 plus yield forfeit, zero_vruntime, "
 			       "max-slice lag clamp, 6.19 wakeup preemption",
+		.policy = POLICY_EEVDF,
 		.normalized_base_slice = 700000,
 		.v0 = V0_ZERO_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_MAX_SLICE,
@@ -137,6 +184,7 @@ static const struct eevdf_profile profiles[] = {
 		.alias = NULL,
 		.description = "Linux 6.19: 6.19 wakeup preemption without "
 			       "the 7.x fixes, NEXT_BUDDY off",
+		.policy = POLICY_EEVDF,
 		.normalized_base_slice = 700000,
 		.v0 = V0_ZERO_VRUNTIME,
 		.lag_clamp = LAG_CLAMP_2SLICE,
@@ -152,7 +200,7 @@ static const struct eevdf_profile profiles[] = {
 	},
 };
 
-#define DEFAULT_PROFILE 3
+#define DEFAULT_PROFILE 4 /* "6.18" */
 
 const struct eevdf_profile *eevdf__profile_find(const char *name)
 {

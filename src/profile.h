@@ -64,11 +64,24 @@ enum wakeup_rule {
 	WAKEUP_6_19,
 };
 
+/*
+ * Which fair-class policy the release has: EEVDF (6.6+) or the CFS of
+ * 6.1-6.5 (kernel-model.md section 9, src/cfs.c).  fair.c's entry points
+ * hand a CFS run queue to cfs.c; everything around them (core.c, SMP
+ * placement, load balancing, PELT) is shared.
+ */
+enum sched_policy_kind {
+	POLICY_EEVDF,
+	POLICY_CFS,
+};
+
 struct eevdf_profile {
 	const char *name;
 	const char *alias;       /* second accepted name, or NULL */
 	const char *description;
-	u64 normalized_base_slice; /* ns, before tunable scaling */
+	enum sched_policy_kind policy;
+	/* ns, before tunable scaling; CFS: sysctl_sched_min_granularity */
+	u64 normalized_base_slice;
 	enum v0_mode v0;
 	enum lag_clamp lag_clamp;
 	enum wakeup_rule wakeup;

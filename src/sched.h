@@ -37,6 +37,13 @@ struct sched_entity {
 	bool sched_delayed;
 	bool rel_deadline;
 	bool custom_slice;
+	/*
+	 * CFS only: vruntime is relative to the min_vruntime of the queue it
+	 * left (or is forked onto), between a dequeue that was not a sleep
+	 * (or a wakeup's migration) and the next enqueue, which adds the new
+	 * queue's min_vruntime back (kernel-model.md 9.4).
+	 */
+	bool vrel;
 
 	u64 exec_start;
 	u64 sum_exec_runtime;
@@ -71,6 +78,8 @@ struct cfs_rq {
 	struct eevdf_rb_root tasks_timeline;
 	struct sched_entity *curr;
 	struct sched_entity *next; /* next buddy */
+	struct sched_entity *last; /* CFS: the task a wakee preempted */
+	struct sched_entity *skip; /* CFS: the task that yielded */
 	struct rq *rq;
 };
 
@@ -80,6 +89,11 @@ struct sched_params {
 	const struct eevdf_profile *profile;
 	u64 sysctl_sched_base_slice;   /* scaled by CPU count, or as written */
 	u64 normalized_base_slice;     /* NO_RUN_TO_PARITY quantum */
+	/* CFS (cfs.c) tunables, scaled by CPU count like the base slice;
+	 * sysctl_sched_base_slice is CFS's sysctl_sched_min_granularity */
+	u64 sysctl_sched_latency;
+	u64 sysctl_sched_wakeup_granularity;
+	u64 sysctl_sched_idle_min_granularity; /* not scaled */
 	u64 tick_nsec;                 /* TICK_NSEC = (1e9 + HZ/2) / HZ */
 	u64 migration_cost;            /* sysctl_sched_migration_cost */
 	bool smp;                      /* more than one CPU */

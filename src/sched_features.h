@@ -96,3 +96,23 @@ EEVDF_FEAT(PLACE_FUDGE, false)
  * its lag placement, never left of its vruntime at sleep.
  */
 EEVDF_FEAT(PLACE_BONUS, false)
+
+/*
+ * The CFS-era flags of Linux 6.1-6.5 (kernel-model.md section 8.3),
+ * appended after everything else so that no flag of the EEVDF releases
+ * changes its bit.  Present only in the cfs-6.1 profile.
+ *
+ * GENTLE_FAIR_SLEEPERS: a waking sleeper is credited half of
+ * sched_latency instead of all of it.
+ */
+EEVDF_FEAT(GENTLE_FAIR_SLEEPERS, true)
+/* A new task starts one vslice after min_vruntime (removed in 6.6). */
+EEVDF_FEAT(START_DEBIT, true)
+/* On wakeup preemption, remember the preempted task to return to. */
+EEVDF_FEAT(LAST_BUDDY, true)
+/* sched_slice() sizes the period by the CPU's whole runnable count. */
+EEVDF_FEAT(ALT_PERIOD, true)
+/* sched_slice() never goes below the minimum granularity. */
+EEVDF_FEAT(BASE_SLICE, true)
+/* util_est follows increases at once (PELT detail; listed, not modelled). */
+EEVDF_FEAT(UTIL_EST_FASTUP, true)

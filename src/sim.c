@@ -178,6 +178,14 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		sp->sysctl_sched_base_slice = prof->normalized_base_slice *
 					      factor;
 	}
+	/*
+	 * CFS (6.1-6.5): latency 6 ms and wakeup granularity 1 ms scale with
+	 * the same factor as the minimum granularity (the base slice above);
+	 * the SCHED_IDLE minimum does not (kernel-model.md 9.1).
+	 */
+	sp->sysctl_sched_latency = 6000000ull * factor;
+	sp->sysctl_sched_wakeup_granularity = 1000000ull * factor;
+	sp->sysctl_sched_idle_min_granularity = 750000;
 	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->hz / 2) / sim->hz);
 	sp->migration_cost = 500000;
 	sp->smp = sim->nr_cpus > 1;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "fair.h"
+#include "cfs.h"
 #include "smp.h"
 
 bool task_allowed(const struct task *p, int cpu)
@@ -625,6 +626,9 @@ void set_task_cpu(struct eevdf_sim *sim, struct task *p, int new_cpu)
 			   (unsigned long)scale_load_down(dst->cfs.load.weight),
 			   dst->cfs.h_nr_runnable, dst->cfs.curr != NULL);
 	pelt_attach(&dst->cfs.avg, &p->se.avg, w);
+	/* CFS: a waking task's vruntime leaves relative to this queue */
+	if (sim->sp.profile->policy == POLICY_CFS)
+		cfs_migrate_task(src, p);
 	/* the old exec_start means nothing on another CPU: cache-cold */
 	p->se.exec_start = 0;
 	p->se.cfs_rq = &dst->cfs;

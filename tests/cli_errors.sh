@@ -453,6 +453,29 @@ if expect_ok "run --cpus" run "$good" --cpus 2; then
 		ok "run --cpus: no machine line (goldens)"
 	fi
 fi
+# The CFS profile (6.1-6.5) runs an SMP workload end to end.
+if expect_ok "run --kernel cfs-6.1: tbench on 2 CPUs" run workloads/tbench.json \
+	--kernel cfs-6.1 --param nprocs=2 --param timelimit=200ms --cpus 2; then
+	if grep -q '^# kernel cfs-6.1' "$tmp/out"; then
+		ok "run --kernel cfs-6.1: the header names the profile"
+	else
+		bad "run --kernel cfs-6.1: the header" "$(head -6 "$tmp/out")"
+	fi
+fi
+if expect_ok "features --kernel cfs-6.1" features --kernel cfs-6.1; then
+	if grep -Eq '^(NO_)?(PLACE_LAG|RUN_TO_PARITY|DELAY_DEQUEUE|PICK_BUDDY)$' \
+		"$tmp/out"; then
+		bad "features --kernel cfs-6.1: CFS-era flags only" \
+			"$(grep -E 'PLACE_LAG|RUN_TO_PARITY|DELAY|PICK_BUDDY' "$tmp/out" | head -1)"
+	elif [ "$(grep -c . "$tmp/out")" -ne 26 ] ||
+		! grep -qx 'GENTLE_FAIR_SLEEPERS' "$tmp/out" ||
+		! grep -qx 'NO_NEXT_BUDDY' "$tmp/out"; then
+		bad "features --kernel cfs-6.1: CFS-era flags only" \
+			"$(tr '\n' ' ' <"$tmp/out")"
+	else
+		ok "features --kernel cfs-6.1: the 26 CFS-era flags"
+	fi
+fi
 if expect_ok "run --machine NAME --format json" run "$good" --machine i7-4790 \
 	--format json; then
 	if python3 - "$tmp/out" <<'PY'

@@ -25,5 +25,6 @@ Suite *machine_suite(void);
 Suite *pelt_suite(void);
 Suite *smp_suite(void);
 Suite *knobs_suite(void);
+Suite *cfs_suite(void);
 
 #endif

@@ -10,42 +10,10 @@
 #include <string.h>
 
 #include "suites.h"
+#include "trace_rec.h"
 #include "eevdf/eevdf.h"
 
 #define MS 1000000LL
-#define MAX_SWITCHES 4096
-
-struct rec {
-	eevdf_time at[MAX_SWITCHES];
-	int pid[MAX_SWITCHES];
-	int n;
-};
-
-static void record(void *ud, const struct eevdf_trace_event *ev)
-{
-	struct rec *r = ud;
-
-	if (ev->kind != EEVDF_TRACE_SWITCH || ev->cpu != 0 ||
-	    r->n == MAX_SWITCHES)
-		return;
-	r->at[r->n] = ev->time;
-	r->pid[r->n] = ev->pid;
-	r->n++;
-}
-
-/* Who ran in the middle of each 1 ms interval: 'A' + pid - 1, '.' idle. */
-static void trace_string(const struct rec *r, char *out, int nms)
-{
-	for (int k = 0; k < nms; k++) {
-		eevdf_time mid = k * MS + MS / 2;
-		int pid = -1;
-
-		for (int i = 0; i < r->n && r->at[i] <= mid; i++)
-			pid = r->pid[i];
-		out[k] = pid > 0 ? (char)('A' + pid - 1) : '.';
-	}
-	out[nms] = '\0';
-}
 
 static const struct eevdf_op hog[] = {
 	{ EEVDF_OP_LOOP, 0, 0, 1 },

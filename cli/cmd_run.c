@@ -541,7 +541,7 @@ static void print_smp(FILE *f, const eevdf_sim *sim)
 	eevdf_sim_smp_stats(sim, &st);
 	w = st.wakeups ? (double)st.wakeups : 1;
 	fprintf(f, "# smp: %" PRIu64 " wakeups, %.1f%% to an idle CPU, %.1f%% "
-		"affine, %.1f%% across LLCs; %" PRIu64 " migrations, %.1f/s "
+		"affine, %.1f%% via wake lists; %" PRIu64 " migrations, %.1f/s "
 		"(wakeup %" PRIu64 ", balance %" PRIu64 ", newidle %" PRIu64
 		")\n",
 		st.wakeups, 100.0 * (double)st.wakeups_idle / w,

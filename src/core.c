@@ -345,23 +345,37 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
 static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
 			     unsigned int wake_flags);
 
-bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
-		 unsigned int wake_flags)
+/*
+ * Queue p on cpu's wake list: it becomes runnable when the IPI lands
+ * (TASK_WAKING meanwhile).  delayed: p is a delayed-dequeue task whose
+ * dequeue that CPU completes first (TTWU_QUEUE_DELAYED).
+ */
+static void ttwu_queue_wakelist(struct eevdf_sim *sim, struct task *p,
+				int cpu, unsigned int wake_flags, bool delayed)
 {
-	int this_cpu, cpu;
+	sim->smp.wakeups_remote++;
+	p->state = TASK_WAKING;
+	p->wake_flags = wake_flags;
+	p->wakelist_waker = sim->ttwu_waker;
+	p->wakelist_delayed = delayed;
+	sim->rqs[cpu].nr_wakelist++;
+	rq_idle_update(&sim->rqs[cpu]);
+	p->ev.type = TEV_WAKELIST;
+	p->ev.class = EVC_WAKEUP;
+	eevdf__queue_event(sim, &p->ev, sim->now + (eevdf_time)sim->costs.ipi);
+}
 
-	EEVDF_ASSERT(p->state == TASK_SLEEPING);
-	if (eevdf__event_queued(&p->ev))
-		eevdf__eventq_cancel(&sim->evq, &p->ev);
-	sim->smp.wakeups++;
-	p->st.wakeups++;
-	if (p->on_rq) {
-		/* ttwu_runnable(): a delayed task wakes where it is */
-		ttwu_do_activate(sim, p, wake_flags);
-		return false;
-	}
-	this_cpu = waking_cpu(sim, p);
-	cpu = select_task_rq(sim, p, this_cpu, &wake_flags);
+/*
+ * The path of a task that is off its queue: select_task_rq() (it may
+ * migrate), then the wake list of a CPU in another LLC (TTWU_QUEUE; any
+ * other CPU with TTWU_QUEUE_DEFAULT), or the enqueue now.  True when it
+ * went through a wake list.
+ */
+static bool ttwu_select(struct eevdf_sim *sim, struct task *p, int this_cpu,
+			unsigned int wake_flags)
+{
+	int cpu = select_task_rq(sim, p, this_cpu, &wake_flags);
+
 	if (cpu != p->cpu) {
 		wake_flags |= WF_MIGRATED;
 		sim->smp.migrations_wakeup++;
@@ -371,26 +385,80 @@ bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		sim->smp.wakeups_idle++;
 		p->st.wakeups_idle++;
 	}
-	/*
-	 * TTWU_QUEUE: a wakeup across LLCs is queued on the target CPU's
-	 * wake list and takes effect when the IPI lands there.
-	 */
 	if (sim->sp.smp && sched_feat(sim->sp.features, TTWU_QUEUE) &&
-	    sim->ttwu_waker > 0 &&
-	    !cpus_share_cache(&sim->topo, this_cpu, cpu) && sim->costs.ipi) {
-		sim->smp.wakeups_remote++;
-		p->state = TASK_WAKING;
-		p->wake_flags = wake_flags;
-		p->wakelist_waker = sim->ttwu_waker;
-		sim->rqs[cpu].nr_wakelist++;
-		rq_idle_update(&sim->rqs[cpu]);
-		eevdf__event_init(&p->ev, TEV_WAKELIST, EVC_WAKEUP);
-		eevdf__queue_event(sim, &p->ev,
-				   sim->now + (eevdf_time)sim->costs.ipi);
+	    sim->ttwu_waker > 0 && sim->costs.ipi && this_cpu != cpu &&
+	    (!cpus_share_cache(&sim->topo, this_cpu, cpu) ||
+	     sched_feat(sim->sp.features, TTWU_QUEUE_DEFAULT))) {
+		ttwu_queue_wakelist(sim, p, cpu, wake_flags, false);
 		return true;
 	}
 	ttwu_do_activate(sim, p, wake_flags);
 	return false;
+}
+
+/* Finish the sleep of a delayed task still on its queue. */
+static void complete_delayed_dequeue(struct eevdf_sim *sim, struct task *p)
+{
+	struct rq *rq = task_rq(sim, p);
+
+	rq->clock = (u64)sim->now;
+	dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	p->on_rq = false;
+	eevdf__mark_settle(sim, rq);
+}
+
+/*
+ * A delayed task that wakes goes through wakeup CPU selection instead of
+ * waking in place when TTWU_DEQUEUE says so (2025 RFC), or under
+ * DEQUEUE_DELAYED (M. Galbraith, 2025) when its CPU has other work, it
+ * may run elsewhere and waker and wakee are not a pair.
+ */
+static bool delayed_wakes_elsewhere(struct eevdf_sim *sim, struct task *p)
+{
+	const struct task *w = sim->ttwu_waker > 0 ?
+				       sim->tasks[sim->ttwu_waker - 1] : NULL;
+
+	if (sched_feat(sim->sp.features, TTWU_DEQUEUE))
+		return true;
+	return sched_feat(sim->sp.features, DEQUEUE_DELAYED) &&
+	       task_rq(sim, p)->nr_running > 1 &&
+	       task_nr_allowed(sim, p) > 1 &&
+	       !(w && w->last_wakee == p && p->last_wakee == w);
+}
+
+bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
+		 unsigned int wake_flags)
+{
+	int this_cpu;
+
+	EEVDF_ASSERT(p->state == TASK_SLEEPING);
+	if (eevdf__event_queued(&p->ev))
+		eevdf__eventq_cancel(&sim->evq, &p->ev);
+	sim->smp.wakeups++;
+	p->st.wakeups++;
+	this_cpu = waking_cpu(sim, p);
+	if (p->on_rq) {
+		/*
+		 * TTWU_QUEUE_DELAYED (2025 RFC): rather than lock the
+		 * delayed task's queue from here, send it to its CPU's wake
+		 * list; that CPU completes the dequeue and runs a normal
+		 * wakeup, CPU selection included.
+		 */
+		if (sim->sp.smp && sched_feat(sim->sp.features,
+					      TTWU_QUEUE_DELAYED) &&
+		    sim->ttwu_waker > 0 && this_cpu != p->cpu &&
+		    sim->costs.ipi) {
+			ttwu_queue_wakelist(sim, p, p->cpu, wake_flags, true);
+			return true;
+		}
+		if (!sim->sp.smp || !delayed_wakes_elsewhere(sim, p)) {
+			/* ttwu_runnable(): a delayed task wakes where it is */
+			ttwu_do_activate(sim, p, wake_flags);
+			return false;
+		}
+		complete_delayed_dequeue(sim, p);
+	}
+	return ttwu_select(sim, p, this_cpu, wake_flags);
 }
 
 /* The enqueue half of a wakeup, on the task's (chosen) CPU. */
@@ -513,11 +581,21 @@ static void task_event(struct eevdf_sim *sim, struct task *p)
 		rq->nr_wakelist--;
 		rq_idle_update(rq);
 		p->state = TASK_SLEEPING;
-		/* its CPUs changed while the IPI was on its way */
-		if (!task_allowed(p, p->cpu))
-			set_task_cpu(sim, p, p->cpus_allowed[0]);
 		sim->ttwu_waker = p->wakelist_waker;
-		ttwu_do_activate(sim, p, p->wake_flags);
+		if (p->wakelist_delayed) {
+			/* the delayed dequeue ends here, then a normal
+			 * wakeup from this CPU */
+			p->wakelist_delayed = false;
+			/* a pick may have reaped it meanwhile */
+			if (p->on_rq)
+				complete_delayed_dequeue(sim, p);
+			ttwu_select(sim, p, p->cpu, p->wake_flags);
+		} else {
+			/* its CPUs changed while the IPI was on its way */
+			if (!task_allowed(p, p->cpu))
+				set_task_cpu(sim, p, p->cpus_allowed[0]);
+			ttwu_do_activate(sim, p, p->wake_flags);
+		}
 		sim->ttwu_waker = -1;
 		break;
 	}

@@ -211,6 +211,7 @@ struct task {
 	struct task *tasks_prev, *tasks_next; /* rq->cfs_tasks, MRU first */
 	unsigned int wake_flags; /* of a wakeup in flight (TASK_WAKING) */
 	int wakelist_waker;      /* ... and its waker's pid, or -1 */
+	bool wakelist_delayed;   /* ... of a delayed task (TTWU_QUEUE_DELAYED) */
 	eevdf_time start;
 	eevdf_time exited_at;
 

@@ -116,3 +116,21 @@ EEVDF_FEAT(ALT_PERIOD, true)
 EEVDF_FEAT(BASE_SLICE, true)
 /* util_est follows increases at once (PELT detail; listed, not modelled). */
 EEVDF_FEAT(UTIL_EST_FASTUP, true)
+/*
+ * The 2025 "Try and address some recent-ish regressions" series (Peter
+ * Zijlstra, RFC May 2025, v2 July 2025; kernel-model.md 6.6), not merged:
+ * TTWU_QUEUE_DELAYED sends a delayed-dequeue wakee to its CPU's wake list,
+ * where the dequeue completes and a normal wakeup (with CPU selection)
+ * follows; TTWU_QUEUE_DEFAULT uses the wake list for cache-sharing targets
+ * too; TTWU_DEQUEUE completes a delayed task's dequeue at wakeup and takes
+ * the normal path.
+ */
+EEVDF_FEAT(TTWU_QUEUE_DELAYED, false)
+EEVDF_FEAT(TTWU_QUEUE_DEFAULT, false)
+EEVDF_FEAT(TTWU_DEQUEUE, false)
+/*
+ * DEQUEUE_DELAYED (M. Galbraith, 2025, not merged): complete a delayed
+ * task's dequeue at wakeup when its CPU has other work, it may run
+ * elsewhere, and waker and wakee are not a pair.
+ */
+EEVDF_FEAT(DEQUEUE_DELAYED, false)

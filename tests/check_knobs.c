@@ -224,6 +224,45 @@ START_TEST(place_bonus_moves_a_sleeper_towards_half)
 }
 END_TEST
 
+/*
+ * The 2025 wakeup knobs on a flat 8-CPU machine, one LLC (schbench, two
+ * message threads of eight workers, invariants checked): TTWU_DEQUEUE and
+ * DEQUEUE_DELAYED let woken delayed tasks go through CPU selection, so
+ * more wakeups migrate; TTWU_QUEUE_DEFAULT and TTWU_QUEUE_DELAYED send
+ * wakeups through wake lists inside an LLC too.  Off, none of this.
+ */
+START_TEST(wakeup_knobs_of_2025_move_delayed_wakees)
+{
+	static const char *const sch[] = { "m=2", "t=8", "runtime=1s" };
+	static const char *const knobs[] = {
+		"TTWU_DEQUEUE", "DEQUEUE_DELAYED", "TTWU_QUEUE_DEFAULT",
+		"TTWU_QUEUE_DELAYED",
+	};
+	struct eevdf_smp_stats base, st;
+	eevdf_sim *a, *b;
+
+	a = run(NULL, "workloads/schbench.json", 8, sch, 3, NULL, 2 * SEC);
+	eevdf_sim_smp_stats(a, &base);
+	/* a flat machine has one LLC: no wake list without the knobs */
+	ck_assert_uint_eq(base.wakeups_remote, 0);
+	for (size_t k = 0; k < 4; k++) {
+		b = run(NULL, "workloads/schbench.json", 8, sch, 3, knobs[k],
+			2 * SEC);
+		eevdf_sim_smp_stats(b, &st);
+		if (k < 2)
+			ck_assert_msg(st.migrations_wakeup >
+					      base.migrations_wakeup,
+				      "%s: %llu vs %llu", knobs[k],
+				      (unsigned long long)st.migrations_wakeup,
+				      (unsigned long long)base.migrations_wakeup);
+		else
+			ck_assert_msg(st.wakeups_remote > 0, "%s", knobs[k]);
+		eevdf_sim_free(b);
+	}
+	eevdf_sim_free(a);
+}
+END_TEST
+
 Suite *knobs_suite(void)
 {
 	Suite *s = suite_create("knobs");
@@ -234,6 +273,7 @@ Suite *knobs_suite(void)
 	tcase_add_test(tc, wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline);
 	tcase_add_test(tc, place_fudge_helps_short_slices_only);
 	tcase_add_test(tc, place_bonus_moves_a_sleeper_towards_half);
+	tcase_add_test(tc, wakeup_knobs_of_2025_move_delayed_wakees);
 	suite_add_tcase(s, tc);
 	return s;
 }

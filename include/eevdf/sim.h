@@ -192,7 +192,8 @@ struct eevdf_smp_stats {
 	uint64_t wakeups;          /* try_to_wake_up() of a sleeping task */
 	uint64_t wakeups_idle;     /* ... that picked an idle CPU */
 	uint64_t wakeups_affine;   /* ... that moved to the waker's CPU side */
-	uint64_t wakeups_remote;   /* ... queued on another LLC's wake list */
+	uint64_t wakeups_remote;   /* ... sent to a CPU's wake list (another LLC's,
+				    * or any with the TTWU_QUEUE_* knobs) */
 	uint64_t migrations;       /* every move of a started task */
 	uint64_t migrations_wakeup;  /* ... at wakeup */
 	uint64_t migrations_balance; /* ... by periodic or NOHZ balancing */

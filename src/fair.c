@@ -1268,6 +1268,80 @@ void yield_task_fair(struct rq *rq)
  * back with ENQUEUE_RESTORE, which re-applies the lag against the others.
  * A delayed task keeps its delayed state.  Fields < 0 stay unchanged.
  */
+static void prio_changed(struct rq *rq, struct task *p, bool queued,
+			 bool running, u64 old_weight);
+
+/*
+ * The slice fields of sched_setattr(): 0 restores the base slice, a value
+ * sets a custom one clamped to 0.1..100 ms, < 0 leaves them (and before
+ * 6.12 there are no custom slices).
+ */
+static void set_slice(struct rq *rq, struct sched_entity *se, s64 slice)
+{
+	if (!rq->sp->profile->custom_slices)
+		return;
+	if (slice == 0) {
+		se->custom_slice = false;
+		se->slice = rq->sp->sysctl_sched_base_slice;
+	} else if (slice > 0) {
+		se->custom_slice = true;
+		se->slice = (u64)max_s64(100000, min_s64(slice, 100000000));
+	}
+}
+
+/*
+ * reweight_entity() with reweight_eevdf() of 6.7-6.12 (eab03c23c2a1,
+ * kernel-model.md 5.5): a queued entity keeps its place relative to V,
+ * v' = V - (V - v) w / w' and d' = V + (d - V) w / w', which leaves V
+ * unchanged; off the queue only the saved lag is rescaled.  curr stays
+ * curr: nothing is put or set, so a 6.6-6.16 protection stash no longer
+ * matches the moved deadline.
+ */
+static void reweight_eevdf_task(struct rq *rq, struct task *p, int nice,
+				s64 slice, int policy)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+	bool queued = se->on_rq, running = rq->curr == p;
+	u64 old_weight = se->load.weight, avruntime = 0;
+	struct load_weight lw;
+
+	if (policy >= 0)
+		p->policy = (enum eevdf_policy)policy;
+	eevdf__set_load_weight(&lw, nice, p->policy == EEVDF_POLICY_IDLE);
+	if (queued) {
+		update_curr(cfs_rq);
+		avruntime = avg_vruntime(cfs_rq);
+		if (!running)
+			__dequeue_entity(cfs_rq, se);
+		update_load_sub(&cfs_rq->load, se->load.weight);
+		if (avruntime != se->vruntime) {
+			s64 vlag = (s64)(avruntime - se->vruntime);
+
+			vlag = (s64)(((s128)vlag * (s128)old_weight) /
+				     (s128)lw.weight);
+			se->vruntime = avruntime - (u64)vlag;
+		}
+		se->deadline = avruntime +
+			       (u64)(s64)(((s128)(s64)(se->deadline - avruntime) *
+					   (s128)old_weight) /
+					  (s128)lw.weight);
+	} else {
+		se->vlag = (s64)(((s128)se->vlag * (s128)old_weight) /
+				 (s128)lw.weight);
+	}
+	se->load = lw;
+	p->nice = nice;
+	set_slice(rq, se, slice);
+	if (queued) {
+		update_load_add(&cfs_rq->load, se->load.weight);
+		if (!running)
+			__enqueue_entity(cfs_rq, se);
+		update_min_vruntime(cfs_rq);
+	}
+	prio_changed(rq, p, queued, running, old_weight);
+}
+
 void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 		       int policy)
 {
@@ -1283,6 +1357,10 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 	}
 	if (nice < -20)
 		nice = p->nice;
+	if (rq->sp->profile->reweight_eevdf) {
+		reweight_eevdf_task(rq, p, nice, slice, policy);
+		return;
+	}
 	if (queued)
 		dequeue_entity(cfs_rq, se, DEQUEUE_SAVE);
 	if (running)
@@ -1299,15 +1377,7 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 					  (s128)lw.weight);
 	se->load = lw;
 	p->nice = nice;
-	if (!rq->sp->profile->custom_slices)
-		slice = -1; /* sched_runtime is ignored before 6.12 */
-	if (slice == 0) {
-		se->custom_slice = false;
-		se->slice = rq->sp->sysctl_sched_base_slice;
-	} else if (slice > 0) {
-		se->custom_slice = true;
-		se->slice = (u64)max_s64(100000, min_s64(slice, 100000000));
-	}
+	set_slice(rq, se, slice);
 
 	/* A delayed entity stays delayed: the runnable counts do not move. */
 	if (queued)
@@ -1323,11 +1393,18 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 		if (rq->sp->profile->protect_first_only)
 			se->vprot = se->vruntime;
 	}
-	/* prio_changed_fair(): a lighter running task gives way */
-	if (!queued || cfs_rq->nr_queued == 1)
+	prio_changed(rq, p, queued, running, old_weight);
+}
+
+/* prio_changed_fair(): a lighter running task gives way; a queued one
+ * may now preempt. */
+static void prio_changed(struct rq *rq, struct task *p, bool queued,
+			 bool running, u64 old_weight)
+{
+	if (!queued || rq->cfs.nr_queued == 1)
 		return;
 	if (running) {
-		if (lw.weight < old_weight)
+		if (p->se.load.weight < old_weight)
 			resched_curr(rq);
 	} else if (rq->curr) {
 		check_preempt_wakeup_fair(rq, p, 0);

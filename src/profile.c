@@ -76,7 +76,7 @@ static const struct eevdf_profile profiles[] = {
 		 * (63304558ba5d), resched only at a renewed request; no
 		 * delayed dequeue, PREEMPT_SHORT, PLACE_REL_DEADLINE or
 		 * custom slices; a new task's enqueue redoes its placement
-		 * with a full request.  Re-weighting is the 6.13 form.
+		 * with a full request; reweight_eevdf().
 		 */
 		.name = "6.8",
 		.alias = NULL,
@@ -93,6 +93,7 @@ static const struct eevdf_profile profiles[] = {
 		.protect_first_only = false,
 		.new_task_initial = false,
 		.custom_slices = false,
+		.reweight_eevdf = true,
 		.feat_present = FEATURES_6_8,
 		.feat_default = 0,
 	},
@@ -103,8 +104,7 @@ static const struct eevdf_profile profiles[] = {
 		 * (85e511df3cec) with the vlag-stash protection, custom
 		 * slices, PLACE_REL_DEADLINE; min_vruntime; 0.75 ms base
 		 * slice (0.70 came in 6.15, 2ae891b82695); the pick-side
-		 * buddy under NEXT_BUDDY.  Re-weighting is the 6.13 form
-		 * (6d71a9c61604), not 6.12's reweight_eevdf.
+		 * buddy under NEXT_BUDDY; reweight_eevdf() (6.7-6.12).
 		 */
 		.name = "6.12",
 		.alias = NULL,
@@ -122,6 +122,7 @@ static const struct eevdf_profile profiles[] = {
 		.protect_first_only = false,
 		.new_task_initial = true,
 		.custom_slices = true,
+		.reweight_eevdf = true,
 		.feat_present = FEATURES_6_12,
 		.feat_default = 0,
 	},
@@ -146,6 +147,7 @@ static const struct eevdf_profile profiles[] = {
 		.protect_first_only = false,
 		.new_task_initial = true,
 		.custom_slices = true,
+		.reweight_eevdf = false,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0, /* filled from features.h below */
 	},
@@ -167,6 +169,7 @@ static const struct eevdf_profile profiles[] = {
 		.protect_first_only = true,
 		.new_task_initial = true,
 		.custom_slices = true,
+		.reweight_eevdf = false,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},
@@ -195,6 +198,7 @@ static const struct eevdf_profile profiles[] = {
 		.protect_first_only = false,
 		.new_task_initial = true,
 		.custom_slices = true,
+		.reweight_eevdf = false,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},

@@ -109,6 +109,13 @@ struct eevdf_profile {
 	bool new_task_initial;
 	/* 6.12+ (857b158dc5e8): sched_attr.sched_runtime sets the slice. */
 	bool custom_slices;
+	/*
+	 * 6.7-6.12 reweight_eevdf() (eab03c23c2a1): a queued entity's
+	 * vruntime and deadline are rescaled around V in place; 6.13+
+	 * (6d71a9c61604) takes it out, rescales lag and relative deadline
+	 * and places it again.
+	 */
+	bool reweight_eevdf;
 	u64 feat_present; /* flags that exist in this release */
 	u64 feat_default; /* their defaults */
 };

@@ -734,6 +734,35 @@ START_TEST(reweight_preserves_lag_and_relative_deadline)
 END_TEST
 
 /*
+ * TV-13 under 6.7-6.12 (reweight_eevdf): the same entity keeps its place
+ * around V = 10 ms: v' = V - (V - v) * 1024/1991 = 10e6 - 1028628 =
+ * 8971372 and d' = V + (d - V) * 1024/1991 = 10e6 + 1542943 = 11542943
+ * (divisions truncate), and V does not move: the sum w (v - V) changes
+ * by 2048e6 - 1028628 * 1991 = 1652, less than the 3015 of weight.
+ */
+START_TEST(reweight_eevdf_keeps_v_and_scales_around_it)
+{
+	struct h h;
+	struct task *c, *x;
+
+	h_init(&h, "6.12", 8, 1000, 0, NULL);
+	c = h_task(&h, 0, 0);
+	x = h_task(&h, 0, 0);
+	h_start(&h, c);
+	c->se.vruntime = V0 + 12 * MS;
+	h_insert(&h, x, V0 + 8 * MS, V0 + 13 * MS);
+	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);
+	reweight_task_fair(h.rq, x, -3);
+	ck_assert_uint_eq(x->se.load.weight, 1991u << 10);
+	ck_assert_uint_eq(x->se.vruntime, V0 + 8971372);
+	ck_assert_uint_eq(x->se.deadline, V0 + 11542943);
+	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);
+	h_check(&h);
+	h_fini(&h);
+}
+END_TEST
+
+/*
  * 6.18.17 (bcd74b2ffdd0): a nice change of the running task puts and sets
  * it again without a pick.  6.17 and 6.19 re-arm its protection there;
  * 6.18.y does not, and the lag written over vprot leaves it unprotected.
@@ -973,6 +1002,7 @@ Suite *fair_suite(void)
 	tcase_add_test(tc, yield_pushes_deadline_or_forfeits_the_request);
 	tcase_add_test(tc, yield_alone_is_a_no_op);
 	tcase_add_test(tc, reweight_preserves_lag_and_relative_deadline);
+	tcase_add_test(tc, reweight_eevdf_keeps_v_and_scales_around_it);
 	tcase_add_test(tc,
 		       nice_change_of_running_task_keeps_protection_only_before_6_18_17);
 	tcase_add_test(tc, deadline_tie_at_renewal_decides_wakeup_preemption);

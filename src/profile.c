@@ -41,6 +41,9 @@
 		      ~FEAT_BIT(DELAY_DEQUEUE) & ~FEAT_BIT(DELAY_ZERO) &       \
 		      ~FEAT_BIT(PREEMPT_SHORT) & ~FEAT_BIT(PLACE_REL_DEADLINE))
 
+/* 6.6-6.7: the 6.8 list plus UTIL_EST_FASTUP (removed in 6.8). */
+#define FEATURES_6_6 (FEATURES_6_8 | FEAT_BIT(UTIL_EST_FASTUP))
+
 static const struct eevdf_profile profiles[] = {
 	{
 		/*
@@ -67,6 +70,34 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = false,
 		.custom_slices = false,
 		.feat_present = FEATURES_CFS,
+		.feat_default = 0,
+	},
+	{
+		/*
+		 * v6.6 and v6.7, the first EEVDF releases (147f3efaa241,
+		 * 5e963f2bd465): as 6.8 here, with 6.7's reweight_eevdf()
+		 * and UTIL_EST_FASTUP (no effect) in the list.  Not modelled:
+		 * the tree sorted by vruntime with a min_deadline
+		 * augmentation (the pick's result set is the same, only ties
+		 * between equal deadlines may break differently) and 6.6.0's
+		 * re-weighting before eab03c23c2a1.
+		 */
+		.name = "6.6",
+		.alias = NULL,
+		.description = "Linux 6.6 (6.6-6.7): the first EEVDF, as 6.8 "
+			       "but for tie-breaking in the pick",
+		.normalized_base_slice = 750000,
+		.v0 = V0_MIN_VRUNTIME,
+		.lag_clamp = LAG_CLAMP_2SLICE,
+		.wakeup = WAKEUP_6_6,
+		.protect = PROTECT_VLAG_STASH,
+		.wakeup_pick_reaps = false,
+		.yield_forfeit = false,
+		.protect_first_only = false,
+		.new_task_initial = false,
+		.custom_slices = false,
+		.reweight_eevdf = true,
+		.feat_present = FEATURES_6_6,
 		.feat_default = 0,
 	},
 	{
@@ -204,7 +235,7 @@ static const struct eevdf_profile profiles[] = {
 	},
 };
 
-#define DEFAULT_PROFILE 4 /* "6.18" */
+#define DEFAULT_PROFILE 5 /* "6.18" */
 
 const struct eevdf_profile *eevdf__profile_find(const char *name)
 {

@@ -94,7 +94,7 @@ START_TEST(tv3_two_equal_tasks_alternate_after_a_short_first_turn)
 END_TEST
 
 /*
- * TV-3 and TV-4 under 6.8-6.11: a new task's enqueue redoes its fork-time
+ * TV-3 and TV-4 under 6.6-6.11: a new task's enqueue redoes its fork-time
  * placement without ENQUEUE_INITIAL, so the first deadline is a full
  * request away and the first turns are as long as the others.
  */
@@ -103,11 +103,17 @@ START_TEST(tv3_tv4_full_first_requests_before_6_12)
 	static const int nices[] = { 0, 0, 0 };
 	char t[64];
 
-	for (int b = 0; b < 2; b++) {
-		hogs_trace("6.8", b ? 3 * MS : 0, NULL, nices, 2, t, 20);
-		ck_assert_str_eq(t, "AAABBBAAABBBAAABBBAA");
-		hogs_trace("6.8", b ? 3 * MS : 0, NULL, nices, 3, t, 24);
-		ck_assert_str_eq(t, "AAABBBCCCAAABBBCCCAAABBB");
+	static const char *const old_kernels[] = { "6.6", "6.8" };
+
+	for (int k = 0; k < 2; k++) {
+		for (int b = 0; b < 2; b++) {
+			hogs_trace(old_kernels[k], b ? 3 * MS : 0, NULL, nices,
+				   2, t, 20);
+			ck_assert_str_eq(t, "AAABBBAAABBBAAABBBAA");
+			hogs_trace(old_kernels[k], b ? 3 * MS : 0, NULL, nices,
+				   3, t, 24);
+			ck_assert_str_eq(t, "AAABBBCCCAAABBBCCCAAABBB");
+		}
 	}
 }
 END_TEST

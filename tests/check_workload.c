@@ -661,7 +661,7 @@ START_TEST(workload_kernel_names_a_profile)
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'kernel':'5.15','tasks':[" TASK_A "]}",
 			   "kernel", "unknown kernel profile '5.15' (known: "
-			   "cfs-6.1, 6.8, 6.12, 6.17, 6.18, 6.19)");
+			   "cfs-6.1, 6.6, 6.8, 6.12, 6.17, 6.18, 6.19)");
 	EXPECT_PARSE_ERROR("{" FMT "'kernel':{},'tasks':[" TASK_A "]}",
 			   "kernel", "must be a string");
 }

@@ -131,19 +131,8 @@ u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 void cfs_update_curr(struct cfs_rq *cfs_rq)
 {
-	struct sched_entity *curr = cfs_rq->curr;
-	u64 now = cfs_rq->rq->clock;
-	s64 delta_exec;
-
-	if (!curr)
-		return;
-	delta_exec = (s64)(now - curr->exec_start);
-	if (delta_exec <= 0)
-		return;
-	curr->exec_start = now;
-	curr->sum_exec_runtime += (u64)delta_exec;
-	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
-	update_min_vruntime(cfs_rq);
+	if (update_curr_se(cfs_rq))
+		update_min_vruntime(cfs_rq);
 }
 
 /* Buddies (9.6, 9.7) -------------------------------------------------- */

@@ -452,21 +452,30 @@ static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * request ended or the protection window closed.  This is the only
  * tick-driven preemption EEVDF has: there is no check_preempt_tick.
  */
-void update_curr(struct cfs_rq *cfs_rq)
+bool update_curr_se(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	u64 now = cfs_rq->rq->clock;
 	s64 delta_exec;
-	bool resched;
 
 	if (!curr)
-		return;
+		return false;
 	delta_exec = (s64)(now - curr->exec_start);
 	if (delta_exec <= 0)
-		return;
+		return false;
 	curr->exec_start = now;
 	curr->sum_exec_runtime += (u64)delta_exec;
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
+	return true;
+}
+
+void update_curr(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	bool resched;
+
+	if (!update_curr_se(cfs_rq))
+		return;
 	resched = update_deadline(cfs_rq, curr);
 	update_min_vruntime(cfs_rq);
 

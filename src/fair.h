@@ -61,6 +61,7 @@
 #define requeue_delayed_entity eevdf__requeue_delayed_entity
 #define set_next_buddy         eevdf__set_next_buddy
 #define update_min_vruntime    eevdf__update_min_vruntime
+#define update_curr_se         eevdf__update_curr_se
 #define __enqueue_entity       eevdf__tree_enqueue_entity
 #define __dequeue_entity       eevdf__tree_dequeue_entity
 #define update_load_avg        eevdf__update_load_avg
@@ -103,6 +104,9 @@ bool protect_slice(const struct sched_entity *se);
  * and dequeue of a task does besides its entity's.
  */
 void update_min_vruntime(struct cfs_rq *cfs_rq);
+/* update_curr_se(): charge curr the time since exec_start; false when
+ * there is no curr or no time passed.  Both policies' update_curr. */
+bool update_curr_se(struct cfs_rq *cfs_rq);
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);

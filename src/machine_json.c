@@ -512,13 +512,10 @@ int eevdf_machine_load_file_opts(const char *path,
 	size_t len = 0;
 	int r;
 
-	if (!diag)
-		diag = &scratch;
-	eevdf__wl_diag_init(diag, path);
-	if (!path || !out)
-		return EEVDF_EINVAL;
-	*out = NULL;
-	if ((r = eevdf__wl_read_file(path, &buf, &len, diag)))
+	if (out)
+		*out = NULL;
+	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch,
+				      &buf, &len)))
 		return r;
 	r = eevdf_machine_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);

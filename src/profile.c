@@ -44,6 +44,20 @@
 /* 6.6-6.7: the 6.8 list plus UTIL_EST_FASTUP (removed in 6.8). */
 #define FEATURES_6_6 (FEATURES_6_8 | FEAT_BIT(UTIL_EST_FASTUP))
 
+/*
+ * What 6.6 to 6.11 share: 0.75 ms slices, min_vruntime, the 2 x slice lag
+ * clamp, the 6.6 wakeup order, the vlag-stash protection, full first
+ * requests, no custom slices, reweight_eevdf().  Their rows differ in the
+ * feature list.
+ */
+#define EEVDF_6_6_TO_6_11                                                     \
+	.policy = POLICY_EEVDF, .normalized_base_slice = 750000,              \
+	.v0 = V0_MIN_VRUNTIME, .lag_clamp = LAG_CLAMP_2SLICE,                 \
+	.wakeup = WAKEUP_6_6, .protect = PROTECT_VLAG_STASH,                  \
+	.wakeup_pick_reaps = false, .yield_forfeit = false,                   \
+	.protect_first_only = false, .new_task_initial = false,               \
+	.custom_slices = false, .reweight_eevdf = true
+
 static const struct eevdf_profile profiles[] = {
 	{
 		/*
@@ -86,17 +100,7 @@ static const struct eevdf_profile profiles[] = {
 		.alias = NULL,
 		.description = "Linux 6.6 (6.6-6.7): the first EEVDF, as 6.8 "
 			       "but for tie-breaking in the pick",
-		.normalized_base_slice = 750000,
-		.v0 = V0_MIN_VRUNTIME,
-		.lag_clamp = LAG_CLAMP_2SLICE,
-		.wakeup = WAKEUP_6_6,
-		.protect = PROTECT_VLAG_STASH,
-		.wakeup_pick_reaps = false,
-		.yield_forfeit = false,
-		.protect_first_only = false,
-		.new_task_initial = false,
-		.custom_slices = false,
-		.reweight_eevdf = true,
+		EEVDF_6_6_TO_6_11,
 		.feat_present = FEATURES_6_6,
 		.feat_default = 0,
 	},
@@ -113,18 +117,7 @@ static const struct eevdf_profile profiles[] = {
 		.alias = NULL,
 		.description = "Linux 6.8 (6.8-6.11): EEVDF without delayed "
 			       "dequeue or PREEMPT_SHORT, 0.75 ms base slice",
-		.policy = POLICY_EEVDF,
-		.normalized_base_slice = 750000,
-		.v0 = V0_MIN_VRUNTIME,
-		.lag_clamp = LAG_CLAMP_2SLICE,
-		.wakeup = WAKEUP_6_6,
-		.protect = PROTECT_VLAG_STASH,
-		.wakeup_pick_reaps = false,
-		.yield_forfeit = false,
-		.protect_first_only = false,
-		.new_task_initial = false,
-		.custom_slices = false,
-		.reweight_eevdf = true,
+		EEVDF_6_6_TO_6_11,
 		.feat_present = FEATURES_6_8,
 		.feat_default = 0,
 	},

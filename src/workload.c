@@ -532,6 +532,18 @@ int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,
 	return 0;
 }
 
+int eevdf__wl_load_begin(const char *path, bool have_out,
+			 struct eevdf_diag **diag, struct eevdf_diag *scratch,
+			 char **buf, size_t *len)
+{
+	if (!*diag)
+		*diag = scratch;
+	eevdf__wl_diag_init(*diag, path);
+	if (!path || !have_out)
+		return EEVDF_EINVAL;
+	return eevdf__wl_read_file(path, buf, len, *diag);
+}
+
 int eevdf__wl_read_file(const char *path, char **out, size_t *outlen,
 			struct eevdf_diag *diag)
 {
@@ -751,14 +763,10 @@ int eevdf_workload_load_file_opts(const char *path,
 	char *buf = NULL;
 	int r;
 
-	if (!diag)
-		diag = &scratch;
-	eevdf__wl_diag_init(diag, path);
-	if (!path || !out)
-		return EEVDF_EINVAL;
-	*out = NULL;
-
-	if ((r = eevdf__wl_read_file(path, &buf, &len, diag)))
+	if (out)
+		*out = NULL;
+	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch,
+				      &buf, &len)))
 		return r;
 	r = eevdf_workload_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);

@@ -324,6 +324,14 @@ void eevdf__wl_diag_init(struct eevdf_diag *d, const char *filename);
  * EEVDF_EIO or EEVDF_ENOMEM with diag's message. */
 int eevdf__wl_read_file(const char *path, char **out, size_t *len,
 			struct eevdf_diag *diag);
+/*
+ * The first half of a *_load_file(): *diag labelled with path (scratch
+ * when *diag is NULL), then the file's bytes in *buf, to free.
+ * EEVDF_EINVAL without a path or an out pointer (have_out).
+ */
+int eevdf__wl_load_begin(const char *path, bool have_out,
+			 struct eevdf_diag **diag, struct eevdf_diag *scratch,
+			 char **buf, size_t *len);
 /* buf as one JSON value, nothing after it; else EEVDF_EPARSE in diag
  * ("the file is empty", or a syntax error at its line). */
 int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,

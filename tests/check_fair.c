@@ -704,6 +704,26 @@ START_TEST(yield_alone_is_a_no_op)
 END_TEST
 
 /*
+ * TV-13's setup: curr at v = 12 ms and x at v = 8 ms, d = 13 ms, both nice
+ * 0, so V = 10 ms; then x goes to nice -3 (weight 1024 -> 1991).
+ */
+static struct task *tv13_reweight(struct h *h, const char *kernel)
+{
+	struct task *c, *x;
+
+	h_init(h, kernel, 8, 1000, 0, NULL);
+	c = h_task(h, 0, 0);
+	x = h_task(h, 0, 0);
+	h_start(h, c);
+	c->se.vruntime = V0 + 12 * MS;
+	h_insert(h, x, V0 + 8 * MS, V0 + 13 * MS);
+	ck_assert_uint_eq(avg_vruntime_peek(h->cfs), V0 + 10 * MS);
+	reweight_task_fair(h->rq, x, -3);
+	ck_assert_uint_eq(x->se.load.weight, 1991u << 10);
+	return x;
+}
+
+/*
  * TV-13 (6.13+ reweight): V = 10, v = 8, d = 13 ms, nice 0 -> -3 (weight
  * 1024 -> 1991).  vlag 2 ms -> floor(2e6 * 1024 / 1991) = 1028628; the
  * relative deadline 5 ms -> floor(5e6 * 1024 / 1991) = 2571572; placed
@@ -713,17 +733,8 @@ END_TEST
 START_TEST(reweight_preserves_lag_and_relative_deadline)
 {
 	struct h h;
-	struct task *c, *x;
+	struct task *x = tv13_reweight(&h, "6.18");
 
-	h_init(&h, "6.18", 8, 1000, 0, NULL);
-	c = h_task(&h, 0, 0);
-	x = h_task(&h, 0, 0);
-	h_start(&h, c);
-	c->se.vruntime = V0 + 12 * MS;
-	h_insert(&h, x, V0 + 8 * MS, V0 + 13 * MS);
-	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);
-	reweight_task_fair(h.rq, x, -3);
-	ck_assert_uint_eq(x->se.load.weight, 1991u << 10);
 	ck_assert_uint_eq(x->se.vruntime, V0 + 8971374);
 	ck_assert_uint_eq(x->se.deadline, V0 + 11542946);
 	ck_assert_int_eq((s64)(avg_vruntime_peek(h.cfs) - x->se.vruntime),
@@ -743,17 +754,8 @@ END_TEST
 START_TEST(reweight_eevdf_keeps_v_and_scales_around_it)
 {
 	struct h h;
-	struct task *c, *x;
+	struct task *x = tv13_reweight(&h, "6.12");
 
-	h_init(&h, "6.12", 8, 1000, 0, NULL);
-	c = h_task(&h, 0, 0);
-	x = h_task(&h, 0, 0);
-	h_start(&h, c);
-	c->se.vruntime = V0 + 12 * MS;
-	h_insert(&h, x, V0 + 8 * MS, V0 + 13 * MS);
-	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);
-	reweight_task_fair(h.rq, x, -3);
-	ck_assert_uint_eq(x->se.load.weight, 1991u << 10);
 	ck_assert_uint_eq(x->se.vruntime, V0 + 8971372);
 	ck_assert_uint_eq(x->se.deadline, V0 + 11542943);
 	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);

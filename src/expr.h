@@ -12,8 +12,9 @@
  * there is no floating point, so ceil() and floor() take a divisor and are
  * ceiling and floor *division* (ceil(7,2) = 4, floor(-7,2) = -4).
  * sec(t) = floor(t / 1e9) and us(t) = floor(t / 1000) round towards minus
- * infinity (us(-1) = -1), which on a positive clock is the truncation of
- * time() and gettimeofday().  '/' and '%' truncate towards zero as in C.
+ * infinity (us(-1) = -1), which on a positive clock is the truncation a
+ * benchmark's seconds and microseconds fields show.  '/' and '%' truncate
+ * towards zero as in C.
  * Comparisons, '!', '&&' and '||' yield 0 or 1; '&&' and '||'
  * short-circuit.  Overflow, a shift count outside 0..63 and division by
  * zero are errors, never wrapped or undefined.

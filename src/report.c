@@ -501,7 +501,8 @@ static int report_cyclictest(struct rctx *c)
 	return 0;
 }
 
-/* starve: its own line, then what time(1) prints for it. */
+/* starve: its own line, then the real/user/sys lines a shell's timing
+ * of it prints. */
 static int report_starve(struct rctx *c)
 {
 	int err = 0;

@@ -16,8 +16,8 @@
 
 #include "suites.h"
 #include "trace_rec.h"
-#include "cfs.h"
-#include "smp.h"
+#include "sched/cfs.h"
+#include "sched/smp.h"
 
 #define NS 1LL
 #define MS 1000000LL

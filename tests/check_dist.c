@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "dist.h"
+#include "engine/dist.h"
 
 /* math.h makes NAN and INFINITY floats; -Wdouble-promotion wants it said. */
 #define DNAN ((double)NAN)

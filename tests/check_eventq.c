@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the event queue: ordering, cancel, growth and a model check. */
 #include "suites.h"
-#include "eventq.h"
+#include "lib/eventq.h"
 
 /*
  * A fixed 64-bit LCG (Knuth's MMIX constants) rather than rand(): the test

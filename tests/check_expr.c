@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "expr.h"
+#include "engine/expr.h"
 
 /* ---- A resolver and a context standing in for the loader's ---- */
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 
 #include "suites.h"
-#include "fair.h"
-#include "sim.h"
+#include "sched/fair.h"
+#include "engine/sim.h"
 
 #define US 1000ull
 #define MS 1000000ull

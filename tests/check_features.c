@@ -3,12 +3,12 @@
 #include <string.h>
 
 #include "suites.h"
-#include "feature.h"
+#include "sched/feature.h"
 
 /* The list as sched_features.h spells it, counted independently. */
 static const char *const listed[] = {
 #define EEVDF_FEAT(name, dflt) #name,
-#include "sched_features.h"
+#include "sched/sched_features.h"
 #undef EEVDF_FEAT
 };
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "suites.h"
-#include "hist.h"
-#include "rng.h"
+#include "lib/hist.h"
+#include "lib/rng.h"
 
 /*
  * ck_assert() records a mark point on every call, a pipe write when tests

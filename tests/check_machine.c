@@ -17,9 +17,9 @@
 
 #include "eevdf/eevdf.h"
 #include "suites.h"
-#include "machine.h"
-#include "sim.h"
-#include "workload_impl.h"
+#include "machine/machine.h"
+#include "engine/sim.h"
+#include "workload/workload_impl.h"
 
 #define MFMT "'format':'eevdf-sim-machine/1',"
 #define WFMT "'format':'eevdf-sim-workload/1',"

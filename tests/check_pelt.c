@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "pelt.h"
+#include "sched/pelt.h"
 
 /* One PELT period in ns: 1024 units of 1024 ns. */
 #define PERIOD_NS ((u64)1024 * 1024)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "suites.h"
-#include "metrics.h"
-#include "sim.h"
+#include "engine/metrics.h"
+#include "engine/sim.h"
 
 #define US 1000LL
 #define MS 1000000LL

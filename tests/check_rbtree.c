@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "rbtree.h"
+#include "lib/rbtree.h"
 
 /*
  * A test entry: ordered by key, ties broken by nothing but the tree's own

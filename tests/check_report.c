@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "suites.h"
-#include "metrics.h"
-#include "sim.h"
+#include "engine/metrics.h"
+#include "engine/sim.h"
 
 #define MS 1000000LL
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "rng.h"
+#include "lib/rng.h"
 
 START_TEST(rng_splitmix64_matches_known_answers_from_zero)
 {

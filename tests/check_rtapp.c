@@ -13,7 +13,7 @@
 
 #include "eevdf/eevdf.h"
 #include "suites.h"
-#include "rtapp.h"
+#include "workload/rtapp.h"
 
 #define US 1000LL
 #define MS 1000000LL

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "suites.h"
-#include "fair.h"
-#include "sim.h"
+#include "sched/fair.h"
+#include "engine/sim.h"
 
 #define MS 1000000LL
 #define SEC 1000000000LL

@@ -10,9 +10,9 @@
 #include "suites.h"
 #include "eevdf/machine.h"
 #include "eevdf/workload.h"
-#include "fair.h"
-#include "sim.h"
-#include "smp.h"
+#include "sched/fair.h"
+#include "engine/sim.h"
+#include "sched/smp.h"
 
 #define MS 1000000LL
 #define SEC 1000000000LL

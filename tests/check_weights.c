@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "weights.h"
+#include "sched/weights.h"
 
 /* calc_delta_fair() of a task at `nice`, through set_load_weight(). */
 static u64 cdf(u64 delta, int nice)

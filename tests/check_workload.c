@@ -11,10 +11,10 @@
 
 #include "eevdf/eevdf.h"
 #include "suites.h"
-#include "dist.h"
-#include "metrics.h"
-#include "sim.h"
-#include "workload_impl.h"
+#include "engine/dist.h"
+#include "engine/metrics.h"
+#include "engine/sim.h"
+#include "workload/workload_impl.h"
 #include "workload_examples.h"
 
 #define FMT "'format':'eevdf-sim-workload/1',"

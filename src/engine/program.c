@@ -1,0 +1,2099 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The task program interpreter: what a task does while it holds a CPU,
+ * and how it blocks on and wakes others through workload objects.
+ *
+ * An op goes through phases: its CPU cost is burnt first (PH_COST, as a
+ * burst of work that preemption can interrupt), then it acts (PH_ACT):
+ * RUN and SPIN start bursts of their own, blocking ops put the task to
+ * sleep (PH_WAIT) until a waker hands it the result.  Re-entering an op at
+ * its phase after any interruption is always correct, which keeps
+ * preemption, migration and wakeups out of the op code.
+ *
+ * Object rules, each after the kernel code it mirrors:
+ *  - sem: a post with waiters hands the unit to the first waiter (futex
+ *    wake), else counts up to max; max 1 is schbench's futex flag;
+ *  - latch: once set, every wait passes (hackbench's GO byte);
+ *  - event: a wake with no waiter is lost (FUTEX_WAKE, condition vars);
+ *  - mutex: FIFO hand-off on unlock;
+ *  - spinlock: waiters burn CPU while on a CPU; the holder's unlock gives
+ *    the lock to the first spinner that is running;
+ *  - channel: a byte stream with capacity; writers block while it is full,
+ *    readers while it is empty; readers are woken with WF_SYNC where the
+ *    kernel does (pipes, unix sockets); blocked writers are woken per the
+ *    kind's rule: pipe when a slot's worth of space is free (pipe_read
+ *    since 2025), unix socket when usage drops to a quarter
+ *    (unix_writable), tcp on any space.
+ */
+#include <string.h>
+
+#include "dist.h"
+#include "expr.h"
+#include "sched/fair.h"
+#include "metrics.h"
+#include "sim.h"
+
+/* Either an error from a call that started something, or stay. */
+static inline int stay(int err)
+{
+	return err ? err : 1;
+}
+
+enum phase {
+	PH_START = 0, /* nothing done yet */
+	PH_COST,      /* burning the op's CPU cost */
+	PH_ACT,       /* cost paid: acting (or running its own burst) */
+	PH_WAIT,      /* blocked, or just woken with wake_result */
+	PH_RELOCK,    /* block with release: re-taking the mutex */
+};
+
+enum burst {
+	B_NONE = 0,
+	B_WORK,       /* op_work_left: a RUN op or an op's cost */
+	B_OVERHEAD,   /* overhead_left: switch and wakeup costs */
+	B_SPIN,       /* until spin_until */
+	B_SPINLOCK,   /* spinning on a lock: no end event */
+};
+
+enum wake_result {
+	WR_NONE = 0,
+	WR_DONE,      /* the waker completed the op for us */
+	WR_RETRY,     /* the condition may hold now: try again */
+	WR_TIMEOUT,
+	WR_EINTR,     /* a signal interrupted the wait */
+};
+
+/* Values of status variables (the OK TIMEOUT EINTR EOF constants). */
+#define STATUS_OK 0
+#define STATUS_TIMEOUT 1
+#define STATUS_EINTR 2
+#define STATUS_EOF 3
+
+#define PIPE_SLOT 4096u
+
+/* Op results (errors are negative EEVDF_E* codes). */
+enum {
+	R_NEXT = 0,  /* done: go to the next op */
+	R_STAY = 1,  /* the task waits: a burst, a block, or it lost the CPU */
+	R_AGAIN = 2, /* the op moved to another phase: execute it again */
+};
+
+/* Values --------------------------------------------------------------- */
+
+static int task_fail(struct eevdf_sim *sim, struct task *p, int code,
+		     const char *what)
+{
+	return eevdf__sim_fail(sim, code, "task %s: op %u: %s", p->name,
+			       p->pc, what);
+}
+
+static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
+		s64 *out)
+{
+	struct expr_ctx ctx;
+	char err[160];
+	int ret;
+
+	switch (v->kind) {
+	case PV_NONE:
+		*out = 0;
+		return 0;
+	case PV_CONST:
+		*out = v->c;
+		return 0;
+	case PV_DIST:
+		*out = eevdf__dist_sample(v->dist, &p->rng);
+		return 0;
+	case PV_EXPR:
+		ctx.locals = p->locals;
+		ctx.nr_locals = p->prog->nr_locals;
+		ctx.globals = sim->globals;
+		ctx.nr_globals = sim->nr_globals;
+		ctx.now = sim->now;
+		ctx.stop = sim->stop_flag;
+		ret = eevdf__expr_eval(v->expr, &ctx, out, err, sizeof(err));
+		if (ret)
+			return task_fail(sim, p, ret, err);
+		return 0;
+	}
+	return task_fail(sim, p, EEVDF_EINTERNAL, "bad value kind");
+}
+
+/* A duration or count that must not be negative. */
+static int eval_nonneg(struct eevdf_sim *sim, struct task *p,
+		       const struct pval *v, s64 *out)
+{
+	int ret = eval(sim, p, v, out);
+
+	if (!ret && *out < 0)
+		return task_fail(sim, p, EEVDF_ERANGE,
+				 "a duration or count came out negative");
+	return ret;
+}
+
+static void store(struct eevdf_sim *sim, struct task *p, u32 slot, u32 flags,
+		  s64 v)
+{
+	if (slot == NO_SLOT)
+		return;
+	if (flags & SLOT_GLOBAL)
+		sim->globals[slot] = v;
+	else
+		p->locals[slot] = v;
+}
+
+/* Objects -------------------------------------------------------------- */
+
+static int cmp_obj_name(const void *key, const struct sim_object *o)
+{
+	return strcmp((const char *)key, o->name);
+}
+
+/* Binary search of the sorted name index. */
+static struct sim_object *find_object(struct eevdf_sim *sim, const char *name)
+{
+	size_t lo = 0, hi = sim->nr_objs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct sim_object *o = sim->objs[sim->objs_by_name[mid]];
+		int c = cmp_obj_name(name, o);
+
+		if (c == 0)
+			return o;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* A task's own semaphore by task name ("worker[1][3].self"). */
+static struct sim_object *find_task_self(struct eevdf_sim *sim,
+					 const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len < 6 || strcmp(name + len - 5, ".self") != 0)
+		return NULL;
+	for (size_t i = 0; i < sim->nr_tasks; i++) {
+		struct task *t = sim->tasks[i];
+
+		if (strlen(t->name) == len - 5 &&
+		    memcmp(t->name, name, len - 5) == 0)
+			return t->self;
+	}
+	return NULL;
+}
+
+static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
+				  const struct objref *r)
+{
+	char name[256];
+	size_t n = 0;
+	struct sim_object *o;
+
+	if (r->idx >= 0)
+		return sim->objs[r->idx];
+	if (r->idx == OBJ_SELF)
+		return p->self;
+	if (r->task_pid > 0) {
+		if ((size_t)r->task_pid > sim->nr_tasks) {
+			task_fail(sim, p, EEVDF_EINVAL, "no such task");
+			return NULL;
+		}
+		return sim->tasks[r->task_pid - 1]->self;
+	}
+	for (u32 i = 0; i < r->nr_parts; i++) {
+		const struct name_part *part = &r->parts[i];
+		int w = snprintf(name + n, sizeof(name) - n, "%s", part->text);
+
+		n += (size_t)w;
+		if (part->expr && n < sizeof(name)) {
+			struct pval v = { PV_EXPR, 0, part->expr, NULL };
+			s64 x;
+
+			if (eval(sim, p, &v, &x))
+				return NULL;
+			n += (size_t)snprintf(name + n, sizeof(name) - n,
+					      "%lld", (long long)x);
+		}
+		if (n >= sizeof(name)) {
+			task_fail(sim, p, EEVDF_ERANGE,
+				  "object name too long");
+			return NULL;
+		}
+	}
+	o = find_object(sim, name);
+	if (!o)
+		o = find_task_self(sim, name);
+	if (!o) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg), "no object named '%s' (from '%s')",
+			 name, r->text ? r->text : "?");
+		task_fail(sim, p, EEVDF_EINVAL, msg);
+	}
+	return o;
+}
+
+/* Bursts --------------------------------------------------------------- */
+
+/*
+ * Work runs at nominal speed unless the CPU's SMT sibling is busy too:
+ * then both run at the cost model's smt_speed_pct (0 means no slowdown).
+ * Spinning burns wall time, whatever the speed.
+ */
+static u32 cpu_speed(const struct eevdf_sim *sim, int cpu)
+{
+	const struct sd_span *smt;
+	u32 pct = (u32)sim->costs.smt_speed_pct;
+
+	if (!pct || pct >= 100 || !sim->topo.smt_active)
+		return 100;
+	smt = sim->topo.cpu[cpu].smt;
+	for (u32 i = 0; i < smt->weight; i++)
+		if (smt->cpus[i] != cpu && sim->rqs[smt->cpus[i]].curr)
+			return pct;
+	return 100;
+}
+
+static eevdf_time work_to_wall(u64 ns, u32 speed)
+{
+	return speed == 100 ? (eevdf_time)ns :
+			      (eevdf_time)((ns * 100 + speed - 1) / speed);
+}
+
+static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
+		       eevdf_time until)
+{
+	EEVDF_ASSERT(!eevdf__event_queued(&p->ev));
+	p->burst = b;
+	p->run_since = sim->now;
+	p->burst_speed = 100;
+	if (b == B_WORK || b == B_OVERHEAD) {
+		p->burst_speed = cpu_speed(sim, p->cpu);
+		until = sim->now + work_to_wall((u64)(until - sim->now),
+						p->burst_speed);
+	}
+	p->ev.type = TEV_BURST;
+	p->ev.class = EVC_TASK;
+	return eevdf__queue_event(sim, &p->ev, until);
+}
+
+static int work(struct eevdf_sim *sim, struct task *p, u64 ns)
+{
+	p->op_work_left = ns;
+	return start_burst(sim, p, B_WORK, sim->now + (eevdf_time)ns);
+}
+
+/* Stop the burst in progress, keeping what is left of its work. */
+static void stop_burst(struct eevdf_sim *sim, struct task *p)
+{
+	u64 done;
+
+	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
+		return;
+	eevdf__eventq_cancel(&sim->evq, &p->ev);
+	done = (u64)(sim->now - p->run_since) * p->burst_speed / 100;
+	if (p->burst == B_WORK)
+		p->op_work_left -= done < p->op_work_left ? done :
+							    p->op_work_left;
+	else if (p->burst == B_OVERHEAD)
+		p->overhead_left -= done < p->overhead_left ?
+					    done :
+					    p->overhead_left;
+	p->burst = B_NONE;
+}
+
+void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p)
+{
+	stop_burst(sim, p);
+}
+
+/* The CPU's sibling started or stopped running: re-time p's burst. */
+int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
+{
+	enum burst b = (enum burst)p->burst;
+
+	if ((b != B_WORK && b != B_OVERHEAD) ||
+	    p->burst_speed == cpu_speed(sim, p->cpu))
+		return 0;
+	stop_burst(sim, p);
+	return start_burst(sim, p, b,
+			   sim->now + (eevdf_time)(b == B_WORK ?
+							   p->op_work_left :
+							   p->overhead_left));
+}
+
+/* The switch itself is charged to the task switched in (exec_start is
+ * taken at set_next_entity), as the rest of __schedule(). */
+void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p)
+{
+	p->overhead_left += p->is_thread ? sim->costs.ctxsw_thread :
+					   sim->costs.ctxsw_process;
+	p->needs_step = true;
+}
+
+void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
+{
+	switch ((enum burst)p->burst) {
+	case B_WORK:
+		p->op_work_left = 0;
+		break;
+	case B_OVERHEAD:
+		p->overhead_left = 0;
+		break;
+	case B_SPIN:
+	case B_SPINLOCK:
+	case B_NONE:
+		break;
+	}
+	p->burst = B_NONE;
+	p->needs_step = true;
+	(void)sim;
+}
+
+/* Blocking and waking -------------------------------------------------- */
+
+/* Queue p on q (NULL for a plain sleep) and put it to sleep. */
+static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		 enum wait_kind kind, struct sim_object *obj, struct waitq *q,
+		 s64 timeout)
+{
+	int ret = 0;
+
+	p->wait_kind = kind;
+	p->wait_obj = obj;
+	p->wake_result = WR_NONE;
+	p->op_phase = PH_WAIT;
+	p->state = TASK_SLEEPING;
+	p->wait_intr = p->pc < p->prog->nr_ops &&
+		       (p->prog->ops[p->pc].flags & SLEEP_INTR);
+	if (q)
+		eevdf__waitq_push(q, p);
+	if (timeout > 0) {
+		p->ev.type = TEV_TIMER;
+		p->ev.class = EVC_WAKEUP;
+		ret = eevdf__queue_event(sim, &p->ev, sim->now + timeout);
+	}
+	eevdf__schedule(sim, rq);
+	return ret ? ret : R_STAY;
+}
+
+/* Hand w the outcome of its wait and wake it; the waker pays ttwu (more
+ * for a wakeup sent to another LLC's wake list). */
+static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
+		 enum wake_result result, unsigned int wf)
+{
+	bool remote;
+
+	w->wake_result = (int)result;
+	w->wait_intr = false;
+	w->wait_kind = WAIT_NONE;
+	w->wait_obj = NULL;
+	sim->ttwu_waker = waker ? waker->pid : -1;
+	remote = eevdf__ttwu(sim, w, wf | WF_TTWU);
+	sim->ttwu_waker = -1;
+	if (waker)
+		waker->overhead_left += remote ? sim->costs.ttwu_remote :
+						 sim->costs.ttwu_local;
+}
+
+static void wake_all(struct eevdf_sim *sim, struct task *waker,
+		     struct waitq *q, enum wake_result result, unsigned int wf)
+{
+	struct task *w;
+
+	while ((w = eevdf__waitq_pop(q)))
+		wake(sim, waker, w, result, wf);
+}
+
+/* The wait queue a blocked task is on. */
+static struct waitq *wait_queue(struct eevdf_sim *sim, struct task *p)
+{
+	struct sim_object *o = p->wait_obj;
+
+	switch ((enum wait_kind)p->wait_kind) {
+	case WAIT_SEM:
+		return &o->u.sem.waiters;
+	case WAIT_LATCH:
+	case WAIT_EVENT:
+		return &o->waiters;
+	case WAIT_MUTEX:
+		return &o->u.mutex.waiters;
+	case WAIT_BARRIER:
+		return &o->u.barrier.waiters;
+	case WAIT_CHAN_READ:
+		return &o->u.chan.readers;
+	case WAIT_CHAN_WRITE:
+		return &o->u.chan.writers;
+	case WAIT_JOIN:
+		return &sim->joiners;
+	case WAIT_NONE:
+	case WAIT_SLEEP:
+		break;
+	}
+	return NULL;
+}
+
+/* A sleep expired, or a wait timed out. */
+void eevdf__prog_timer(struct eevdf_sim *sim, struct task *p)
+{
+	struct waitq *q = wait_queue(sim, p);
+
+	if (q) {
+		eevdf__waitq_remove(q, p);
+		p->wake_result = WR_TIMEOUT;
+	} else {
+		p->wake_result = WR_DONE;
+	}
+	p->wait_kind = WAIT_NONE;
+	p->wait_obj = NULL;
+	p->wait_intr = false;
+	eevdf__ttwu(sim, p, WF_TTWU);
+}
+
+/* Structured control flow ---------------------------------------------- */
+
+static bool loop_continues(struct eevdf_sim *sim, struct task *p,
+			   const struct pop *op, u32 i, int *err)
+{
+	s64 v;
+
+	if (op->a.kind != PV_NONE && p->loop_left[i] == 0)
+		return false;
+	if (op->b.kind != PV_NONE) {
+		if ((*err = eval(sim, p, &op->b, &v)))
+			return false;
+		if (!v)
+			return false;
+	}
+	if (op->c.kind != PV_NONE) {
+		if ((*err = eval(sim, p, &op->c, &v)))
+			return false;
+		if (v)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Move past the op at pc, then close every structured op whose body ends
+ * there: loops go round again or finish, a then-branch or a chosen branch
+ * jumps to the end of its if or choose.
+ */
+static int close_from(struct eevdf_sim *sim, struct task *p, size_t j);
+
+static int advance(struct eevdf_sim *sim, struct task *p)
+{
+	p->op_phase = PH_START;
+	p->pc++;
+	return close_from(sim, p, p->prog->closer[p->pc]);
+}
+
+/* Close the chain of structured ops from j outwards (see advance()). */
+static int close_from(struct eevdf_sim *sim, struct task *p, size_t j)
+{
+	const struct program *prog = p->prog;
+	int err = 0;
+
+	goto first;
+again:
+	j = prog->closer[p->pc];
+first:
+	for (; j != NO_LOOP; j = prog->outer_closer[j]) {
+		const struct pop *op = &prog->ops[j];
+
+		switch (op->code) {
+		case P_LOOP:
+			if (op->a.kind != PV_NONE)
+				p->loop_left[j]--;
+			if (op->slot != NO_SLOT) {
+				s64 step;
+
+				if ((err = eval(sim, p, &op->field[1], &step)))
+					return err;
+				store(sim, p, op->slot, op->flags,
+				      (op->flags & SLOT_GLOBAL ?
+					       sim->globals[op->slot] :
+					       p->locals[op->slot]) + step);
+			}
+			if (loop_continues(sim, p, op, (u32)j, &err)) {
+				p->pc = (u32)j + 1;
+				return 0;
+			}
+			if (err)
+				return err;
+			break;
+		case P_IF:
+			/* end of the then-ops: skip the else-ops */
+			p->pc = (u32)j + 1 + op->len + op->len2;
+			goto again;
+		case P_BRANCH:
+			/* end of a chosen branch: leave the choose */
+			p->pc = (u32)j + 1 + op->len + op->len2;
+			goto again;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Continue at pos as if the op before it had just finished. */
+static int jump_to(struct eevdf_sim *sim, struct task *p, u32 pos)
+{
+	p->pc = pos - 1;
+	return advance(sim, p);
+}
+
+/*
+ * Leave the loop at self without running its body (a count of 0, a false
+ * first test): continue after it, closing only what encloses it.  The
+ * loop and anything inside it that ends at the same place are not closed:
+ * closing them would count an iteration that never ran.
+ */
+static int skip_loop(struct eevdf_sim *sim, struct task *p, u32 self)
+{
+	const struct program *prog = p->prog;
+	u32 pos = self + 1 + prog->ops[self].len;
+	size_t j = prog->closer[pos];
+
+	while (j != NO_LOOP && j != self)
+		j = prog->outer_closer[j];
+	EEVDF_ASSERT(j == self);
+	p->op_phase = PH_START;
+	p->pc = pos;
+	return close_from(sim, p, prog->outer_closer[self]);
+}
+
+static int enter_loop(struct eevdf_sim *sim, struct task *p,
+		      const struct pop *op)
+{
+	u32 i = p->pc;
+	s64 count = 0, from;
+	int err = 0;
+
+	if (op->a.kind != PV_NONE &&
+	    (err = eval_nonneg(sim, p, &op->a, &count)))
+		return err;
+	p->loop_left[i] = (u64)count;
+	if (op->slot != NO_SLOT) {
+		if ((err = eval(sim, p, &op->field[0], &from)))
+			return err;
+		store(sim, p, op->slot, op->flags, from);
+	}
+	p->op_phase = PH_START;
+	if (!(op->flags & LOOP_CHECK_AFTER) &&
+	    !loop_continues(sim, p, op, i, &err)) {
+		if (err)
+			return err;
+		return skip_loop(sim, p, i);
+	}
+	p->pc = i + 1;
+	return 0;
+}
+
+/*
+ * Entering a branch goes straight to its first op; only finishing a body
+ * runs the closers (an if's then-ops jump over the else-ops).
+ */
+static int enter_if(struct eevdf_sim *sim, struct task *p,
+		    const struct pop *op)
+{
+	u32 i = p->pc;
+	s64 cond;
+	int err;
+
+	if ((err = eval(sim, p, &op->a, &cond)))
+		return err;
+	p->op_phase = PH_START;
+	if (cond) {
+		if (op->len) {
+			p->pc = i + 1;
+			return 0;
+		}
+		return jump_to(sim, p, i + 1 + op->len + op->len2);
+	}
+	if (op->len2) {
+		p->pc = i + 1 + op->len;
+		return 0;
+	}
+	return jump_to(sim, p, i + 1 + op->len);
+}
+
+static int enter_choose(struct eevdf_sim *sim, struct task *p,
+			const struct pop *op)
+{
+	const struct program *prog = p->prog;
+	const struct pop *ops = prog->ops;
+	const struct choose_entry *tab = prog->choose_tab +
+					 prog->choose_first[p->pc];
+	u32 i = p->pc, b, end = i + 1 + op->len, lo = 0,
+	    hi = prog->choose_nr[i];
+	s64 total, r;
+
+	/* weights are constants (checked when the program is built) */
+	total = hi ? tab[hi - 1].cum : 0;
+	if (total <= 0)
+		return task_fail(sim, p, EEVDF_ERANGE,
+				 "choose: the weights sum to zero");
+	r = (s64)eevdf__rng_below(&p->rng, (u64)total);
+	/* the first branch whose running sum exceeds r */
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (r < tab[mid].cum)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	b = tab[lo].branch;
+	EEVDF_ASSERT(b < end);
+	p->op_phase = PH_START;
+	if (ops[b].len) {
+		p->pc = b + 1;
+		return 0;
+	}
+	return jump_to(sim, p, end);
+}
+
+/* Channels ------------------------------------------------------------- */
+
+static u64 chan_write_cost(const struct cost_table *c,
+			   const struct obj_channel *ch)
+{
+	switch (ch->kind) {
+	case CHAN_PIPE:
+		return c->pipe_write;
+	case CHAN_UNIX_STREAM:
+		return c->unix_write;
+	case CHAN_TCP_LOOPBACK:
+		return c->tcp_send;
+	case CHAN_MSGQ:
+		return c->syscall;
+	case CHAN_IDEAL:
+		break;
+	}
+	return 0;
+}
+
+static u64 chan_read_cost(const struct cost_table *c,
+			  const struct obj_channel *ch)
+{
+	switch (ch->kind) {
+	case CHAN_PIPE:
+		return c->pipe_read;
+	case CHAN_UNIX_STREAM:
+		return c->unix_read;
+	case CHAN_TCP_LOOPBACK:
+		return c->tcp_recv;
+	case CHAN_MSGQ:
+		return c->syscall;
+	case CHAN_IDEAL:
+		break;
+	}
+	return 0;
+}
+
+static bool chan_eof(const struct obj_channel *ch)
+{
+	return ch->msg_nr == 0 && ch->written && ch->nr_writers == 0;
+}
+
+static int chan_push(struct obj_channel *ch, u64 bytes, const s64 *fields,
+		     u32 nr_fields)
+{
+	struct chan_msg *m;
+
+	if (ch->msg_nr == ch->msg_cap) {
+		u32 cap = ch->msg_cap ? 2 * ch->msg_cap : 16;
+		struct chan_msg *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return EEVDF_ENOMEM;
+		for (u32 k = 0; k < ch->msg_nr; k++)
+			n[k] = ch->msgs[(ch->msg_head + k) % ch->msg_cap];
+		free(ch->msgs);
+		ch->msgs = n;
+		ch->msg_head = 0;
+		ch->msg_cap = cap;
+	}
+	m = &ch->msgs[(ch->msg_head + ch->msg_nr) % ch->msg_cap];
+	memset(m, 0, sizeof(*m));
+	m->bytes = bytes;
+	m->charge = bytes + ch->overhead;
+	for (u32 k = 0; k < nr_fields && k < MSG_FIELDS_MAX; k++)
+		m->field[k] = fields[k];
+	ch->msg_nr++;
+	ch->used += m->charge;
+	ch->msgs_total++;
+	ch->bytes_total += bytes;
+	return 0;
+}
+
+/* Read up to want bytes from the front; returns the bytes read. */
+static u64 chan_take(struct obj_channel *ch, u64 want)
+{
+	u64 got = 0;
+
+	while (got < want && ch->msg_nr) {
+		struct chan_msg *m = &ch->msgs[ch->msg_head];
+		u64 n = m->bytes < want - got ? m->bytes : want - got;
+
+		m->bytes -= n;
+		got += n;
+		if (m->bytes == 0) {
+			ch->used -= m->charge;
+			ch->msg_head = (ch->msg_head + 1) % ch->msg_cap;
+			ch->msg_nr--;
+		} else {
+			/* a partial read frees what it read */
+			m->charge -= n;
+			ch->used -= n;
+		}
+	}
+	return got;
+}
+
+/* Wake blocked writers after a read freed space, per the kind's rule. */
+static void chan_wake_writers(struct eevdf_sim *sim, struct task *reader,
+			      struct obj_channel *ch)
+{
+	u64 space = ch->capacity > ch->used ? ch->capacity - ch->used : 0;
+	struct task *w;
+
+	if (!ch->writers.nr)
+		return;
+	switch (ch->writer_wake) {
+	case WW_SLOT_FREED_IF_FULL:
+		/* a writer blocks only on a full pipe; wake one once a slot
+		 * is free, it chains to the next after writing */
+		if (ch->capacity && space < PIPE_SLOT)
+			return;
+		break;
+	case WW_QUARTER_FREE:
+		if (ch->capacity && ch->used * 4 > ch->capacity)
+			return;
+		break;
+	case WW_ANY_SPACE:
+		if (ch->capacity && space == 0)
+			return;
+		break;
+	}
+	if (ch->writers_all) {
+		wake_all(sim, reader, &ch->writers, WR_RETRY, WF_SYNC);
+		return;
+	}
+	w = eevdf__waitq_pop(&ch->writers);
+	wake(sim, reader, w, WR_RETRY, WF_SYNC);
+}
+
+static void chan_wake_reader(struct eevdf_sim *sim, struct task *writer,
+			     struct obj_channel *ch)
+{
+	struct task *r = eevdf__waitq_pop(&ch->readers);
+
+	if (r)
+		wake(sim, writer, r, WR_RETRY, ch->reader_sync ? WF_SYNC : 0);
+}
+
+static int op_send(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		   const struct pop *op, struct sim_object *o)
+{
+	struct obj_channel *ch = &o->u.chan;
+	s64 bytes, fields[MSG_FIELDS_MAX];
+	int err;
+
+	if ((err = eval_nonneg(sim, p, &op->a, &bytes)))
+		return err;
+	for (u32 k = 0; k < op->nr_fields; k++)
+		if ((err = eval(sim, p, &op->field[k], &fields[k])))
+			return err;
+	/* A message larger than the whole buffer goes into an empty one. */
+	if (ch->capacity && ch->used &&
+	    ch->used + (u64)bytes + ch->overhead > ch->capacity) {
+		if (op->flags & SEND_NONBLOCK) {
+			store(sim, p, op->slot, op->flags, STATUS_TIMEOUT);
+			return R_NEXT;
+		}
+		return block(sim, rq, p, WAIT_CHAN_WRITE, o, &ch->writers, 0);
+	}
+	if ((err = chan_push(ch, (u64)bytes, fields, op->nr_fields)))
+		return eevdf__sim_fail(sim, err, "out of memory");
+	chan_wake_reader(sim, p, ch);
+	/* pipe writers are exclusive and chained: pass the space on */
+	if (ch->writers.nr && ch->writer_wake == WW_SLOT_FREED_IF_FULL)
+		chan_wake_writers(sim, p, ch);
+	store(sim, p, op->slot, op->flags, STATUS_OK);
+	return R_NEXT;
+}
+
+static int op_recv(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		   const struct pop *op, struct sim_object *o)
+{
+	struct obj_channel *ch = &o->u.chan;
+	s64 want;
+	int err;
+
+	if (p->op_phase == PH_WAIT) {
+		/*
+		 * Woken.  A read that blocked with nothing read goes on in
+		 * the same read() call; after a partial read (exact), the
+		 * rest takes another call, and another read cost.
+		 */
+		p->op_phase = PH_ACT;
+		if (p->partial) {
+			p->op_phase = PH_COST;
+			p->op_work_left = op->cost.kind == PV_NONE ?
+				chan_read_cost(&sim->costs, ch) : 0;
+			p->partial = false;
+			return R_AGAIN;
+		}
+	}
+	if (op->flags & RECV_MESSAGE) {
+		if (ch->msg_nr) {
+			struct chan_msg m = ch->msgs[ch->msg_head];
+
+			chan_take(ch, m.bytes);
+			for (u32 k = 0; k < op->nr_fields; k++)
+				store(sim, p, op->field_slot[k], 0,
+				      m.field[k]);
+			chan_wake_writers(sim, p, ch);
+			store(sim, p, op->slot, op->flags, STATUS_OK);
+			return R_NEXT;
+		}
+		goto empty;
+	}
+	if (!p->xfer_left) {
+		if ((err = eval_nonneg(sim, p, &op->a, &want)))
+			return err;
+		if (want == 0)
+			return R_NEXT;
+		p->xfer_left = (u64)want;
+	}
+	if (ch->msg_nr) {
+		u64 got = chan_take(ch, p->xfer_left);
+
+		p->xfer_left -= got;
+		chan_wake_writers(sim, p, ch);
+		if (!p->xfer_left || !(op->flags & RECV_EXACT)) {
+			p->xfer_left = 0;
+			store(sim, p, op->slot, op->flags, STATUS_OK);
+			return R_NEXT;
+		}
+		p->partial = true;
+	}
+empty:
+	if (chan_eof(ch)) {
+		p->xfer_left = 0;
+		store(sim, p, op->slot, op->flags, STATUS_EOF);
+		return R_NEXT;
+	}
+	return block(sim, rq, p, WAIT_CHAN_READ, o, &ch->readers, 0);
+}
+
+static int note_writer(struct task *p, struct sim_object *o)
+{
+	for (u32 k = 0; k < p->nr_written; k++)
+		if (p->written[k] == o)
+			return 0;
+	if (p->nr_written == p->cap_written) {
+		u32 cap = p->cap_written ? 2 * p->cap_written : 4;
+		struct sim_object **n = realloc(p->written, cap * sizeof(*n));
+
+		if (!n)
+			return EEVDF_ENOMEM;
+		p->written = n;
+		p->cap_written = cap;
+	}
+	p->written[p->nr_written++] = o;
+	o->u.chan.nr_writers++;
+	o->u.chan.written = true;
+	return 0;
+}
+
+/* Does name match the pieces of a run-time name (any text for each
+ * expression part)? */
+static bool parts_match(const struct name_part *parts, u32 nr,
+			const char *name)
+{
+	size_t len;
+
+	if (!nr)
+		return !*name;
+	len = strlen(parts->text);
+	if (strncmp(name, parts->text, len) != 0)
+		return false;
+	name += len;
+	if (!parts->expr)
+		return nr == 1 ? !*name : parts_match(parts + 1, nr - 1, name);
+	for (;; name++) {
+		if (parts_match(parts + 1, nr - 1, name))
+			return true;
+		if (!*name)
+			return false;
+	}
+}
+
+/*
+ * The write ends a task holds: every channel a send of its program can
+ * name (a run-time name counts for every channel it can match).  A reader
+ * sees end of file once the channel is empty and all of them exited, as
+ * with real pipes and sockets, whose write ends the writers hold open
+ * from the start, not from their first write.
+ */
+int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p)
+{
+	const struct program *prog = p->prog;
+	int err;
+
+	for (u32 i = 0; i < prog->nr_ops; i++) {
+		const struct pop *op = &prog->ops[i];
+
+		if (op->code != P_SEND)
+			continue;
+		if (op->obj.idx >= 0) {
+			struct sim_object *o = sim->objs[op->obj.idx];
+
+			if (o->type == OBJ_CHANNEL && (err = note_writer(p, o)))
+				return err;
+			continue;
+		}
+		for (size_t k = 0; op->obj.nr_parts && k < sim->nr_objs; k++) {
+			struct sim_object *o = sim->objs[k];
+
+			if (o->type == OBJ_CHANNEL &&
+			    parts_match(op->obj.parts, op->obj.nr_parts,
+					o->name) &&
+			    (err = note_writer(p, o)))
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* Semaphores, latches, events, mutexes, barriers ----------------------- */
+
+/*
+ * The end of a futex-style wait: the woken task pays the rest of its
+ * futex_wait syscall, and learns whether it timed out.
+ */
+static int wait_done(struct eevdf_sim *sim, struct task *p,
+		     const struct pop *op)
+{
+	s64 status = STATUS_OK;
+
+	if (p->wake_result == WR_TIMEOUT)
+		status = STATUS_TIMEOUT;
+	else if (p->wake_result == WR_EINTR)
+		status = STATUS_EINTR;
+	if (op->cost.kind == PV_NONE)
+		p->overhead_left += sim->costs.futex_wait;
+	store(sim, p, op->slot, op->flags, status);
+	return R_NEXT;
+}
+
+static s64 timeout_of(struct eevdf_sim *sim, struct task *p,
+		      const struct pop *op, int *err)
+{
+	s64 t = 0;
+
+	if (op->b.kind != PV_NONE)
+		*err = eval_nonneg(sim, p, &op->b, &t);
+	return t;
+}
+
+static void sem_post(struct eevdf_sim *sim, struct task *p,
+		     struct sim_object *o, bool charge)
+{
+	struct obj_sem *sem = &o->u.sem;
+	struct task *w = eevdf__waitq_pop(&sem->waiters);
+
+	/* a post that finds no count to raise pays the futex wake */
+	if (charge && (w || sem->count == 0))
+		p->overhead_left += sim->costs.futex_wake;
+	if (w) {
+		wake(sim, p, w, WR_DONE, 0);
+		return;
+	}
+	if (sem->max < 0 || sem->count < sem->max)
+		sem->count++;
+}
+
+static int op_post(struct eevdf_sim *sim, struct task *p,
+		   const struct pop *op, struct sim_object *o)
+{
+	s64 n = 1;
+	int err;
+
+	if (o->type != OBJ_SEM)
+		return task_fail(sim, p, EEVDF_EINVAL, "post needs a sem");
+	if (op->a.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->a, &n)))
+		return err;
+	while (n-- > 0)
+		sem_post(sim, p, o, op->cost.kind == PV_NONE);
+	return R_NEXT;
+}
+
+static int op_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		   const struct pop *op, struct sim_object *o)
+{
+	int err = 0;
+	s64 t;
+
+	if (p->op_phase == PH_WAIT)
+		return wait_done(sim, p, op);
+	t = timeout_of(sim, p, op, &err);
+	if (err)
+		return err;
+	if (o->type == OBJ_LATCH) {
+		if (o->latch_set) {
+			store(sim, p, op->slot, op->flags, STATUS_OK);
+			return R_NEXT;
+		}
+		return block(sim, rq, p, WAIT_LATCH, o, &o->waiters, t);
+	}
+	if (o->type != OBJ_SEM)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "wait needs a sem or a latch");
+	if (o->u.sem.count > 0) {
+		o->u.sem.count--;
+		store(sim, p, op->slot, op->flags, STATUS_OK);
+		return R_NEXT;
+	}
+	return block(sim, rq, p, WAIT_SEM, o, &o->u.sem.waiters, t);
+}
+
+static int op_set(struct eevdf_sim *sim, struct task *p,
+		  const struct pop *op, struct sim_object *o)
+{
+	if (o->type != OBJ_LATCH)
+		return task_fail(sim, p, EEVDF_EINVAL, "set needs a latch");
+	o->latch_set = true;
+	if (o->waiters.nr && op->cost.kind == PV_NONE)
+		p->overhead_left += sim->costs.futex_wake;
+	wake_all(sim, p, &o->waiters, WR_DONE, 0);
+	return R_NEXT;
+}
+
+static int op_wake(struct eevdf_sim *sim, struct task *p,
+		   const struct pop *op, struct sim_object *o)
+{
+	s64 n = -1;
+	int err;
+
+	if (o->type != OBJ_EVENT)
+		return task_fail(sim, p, EEVDF_EINVAL, "wake needs an event");
+	if (op->a.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->a, &n)))
+		return err;
+	if (op->cost.kind == PV_NONE)
+		p->overhead_left += sim->costs.futex_wake;
+	while (n != 0 && o->waiters.nr) {
+		wake(sim, p, eevdf__waitq_pop(&o->waiters), WR_DONE, 0);
+		if (n > 0)
+			n--;
+	}
+	return R_NEXT;
+}
+
+/* Take a free mutex, or queue for the FIFO hand-off. */
+static int mutex_lock(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		      struct sim_object *m)
+{
+	if (!m->u.mutex.owner) {
+		m->u.mutex.owner = p;
+		return R_NEXT;
+	}
+	if (m->u.mutex.owner == p)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "locks a mutex it already holds");
+	return block(sim, rq, p, WAIT_MUTEX, m, &m->u.mutex.waiters, 0);
+}
+
+static int mutex_unlock(struct eevdf_sim *sim, struct task *p,
+			struct sim_object *m)
+{
+	struct task *w;
+
+	if (m->u.mutex.owner != p)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "unlocks a mutex it does not hold");
+	w = eevdf__waitq_pop(&m->u.mutex.waiters);
+	m->u.mutex.owner = w;
+	if (w) {
+		p->overhead_left += sim->costs.futex_wake;
+		wake(sim, p, w, WR_DONE, 0);
+	}
+	return R_NEXT;
+}
+
+static int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		    const struct pop *op, struct sim_object *o)
+{
+	struct sim_object *m = NULL;
+	int err = 0;
+	s64 t;
+
+	if (op->obj2.idx != OBJ_NONE || op->obj2.nr_parts ||
+	    op->obj2.task_pid > 0) {
+		m = resolve(sim, p, &op->obj2);
+		if (!m)
+			return sim->error;
+		if (m->type != OBJ_MUTEX)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "block can only release a mutex");
+	}
+	if (p->op_phase == PH_RELOCK) {
+		/* handed the mutex while queued, or take it now */
+		if (m->u.mutex.owner == p)
+			return R_NEXT;
+		return mutex_lock(sim, rq, p, m) == R_NEXT ? R_NEXT : R_STAY;
+	}
+	if (p->op_phase == PH_WAIT) {
+		wait_done(sim, p, op);
+		if (!m)
+			return R_NEXT;
+		p->op_phase = PH_RELOCK;
+		return R_AGAIN;
+	}
+	if (o->type != OBJ_EVENT)
+		return task_fail(sim, p, EEVDF_EINVAL, "block needs an event");
+	t = timeout_of(sim, p, op, &err);
+	if (err)
+		return err;
+	if (m && (err = mutex_unlock(sim, p, m)) < 0)
+		return err;
+	return block(sim, rq, p, WAIT_EVENT, o, &o->waiters, t);
+}
+
+static struct task **spin_owner(struct sim_object *o, struct task *p)
+{
+	return &o->u.spin.owner[o->u.spin.per_cpu ? p->cpu : 0];
+}
+
+static struct waitq *spin_queue(struct sim_object *o, struct task *p)
+{
+	return &o->u.spin.spinners[o->u.spin.per_cpu ? p->cpu : 0];
+}
+
+static int op_lock(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		   const struct pop *op, struct sim_object *o)
+{
+	struct task **owner;
+
+	if (o->type == OBJ_MUTEX) {
+		if (p->op_phase == PH_WAIT)
+			return wait_done(sim, p, op);
+		return mutex_lock(sim, rq, p, o);
+	}
+	if (o->type != OBJ_SPINLOCK)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "lock needs a mutex or a spinlock");
+	owner = spin_owner(o, p);
+	if (*owner == p) {
+		/* handed over by the unlock while we spun on a CPU */
+		if (p->wake_result != WR_DONE)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "locks a spinlock it already holds");
+		p->wake_result = WR_NONE;
+		return R_NEXT;
+	}
+	if (!*owner) {
+		if (p->spinning)
+			eevdf__waitq_remove(spin_queue(o, p), p);
+		p->spinning = false;
+		p->burst = B_NONE;
+		*owner = p;
+		p->spin_held++;
+		return R_NEXT;
+	}
+	/* spin: stay on the CPU, burning it, until the holder lets go */
+	if (!p->spinning) {
+		eevdf__waitq_push(spin_queue(o, p), p);
+		p->spinning = true;
+	}
+	p->burst = B_SPINLOCK;
+	return R_STAY;
+}
+
+static int op_unlock(struct eevdf_sim *sim, struct task *p,
+		     const struct pop *op, struct sim_object *o)
+{
+	struct task **owner;
+	struct waitq *q;
+
+	(void)op;
+	if (o->type == OBJ_MUTEX)
+		return mutex_unlock(sim, p, o);
+	if (o->type != OBJ_SPINLOCK)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "unlock needs a mutex or a spinlock");
+	owner = spin_owner(o, p);
+	if (*owner != p)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "unlocks a spinlock it does not hold");
+	*owner = NULL;
+	p->spin_held--;
+	/* the first spinner that is running takes it at once */
+	q = spin_queue(o, p);
+	for (struct task *t = q->head; t; t = t->wait_next) {
+		if (!t->on_cpu || t->burst != B_SPINLOCK)
+			continue;
+		eevdf__waitq_remove(q, t);
+		*owner = t;
+		t->spin_held++;
+		t->spinning = false;
+		t->burst = B_NONE;
+		t->wake_result = WR_DONE;
+		t->needs_step = true;
+		eevdf__mark_settle(sim, &sim->rqs[t->cpu]);
+		break;
+	}
+	return R_NEXT;
+}
+
+static int op_barrier(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		      const struct pop *op, struct sim_object *o)
+{
+	struct obj_barrier *b = &o->u.barrier;
+
+	if (p->op_phase == PH_WAIT)
+		return wait_done(sim, p, op);
+	if (o->type != OBJ_BARRIER)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "barrier needs a barrier");
+	if (++b->arrived >= b->parties) {
+		b->arrived = 0;
+		if (b->waiters.nr && op->cost.kind == PV_NONE)
+			p->overhead_left += sim->costs.futex_wake;
+		wake_all(sim, p, &b->waiters, WR_DONE, 0);
+		return R_NEXT;
+	}
+	return block(sim, rq, p, WAIT_BARRIER, o, &b->waiters, 0);
+}
+
+static int op_push(struct eevdf_sim *sim, struct task *p,
+		   struct sim_object *o)
+{
+	struct obj_list *l = &o->u.list;
+
+	if (o->type != OBJ_LIST)
+		return task_fail(sim, p, EEVDF_EINVAL, "push needs a list");
+	if (l->nr == l->cap) {
+		u32 cap = l->cap ? 2 * l->cap : 16;
+		struct task **n = realloc(l->members, cap * sizeof(*n));
+
+		if (!n)
+			return eevdf__sim_fail(sim, EEVDF_ENOMEM,
+					       "out of memory");
+		l->members = n;
+		l->cap = cap;
+	}
+	l->members[l->nr++] = p;
+	return R_NEXT;
+}
+
+/*
+ * schbench's xlist_wake_all(): splice the list, then post each member's
+ * futex flag one by one.  Each post is a futex wake the waker pays before
+ * the next, so the k-th member's wakeup latency includes the k - 1 wakes
+ * before it.  xfer_left counts the members of the splice still to wake.
+ */
+static int op_wake_list(struct eevdf_sim *sim, struct task *p,
+			const struct pop *op, struct sim_object *o)
+{
+	struct obj_list *l = &o->u.list;
+	struct task *m;
+
+	if (o->type != OBJ_LIST)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "wake_list needs a list");
+	if (p->op_phase != PH_WAIT) {
+		/* the splice */
+		p->xfer_left = l->nr;
+		p->op_stamp = sim->now;
+		p->op_phase = PH_WAIT;
+	}
+	if (!p->xfer_left)
+		return R_NEXT;
+	m = l->members[0];
+	memmove(l->members, l->members + 1,
+		(l->nr - 1) * sizeof(*l->members));
+	l->nr--;
+	p->xfer_left--;
+	if (op->slot != NO_SLOT)
+		m->locals[op->slot] = (op->flags & STAMP_EACH) ? sim->now :
+								 p->op_stamp;
+	sem_post(sim, p, m->self, false);
+	if (op->cost.kind == PV_NONE)
+		p->overhead_left += sim->costs.futex_wake;
+	return R_AGAIN;
+}
+
+/* Exit and join -------------------------------------------------------- */
+
+static bool join_satisfied(struct eevdf_sim *sim, const struct join_set *js)
+{
+	for (u32 k = 0; k < js->nr; k++)
+		if (sim->tasks[js->pids[k] - 1]->state != TASK_DEAD)
+			return false;
+	return true;
+}
+
+static bool joined(struct eevdf_sim *sim, struct task *p, s64 set)
+{
+	if (set == JOIN_CHILDREN)
+		return p->live_children == 0;
+	return join_satisfied(sim, &sim->join_sets[set]);
+}
+
+static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		   const struct pop *op)
+{
+	u32 reaped;
+
+	if (op->a.c != JOIN_CHILDREN &&
+	    (op->a.c < 0 || (size_t)op->a.c >= sim->nr_join_sets))
+		return task_fail(sim, p, EEVDF_EINTERNAL, "bad join set");
+	if (p->op_phase == PH_WAIT && p->wake_result == WR_EINTR) {
+		store(sim, p, op->slot, op->flags, STATUS_EINTR);
+		return R_NEXT;
+	}
+	if (p->op_phase == PH_WAIT || joined(sim, p, op->a.c)) {
+		reaped = op->a.c == JOIN_CHILDREN ? 1 :
+			sim->join_sets[op->a.c].nr;
+		if (op->cost.kind == PV_NONE)
+			p->overhead_left += sim->costs.wait_reap * reaped;
+		store(sim, p, op->slot, op->flags, STATUS_OK);
+		return R_NEXT;
+	}
+	p->join_set = (s32)op->a.c;
+	return block(sim, rq, p, WAIT_JOIN, NULL, &sim->joiners, 0);
+}
+
+/*
+ * fork() / pthread_create(): the parent pays the fork, the child starts
+ * at once as a new task (wake_up_new_task) named template[k].
+ */
+static int op_spawn(struct eevdf_sim *sim, struct task *p,
+		    const struct pop *op)
+{
+	struct task_template *t;
+	s64 n = 1;
+	int err;
+
+	if (op->a.c < 0 || (size_t)op->a.c >= sim->nr_templates)
+		return task_fail(sim, p, EEVDF_EINTERNAL, "bad template");
+	t = &sim->templates[op->a.c];
+	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &n)))
+		return err;
+	while (n-- > 0) {
+		struct eevdf_task_spec spec = t->spec;
+		char name[EEVDF_NAME_MAX];
+		int pid;
+
+		snprintf(name, sizeof(name), "%s[%u]", t->name, t->spawned++);
+		spec.name = name;
+		spec.start = sim->now;
+		t->prog->refs++;
+		pid = eevdf__sim_add_task_prog(sim, &spec, t->prog,
+					       t->is_thread, NULL);
+		if (pid < 0)
+			return eevdf__sim_fail(sim, pid, "spawn: %s",
+					       sim->errmsg);
+		sim->tasks[pid - 1]->parent_pid = p->pid;
+		p->live_children++;
+	}
+	return R_NEXT;
+}
+
+/*
+ * do_exit(): a writer's exit may leave a channel with no writers (readers
+ * then see end of file), and may complete someone's join.
+ */
+static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
+{
+	struct task *t, *next;
+
+	p->state = TASK_DEAD;
+	p->needs_step = false;
+	p->exited_at = sim->now;
+	sim->nr_exited++;
+	if (p->pid == sim->end_on_exit_of)
+		sim->ended = true;
+	eevdf__trace(sim, EEVDF_TRACE_EXIT, rq->cpu, p->pid, -1,
+		     EEVDF_TASK_DEAD);
+	for (u32 k = 0; k < p->nr_written; k++) {
+		struct obj_channel *ch = &p->written[k]->u.chan;
+
+		if (--ch->nr_writers == 0)
+			wake_all(sim, NULL, &ch->readers, WR_RETRY, 0);
+	}
+	if (p->parent_pid > 0)
+		sim->tasks[p->parent_pid - 1]->live_children--;
+	for (t = sim->joiners.head; t; t = next) {
+		next = t->wait_next;
+		if (joined(sim, t, t->join_set)) {
+			eevdf__waitq_remove(&sim->joiners, t);
+			wake(sim, NULL, t, WR_DONE, 0);
+		}
+	}
+	eevdf__schedule(sim, rq);
+}
+
+/*
+ * sched_setattr() on itself: a nice (a), a custom slice (b, 0 = back to
+ * the base slice) and a policy (c) take effect at once.
+ */
+static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		      const struct pop *op)
+{
+	s64 nice = -21, slice = -1, policy = -1;
+	int err;
+
+	if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &nice)))
+		return err;
+	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &slice)))
+		return err;
+	if (op->c.kind != PV_NONE && (err = eval(sim, p, &op->c, &policy)))
+		return err;
+	if ((op->a.kind != PV_NONE && (nice < -20 || nice > 19)) ||
+	    (op->c.kind != PV_NONE && (policy < 0 || policy > 2)))
+		return task_fail(sim, p, EEVDF_ERANGE,
+				 "setattr: nice or policy out of range");
+	rq->clock = (u64)sim->now;
+	sched_change_fair(rq, p, (int)nice, slice, (int)policy);
+	eevdf__mark_settle(sim, rq);
+	return R_NEXT;
+}
+
+/*
+ * rt-app's timer event: sleep until the timer's next expiry, which then
+ * moves one period on, so periods resist preemption drift.  The first use
+ * starts the grid at now + period.  After a miss (the expiry already
+ * passed) a relative timer restarts from now, an absolute one keeps its
+ * grid and the next activations come late.
+ */
+static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq,
+			 struct task *p, const struct pop *op)
+{
+	s64 period, *next, t;
+	int err;
+
+	if (p->op_phase == PH_WAIT)
+		return R_NEXT;
+	if ((err = eval_nonneg(sim, p, &op->a, &period)))
+		return err;
+	if (period <= 0)
+		return task_fail(sim, p, EEVDF_ERANGE,
+				 "timer_wait: the period must be positive");
+	if (op->slot != NO_SLOT) {
+		next = &p->locals[op->slot];
+	} else {
+		struct sim_object *o = resolve(sim, p, &op->obj);
+
+		if (!o)
+			return sim->error;
+		if (o->type != OBJ_TIMER)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "timer_wait needs a timer");
+		next = &o->timer_next;
+	}
+	if (!*next)
+		*next = sim->now + period;
+	t = *next;
+	if (t <= sim->now) {
+		*next = (op->flags & TIMER_ABSOLUTE) ? t + period :
+						       sim->now + period;
+		return R_NEXT;
+	}
+	*next = t + period;
+	return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, t - sim->now);
+}
+
+/* Signals -------------------------------------------------------------- */
+
+/*
+ * kill(): mark the signal pending (a pending signal coalesces with a new
+ * one); a target asleep in an interruptible wait is woken with EINTR.
+ * Delivery happens when the target next returns to its program.
+ */
+static int op_signal(struct eevdf_sim *sim, struct task *p,
+		     const struct pop *op)
+{
+	struct task *t;
+	struct waitq *q;
+	u32 bit;
+
+	if (op->obj.task_pid <= 0 || (size_t)op->obj.task_pid > sim->nr_tasks)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "signal to an unknown task");
+	if (op->a.c <= 0 || op->a.c >= SIG_NR)
+		return task_fail(sim, p, EEVDF_EINVAL, "bad signal number");
+	t = sim->tasks[op->obj.task_pid - 1];
+	bit = 1u << op->a.c;
+	if (t->state == TASK_DEAD || t->state == TASK_NEW ||
+	    (t->sig_pending & bit))
+		return R_NEXT;
+	t->sig_pending |= bit;
+	if (t->state == TASK_SLEEPING && t->wait_intr) {
+		q = wait_queue(sim, t);
+		if (q)
+			eevdf__waitq_remove(q, t);
+		wake(sim, p, t, WR_EINTR, 0);
+	}
+	return R_NEXT;
+}
+
+/*
+ * At an op boundary, outside a handler: run the handler of the lowest
+ * pending signal, or take the default action (the terminating signals
+ * end the task; the others are ignored).  Returns true when the task
+ * exited.
+ */
+static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq,
+			   struct task *p)
+{
+	u32 sig;
+
+	for (sig = 1; sig < SIG_NR; sig++)
+		if (p->sig_pending & (1u << sig))
+			break;
+	p->sig_pending &= ~(1u << sig);
+	if (p->prog->handler[sig]) {
+		p->overhead_left += sim->costs.signal_deliver;
+		p->saved_pc = p->pc;
+		p->pc = p->prog->handler[sig] - 1;
+		p->in_handler = true;
+		return false;
+	}
+	switch (sig) {
+	case SIGNO_HUP:
+	case SIGNO_INT:
+	case SIGNO_KILL:
+	case SIGNO_USR1:
+	case SIGNO_USR2:
+	case SIGNO_ALRM:
+	case SIGNO_TERM:
+		task_exit(sim, rq, p);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The dispatcher -------------------------------------------------------- */
+
+u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code)
+{
+	switch (code) {
+	case P_SLEEP:
+	case P_SLEEP_UNTIL:
+	case P_TIMER_WAIT:
+		return c->timer_arm;
+	case P_YIELD:
+		return c->syscall;
+	case P_EXIT:
+		return c->exit;
+	case P_SIGNAL:
+		return c->signal_send;
+	case P_SPAWN:
+		return c->fork;
+	case P_SETATTR:
+		return c->syscall;
+	default:
+		return 0;
+	}
+}
+
+static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
+			const struct sim_object *o)
+{
+	const struct cost_table *c = &sim->costs;
+	s64 calls = 1;
+
+	switch (op->code) {
+	case P_SEND:
+		return chan_write_cost(c, &o->u.chan);
+	case P_RECV:
+		if (op->b.kind == PV_CONST)
+			calls = op->b.c;
+		return (u64)calls * chan_read_cost(c, &o->u.chan);
+	default:
+		return eevdf__op_default_cost(c, op->code);
+	}
+}
+
+static bool uses_object(enum popcode code)
+{
+	switch (code) {
+	case P_SEND:
+	case P_RECV:
+	case P_POST:
+	case P_WAIT:
+	case P_SET:
+	case P_WAKE:
+	case P_BLOCK:
+	case P_LOCK:
+	case P_UNLOCK:
+	case P_BARRIER:
+	case P_PUSH:
+	case P_WAKE_LIST:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Execute the op at pc as far as it goes now. */
+static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+		   const struct pop *op)
+{
+	struct sim_object *o = NULL;
+	s64 v, w;
+	int err;
+
+	if (uses_object(op->code)) {
+		o = resolve(sim, p, &op->obj);
+		if (!o)
+			return sim->error;
+		if ((op->code == P_SEND || op->code == P_RECV) &&
+		    o->type != OBJ_CHANNEL)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "send and recv need a channel");
+	}
+	if (p->op_phase == PH_START) {
+		u64 cost;
+
+		if (op->cost.kind != PV_NONE) {
+			if ((err = eval_nonneg(sim, p, &op->cost, &v)))
+				return err;
+			cost = (u64)v;
+		} else {
+			cost = default_cost(sim, op, o);
+		}
+		p->op_phase = PH_COST;
+		p->op_work_left = cost;
+	}
+	if (p->op_phase == PH_COST) {
+		if (p->op_work_left)
+			return stay(work(sim, p, p->op_work_left));
+		p->op_phase = PH_ACT;
+		p->op_begun = false;
+	}
+	switch (op->code) {
+	case P_RUN:
+		if (!p->op_begun) {
+			if ((err = eval_nonneg(sim, p, &op->a, &v)))
+				return err;
+			p->op_work_left = (u64)v;
+			p->op_begun = true;
+		}
+		if (!p->op_work_left)
+			return R_NEXT;
+		return stay(work(sim, p, p->op_work_left));
+	case P_SPIN:
+		if (!p->op_begun) {
+			if ((err = eval_nonneg(sim, p, &op->a, &v)))
+				return err;
+			p->spin_until = sim->now + v;
+			p->op_begun = true;
+		}
+		if (sim->now >= p->spin_until)
+			return R_NEXT;
+		return stay(start_burst(sim, p, B_SPIN, p->spin_until));
+	case P_SLEEP:
+	case P_SLEEP_UNTIL:
+		if (p->op_phase == PH_WAIT) {
+			store(sim, p, op->slot, op->flags,
+			      p->wake_result == WR_EINTR ? STATUS_EINTR :
+							   STATUS_OK);
+			return R_NEXT;
+		}
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		w = 0;
+		if (op->b.kind != PV_NONE &&
+		    (err = eval_nonneg(sim, p, &op->b, &w)))
+			return err;
+		if (op->code == P_SLEEP_UNTIL)
+			v -= sim->now;
+		if (v < 0 && op->code == P_SLEEP)
+			return task_fail(sim, p, EEVDF_ERANGE,
+					 "sleep came out negative");
+		if (v + w <= 0)
+			return R_NEXT;
+		return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, v + w);
+	case P_YIELD:
+		if ((err = advance(sim, p)))
+			return err;
+		p->needs_step = true;
+		p->st.yields++;
+		rq->clock = (u64)sim->now;
+		yield_task_fair(rq);
+		eevdf__schedule(sim, rq);
+		return R_STAY;
+	/* these move pc themselves: execute whatever is there now */
+	case P_LOOP:
+		err = enter_loop(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_IF:
+		err = enter_if(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_CHOOSE:
+		err = enter_choose(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_BRANCH:
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "fell into a choose branch");
+	case P_LET:
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		store(sim, p, op->slot, op->flags, v);
+		return R_NEXT;
+	case P_SEND:
+		return op_send(sim, rq, p, op, o);
+	case P_RECV:
+		return op_recv(sim, rq, p, op, o);
+	case P_POST:
+		return op_post(sim, p, op, o);
+	case P_WAIT:
+		return op_wait(sim, rq, p, op, o);
+	case P_SET:
+		return op_set(sim, p, op, o);
+	case P_WAKE:
+		err = op_wake(sim, p, op, o);
+		if (err != R_NEXT || !(op->flags & WAKE_THEN_BLOCK))
+			return err;
+		/*
+		 * wake_and_block: the block follows with nothing between, as
+		 * inside one syscall; its own cost is paid on wakeup.
+		 */
+		if ((err = advance(sim, p)))
+			return err;
+		op = &p->prog->ops[p->pc];
+		if (op->cost.kind != PV_NONE) {
+			if ((err = eval_nonneg(sim, p, &op->cost, &v)))
+				return err;
+			p->overhead_left += (u64)v;
+		}
+		p->op_phase = PH_ACT;
+		return exec_op(sim, rq, p, op);
+	case P_BLOCK:
+		return op_block(sim, rq, p, op, o);
+	case P_LOCK:
+		return op_lock(sim, rq, p, op, o);
+	case P_UNLOCK:
+		return op_unlock(sim, p, op, o);
+	case P_BARRIER:
+		return op_barrier(sim, rq, p, op, o);
+	case P_PUSH:
+		return op_push(sim, p, o);
+	case P_WAKE_LIST:
+		return op_wake_list(sim, p, op, o);
+	case P_JOIN:
+		return op_join(sim, rq, p, op);
+	case P_RECORD:
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		w = 0;
+		if (op->b.kind != PV_NONE && (err = eval(sim, p, &op->b, &w)))
+			return err;
+		eevdf__metric_record(sim, op->slot, p, w, v);
+		return R_NEXT;
+	case P_COUNT:
+		v = 1;
+		if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &v)))
+			return err;
+		eevdf__metric_count(sim, op->slot, p, v);
+		return R_NEXT;
+	case P_EXIT:
+		task_exit(sim, rq, p);
+		return R_STAY;
+	case P_MARK:
+		return R_NEXT;
+	case P_SIGNAL:
+		return op_signal(sim, p, op);
+	case P_SIGRETURN:
+		p->pc = p->saved_pc;
+		p->in_handler = false;
+		p->op_phase = PH_START;
+		return R_AGAIN;
+	case P_SPAWN:
+		return op_spawn(sim, p, op);
+	case P_TIMER_WAIT:
+		return op_timer_wait(sim, rq, p, op);
+	case P_SETATTR:
+		return op_setattr(sim, rq, p, op);
+	}
+	return task_fail(sim, p, EEVDF_ENOTSUP, "op not supported yet");
+}
+
+/* Ops one task may execute at one instant before we call it a livelock. */
+#define LIVELOCK_OPS 10000000ull
+
+/*
+ * Run the current task's program until it waits for simulated time: a
+ * burst of CPU work, a sleep or block, or the loss of its CPU.
+ */
+int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
+{
+	p->needs_step = false;
+	for (;;) {
+		int ret;
+
+		if (sim->guard_time != sim->now) {
+			sim->guard_time = sim->now;
+			sim->guard_ops = 0;
+		}
+		if (++sim->guard_ops > LIVELOCK_OPS)
+			return eevdf__sim_fail(sim, EEVDF_ELIVELOCK,
+					       "task %s ran %llu ops at %lld "
+					       "ns without simulated time "
+					       "advancing", p->name,
+					       LIVELOCK_OPS,
+					       (long long)sim->now);
+		if (rq->curr != p || p->state != TASK_RUNNING)
+			return 0;
+		/* costs owed from switches and wakeups come first */
+		if (p->overhead_left)
+			return start_burst(sim, p, B_OVERHEAD,
+					   sim->now +
+						   (eevdf_time)p->overhead_left);
+		if (p->sig_pending && !p->in_handler &&
+		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
+			return 0;
+		if (p->pc >= (p->prog->main_ops ? p->prog->main_ops :
+						  p->prog->nr_ops) &&
+		    !p->in_handler) {
+			/* falling off the end is exit(): pay for it first */
+			if (!p->exiting && sim->costs.exit) {
+				p->exiting = true;
+				p->overhead_left += sim->costs.exit;
+				continue;
+			}
+			task_exit(sim, rq, p);
+			return 0;
+		}
+		ret = exec_op(sim, rq, p, &p->prog->ops[p->pc]);
+		if (ret < 0)
+			return ret;
+		if (ret == R_STAY)
+			return 0;
+		if (ret == R_NEXT && (ret = advance(sim, p)))
+			return ret;
+		/*
+		 * A reschedule raised by this op (a wakeup that preempts, a
+		 * nice change) takes effect on the way back to user space,
+		 * before the next op.
+		 */
+		if (rq->need_resched) {
+			p->needs_step = true;
+			return 0;
+		}
+	}
+}
+
+/* Programs ------------------------------------------------------------- */
+
+static void pval_free(struct pval *v)
+{
+	if (v->kind == PV_EXPR)
+		eevdf__expr_free(v->expr);
+	if (v->kind == PV_DIST && v->dist) {
+		eevdf__dist_free(v->dist);
+		free(v->dist);
+	}
+	memset(v, 0, sizeof(*v));
+}
+
+static void objref_free(struct objref *r)
+{
+	for (u32 i = 0; i < r->nr_parts; i++) {
+		free(r->parts[i].text);
+		eevdf__expr_free(r->parts[i].expr);
+	}
+	free(r->parts);
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+void eevdf__program_unref(struct program *prog)
+{
+	if (!prog || --prog->refs > 0)
+		return;
+	for (u32 i = 0; prog->ops && i < prog->nr_ops; i++) {
+		struct pop *op = &prog->ops[i];
+
+		pval_free(&op->a);
+		pval_free(&op->b);
+		pval_free(&op->c);
+		pval_free(&op->cost);
+		for (u32 k = 0; k < MSG_FIELDS; k++)
+			pval_free(&op->field[k]);
+		objref_free(&op->obj);
+		objref_free(&op->obj2);
+		free(op->text);
+	}
+	free(prog->ops);
+	free(prog->closer);
+	free(prog->outer_closer);
+	free(prog->choose_tab);
+	free(prog->choose_first);
+	free(prog->choose_nr);
+	free(prog);
+}
+
+/* The running weight sums of every choose (see struct program). */
+static int index_choices(struct program *prog)
+{
+	u32 n = prog->nr_ops, nr = 0, k = 0;
+
+	for (u32 i = 0; i < n; i++)
+		nr += prog->ops[i].code == P_BRANCH;
+	prog->choose_first = calloc(n + 1, sizeof(*prog->choose_first));
+	prog->choose_nr = calloc(n + 1, sizeof(*prog->choose_nr));
+	prog->choose_tab = calloc(nr ? nr : 1, sizeof(*prog->choose_tab));
+	if (!prog->choose_first || !prog->choose_nr || !prog->choose_tab)
+		return EEVDF_ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		const struct pop *op = &prog->ops[i];
+		u32 end = i + 1 + op->len;
+		s64 cum = 0;
+
+		if (op->code != P_CHOOSE)
+			continue;
+		prog->choose_first[i] = k;
+		for (u32 b = i + 1; b < end && b < n;
+		     b += 1 + prog->ops[b].len) {
+			cum += prog->ops[b].a.c;
+			prog->choose_tab[k].cum = cum;
+			prog->choose_tab[k++].branch = b;
+		}
+		prog->choose_nr[i] = k - prog->choose_first[i];
+	}
+	return 0;
+}
+
+/*
+ * closer[pos] chains the structured ops whose body ends at pos, innermost
+ * first: a loop's body end, a then-branch followed by else-ops, a choose
+ * branch followed by more branches.  Structured ops nest properly, so a
+ * later (inner) op ending at the same place goes in front.
+ */
+int eevdf__program_index(struct program *prog)
+{
+	u32 n = prog->nr_ops;
+
+	prog->closer = malloc((n + 1) * sizeof(*prog->closer));
+	prog->outer_closer = malloc((n + 1) * sizeof(*prog->outer_closer));
+	if (!prog->closer || !prog->outer_closer)
+		return EEVDF_ENOMEM;
+	for (u32 i = 0; i <= n; i++) {
+		prog->closer[i] = NO_LOOP;
+		prog->outer_closer[i] = NO_LOOP;
+	}
+	for (u32 j = 0; j < n; j++) {
+		const struct pop *op = &prog->ops[j];
+		size_t end;
+
+		if (op->code == P_LOOP)
+			end = j + 1 + op->len;
+		else if ((op->code == P_IF || op->code == P_BRANCH) &&
+			 op->len && op->len2)
+			end = j + 1 + op->len;
+		else
+			continue;
+		if (end > n)
+			return EEVDF_EINVAL;
+		prog->outer_closer[j] = prog->closer[end];
+		prog->closer[end] = j;
+	}
+	return index_choices(prog);
+}
+
+/* A program from the public op array (run, sleep, yield, counted loops). */
+int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
+			    struct program **out)
+{
+	struct program *prog = calloc(1, sizeof(*prog));
+	int err;
+
+	if (!prog)
+		return EEVDF_ENOMEM;
+	prog->refs = 1;
+	prog->ops = calloc(nr ? nr : 1, sizeof(*prog->ops));
+	if (!prog->ops) {
+		free(prog);
+		return EEVDF_ENOMEM;
+	}
+	prog->nr_ops = (u32)nr;
+	for (size_t i = 0; i < nr; i++) {
+		struct pop *op = &prog->ops[i];
+
+		op->obj.idx = OBJ_NONE;
+		op->obj2.idx = OBJ_NONE;
+		op->slot = NO_SLOT;
+		switch (ops[i].kind) {
+		case EEVDF_OP_RUN:
+			op->code = P_RUN;
+			op->a.kind = PV_CONST;
+			op->a.c = ops[i].duration;
+			break;
+		case EEVDF_OP_SLEEP:
+			op->code = P_SLEEP;
+			op->a.kind = PV_CONST;
+			op->a.c = ops[i].duration;
+			break;
+		case EEVDF_OP_YIELD:
+			op->code = P_YIELD;
+			break;
+		case EEVDF_OP_LOOP:
+			op->code = P_LOOP;
+			op->len = ops[i].body_len;
+			if (ops[i].count) {
+				op->a.kind = PV_CONST;
+				op->a.c = (s64)ops[i].count;
+			}
+			break;
+		}
+	}
+	err = eevdf__program_index(prog);
+	if (err) {
+		eevdf__program_unref(prog);
+		return err;
+	}
+	*out = prog;
+	return 0;
+}
+
+/* What each blocked task waits on, for the deadlock report. */
+void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
+				  size_t len)
+{
+	size_t n = 0;
+	unsigned int shown = 0, total = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sim->nr_tasks; i++) {
+		struct task *t = sim->tasks[i];
+
+		if (t->state != TASK_SLEEPING)
+			continue;
+		total++;
+		if (shown >= 8 || n >= len)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s (%s%s%s)",
+				      shown ? "; " : "", t->name,
+				      eevdf__wait_kind_name(
+					      (enum wait_kind)t->wait_kind),
+				      t->wait_obj ? " " : "",
+				      t->wait_obj ? t->wait_obj->name : "");
+		shown++;
+	}
+	if (total > shown && n < len)
+		snprintf(buf + n, len - n, "; and %u more", total - shown);
+}

@@ -1,0 +1,1094 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine and the public entry points: configuration, tasks, the event
+ * loop and the clock.  The clock moves only when an event is dispatched,
+ * and events leave the queue in (time, class, seq) order, so a run is a
+ * pure function of its inputs.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "sched/fair.h"
+#include "metrics.h"
+#include "sim.h"
+
+#define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
+
+int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sim->errmsg, sizeof(sim->errmsg), fmt, ap);
+	va_end(ap);
+	if (!sim->error)
+		sim->error = code;
+	return code;
+}
+
+/* Errors of a call that leave the simulation usable. */
+static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sim->errmsg, sizeof(sim->errmsg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
+		  int pid, int prev_pid, enum eevdf_task_state prev_state)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sim->trace)
+		return;
+	ev.kind = kind;
+	ev.time = sim->now;
+	ev.cpu = cpu;
+	ev.pid = pid;
+	ev.prev_pid = prev_pid;
+	ev.prev_state = prev_state;
+	ev.orig_cpu = -1;
+	sim->trace(sim->trace_ud, &ev);
+}
+
+void eevdf__trace_migrate(struct eevdf_sim *sim, int pid, int from, int to)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sim->trace)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EEVDF_TRACE_MIGRATE;
+	ev.time = sim->now;
+	ev.cpu = to;
+	ev.pid = pid;
+	ev.prev_pid = -1;
+	ev.orig_cpu = from;
+	sim->trace(sim->trace_ud, &ev);
+}
+
+/* Configuration ---------------------------------------------------------- */
+
+void eevdf_config_init(struct eevdf_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->seed = 1;
+	cfg->nr_cpus = 1;
+	cfg->hz = 1000;
+}
+
+int eevdf_config_set_features(struct eevdf_config *cfg, const char *list,
+			      char *err, size_t errlen)
+{
+	if (!cfg)
+		return EEVDF_EINVAL;
+	return eevdf_features_parse(list, &cfg->feat_on, &cfg->feat_off, err,
+				    errlen);
+}
+
+/*
+ * The machine: the configuration's (copied) or the flat one of nr_cpus
+ * CPUs at hz, and the scheduling domains built from it.
+ */
+static int sim_machine(struct eevdf_sim *sim, const struct eevdf_config *cfg,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	if (cfg->machine) {
+		sim->machine = eevdf_machine_clone(cfg->machine);
+		if (!sim->machine)
+			return EEVDF_ENOMEM;
+	} else {
+		ret = eevdf_machine_new_flat(cfg->nr_cpus, &sim->machine, err,
+					     errlen);
+		if (ret)
+			return ret;
+		sim->machine->hz = cfg->hz;
+	}
+	sim->nr_cpus = sim->machine->nr_cpus;
+	sim->hz = sim->machine->hz;
+	/* the library's costs start at zero; a machine's own are its own */
+	eevdf__machine_apply_costs(sim->machine, &sim->costs);
+	return eevdf__topology_build(&sim->topo, sim->machine);
+}
+
+static unsigned int ilog2_u(unsigned int x)
+{
+	unsigned int r = 0;
+
+	while (x >>= 1)
+		r++;
+	return r;
+}
+
+#define set_err eevdf__set_err
+
+/*
+ * The scheduler's parameters: the profile's release, the feature overrides
+ * on top of its defaults, and the base slice scaled by the CPU count the
+ * way the kernel's LOG tunable scaling does (factor 1 + ilog2(min(n, 8)):
+ * 0.70, 1.40, 2.10, 2.80 ms).  A base slice given explicitly behaves like
+ * a debugfs write: it is taken as is, and the unscaled value is
+ * back-computed from it.
+ */
+static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
+		       char *err, size_t errlen)
+{
+	struct sched_params *sp = &sim->sp;
+	const struct eevdf_profile *prof = eevdf__profile_find(cfg->kernel);
+	unsigned int factor;
+	uint64_t mask;
+
+	if (!prof) {
+		size_t n = 0;
+		char names[128] = "";
+
+		for (size_t i = 0; i < eevdf_profile_count() &&
+				   n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", i ? ", " : "",
+					      eevdf_profile_name(i));
+		set_err(err, errlen, "unknown kernel profile '%s' (known: %s)",
+			cfg->kernel, names);
+		return EEVDF_EINVAL;
+	}
+	eevdf_profile_features(prof->name, &mask);
+	sp->profile = prof;
+	sp->features = ((mask | cfg->feat_on) & ~cfg->feat_off) &
+		       prof->feat_present;
+	factor = 1 + ilog2_u((unsigned int)(sim->nr_cpus < 8 ? sim->nr_cpus : 8));
+	if (cfg->base_slice) {
+		if (cfg->base_slice < 100 * EEVDF_NSEC_PER_USEC ||
+		    cfg->base_slice > 100 * EEVDF_NSEC_PER_MSEC) {
+			set_err(err, errlen, "base slice %lld ns is outside "
+				"100us..100ms", (long long)cfg->base_slice);
+			return EEVDF_EINVAL;
+		}
+		sp->sysctl_sched_base_slice = (u64)cfg->base_slice;
+		sp->normalized_base_slice = (u64)cfg->base_slice / factor;
+	} else {
+		sp->normalized_base_slice = prof->normalized_base_slice;
+		sp->sysctl_sched_base_slice = prof->normalized_base_slice *
+					      factor;
+	}
+	/*
+	 * CFS (6.1-6.5): latency 6 ms and wakeup granularity 1 ms scale with
+	 * the same factor as the minimum granularity (the base slice above);
+	 * the SCHED_IDLE minimum does not (kernel-model.md 9.1).
+	 */
+	sp->sysctl_sched_latency = 6000000ull * factor;
+	sp->sysctl_sched_wakeup_granularity = 1000000ull * factor;
+	sp->sysctl_sched_idle_min_granularity = 750000;
+	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->hz / 2) / sim->hz);
+	sp->migration_cost = 500000;
+	sp->smp = sim->nr_cpus > 1;
+	return 0;
+}
+
+int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
+		  size_t errlen)
+{
+	struct eevdf_sim *sim;
+	int ret;
+
+	if (!out)
+		return EEVDF_EINVAL;
+	*out = NULL;
+	if (!cfg) {
+		set_err(err, errlen, "no configuration given");
+		return EEVDF_EINVAL;
+	}
+	if (!cfg->machine &&
+	    (cfg->nr_cpus < 1 || cfg->nr_cpus > EEVDF_MAX_CPUS)) {
+		set_err(err, errlen, "nr_cpus %d is outside 1..%d",
+			cfg->nr_cpus, EEVDF_MAX_CPUS);
+		return EEVDF_EINVAL;
+	}
+	if (!cfg->machine &&
+	    (cfg->hz < EEVDF_HZ_MIN || cfg->hz > EEVDF_HZ_MAX)) {
+		set_err(err, errlen, "hz %d is outside %d..%d", cfg->hz,
+			EEVDF_HZ_MIN, EEVDF_HZ_MAX);
+		return EEVDF_EINVAL;
+	}
+#ifdef EEVDF_NO_INVARIANTS
+	if (cfg->check_invariants) {
+		set_err(err, errlen, "invariant checking is compiled out of "
+			"this build (EEVDF_NO_INVARIANTS)");
+		return EEVDF_EINVAL;
+	}
+#endif
+	if (cfg->duration < 0 || cfg->duration > MAX_DURATION) {
+		set_err(err, errlen, "duration %lld ns is outside 0..10^15",
+			(long long)cfg->duration);
+		return EEVDF_EINVAL;
+	}
+	sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		return EEVDF_ENOMEM;
+	ret = sim_machine(sim, cfg, err, errlen);
+	if (!ret)
+		ret = init_params(sim, cfg, err, errlen);
+	if (ret) {
+		eevdf_sim_free(sim);
+		return ret;
+	}
+	sim->rqs = calloc((size_t)sim->nr_cpus, sizeof(*sim->rqs));
+	sim->settle = calloc((size_t)sim->nr_cpus, sizeof(*sim->settle));
+	sim->core_mark = calloc((size_t)sim->topo.nr_cores,
+				sizeof(*sim->core_mark));
+	sim->idle_map = calloc((size_t)sim->nr_cpus, 1);
+	if (!sim->rqs || !sim->settle || !sim->core_mark || !sim->idle_map) {
+		eevdf_sim_free(sim);
+		return EEVDF_ENOMEM;
+	}
+	sim->seed = cfg->seed;
+	sim->duration = cfg->duration;
+	snprintf(sim->name, sizeof(sim->name), "%s", cfg->name ? cfg->name : "");
+	sim->check_invariants = cfg->check_invariants;
+	sim->trace = cfg->trace;
+	sim->trace_ud = cfg->trace_ud;
+	sim->ttwu_waker = -1;
+	sim->guard_time = -1;
+	sim->kill_at = -1;
+	eevdf__eventq_init(&sim->evq);
+	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
+	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
+	for (int i = 0; i < sim->nr_cpus; i++)
+		eevdf__core_init_rq(sim, &sim->rqs[i], i);
+	*out = sim;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void task_free(struct task *p)
+{
+	if (!p)
+		return;
+	eevdf__program_unref(p->prog);
+	free(p->locals);
+	free(p->loop_left);
+	free(p->written);
+	if (p->self) {
+		eevdf__object_free(p->self);
+		free(p->self);
+	}
+	free(p->cpus_allowed);
+	free(p);
+}
+
+void eevdf_sim_free(eevdf_sim *sim)
+{
+	if (!sim)
+		return;
+	for (size_t i = 0; i < sim->nr_tasks; i++)
+		task_free(sim->tasks[i]);
+	free(sim->tasks);
+	for (size_t i = 0; i < sim->nr_objs; i++) {
+		eevdf__object_free(sim->objs[i]);
+		free(sim->objs[i]);
+	}
+	free(sim->objs);
+	free(sim->objs_by_name);
+	for (size_t i = 0; i < sim->nr_metrics; i++)
+		eevdf__metric_free(sim->metrics[i]);
+	free(sim->metrics);
+	for (size_t i = 0; i < sim->nr_join_sets; i++)
+		free(sim->join_sets[i].pids);
+	free(sim->join_sets);
+	for (size_t i = 0; i < sim->nr_templates; i++) {
+		free(sim->templates[i].name);
+		free((void *)(uintptr_t)sim->templates[i].spec.cpus);
+		eevdf__program_unref(sim->templates[i].prog);
+	}
+	free(sim->templates);
+	free(sim->globals);
+	for (size_t i = 0; i < sim->nr_strings; i++)
+		free(sim->strings[i]);
+	free(sim->strings);
+	free(sim->settle);
+	free(sim->rqs);
+	free(sim->core_mark);
+	free(sim->idle_map);
+	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
+		eevdf__program_unref(sim->prog_cache[i].prog);
+		free(sim->prog_cache[i].ops);
+	}
+	eevdf__topology_free(&sim->topo);
+	eevdf_machine_free(sim->machine);
+	eevdf__eventq_destroy(&sim->evq);
+	free(sim);
+}
+
+/* Tasks ------------------------------------------------------------------ */
+
+static bool op_takes_time(const struct eevdf_op *op)
+{
+	return (op->kind == EEVDF_OP_RUN || op->kind == EEVDF_OP_SLEEP) &&
+	       op->duration > 0;
+}
+
+/*
+ * A program is well formed when every loop body lies inside the program
+ * and inside every loop enclosing it, and every forever loop can advance
+ * the clock (otherwise it would spin at one instant for ever).
+ */
+static int check_program(struct eevdf_sim *sim, const char *name,
+			 const struct eevdf_op *ops, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct eevdf_op *op = &ops[i];
+
+		switch (op->kind) {
+		case EEVDF_OP_RUN:
+		case EEVDF_OP_SLEEP:
+			if (op->duration < 0 || op->duration > MAX_DURATION)
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: op %zu: duration "
+						  "%lld ns is outside 0..10^15",
+						  name, i,
+						  (long long)op->duration);
+			break;
+		case EEVDF_OP_YIELD:
+			break;
+		case EEVDF_OP_LOOP: {
+			size_t end = i + 1 + op->body_len;
+			bool advances = false;
+
+			if (op->body_len == 0 || end > nr)
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: op %zu: loop body "
+						  "of %u ops does not fit the "
+						  "program", name, i,
+						  op->body_len);
+			for (size_t k = i + 1; k < end; k++) {
+				const struct eevdf_op *in = &ops[k];
+
+				if (in->kind == EEVDF_OP_LOOP &&
+				    k + 1 + in->body_len > end)
+					return sim_reject(sim, EEVDF_EINVAL,
+							  "task %s: op %zu: "
+							  "nested loop ends "
+							  "outside its parent",
+							  name, k);
+				advances |= op_takes_time(in);
+			}
+			if (op->count == 0 && !advances)
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: op %zu: a forever "
+						  "loop needs a run or sleep "
+						  "of non-zero duration", name,
+						  i);
+			break;
+		}
+		default:
+			return sim_reject(sim, EEVDF_EINVAL,
+					  "task %s: op %zu: unknown op kind %d",
+					  name, i, (int)op->kind);
+		}
+	}
+	return 0;
+}
+
+static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
+{
+	size_t len;
+
+	if (!s->name || !(len = strlen(s->name)) || len >= EEVDF_NAME_MAX)
+		return sim_reject(sim, EEVDF_EINVAL, "task name must have "
+				  "1..%d characters", EEVDF_NAME_MAX - 1);
+	if (s->nice < -20 || s->nice > 19)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: nice %d is "
+				  "outside -20..19", s->name, s->nice);
+	if (s->policy != EEVDF_POLICY_NORMAL &&
+	    s->policy != EEVDF_POLICY_BATCH && s->policy != EEVDF_POLICY_IDLE)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: unknown policy "
+				  "%d", s->name, (int)s->policy);
+	if (s->slice < 0)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: negative slice",
+				  s->name);
+	if (s->start < 0 || s->start > MAX_DURATION)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: start %lld ns "
+				  "is outside 0..10^15", s->name,
+				  (long long)s->start);
+	if (s->nr_ops && !s->program)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_ops without "
+				  "a program", s->name);
+	if (s->nr_ops > 65536)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: program of %zu "
+				  "ops is longer than 65536", s->name,
+				  s->nr_ops);
+	if (s->nr_cpus && !s->cpus)
+		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_cpus without "
+				  "a cpu list", s->name);
+	for (size_t i = 0; i < s->nr_cpus; i++) {
+		if (s->cpus[i] < 0 || s->cpus[i] >= sim->nr_cpus)
+			return sim_reject(sim, EEVDF_EINVAL, "task %s: cpu %d "
+					  "is not on this %d-CPU machine",
+					  s->name, s->cpus[i], sim->nr_cpus);
+		for (size_t j = 0; j < i; j++)
+			if (s->cpus[j] == s->cpus[i])
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "task %s: cpu %d is listed "
+						  "twice", s->name,
+						  s->cpus[i]);
+	}
+	return check_program(sim, s->name, s->program, s->nr_ops);
+}
+
+/* Copy an array of n elements of size sz (n may be 0). */
+static void *dup_array(const void *src, size_t n, size_t sz)
+{
+	void *p = malloc(n ? n * sz : 1);
+
+	if (p && n)
+		memcpy(p, src, n * sz);
+	return p;
+}
+
+static struct sim_object *new_self_sem(const char *task_name)
+{
+	struct sim_object *o = calloc(1, sizeof(*o));
+	size_t n = strlen(task_name) + sizeof(".self");
+
+	if (!o)
+		return NULL;
+	o->type = OBJ_SEM;
+	o->u.sem.max = 1;
+	o->name = malloc(n);
+	if (!o->name) {
+		free(o);
+		return NULL;
+	}
+	snprintf(o->name, n, "%s.self", task_name);
+	return o;
+}
+
+/*
+ * The common part of adding a task: spec is already checked; prog is a
+ * reference the task takes over (dropped on failure).
+ */
+int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
+			     const struct eevdf_task_spec *spec,
+			     struct program *prog, bool is_thread,
+			     const s64 *local_init)
+{
+	struct task *p;
+
+	if (sim->nr_tasks == sim->cap_tasks) {
+		size_t cap = sim->cap_tasks ? 2 * sim->cap_tasks : 16;
+		struct task **t = realloc(sim->tasks, cap * sizeof(*t));
+
+		if (!t) {
+			eevdf__program_unref(prog);
+			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		}
+		sim->tasks = t;
+		sim->cap_tasks = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		eevdf__program_unref(prog);
+		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+	}
+	p->prog = prog;
+	p->locals = calloc(prog->nr_locals + 1, sizeof(*p->locals));
+	p->loop_left = calloc(prog->nr_ops + 1, sizeof(*p->loop_left));
+	/* no list means every CPU: nothing to store */
+	p->cpus_allowed = spec->nr_cpus ?
+				  dup_array(spec->cpus, spec->nr_cpus,
+					    sizeof(*p->cpus_allowed)) :
+				  NULL;
+	p->self = new_self_sem(spec->name);
+	if (!p->locals || !p->loop_left ||
+	    (spec->nr_cpus && !p->cpus_allowed) || !p->self) {
+		task_free(p);
+		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+	}
+	if (local_init)
+		memcpy(p->locals, local_init,
+		       prog->nr_locals * sizeof(*p->locals));
+	p->nr_cpus_allowed = spec->nr_cpus;
+	p->is_thread = is_thread;
+	p->pid = (int)sim->nr_tasks + 1;
+	snprintf(p->name, sizeof(p->name), "%s", spec->name);
+	p->nice = spec->nice;
+	p->policy = spec->policy;
+	p->state = TASK_NEW;
+	p->delay_since = -1;
+	/* sched_setattr() clamps sched_runtime to 0.1..100 ms. */
+	if (spec->slice) {
+		p->se.custom_slice = true;
+		p->se.slice = (u64)spec->slice;
+		if (p->se.slice < 100000)
+			p->se.slice = 100000;
+		if (p->se.slice > 100000000)
+			p->se.slice = 100000000;
+	}
+	/*
+	 * The task is forked where the search for its CPU starts: its first
+	 * allowed CPU (CPU 0 for most), the launcher's CPU.  The fork
+	 * balancer chooses the CPU when it starts.
+	 */
+	if (p->nr_cpus_allowed > 1)
+		qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int), cmp_int);
+	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
+	p->recent_used_cpu = -1;
+	p->wakelist_waker = -1;
+	p->start = spec->start > sim->now ? spec->start : sim->now;
+	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
+	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
+	p->ev.time = p->start;
+	if (eevdf__prog_open_channels(sim, p) ||
+	    eevdf__eventq_push(&sim->evq, &p->ev)) {
+		/* close the write ends it had opened */
+		for (u32 k = 0; k < p->nr_written; k++)
+			p->written[k]->u.chan.nr_writers--;
+		task_free(p);
+		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+	}
+	sim->tasks[sim->nr_tasks++] = p;
+	return p->pid;
+}
+
+static bool same_ops(const struct eevdf_op *a, const struct eevdf_op *b,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].kind != b[i].kind || a[i].duration != b[i].duration ||
+		    a[i].count != b[i].count || a[i].body_len != b[i].body_len)
+			return false;
+	return true;
+}
+
+/*
+ * The program of ops: a reference to the one built for the same ops
+ * earlier (the last eight kinds are remembered), or a new one.
+ */
+static int shared_program(struct eevdf_sim *sim, const struct eevdf_op *ops,
+			  size_t nr, struct program **out)
+{
+	struct prog_cache *c;
+	struct eevdf_op *copy;
+	int ret;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
+		c = &sim->prog_cache[i];
+		if (c->prog && c->nr == nr && same_ops(c->ops, ops, nr)) {
+			c->prog->refs++;
+			*out = c->prog;
+			return 0;
+		}
+	}
+	ret = eevdf__program_from_ops(ops, nr, out);
+	if (ret)
+		return ret;
+	copy = dup_array(ops, nr, sizeof(*ops));
+	if (!copy)
+		return 0; /* not remembered: only sharing is lost */
+	c = &sim->prog_cache[sim->prog_cache_next++ %
+			     ARRAY_SIZE(sim->prog_cache)];
+	eevdf__program_unref(c->prog);
+	free(c->ops);
+	c->ops = copy;
+	c->nr = nr;
+	c->prog = *out;
+	c->prog->refs++;
+	return 0;
+}
+
+int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
+{
+	struct program *prog;
+	int ret;
+
+	if (!sim || !spec)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim_reject(sim, EEVDF_EMISUSE, "the simulation failed "
+				  "earlier: %s", eevdf_strerror(sim->error));
+	if (sim->nr_tasks >= EEVDF_MAX_TASKS)
+		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
+				  EEVDF_MAX_TASKS);
+	ret = check_spec(sim, spec);
+	if (ret)
+		return ret;
+	ret = shared_program(sim, spec->program, spec->nr_ops, &prog);
+	if (ret)
+		return sim_reject(sim, ret, "out of memory");
+	return eevdf__sim_add_task_prog(sim, spec, prog, false, NULL);
+}
+
+int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
+{
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (pid < 1 || (size_t)pid > sim->nr_tasks)
+		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
+	if (nice < -20 || nice > 19)
+		return sim_reject(sim, EEVDF_EINVAL, "nice %d is outside "
+				  "-20..19", nice);
+	if (sim->error)
+		return sim->error;
+	eevdf__task_set_nice(sim, sim->tasks[pid - 1], nice);
+	return sim->error;
+}
+
+int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
+			   size_t nr)
+{
+	struct task *p;
+	int *mask = NULL;
+
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (pid < 1 || (size_t)pid > sim->nr_tasks)
+		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
+	if (nr && !cpus)
+		return sim_reject(sim, EEVDF_EINVAL, "nr without a cpu list");
+	for (size_t i = 0; i < nr; i++) {
+		if (cpus[i] < 0 || cpus[i] >= sim->nr_cpus)
+			return sim_reject(sim, EEVDF_EINVAL, "cpu %d is not on "
+					  "this %d-CPU machine", cpus[i],
+					  sim->nr_cpus);
+		for (size_t j = 0; j < i; j++)
+			if (cpus[j] == cpus[i])
+				return sim_reject(sim, EEVDF_EINVAL,
+						  "cpu %d is listed twice",
+						  cpus[i]);
+	}
+	if (sim->error)
+		return sim->error;
+	if (nr) {
+		mask = dup_array(cpus, nr, sizeof(*mask));
+		if (!mask)
+			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		qsort(mask, nr, sizeof(*mask), cmp_int);
+	}
+	p = sim->tasks[pid - 1];
+	free(p->cpus_allowed);
+	p->cpus_allowed = mask;
+	p->nr_cpus_allowed = nr;
+	eevdf__task_affinity_changed(sim, p);
+	return sim->error;
+}
+
+/* Workload setup --------------------------------------------------------- */
+
+static int cmp_name_idx(const struct eevdf_sim *sim, u32 a, u32 b)
+{
+	return strcmp(sim->objs[a]->name, sim->objs[b]->name);
+}
+
+/* Keep objs_by_name sorted: an insertion step per added object. */
+int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o)
+{
+	u32 idx, k;
+
+	if (sim->nr_objs == sim->cap_objs) {
+		size_t cap = sim->cap_objs ? 2 * sim->cap_objs : 16;
+		struct sim_object **n = realloc(sim->objs, cap * sizeof(*n));
+		u32 *byn;
+
+		if (!n)
+			return EEVDF_ENOMEM;
+		sim->objs = n;
+		byn = realloc(sim->objs_by_name, cap * sizeof(*byn));
+		if (!byn)
+			return EEVDF_ENOMEM;
+		sim->objs_by_name = byn;
+		sim->cap_objs = cap;
+	}
+	if (o->type == OBJ_SPINLOCK) {
+		size_t n = o->u.spin.per_cpu ? (size_t)sim->nr_cpus : 1;
+
+		o->u.spin.owner = calloc(n, sizeof(*o->u.spin.owner));
+		o->u.spin.spinners = calloc(n, sizeof(*o->u.spin.spinners));
+		if (!o->u.spin.owner || !o->u.spin.spinners)
+			return EEVDF_ENOMEM;
+	}
+	idx = (u32)sim->nr_objs;
+	sim->objs[sim->nr_objs++] = o;
+	for (k = idx; k > 0 && cmp_name_idx(sim, sim->objs_by_name[k - 1],
+					    idx) > 0; k--)
+		sim->objs_by_name[k] = sim->objs_by_name[k - 1];
+	sim->objs_by_name[k] = idx;
+	return (int)idx;
+}
+
+int eevdf__sim_set_globals(struct eevdf_sim *sim, const s64 *init, size_t n)
+{
+	s64 *g = calloc(n ? n : 1, sizeof(*g));
+
+	if (!g)
+		return EEVDF_ENOMEM;
+	if (n)
+		memcpy(g, init, n * sizeof(*g));
+	free(sim->globals);
+	sim->globals = g;
+	sim->nr_globals = n;
+	return 0;
+}
+
+int eevdf__sim_add_join_set(struct eevdf_sim *sim, const u32 *pids, u32 nr)
+{
+	struct join_set *n;
+	u32 *copy;
+
+	n = realloc(sim->join_sets, (sim->nr_join_sets + 1) * sizeof(*n));
+	if (!n)
+		return EEVDF_ENOMEM;
+	sim->join_sets = n;
+	copy = dup_array(pids, nr, sizeof(*pids));
+	if (!copy)
+		return EEVDF_ENOMEM;
+	n[sim->nr_join_sets].pids = copy;
+	n[sim->nr_join_sets].nr = nr;
+	return (int)sim->nr_join_sets++;
+}
+
+int eevdf__sim_set_stop(struct eevdf_sim *sim, eevdf_time after, bool kill)
+{
+	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
+	sim->stop_ev.time = after;
+	if (kill)
+		sim->kill_at = after;
+	return eevdf__eventq_push(&sim->evq, &sim->stop_ev);
+}
+
+int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at)
+{
+	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
+	sim->warmup_ev.time = at;
+	return eevdf__eventq_push(&sim->evq, &sim->warmup_ev);
+}
+
+int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
+			    const struct eevdf_task_spec *spec,
+			    struct program *prog, bool is_thread)
+{
+	struct task_template *n, *t;
+	size_t len = strlen(name) + 1;
+
+	n = realloc(sim->templates, (sim->nr_templates + 1) * sizeof(*n));
+	if (!n) {
+		eevdf__program_unref(prog);
+		return EEVDF_ENOMEM;
+	}
+	sim->templates = n;
+	t = &n[sim->nr_templates];
+	memset(t, 0, sizeof(*t));
+	t->spec = *spec;
+	t->spec.name = NULL;
+	t->spec.program = NULL;
+	t->spec.nr_ops = 0;
+	t->name = malloc(len);
+	t->spec.cpus = dup_array(spec->cpus, spec->nr_cpus, sizeof(int));
+	if (!t->name || !t->spec.cpus) {
+		free(t->name);
+		free((void *)(uintptr_t)t->spec.cpus);
+		eevdf__program_unref(prog);
+		return EEVDF_ENOMEM;
+	}
+	memcpy(t->name, name, len);
+	t->prog = prog;
+	t->is_thread = is_thread;
+	return (int)sim->nr_templates++;
+}
+
+int eevdf__sim_intern(struct eevdf_sim *sim, const char *s, s64 *id)
+{
+	char **n, *copy;
+	size_t len;
+
+	for (size_t i = 0; i < sim->nr_strings; i++) {
+		if (strcmp(sim->strings[i], s) == 0) {
+			*id = STRING_ID_BASE + (s64)i;
+			return 0;
+		}
+	}
+	n = realloc(sim->strings, (sim->nr_strings + 1) * sizeof(*n));
+	if (!n)
+		return EEVDF_ENOMEM;
+	sim->strings = n;
+	len = strlen(s) + 1;
+	copy = malloc(len);
+	if (!copy)
+		return EEVDF_ENOMEM;
+	memcpy(copy, s, len);
+	n[sim->nr_strings] = copy;
+	*id = STRING_ID_BASE + (s64)sim->nr_strings++;
+	return 0;
+}
+
+const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v)
+{
+	if (v < STRING_ID_BASE || v - STRING_ID_BASE >= (s64)sim->nr_strings)
+		return NULL;
+	return sim->strings[v - STRING_ID_BASE];
+}
+
+/* Running ---------------------------------------------------------------- */
+
+/*
+ * The invariant checker; a build with EEVDF_NO_INVARIANTS (the speed
+ * benchmark's) leaves it out entirely.
+ */
+#ifndef EEVDF_NO_INVARIANTS
+static int check_all(struct eevdf_sim *sim)
+{
+	for (int i = 0; i < sim->nr_cpus; i++) {
+		const char *err = eevdf__rq_check(&sim->rqs[i]);
+
+		if (err)
+			return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+					       "invariant broken on CPU %d at "
+					       "%lld ns: %s", i,
+					       (long long)sim->now, err);
+	}
+	return 0;
+}
+#endif
+
+/* The workload's stop time and warmup end. */
+static void sim_event(struct eevdf_sim *sim, struct eevdf_event *ev)
+{
+	if (ev->type == SEV_STOP) {
+		sim->stop_flag = true;
+		if (sim->kill_at == ev->time)
+			sim->ended = true;
+	} else {
+		eevdf__metrics_warmup(sim);
+	}
+}
+
+static int step_one(struct eevdf_sim *sim)
+{
+	struct eevdf_event *ev = eevdf__eventq_pop(&sim->evq);
+	int ret = 0;
+
+	EEVDF_ASSERT(ev->time >= sim->now);
+	sim->now = ev->time;
+	sim->nr_events++;
+	if (ev->type == SEV_RATE)
+		eevdf__metric_rate_tick(sim, container_of(ev, struct metric,
+							  ev));
+	else if (ev->type == SEV_STOP || ev->type == SEV_WARMUP)
+		sim_event(sim, ev);
+	else
+		ret = eevdf__core_dispatch(sim, ev);
+	/* a failure deep in the model (an event that could not be queued)
+	 * is recorded in sim->error */
+	if (!ret)
+		ret = sim->error;
+#ifndef EEVDF_NO_INVARIANTS
+	if (!ret && sim->check_invariants)
+		ret = check_all(sim);
+#endif
+	return ret;
+}
+
+int eevdf_sim_step(eevdf_sim *sim)
+{
+	int ret;
+
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim->error;
+	if (sim->ended || !eevdf__eventq_peek(&sim->evq))
+		return 0;
+	ret = step_one(sim);
+	return ret ? ret : 1;
+}
+
+/* Nothing left to happen, yet tasks remain: they wait for ever. */
+static int deadlock(struct eevdf_sim *sim)
+{
+	char who[200];
+
+	eevdf__prog_describe_blocked(sim, who, sizeof(who));
+	return eevdf__sim_fail(sim, EEVDF_EDEADLOCK, "deadlock at %lld ns: "
+			       "every remaining task is blocked: %s",
+			       (long long)sim->now, who);
+}
+
+int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
+{
+	struct eevdf_event *ev;
+
+	if (!sim)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return sim->error;
+	if (until < sim->now)
+		return sim_reject(sim, EEVDF_EINVAL, "cannot run back to %lld "
+				  "ns from %lld ns", (long long)until,
+				  (long long)sim->now);
+	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->evq)) &&
+	       ev->time <= until) {
+		int ret = step_one(sim);
+
+		if (ret)
+			return ret;
+	}
+	if (eevdf_sim_done(sim))
+		return 0;
+	if (!eevdf__eventq_peek(&sim->evq) && sim->nr_tasks)
+		return deadlock(sim);
+	sim->now = until;
+	return 0;
+}
+
+/* Getters ----------------------------------------------------------------- */
+
+eevdf_time eevdf_sim_now(const eevdf_sim *sim)
+{
+	return sim->now;
+}
+
+int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
+{
+	if (!sim || !out)
+		return EEVDF_EINVAL;
+	*out = sim->smp;
+	return 0;
+}
+
+uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
+{
+	return sim->nr_events;
+}
+
+bool eevdf_sim_done(const eevdf_sim *sim)
+{
+	return sim->ended ||
+	       (sim->nr_tasks && sim->nr_exited == sim->nr_tasks);
+}
+
+const char *eevdf_sim_errmsg(const eevdf_sim *sim)
+{
+	if (!sim)
+		return "no simulation";
+	return sim->errmsg[0] ? sim->errmsg : "no error";
+}
+
+uint64_t eevdf_sim_features(const eevdf_sim *sim)
+{
+	return sim->sp.features;
+}
+
+const char *eevdf_sim_kernel(const eevdf_sim *sim)
+{
+	return sim->sp.profile->name;
+}
+
+eevdf_time eevdf_sim_base_slice(const eevdf_sim *sim)
+{
+	return (eevdf_time)sim->sp.sysctl_sched_base_slice;
+}
+
+int eevdf_sim_nr_cpus(const eevdf_sim *sim)
+{
+	return sim->nr_cpus;
+}
+
+int eevdf_sim_hz(const eevdf_sim *sim)
+{
+	return sim->hz;
+}
+
+uint64_t eevdf_sim_seed(const eevdf_sim *sim)
+{
+	return sim->seed;
+}
+
+eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
+{
+	return sim->duration;
+}
+
+const char *eevdf_sim_name(const eevdf_sim *sim)
+{
+	return sim->name;
+}
+
+size_t eevdf_sim_nr_tasks(const eevdf_sim *sim)
+{
+	return sim->nr_tasks;
+}
+
+/*
+ * Live values as of now, computed without touching the model: calling
+ * update_curr() here would renew deadlines at moments the kernel never
+ * does and change the rest of the run.
+ */
+int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
+			 struct eevdf_task_stats *out)
+{
+	const struct task *p;
+	eevdf_time now;
+
+	if (!sim || !out || i >= sim->nr_tasks)
+		return EEVDF_EINVAL;
+	p = sim->tasks[i];
+	now = sim->now;
+	memset(out, 0, sizeof(*out));
+	out->name = p->name;
+	out->pid = p->pid;
+	out->cpu = p->cpu;
+	out->nice = p->nice;
+	out->policy = p->policy;
+	out->state = eevdf__public_state(p->state);
+	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;
+	if (p->on_cpu)
+		out->cpu_ns += now - (eevdf_time)p->se.exec_start;
+	out->wait_ns = (eevdf_time)p->st.wait_ns;
+	out->sleep_ns = (eevdf_time)p->st.sleep_ns;
+	if (p->state == TASK_RUNNING && !p->on_cpu)
+		out->wait_ns += now - p->state_since;
+	else if (p->state == TASK_SLEEPING)
+		out->sleep_ns += now - p->state_since;
+	out->voluntary = p->st.nvcsw;
+	out->involuntary = p->st.nivcsw;
+	out->switches = p->st.nvcsw + p->st.nivcsw;
+	out->yields = p->st.yields;
+	out->migrations = p->st.migrations;
+	out->delay_count = p->st.delay_count;
+	out->delay_sum_ns = (eevdf_time)p->st.delay_sum;
+	out->delay_max_ns = (eevdf_time)p->st.delay_max;
+	out->delay_max_at = (eevdf_time)p->st.delay_max_at;
+	return 0;
+}
+
+int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
+			struct eevdf_cpu_stats *out)
+{
+	const struct rq *rq;
+
+	if (!sim || !out || cpu < 0 || cpu >= sim->nr_cpus)
+		return EEVDF_EINVAL;
+	rq = &sim->rqs[cpu];
+	out->cpu = cpu;
+	out->busy_ns = (eevdf_time)rq->busy_ns;
+	out->idle_ns = (eevdf_time)rq->idle_ns;
+	if (rq->curr)
+		out->busy_ns += sim->now - rq->busy_since;
+	else
+		out->idle_ns += sim->now - rq->idle_since;
+	out->switches = rq->switches;
+	out->ticks = rq->ticks;
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU cost of the operations tasks perform, charged as CPU work to the
+ * task that performs them (and a context switch to the task switched in),
+ * so that switch and syscall time is never dropped from vruntime
+ * accounting (shared/reference/simulator-notes.md section 1).
+ *
+ * Defaults: shared/reference/workloads.md section 10, a split [est] of
+ * measured anchors: a pipe round trip of 2 x (write + read + wakeup +
+ * switch) = 2.8 us on one CPU, a starve cycle of about 2.6 us; the SMP
+ * entries are documented in docs/machine-format.md.  A simulation that
+ * runs a workload layers the table: the defaults, then the overrides of
+ * its machine, then the workload's own "costs".  The library API without
+ * a workload starts from all zeros, so hand-computed scheduler examples
+ * stay exact.
+ */
+#ifndef EEVDF_COSTS_H
+#define EEVDF_COSTS_H
+
+#include "lib/internal.h"
+
+/* COST(name, default in ns) */
+#define EEVDF_COST_MAP(COST)                                                  \
+	COST(syscall, 100)                                                    \
+	COST(pipe_write, 250)                                                 \
+	COST(pipe_read, 300)                                                  \
+	COST(unix_write, 800)                                                 \
+	COST(unix_read, 600)                                                  \
+	COST(tcp_send, 1800)                                                  \
+	COST(tcp_recv, 600)                                                   \
+	COST(futex_wake, 150)                                                 \
+	COST(futex_wait, 250)                                                 \
+	COST(ttwu_local, 300)                                                 \
+	COST(ctxsw_thread, 400)                                               \
+	COST(ctxsw_process, 550)                                              \
+	COST(signal_send, 350)                                                \
+	COST(signal_deliver, 600)                                             \
+	COST(timer_arm, 250)                                                  \
+	COST(fork, 35000)                                                     \
+	COST(exit, 25000)                                                     \
+	COST(wait_reap, 5000)                                                 \
+	COST(gettimeofday, 20)                                                \
+	COST(ttwu_remote, 500)                                                \
+	COST(ipi, 1500)                                                       \
+	COST(idle_exit, 2000)                                                 \
+	COST(migrate_llc, 2000)                                               \
+	COST(migrate_cross_llc, 10000)                                        \
+	COST(migrate_cross_pkg, 25000)                                        \
+	COST(balance_per_cpu, 100)                                            \
+	COST(smt_speed_pct, 62)
+
+struct cost_table {
+#define COST(name, dflt) u64 name;
+	EEVDF_COST_MAP(COST)
+#undef COST
+};
+
+/* The documented defaults. */
+void eevdf__costs_default(struct cost_table *c);
+
+/* Set the entry called name; false if there is none. */
+bool eevdf__costs_set(struct cost_table *c, const char *name, u64 ns);
+
+/*
+ * The entries by position i in EEVDF_COST_MAP (the bit numbers of a set of
+ * overridden entries, enum cost_index in machine.h).  Machines and
+ * workloads each keep their overrides as a table plus such a set, so that
+ * they can be layered: defaults, then the machine's, then the workload's.
+ */
+#define COST_ONE(name, dflt) +1
+enum { COST_NR_ENTRIES = 0 EEVDF_COST_MAP(COST_ONE) };
+#undef COST_ONE
+/* An entry in ns is at most 10^15 ns, as any duration of a workload. */
+#define COST_MAX_NS ((u64)1000000000000000)
+
+/* Position of the entry called name, or -1. */
+int eevdf__costs_index(const char *name);
+const char *eevdf__costs_name(int i);
+/* Entry i of c. */
+u64 *eevdf__costs_at(struct cost_table *c, int i);
+/* Whether entry i is a percentage (its name ends in "_pct": 1..100). */
+bool eevdf__costs_is_pct(int i);
+/* Copy onto dst the entries of src whose bit is set in set. */
+void eevdf__costs_apply(struct cost_table *dst, const struct cost_table *src,
+			u64 set);
+/* "syscall, pipe_write, ...": every name, for messages. */
+const char *eevdf__costs_list(void);
+
+#endif

@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * eevdf_sim_results_json(): the results of a simulation as the
+ * "eevdf-sim-result/1" JSON document, built from the public getters and,
+ * for the workload metrics, from the metrics engine.
+ *
+ * cJSON keeps numbers as doubles, which are exact only up to 2^53; every
+ * integer here is therefore emitted as a raw token printed from the 64-bit
+ * value, so that readers which parse integers exactly (Python, jq 1.7) see
+ * the very nanosecond the simulator counted.  No floating point is used.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "eevdf/eevdf.h"
+#include "engine/metrics.h"
+#include "results_impl.h"
+#include "engine/sim.h"
+
+#define RESULT_FORMAT "eevdf-sim-result/1"
+
+/*
+ * A signed 128-bit accumulator (two's complement in hi:lo) for the summary
+ * totals: a sum over up to EEVDF_MAX_TASKS tasks of 64-bit nanosecond
+ * counts can exceed 2^63, and signed overflow would be undefined behaviour.
+ */
+struct acc128 {
+	uint64_t lo;
+	uint64_t hi;
+};
+
+static void acc_add_s64(struct acc128 *a, int64_t v)
+{
+	uint64_t old = a->lo;
+
+	a->lo += (uint64_t)v;
+	a->hi += (a->lo < old) + (v < 0 ? UINT64_MAX : 0);
+}
+
+static void acc_add_u64(struct acc128 *a, uint64_t v)
+{
+	uint64_t old = a->lo;
+
+	a->lo += v;
+	a->hi += a->lo < old;
+}
+
+/* Decimal text of a; buf must hold at least 41 bytes (sign, 39 digits). */
+static void acc_format(const struct acc128 *a, char *buf)
+{
+	uint32_t limb[4];
+	char digits[40];
+	uint64_t hi = a->hi, lo = a->lo;
+	bool neg = hi >> 63;
+	size_t nd = 0;
+	char *p = buf;
+
+	if (neg) {
+		/* Negate: invert and add one, carrying into the high word. */
+		hi = ~hi;
+		lo = ~lo + 1;
+		hi += lo == 0;
+	}
+	limb[0] = (uint32_t)(hi >> 32);
+	limb[1] = (uint32_t)hi;
+	limb[2] = (uint32_t)(lo >> 32);
+	limb[3] = (uint32_t)lo;
+
+	/* Long division by 10, most significant limb first. */
+	do {
+		uint64_t rem = 0;
+		bool zero = true;
+
+		for (int i = 0; i < 4; i++) {
+			uint64_t cur = rem << 32 | limb[i];
+
+			limb[i] = (uint32_t)(cur / 10);
+			rem = cur % 10;
+			zero = zero && limb[i] == 0;
+		}
+		digits[nd++] = (char)('0' + rem);
+		if (zero)
+			break;
+	} while (nd < sizeof(digits));
+
+	if (neg)
+		*p++ = '-';
+	while (nd)
+		*p++ = digits[--nd];
+	*p = '\0';
+}
+
+/*
+ * cJSON_AddItemToObject() neither frees the item on failure nor accepts
+ * NULL gracefully for our purpose; this does both, so that every caller
+ * can create-and-attach in one step and only ever owns the root.
+ */
+static bool attach(cJSON *obj, const char *key, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToObject(obj, key, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static bool append(cJSON *arr, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToArray(arr, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static bool add_raw(cJSON *obj, const char *key, const char *text)
+{
+	return cJSON_AddRawToObject(obj, key, text) != NULL;
+}
+
+static bool add_s64(cJSON *obj, const char *key, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return add_raw(obj, key, buf);
+}
+
+static bool add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return add_raw(obj, key, buf);
+}
+
+static bool add_acc(cJSON *obj, const char *key, const struct acc128 *a)
+{
+	char buf[48];
+
+	acc_format(a, buf);
+	return add_raw(obj, key, buf);
+}
+
+static bool add_str(cJSON *obj, const char *key, const char *s)
+{
+	return cJSON_AddStringToObject(obj, key, s ? s : "") != NULL;
+}
+
+/* The effective feature set, in list order, of the features the profile has. */
+static bool add_features(cJSON *config, const eevdf_sim *sim)
+{
+	const char *kernel = eevdf_sim_kernel(sim);
+	uint64_t mask = eevdf_sim_features(sim);
+	size_t n = eevdf_feature_count();
+	cJSON *arr = cJSON_CreateArray();
+
+	if (!attach(config, "features", arr))
+		return false;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const char *name = eevdf_feature_name(i);
+		size_t len;
+		char *s;
+		bool ok;
+
+		/* the release's list, and the RFC knobs that are on */
+		if (!name || (!eevdf_feature_in_profile(kernel, i) &&
+			      !(eevdf_feature_is_rfc(i) && ((mask >> i) & 1))))
+			continue;
+		len = strlen(name) + sizeof("NO_");
+		s = malloc(len);
+		if (!s)
+			return false;
+		snprintf(s, len, "%s%s", (mask >> i) & 1 ? "" : "NO_", name);
+		ok = append(arr, cJSON_CreateString(s));
+		free(s);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The machine the run had: its name and shape.  A simulation without one
+ * of its own ran on the flat machine of its CPU count, so the results say
+ * that, in the name --cpus N gives it.
+ */
+static bool add_machine(cJSON *config, const eevdf_sim *sim)
+{
+	const struct eevdf_machine *m = sim->machine;
+	int n = eevdf_sim_nr_cpus(sim);
+	cJSON *o = cJSON_CreateObject();
+	char flat[32];
+
+	snprintf(flat, sizeof(flat), "flat-%d", n);
+	return attach(config, "machine", o) &&
+	       add_str(o, "name", m ? eevdf_machine_name(m) : flat) &&
+	       add_s64(o, "cpus", n) &&
+	       add_s64(o, "cores", m ? eevdf_machine_nr_cores(m) : n) &&
+	       add_s64(o, "llcs", m ? eevdf_machine_nr_llcs(m) : 1) &&
+	       add_s64(o, "packages", m ? eevdf_machine_nr_packages(m) : 1) &&
+	       add_s64(o, "hz", eevdf_sim_hz(sim));
+}
+
+/* Placement and balancing totals (struct eevdf_smp_stats). */
+static bool add_smp(cJSON *root, const eevdf_sim *sim)
+{
+	struct eevdf_smp_stats st;
+	cJSON *o = cJSON_CreateObject();
+
+	eevdf_sim_smp_stats(sim, &st);
+	return attach(root, "smp", o) &&
+	       add_u64(o, "wakeups", st.wakeups) &&
+	       add_u64(o, "wakeups_idle", st.wakeups_idle) &&
+	       add_u64(o, "wakeups_affine", st.wakeups_affine) &&
+	       add_u64(o, "wakeups_remote", st.wakeups_remote) &&
+	       add_u64(o, "migrations", st.migrations) &&
+	       add_u64(o, "migrations_wakeup", st.migrations_wakeup) &&
+	       add_u64(o, "migrations_balance", st.migrations_balance) &&
+	       add_u64(o, "migrations_newidle", st.migrations_newidle) &&
+	       add_u64(o, "balance_runs", st.balance_runs);
+}
+
+static bool add_config(cJSON *root, const eevdf_sim *sim)
+{
+	cJSON *c = cJSON_CreateObject();
+
+	return attach(root, "config", c) &&
+	       add_str(c, "workload", eevdf_sim_name(sim)) &&
+	       add_str(c, "kernel", eevdf_sim_kernel(sim)) &&
+	       add_features(c, sim) &&
+	       add_u64(c, "seed", eevdf_sim_seed(sim)) &&
+	       add_s64(c, "duration_ns", eevdf_sim_duration(sim)) &&
+	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
+	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
+	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       add_machine(c, sim) &&
+	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
+}
+
+static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	return append(arr, o) &&
+	       add_str(o, "name", t->name) &&
+	       add_s64(o, "pid", t->pid) &&
+	       add_s64(o, "cpu", t->cpu) &&
+	       add_s64(o, "nice", t->nice) &&
+	       add_str(o, "policy", eevdf__policy_name(t->policy)) &&
+	       add_str(o, "state", eevdf__state_name(t->state)) &&
+	       add_s64(o, "cpu_ns", t->cpu_ns) &&
+	       add_s64(o, "wait_ns", t->wait_ns) &&
+	       add_s64(o, "sleep_ns", t->sleep_ns) &&
+	       add_u64(o, "switches", t->switches) &&
+	       add_u64(o, "voluntary", t->voluntary) &&
+	       add_u64(o, "involuntary", t->involuntary) &&
+	       add_u64(o, "migrations", t->migrations) &&
+	       add_u64(o, "delay_count", t->delay_count) &&
+	       add_s64(o, "delay_avg_ns",
+		       eevdf__delay_avg(t->delay_sum_ns, t->delay_count)) &&
+	       add_s64(o, "delay_max_ns", t->delay_max_ns) &&
+	       add_s64(o, "delay_max_at_ns", t->delay_max_at) &&
+	       add_s64(o, "delay_sum_ns", t->delay_sum_ns);
+}
+
+static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	return append(arr, o) &&
+	       add_s64(o, "cpu", c->cpu) &&
+	       add_s64(o, "busy_ns", c->busy_ns) &&
+	       add_s64(o, "idle_ns", c->idle_ns) &&
+	       add_u64(o, "switches", c->switches) &&
+	       add_u64(o, "ticks", c->ticks);
+}
+
+/* count, min, max, mean and schbench's percentiles of a histogram. */
+static bool add_hist(cJSON *o, struct eevdf_hist *h)
+{
+	static const unsigned int plist[] = { 500, 900, 990, 999 };
+	static const char *const names[] = { "p50", "p90", "p99", "p99_9" };
+	struct eevdf_hist_pct pct[4];
+	bool ok = add_u64(o, "count", eevdf__hist_count(h)) &&
+		  add_s64(o, "min", eevdf__hist_min(h)) &&
+		  add_s64(o, "max", eevdf__hist_max(h)) &&
+		  add_s64(o, "mean", eevdf__hist_mean(h));
+
+	if (!ok || !eevdf__hist_count(h))
+		return ok;
+	if (eevdf__hist_percentiles(h, plist, 4, pct))
+		return false;
+	for (int i = 0; i < 4 && ok; i++)
+		ok = add_s64(o, names[i], pct[i].value);
+	return ok;
+}
+
+static bool add_cell(cJSON *o, const struct eevdf_sim *sim,
+		     const struct metric *m, const struct metric_cell *c)
+{
+	if (m->keyed) {
+		const char *name = eevdf__sim_string(sim, c->key);
+
+		if (!(name ? add_str(o, "key", name) :
+			     add_s64(o, "key", c->key)))
+			return false;
+	}
+	if (m->type == MET_HIST || m->type == MET_RATE) {
+		if (c->hist)
+			return add_hist(o, c->hist);
+		return add_u64(o, "count", 0);
+	}
+	return add_s64(o, "value", c->value);
+}
+
+/* The workload's metrics, by name, in the order the workload lists them. */
+static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
+{
+	cJSON *all = cJSON_CreateObject();
+
+	if (!attach(root, "metrics", all))
+		return false;
+	for (size_t i = 0; i < sim->nr_metrics; i++) {
+		const struct metric *m = sim->metrics[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!attach(all, m->name, o) ||
+		    !add_str(o, "type", eevdf__metric_type_name(m->type)))
+			return false;
+		if (m->keyed) {
+			cJSON *cells = cJSON_CreateArray();
+
+			if (!attach(o, "cells", cells))
+				return false;
+			for (u32 k = 0; k < m->nr_cells; k++) {
+				cJSON *c = cJSON_CreateObject();
+
+				if (!append(cells, c) ||
+				    !add_cell(c, sim, m, &m->cells[k]))
+					return false;
+			}
+		} else if (!add_cell(o, sim, m, &m->all)) {
+			return false;
+		}
+		if (m->per_task && m->per_task_sum) {
+			cJSON *pt = cJSON_CreateObject();
+
+			if (!attach(o, "per_task", pt))
+				return false;
+			for (size_t t = 0; t < m->nr_per_task; t++)
+				if (!add_s64(pt, sim->tasks[t]->name,
+					     m->per_task_sum[t]))
+					return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Build the whole document under root.  Returns 0, EEVDF_ENOMEM, or the
+ * error of a getter (which cannot fail for indices it reported itself).
+ */
+static int build(cJSON *root, const eevdf_sim *sim,
+		 const struct eevdf_headline *head, size_t nr_head)
+{
+	struct acc128 cpu_total = { 0, 0 }, delay_total = { 0, 0 };
+	struct acc128 nr_switches = { 0, 0 };
+	int64_t max_delay = 0;
+	size_t nr_tasks = eevdf_sim_nr_tasks(sim);
+	int nr_cpus = eevdf_sim_nr_cpus(sim);
+	cJSON *tasks, *cpus, *summary;
+	int rc;
+
+	if (!add_str(root, "format", RESULT_FORMAT) || !add_config(root, sim))
+		return EEVDF_ENOMEM;
+
+	tasks = cJSON_CreateArray();
+	if (!attach(root, "tasks", tasks))
+		return EEVDF_ENOMEM;
+	for (size_t i = 0; i < nr_tasks; i++) {
+		struct eevdf_task_stats t;
+
+		rc = eevdf_sim_task_stats(sim, i, &t);
+		if (rc < 0)
+			return rc;
+		if (!add_task(tasks, &t))
+			return EEVDF_ENOMEM;
+		acc_add_s64(&cpu_total, t.cpu_ns);
+		acc_add_s64(&delay_total, t.delay_sum_ns);
+		if (t.delay_max_ns > max_delay)
+			max_delay = t.delay_max_ns;
+	}
+
+	cpus = cJSON_CreateArray();
+	if (!attach(root, "cpus", cpus))
+		return EEVDF_ENOMEM;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct eevdf_cpu_stats c;
+
+		rc = eevdf_sim_cpu_stats(sim, cpu, &c);
+		if (rc < 0)
+			return rc;
+		if (!add_cpu(cpus, &c))
+			return EEVDF_ENOMEM;
+		acc_add_u64(&nr_switches, c.switches);
+	}
+
+	if (!add_metrics(root, sim) || !add_smp(root, sim))
+		return EEVDF_ENOMEM;
+
+	summary = cJSON_CreateObject();
+	if (!attach(root, "summary", summary) ||
+	    !add_acc(summary, "total_cpu_ns", &cpu_total) ||
+	    !add_acc(summary, "total_delay_sum_ns", &delay_total) ||
+	    !add_s64(summary, "max_delay_ns", max_delay) ||
+	    !add_u64(summary, "nr_tasks", (uint64_t)nr_tasks) ||
+	    !add_acc(summary, "context_switches", &nr_switches))
+		return EEVDF_ENOMEM;
+	/* the report's headline numbers, after the built-in ones */
+	for (size_t i = 0; i < nr_head; i++) {
+		cJSON *num = cJSON_CreateNumber(head[i].value);
+
+		if (cJSON_GetObjectItemCaseSensitive(summary, head[i].name)) {
+			cJSON_Delete(num);
+			return EEVDF_EINVAL;
+		}
+		if (!attach(summary, head[i].name, num))
+			return EEVDF_ENOMEM;
+	}
+	return 0;
+}
+
+int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
+{
+	return eevdf_sim_results_json_headlines(sim, NULL, 0, out);
+}
+
+int eevdf_sim_results_json_headlines(const eevdf_sim *sim,
+				     const struct eevdf_headline *head,
+				     size_t nr_head, char **out)
+{
+	cJSON *root;
+	char *text, *copy;
+	size_t len;
+	int rc;
+
+	if (!out)
+		return EEVDF_EINVAL;
+	*out = NULL;
+	if (!sim || (nr_head && !head))
+		return EEVDF_EINVAL;
+	for (size_t i = 0; i < nr_head; i++)
+		if (!head[i].name || !head[i].name[0] ||
+		    !isfinite(head[i].value))
+			return EEVDF_EINVAL;
+
+	root = cJSON_CreateObject();
+	if (!root)
+		return EEVDF_ENOMEM;
+	rc = build(root, sim, head, nr_head);
+	if (rc < 0) {
+		cJSON_Delete(root);
+		return rc;
+	}
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return EEVDF_ENOMEM;
+
+	/*
+	 * cJSON allocates through its process-wide hooks, which a program
+	 * linking us may have replaced (cJSON_InitHooks); our contract says
+	 * free(), so hand back a copy made with malloc().
+	 */
+	len = strlen(text) + 1;
+	copy = malloc(len);
+	if (copy)
+		memcpy(copy, text, len);
+	cJSON_free(text);
+	if (!copy)
+		return EEVDF_ENOMEM;
+	*out = copy;
+	return 0;
+}

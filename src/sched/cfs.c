@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CFS fair class of Linux 6.1-6.5 (kernel profile "cfs-6.1"), after
+ * shared/reference/kernel-model.md section 9 (kernel/sched/fair.c read at
+ * af4cf40470c2, the last CFS release), for one cfs_rq per CPU.
+ *
+ * Every task has a virtual runtime v (service scaled by NICE_0_LOAD / w);
+ * the queue runs the entity with the smallest v, for a wall-clock slice of
+ * the latency period proportional to its weight, and a monotonic
+ * min_vruntime is the reference new and waking tasks are placed against.
+ *
+ * Modelled (section 9):
+ *  - 9.1 the tunables with the LOG scaling factor (sim.c): latency 6 ms,
+ *    min_granularity 0.75 ms (= the profile's base slice), wakeup
+ *    granularity 1 ms, all x (1 + ilog2(min(ncpus, 8))); the unscaled
+ *    SCHED_IDLE minimum; sched_nr_latency 8;
+ *  - 9.2 __sched_period, sched_slice with ALT_PERIOD and BASE_SLICE (one
+ *    level: the root is the task's own queue), sched_vslice;
+ *  - 9.3 update_curr and the monotonic min_vruntime;
+ *  - 9.4 placement: START_DEBIT at fork (on the parent's queue, relative,
+ *    then re-based on the destination), the GENTLE_FAIR_SLEEPERS credit at
+ *    wakeup, the 6.3 long-sleeper rule, and the min_vruntime
+ *    normalisation across non-sleep dequeues and migrations;
+ *  - 9.5 check_preempt_tick with the 6.3 cap of the ideal slice;
+ *  - 9.6 check_preempt_wakeup with wakeup_gran, NEXT_BUDDY and LAST_BUDDY;
+ *  - 9.7 pick_next_entity with the skip, next and last buddies, yield
+ *    through the skip buddy, set_next_entity / put_prev_entity;
+ *  - HRTICK at the end of sched_slice, and prio_changed_fair on a nice
+ *    change.
+ *
+ * Simplified:
+ *  - no group scheduling or bandwidth control (as the EEVDF model), so
+ *    sched_slice has one level and rq.cfs.h_nr_running is the queue's own
+ *    count; no sysctl_sched_child_runs_first (it is 0 by default);
+ *  - tasks the workload creates have no parent task: they are placed as
+ *    if forked by a parent sitting at the destination's min_vruntime,
+ *    i.e. at min_vruntime + one vslice (START_DEBIT), after min_vruntime
+ *    has been brought up to date.  A spawned task whose parent is running
+ *    is placed from the parent's vruntime on the parent's queue;
+ *  - re-weighting follows 6.5: the weight changes while the task is off
+ *    the queue, and its (relative) vruntime is not rescaled;
+ *  - the tree, its augmentation and the avg_vruntime sums are fair.c's:
+ *    the tree is ordered by se->deadline, and a CFS entity stores its
+ *    vruntime there whenever it is inserted.  Only curr's vruntime
+ *    changes while it is queued and curr is never in the tree, so the key
+ *    stays exact; the sums are kept but decide nothing under CFS.
+ *    min_vruntime is the queue's v0 (profile v0 = V0_MIN_VRUNTIME), which
+ *    fair.c's update_min_vruntime() moves monotonically as 9.3 says,
+ *    re-basing the sums as it goes.
+ */
+#include "cfs.h"
+#include "engine/sim.h"
+
+static inline const struct sched_params *params(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->rq->sp;
+}
+
+static inline u64 max_vruntime(u64 a, u64 b)
+{
+	return vruntime_before(a, b) ? b : a;
+}
+
+static inline bool task_is_idle(const struct sched_entity *se)
+{
+	return task_of((struct sched_entity *)(uintptr_t)se)->policy ==
+	       EEVDF_POLICY_IDLE;
+}
+
+static inline struct sched_entity *node_se(const struct eevdf_rb_node *n)
+{
+	return n ? container_of(n, struct sched_entity, run_node) : NULL;
+}
+
+static struct sched_entity *pick_first_entity(const struct cfs_rq *cfs_rq)
+{
+	return node_se(eevdf__rb_first(&cfs_rq->tasks_timeline));
+}
+
+/* The tree: vruntime order through the shared deadline-keyed tree. */
+static void cfs_enqueue_tree(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	se->deadline = se->vruntime;
+	__enqueue_entity(cfs_rq, se);
+}
+
+/* Tunables, period and slice (9.1, 9.2) ------------------------------- */
+
+u64 __sched_period(const struct sched_params *sp, u64 nr)
+{
+	if (nr > sched_nr_latency)
+		return nr * sp->sysctl_sched_base_slice;
+	return sp->sysctl_sched_latency;
+}
+
+/*
+ * The entity's share of the period: period x w / W, W counting the entity
+ * even before it is queued (a task being forked or woken asks what it
+ * would get).  With ALT_PERIOD the period is sized by the CPU's whole
+ * runnable count, which on a flat hierarchy is this queue's.  BASE_SLICE
+ * keeps a light task from being handed slices shorter than the minimum
+ * granularity (SCHED_IDLE tasks: the unscaled idle minimum).
+ */
+u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	const struct sched_params *sp = params(cfs_rq);
+	/* ALT_PERIOD's rq->cfs.h_nr_running is nr_queued here either way */
+	u64 nr = cfs_rq->nr_queued, slice;
+	struct load_weight lw = cfs_rq->load;
+
+	slice = __sched_period(sp, nr + !se->on_rq);
+	if (!se->on_rq)
+		update_load_add(&lw, se->load.weight);
+	slice = eevdf__calc_delta(slice, se->load.weight, &lw);
+	if (sched_feat(sp->features, BASE_SLICE)) {
+		u64 min_gran = task_is_idle(se) ?
+				       sp->sysctl_sched_idle_min_granularity :
+				       sp->sysctl_sched_base_slice;
+
+		slice = max_u64(slice, min_gran);
+	}
+	return slice;
+}
+
+u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return calc_delta_fair(sched_slice(cfs_rq, se), se);
+}
+
+/* update_curr (9.3) --------------------------------------------------- */
+
+void cfs_update_curr(struct cfs_rq *cfs_rq)
+{
+	if (update_curr_se(cfs_rq))
+		update_min_vruntime(cfs_rq);
+}
+
+/* Buddies (9.6, 9.7) -------------------------------------------------- */
+
+static void set_last_buddy(struct sched_entity *se)
+{
+	if (!se->on_rq || task_is_idle(se))
+		return;
+	se->cfs_rq->last = se;
+}
+
+static void set_skip_buddy(struct sched_entity *se)
+{
+	se->cfs_rq->skip = se;
+}
+
+static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+	if (cfs_rq->last == se)
+		cfs_rq->last = NULL;
+	if (cfs_rq->skip == se)
+		cfs_rq->skip = NULL;
+}
+
+/*
+ * The granularity is converted with the wakee's weight: a lighter wakee
+ * must be further left of curr (in its own, faster-running virtual time)
+ * before it may preempt.
+ */
+u64 wakeup_gran(struct sched_entity *se)
+{
+	return calc_delta_fair(se->cfs_rq->rq->sp->sysctl_sched_wakeup_granularity,
+			       se);
+}
+
+int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se)
+{
+	s64 vdiff = (s64)(curr->vruntime - se->vruntime);
+
+	if (vdiff <= 0)
+		return -1;
+	if (vdiff > (s64)wakeup_gran(se))
+		return 1;
+	return 0;
+}
+
+/* Placement (9.4) ----------------------------------------------------- */
+
+/*
+ * Sleeping longer than 2^63 / NICE_0 ns (~104 days) lets vruntime
+ * comparisons wrap; 6.3 then trusts the placement outright instead of
+ * keeping the old vruntime.  Simulations are far shorter, so this only
+ * matters for a clock started near the wrap; modelled for completeness.
+ * A migrated task has exec_start 0 and never counts.
+ */
+static bool entity_is_long_sleeper(const struct cfs_rq *cfs_rq,
+				   const struct sched_entity *se)
+{
+	s64 sleep_time;
+
+	if (se->exec_start == 0)
+		return false;
+	sleep_time = (s64)(cfs_rq->rq->clock - se->exec_start);
+	return sleep_time > (s64)(((u64)1 << 63) / scale_load_down(NICE_0_LOAD));
+}
+
+/*
+ * A new task (initial) starts one vslice after min_vruntime so that
+ * forking cannot be used to grab extra CPU (START_DEBIT); a waking task
+ * is credited up to half a latency period (GENTLE_FAIR_SLEEPERS; a whole
+ * one without it) so interactive tasks get in quickly, but never more:
+ * an entity is never moved backwards from where it already is.
+ */
+void cfs_place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		      bool initial)
+{
+	const struct sched_params *sp = params(cfs_rq);
+	u64 vruntime = cfs_rq->v0;
+
+	if (initial && sched_feat(sp->features, START_DEBIT))
+		vruntime += sched_vslice(cfs_rq, se);
+	if (!initial) {
+		u64 thresh = task_is_idle(se) ? sp->sysctl_sched_base_slice :
+						sp->sysctl_sched_latency;
+
+		if (sched_feat(sp->features, GENTLE_FAIR_SLEEPERS))
+			thresh >>= 1;
+		vruntime -= thresh;
+	}
+	if (entity_is_long_sleeper(cfs_rq, se))
+		se->vruntime = vruntime;
+	else
+		se->vruntime = max_vruntime(se->vruntime, vruntime);
+}
+
+/*
+ * task_fork_fair(): the child starts at its parent's vruntime on the
+ * parent's queue, moved right to at least min_vruntime + vslice, and
+ * leaves relative to that queue's min_vruntime; the enqueue on whatever
+ * CPU the fork balancer chose adds that queue's min_vruntime back.
+ */
+void cfs_task_fork(struct rq *rq, struct task *p)
+{
+	struct eevdf_sim *sim = rq->sim;
+	struct sched_entity *se = &p->se;
+	struct task *parent = NULL;
+	struct cfs_rq *cfs_rq;
+
+	if (p->parent_pid > 0 && sim)
+		parent = sim->tasks[p->parent_pid - 1];
+	if (parent && parent->on_cpu && parent->se.on_rq) {
+		struct rq *prq = &sim->rqs[parent->cpu];
+
+		cfs_rq = &prq->cfs;
+		prq->clock = (u64)sim->now;
+		cfs_update_curr(cfs_rq);
+		se->vruntime = parent->se.vruntime;
+	} else {
+		/* no parent task: one at the queue's up-to-date reference */
+		cfs_rq = &rq->cfs;
+		update_min_vruntime(cfs_rq);
+		se->vruntime = cfs_rq->v0;
+	}
+	se->cfs_rq = cfs_rq;
+	cfs_place_entity(cfs_rq, se, true);
+	se->vruntime -= cfs_rq->v0;
+	se->vrel = true;
+	se->cfs_rq = &rq->cfs;
+}
+
+/*
+ * migrate_task_rq_fair() of a waking task: its vruntime was left absolute
+ * by the sleep, so it leaves relative to this queue.  A task dequeued for
+ * a move is relative already.
+ */
+void cfs_migrate_task(struct rq *src, struct task *p)
+{
+	struct sched_entity *se = &p->se;
+
+	if (se->vrel)
+		return;
+	se->vruntime -= src->cfs.v0;
+	se->vrel = true;
+}
+
+/* Enqueue and dequeue (9.4) ------------------------------------------ */
+
+/*
+ * A relative vruntime (new task, migration, attribute change) is re-based
+ * on this queue: for curr before update_curr() moves min_vruntime, for
+ * anyone else after, as the kernel does.  A wakeup then gets the sleeper
+ * credit.
+ */
+static void cfs_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			       unsigned int flags)
+{
+	bool curr = cfs_rq->curr == se;
+
+	if (se->vrel && curr) {
+		se->vruntime += cfs_rq->v0;
+		se->vrel = false;
+	}
+	cfs_update_curr(cfs_rq);
+	if (se->vrel) {
+		se->vruntime += cfs_rq->v0;
+		se->vrel = false;
+	}
+	update_load_avg(cfs_rq, se);
+	update_load_add(&cfs_rq->load, se->load.weight);
+	cfs_rq->nr_queued++;
+	if (flags & ENQUEUE_WAKEUP)
+		cfs_place_entity(cfs_rq, se, false);
+	/* a migrated task is no longer cache hot here */
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;
+	if (!curr)
+		cfs_enqueue_tree(cfs_rq, se);
+	se->on_rq = true;
+	se->cfs_rq = cfs_rq;
+}
+
+/*
+ * CFS has no delayed dequeue: the entity always leaves.  Anything but a
+ * sleep keeps its vruntime relative to min_vruntime, so that wherever it
+ * is enqueued next it keeps its distance to the pack.
+ */
+static void cfs_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			       unsigned int flags)
+{
+	cfs_update_curr(cfs_rq);
+	update_load_avg(cfs_rq, se);
+	clear_buddies(cfs_rq, se);
+	if (se != cfs_rq->curr)
+		__dequeue_entity(cfs_rq, se);
+	se->on_rq = false;
+	update_load_sub(&cfs_rq->load, se->load.weight);
+	cfs_rq->nr_queued--;
+	if (!(flags & DEQUEUE_SLEEP)) {
+		se->vruntime -= cfs_rq->v0;
+		se->vrel = true;
+	}
+	/* a save/restore pair must not move min_vruntime in between */
+	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime(cfs_rq);
+}
+
+void cfs_enqueue_task(struct rq *rq, struct task *p, unsigned int flags)
+{
+	EEVDF_ASSERT(!(flags & ENQUEUE_DELAYED));
+	cfs_enqueue_entity(&rq->cfs, &p->se, flags);
+	enqueue_task_upkeep(rq, p);
+}
+
+bool cfs_dequeue_task(struct rq *rq, struct task *p, unsigned int flags)
+{
+	cfs_dequeue_entity(&rq->cfs, &p->se, flags);
+	dequeue_task_upkeep(rq, p);
+	return true;
+}
+
+/* The pick (9.7) ------------------------------------------------------ */
+
+/*
+ * The leftmost entity (or curr when it is further left), unless a buddy
+ * is preferred and not too unfair: the entity after a yielder, the
+ * wakee that preempted (next), or the task it preempted (last), each only
+ * while it is at most one wakeup granularity right of the leftmost.
+ */
+struct sched_entity *cfs_pick_next_entity(struct cfs_rq *cfs_rq,
+					  struct sched_entity *curr)
+{
+	struct sched_entity *left = pick_first_entity(cfs_rq), *se;
+
+	if (!left || (curr && vruntime_before(curr->vruntime, left->vruntime)))
+		left = curr;
+	se = left;
+	if (cfs_rq->skip && cfs_rq->skip == se) {
+		struct sched_entity *second;
+
+		if (se == curr) {
+			second = pick_first_entity(cfs_rq);
+		} else {
+			second = node_se(eevdf__rb_next(&se->run_node));
+			if (!second || (curr && vruntime_before(curr->vruntime,
+								second->vruntime)))
+				second = curr;
+		}
+		if (second && wakeup_preempt_entity(second, left) < 1)
+			se = second;
+	}
+	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
+		se = cfs_rq->next;
+	else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
+		se = cfs_rq->last;
+	return se;
+}
+
+/* The picked entity leaves the tree and starts a new slice. */
+static void cfs_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	clear_buddies(cfs_rq, se);
+	if (se->on_rq) {
+		__dequeue_entity(cfs_rq, se);
+		update_load_avg(cfs_rq, se);
+	}
+	cfs_rq->curr = se;
+	se->exec_start = cfs_rq->rq->clock;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+static void cfs_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
+{
+	if (prev->on_rq) {
+		cfs_update_curr(cfs_rq);
+		cfs_enqueue_tree(cfs_rq, prev);
+		update_load_avg(cfs_rq, prev);
+	}
+	cfs_rq->curr = NULL;
+}
+
+/*
+ * pick_next_task_fair() as with group scheduling configured (the
+ * distributions' kernels): when the pick returns prev nothing is put or
+ * set, so its slice keeps counting from when it was last picked.
+ */
+struct task *cfs_pick_next_task(struct rq *rq, struct task *prev)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *curr = cfs_rq->curr, *se;
+
+	if (!cfs_rq->nr_queued) {
+		if (prev)
+			cfs_put_prev_entity(cfs_rq, &prev->se);
+		return NULL;
+	}
+	if (curr) {
+		if (curr->on_rq)
+			cfs_update_curr(cfs_rq);
+		else
+			curr = NULL;
+	}
+	se = cfs_pick_next_entity(cfs_rq, curr);
+	EEVDF_ASSERT(se);
+	if (prev != task_of(se)) {
+		if (prev)
+			cfs_put_prev_entity(cfs_rq, &prev->se);
+		cfs_set_next_entity(cfs_rq, se);
+		cfs_tasks_move_head(rq, task_of(se));
+	}
+	return task_of(se);
+}
+
+/* Tick preemption (9.5) ---------------------------------------------- */
+
+/*
+ * curr has had its slice (capped at one latency period since 6.3), or,
+ * after at least the minimum granularity, has run more than a slice ahead
+ * of the leftmost entity.  The second test compares virtual with
+ * wall-clock nanoseconds, as the kernel does.
+ */
+static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
+{
+	const struct sched_params *sp = params(cfs_rq);
+	u64 ideal_runtime, delta_exec;
+	struct sched_entity *se;
+	s64 delta;
+
+	ideal_runtime = min_u64(sched_slice(cfs_rq, curr),
+				sp->sysctl_sched_latency);
+	delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
+	if (delta_exec > ideal_runtime) {
+		resched_curr(cfs_rq->rq);
+		clear_buddies(cfs_rq, curr);
+		return;
+	}
+	if (delta_exec < sp->sysctl_sched_base_slice)
+		return;
+	se = pick_first_entity(cfs_rq);
+	if (!se)
+		return;
+	delta = (s64)(curr->vruntime - se->vruntime);
+	if (delta < 0)
+		return;
+	if ((u64)delta > ideal_runtime)
+		resched_curr(cfs_rq->rq);
+}
+
+void cfs_task_tick(struct rq *rq, struct task *curr, bool queued)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+
+	EEVDF_ASSERT(cfs_rq->curr == &curr->se);
+	cfs_update_curr(cfs_rq);
+	if (!queued)
+		update_load_avg(cfs_rq, &curr->se);
+	/* an hrtick expiry is the end of the slice */
+	if (queued) {
+		resched_curr(rq);
+		return;
+	}
+	if (cfs_rq->nr_queued > 1)
+		check_preempt_tick(cfs_rq, &curr->se);
+}
+
+/*
+ * HRTICK: fire when curr's sched_slice is used up instead of at the next
+ * tick; the kernel never arms it for less than 10 us.
+ */
+void cfs_hrtick_start(struct rq *rq, struct task *p)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+	s64 delta;
+
+	if (cfs_rq->nr_queued <= 1 || rq->curr != p) {
+		eevdf__rq_hrtick_arm(rq, -1);
+		return;
+	}
+	delta = (s64)sched_slice(cfs_rq, se) -
+		(s64)(se->sum_exec_runtime - se->prev_sum_exec_runtime);
+	if (delta < 0) {
+		resched_curr(rq);
+		return;
+	}
+	eevdf__rq_hrtick_arm(rq, max_s64(delta, 10000));
+}
+
+/* Wakeup preemption (9.6) -------------------------------------------- */
+
+/*
+ * The wakee preempts when it is more than a (wakee-weighted) wakeup
+ * granularity left of curr; it then becomes the next buddy, and with a
+ * crowded queue (>= sched_nr_latency) the preempted task becomes the
+ * last buddy so that it gets the CPU back soon after.
+ */
+void cfs_check_preempt_wakeup(struct rq *rq, struct task *p,
+			      unsigned int wake_flags)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct task *curr = rq->curr;
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+	bool scale = cfs_rq->nr_queued >= sched_nr_latency;
+	bool next_buddy_marked = false;
+
+	if (se == pse)
+		return;
+	if (sched_feat_rq(rq, NEXT_BUDDY) && scale && !(wake_flags & WF_FORK)) {
+		set_next_buddy(pse);
+		next_buddy_marked = true;
+	}
+	if (rq->need_resched)
+		return;
+	/* SCHED_IDLE tasks are preempted by anything else */
+	if (curr->policy == EEVDF_POLICY_IDLE &&
+	    p->policy != EEVDF_POLICY_IDLE)
+		goto preempt;
+	/* batch and idle wakees never preempt: the tick does */
+	if (p->policy != EEVDF_POLICY_NORMAL ||
+	    !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+		return;
+	cfs_update_curr(cfs_rq);
+	if (wakeup_preempt_entity(se, pse) == 1) {
+		if (!next_buddy_marked)
+			set_next_buddy(pse);
+		goto preempt;
+	}
+	return;
+preempt:
+	resched_curr(rq);
+	if (!se->on_rq)
+		return;
+	if (sched_feat_rq(rq, LAST_BUDDY) && scale)
+		set_last_buddy(se);
+}
+
+/* Yield and attribute changes ---------------------------------------- */
+
+/* sched_yield(): the yielder becomes the skip buddy for the next pick. */
+void cfs_yield_task(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct task *curr = rq->curr;
+	struct sched_entity *se = &curr->se;
+
+	if (rq->nr_running == 1)
+		return;
+	clear_buddies(cfs_rq, se);
+	if (curr->policy != EEVDF_POLICY_BATCH)
+		cfs_update_curr(cfs_rq);
+	set_skip_buddy(se);
+}
+
+/*
+ * set_user_nice() / sched_setattr() in 6.5: off the queue with
+ * DEQUEUE_SAVE (vruntime relative, not rescaled), new weight and policy,
+ * back with ENQUEUE_RESTORE, then prio_changed_fair(): a running task
+ * that became lighter reschedules, a queued one is checked like a wakee.
+ * sched_runtime has no meaning before 6.12.
+ */
+void cfs_sched_change(struct rq *rq, struct task *p, int nice, int policy)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+	bool queued = se->on_rq, running = rq->curr == p;
+	u64 old_weight = se->load.weight;
+
+	if (nice < -20)
+		nice = p->nice;
+	if (queued)
+		cfs_dequeue_entity(cfs_rq, se, DEQUEUE_SAVE);
+	if (running)
+		cfs_put_prev_entity(cfs_rq, se);
+	if (policy >= 0)
+		p->policy = (enum eevdf_policy)policy;
+	eevdf__set_load_weight(&se->load, nice, p->policy == EEVDF_POLICY_IDLE);
+	p->nice = nice;
+	if (queued)
+		cfs_enqueue_entity(cfs_rq, se, ENQUEUE_RESTORE);
+	if (running)
+		cfs_set_next_entity(cfs_rq, se);
+	if (!queued || cfs_rq->nr_queued == 1)
+		return;
+	if (running) {
+		if (se->load.weight < old_weight)
+			resched_curr(rq);
+	} else if (rq->curr) {
+		cfs_check_preempt_wakeup(rq, p, 0);
+	} else {
+		resched_curr(rq);
+	}
+}

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduler model's data: sched_entity, cfs_rq, rq and task, named and
+ * laid out after the kernel's (include/linux/sched.h, kernel/sched/sched.h)
+ * so that code reading them reads like kernel/sched/fair.c.
+ *
+ * Time: the simulated clock is int64 ns; the model's clocks and virtual
+ * times are u64 as in the kernel, and virtual times are compared
+ * wrap-safely ((s64)(a - b) < 0).  No floating point anywhere here.
+ */
+#ifndef EEVDF_SCHED_H
+#define EEVDF_SCHED_H
+
+#include "lib/internal.h"
+#include "lib/eventq.h"
+#include "feature.h"
+#include "profile.h"
+#include "lib/rbtree.h"
+#include "pelt.h"
+#include "lib/rng.h"
+#include "weights.h"
+
+struct rq;
+struct eevdf_sim;
+
+#define NO_LOOP SIZE_MAX
+
+struct sched_entity {
+	struct load_weight load;
+	struct eevdf_rb_node run_node;
+	u64 deadline;
+	u64 min_vruntime; /* augmented: min vruntime in this subtree */
+	u64 min_slice;    /* augmented: min slice in this subtree */
+	u64 max_slice;    /* augmented: max slice in this subtree */
+
+	bool on_rq;
+	bool sched_delayed;
+	bool rel_deadline;
+	bool custom_slice;
+	/*
+	 * CFS only: vruntime is relative to the min_vruntime of the queue it
+	 * left (or is forked onto), between a dequeue that was not a sleep
+	 * (or a wakeup's migration) and the next enqueue, which adds the new
+	 * queue's min_vruntime back (kernel-model.md 9.4).
+	 */
+	bool vrel;
+
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	u64 vruntime;
+	/*
+	 * The kernel shares storage between vlag and vprot until 6.18.45; we
+	 * keep two fields and model the one visible consequence (a running
+	 * task's protection is lost when its attributes change) explicitly.
+	 */
+	s64 vlag;
+	u64 vprot;
+	u64 slice;
+	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
+	struct sched_avg avg;  /* PELT (pelt.c) */
+};
+
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_queued;     /* entities on the queue, delayed included */
+	unsigned int h_nr_runnable; /* queued and not delayed */
+	/*
+	 * Sum over tree entities of (v_i - v0) * w_i and of w_i (unscaled
+	 * weights): V = v0 + sum_w_vruntime / sum_weight, with curr added in
+	 * explicitly when it is on the queue.
+	 */
+	s64 sum_w_vruntime;
+	u64 sum_weight;
+	u64 sum_w_slice; /* sum of slice * w_i: the PLACE_FUDGE average */
+	u64 v0; /* min_vruntime or zero_vruntime, per profile */
+	struct sched_avg avg; /* PELT of the queue: cpu_load(), cpu_util() */
+	struct eevdf_rb_root tasks_timeline;
+	struct sched_entity *curr;
+	struct sched_entity *next; /* next buddy */
+	struct sched_entity *last; /* CFS: the task a wakee preempted */
+	struct sched_entity *skip; /* CFS: the task that yielded */
+	struct rq *rq;
+};
+
+/* Everything the model reads but never changes while running. */
+struct sched_params {
+	u64 features;
+	const struct eevdf_profile *profile;
+	u64 sysctl_sched_base_slice;   /* scaled by CPU count, or as written */
+	u64 normalized_base_slice;     /* NO_RUN_TO_PARITY quantum */
+	/* CFS (cfs.c) tunables, scaled by CPU count like the base slice;
+	 * sysctl_sched_base_slice is CFS's sysctl_sched_min_granularity */
+	u64 sysctl_sched_latency;
+	u64 sysctl_sched_wakeup_granularity;
+	u64 sysctl_sched_idle_min_granularity; /* not scaled */
+	u64 tick_nsec;                 /* TICK_NSEC = (1e9 + HZ/2) / HZ */
+	u64 migration_cost;            /* sysctl_sched_migration_cost */
+	bool smp;                      /* more than one CPU */
+};
+
+enum task_state {
+	TASK_NEW = 0,
+	TASK_RUNNING = 1, /* runnable or running */
+	TASK_SLEEPING = 2,
+	TASK_DEAD = 3,
+	/* Woken through a remote CPU's wake list; runnable when the IPI
+	 * lands (TASK_WAKING in the kernel). */
+	TASK_WAKING = 4,
+};
+
+/* Why a task's single event is queued. */
+enum task_event_type {
+	TEV_START = 1, /* creation (wake_up_new_task) */
+	TEV_TIMER = 2, /* sleep expiry or a wait's timeout */
+	TEV_BURST = 3, /* the current burst of CPU work ends, if on CPU */
+	TEV_WAKELIST = 4, /* a queued remote wakeup reaches its CPU */
+};
+
+enum rq_event_type {
+	REV_TICK = 10,
+	REV_HRTICK = 11,
+	REV_IDLE_EXIT = 12, /* an idle CPU that was handed work wakes up */
+};
+
+/* Events of the workload as a whole (sim.c). */
+enum sim_event_type {
+	SEV_STOP = 20,
+	SEV_WARMUP = 21,
+	SEV_RATE = 22,
+};
+
+/* Same-time order: a task's own step, then wakeups, then interrupts. */
+enum event_class {
+	EVC_TASK = 0,
+	EVC_WAKEUP = 1,
+	EVC_TICK = 2,
+};
+
+struct task_stats {
+	u64 yields;
+	u64 wakeups;          /* ttwu of this task */
+	u64 wakeups_idle;     /* ... onto an idle CPU */
+	u64 nvcsw;
+	u64 nivcsw;
+	u64 migrations;
+	u64 wait_ns;
+	u64 sleep_ns;
+	u64 delay_count;
+	u64 delay_sum;
+	u64 delay_max;
+	u64 delay_max_at;
+};
+
+struct task {
+	struct sched_entity se; /* first: tests cast freely */
+	int pid;
+	int cpu;
+	int nice;
+	enum eevdf_policy policy;
+	enum task_state state;
+	bool on_rq;   /* task-level: queued (possibly delayed) */
+	bool on_cpu;  /* rq->curr == this */
+	char name[EEVDF_NAME_MAX];
+
+	/* Program (program.c). */
+	struct program *prog;
+	s64 *locals;
+	u64 *loop_left;       /* per op index: iterations left of a LOOP */
+	u32 pc;
+	u32 op_phase;         /* how far the op at pc has got */
+	u32 burst;            /* what the queued TEV_BURST ends */
+	u32 burst_speed;      /* percent of nominal speed of the burst */
+	u64 op_work_left;     /* the op's RUN work or its cost still to do */
+	eevdf_time spin_until;
+	u64 overhead_left;    /* switch and wakeup costs still to burn */
+	u64 xfer_left;        /* exact recv: bytes still to come */
+	bool needs_step;      /* on CPU and must execute its next op */
+	bool is_thread;       /* kind thread: cheaper switches */
+	bool spinning;        /* queued as a spinner on a spinlock */
+	u32 spin_held;        /* spinlocks held: no migration meanwhile */
+	s64 op_stamp;         /* wake_list: the splice's timestamp */
+	bool op_begun;        /* the op's operands were evaluated */
+	bool partial;         /* an exact recv read part of its bytes */
+	bool exiting;         /* paying for exit() at the end of its program */
+	bool wait_intr;       /* its wait ends early on a signal */
+	bool in_handler;      /* running an on_signal handler */
+	u32 sig_pending;      /* bit n: signal n is pending */
+	u32 saved_pc;         /* where the handler returns to */
+	int parent_pid;       /* the spawner, 0 for workload tasks */
+	u32 live_children;    /* spawned and not yet exited */
+	s32 join_set;         /* the join set a joiner waits for */
+	eevdf_time run_since; /* when the current burst started */
+
+	/* Blocking (program.c, objects.c). */
+	struct task *wait_next;
+	u32 wait_kind;        /* enum wait_kind */
+	struct sim_object *wait_obj;
+	int wake_result;
+	struct sim_object *self; /* binary semaphore, "<name>.self" */
+	struct sim_object **written; /* channels written (end of file) */
+	u32 nr_written, cap_written;
+
+	int *cpus_allowed;    /* ascending; nr 0 = every CPU */
+	size_t nr_cpus_allowed;
+	/* SMP (smp.c): wakeup placement history, the balancer's list. */
+	int recent_used_cpu;
+	struct task *last_wakee;
+	u32 wakee_flips;
+	u64 wakee_flip_decay_ts;  /* jiffies */
+	struct task *tasks_prev, *tasks_next; /* rq->cfs_tasks, MRU first */
+	unsigned int wake_flags; /* of a wakeup in flight (TASK_WAKING) */
+	int wakelist_waker;      /* ... and its waker's pid, or -1 */
+	bool wakelist_delayed;   /* ... of a delayed task (TTWU_QUEUE_DELAYED) */
+	eevdf_time start;
+	eevdf_time exited_at;
+
+	struct eevdf_event ev;
+	struct eevdf_rng rng;
+
+	/* Accounting. */
+	struct task_stats st;
+	eevdf_time state_since;  /* start of the current wait/sleep span */
+	eevdf_time delay_since;  /* perf atom: runnable since; -1 = none */
+};
+
+struct rq {
+	int cpu;
+	bool settle_pending;        /* on the sim's settle list */
+	struct cfs_rq cfs;
+	struct task *curr;          /* NULL = idle */
+	unsigned int nr_running;    /* tasks on this rq, delayed included */
+	bool need_resched;
+	u64 clock;                  /* rq_clock_task: simulated now */
+	const struct sched_params *sp;
+	struct eevdf_sim *sim;
+
+	struct eevdf_event tick_ev;
+	struct eevdf_event hrtick_ev;
+
+	/* SMP (smp.c, balance.c) */
+	struct task *cfs_tasks;     /* head: most recently enqueued/picked */
+	struct task *cfs_tasks_tail;
+	unsigned int *nr_overloaded; /* the machine's count (root domain) */
+	uint8_t *idle_slot;             /* its byte of the machine's idle map */
+	struct eevdf_event idle_exit_ev;
+	unsigned int nr_wakelist;   /* remote wakeups in flight to here */
+	u64 next_balance;           /* jiffies */
+	eevdf_time idle_stamp;      /* when it last went idle */
+	bool idle_stamped;          /* idle_stamp is set (cleared on wakeup) */
+	u64 avg_idle;               /* ns: average idle span */
+	u64 max_idle_balance_cost;  /* ns */
+
+	eevdf_time busy_since;      /* start of the current busy span */
+	eevdf_time idle_since;
+	u64 busy_ns, idle_ns, switches, ticks;
+};
+
+/*
+ * available_idle_cpu() as one byte per CPU, so that an LLC scan reads a
+ * few cache lines instead of one run queue per CPU: call after curr,
+ * nr_running or nr_wakelist change.
+ */
+static inline void rq_idle_update(struct rq *rq)
+{
+	*rq->idle_slot = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+}
+
+/* rq->cfs_tasks upkeep (balance.c): enqueue and pick move a task to the
+ * head, so the balancer, which takes from the tail, moves the coldest. */
+void cfs_tasks_move_head(struct rq *rq, struct task *p);
+void cfs_tasks_del(struct rq *rq, struct task *p);
+
+/* The public name of a task state (trace events, stats). */
+static inline enum eevdf_task_state eevdf__public_state(enum task_state s)
+{
+	switch (s) {
+	case TASK_NEW:
+		return EEVDF_TASK_NEW;
+	case TASK_RUNNING:
+	case TASK_WAKING:
+		return EEVDF_TASK_RUNNING;
+	case TASK_SLEEPING:
+		return EEVDF_TASK_SLEEPING;
+	case TASK_DEAD:
+		return EEVDF_TASK_DEAD;
+	}
+	return EEVDF_TASK_DEAD;
+}
+
+static inline struct task *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task, se);
+}
+
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->rq;
+}
+
+#define sched_feat_rq(rq, name) sched_feat((rq)->sp->features, name)
+
+#endif

@@ -1,0 +1,1166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Workload files: the entry points and the top level of the format, the
+ * setup of a simulation from a loaded workload, and the accessors.  The
+ * phases of loading live in workload_*.c (see workload_impl.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "machine/machine.h"
+#include "rtapp.h"
+#include "engine/sim.h"
+#include "workload_impl.h"
+
+#define fail eevdf__wl_fail
+#define nomem eevdf__wl_nomem
+#define path_key eevdf__wl_path_key
+#define path_pop eevdf__wl_path_pop
+#define get eevdf__wl_get
+#define SHOWN(buf, s) eevdf__wl_shown(buf, sizeof(buf), s)
+
+/*
+ * Known keys.  The *_later lists are keys of the full format that this
+ * version does not implement yet: they get their own message so that
+ * nobody hunts for a typo that is not there.
+ */
+static const char *const top_keys[] = {
+	"format", "name", "description", "duration", "seed", "params",
+	"costs", "objects", "macros", "templates", "tasks", "stop", "warmup",
+	"metrics", "report", "machine", "kernel",
+};
+static const char *const top_later[] = {
+	"include",
+};
+
+/* Top level ------------------------------------------------------------- */
+
+/* "kernel": the profile the workload was written for, by a known name. */
+static int parse_kernel(struct wl_parser *p, const cJSON *root)
+{
+	char names[160] = "", sb[24];
+	const struct eevdf_profile *prof;
+	size_t old, n = 0;
+	int r;
+
+	if ((r = eevdf__wl_get_opt_string(p, root, "kernel", &p->wl->kernel)))
+		return r;
+	if (!p->wl->kernel)
+		return 0;
+	prof = eevdf__profile_find(p->wl->kernel);
+	if (prof) {
+		/* store the canonical name: an alias reads as its profile */
+		char *c = eevdf__wl_strdup(prof->name);
+
+		if (!c)
+			return nomem(p);
+		free(p->wl->kernel);
+		p->wl->kernel = c;
+		return 0;
+	}
+	for (size_t i = 0; i < eevdf_profile_count() && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+				      i ? ", " : "", eevdf_profile_name(i));
+	old = path_key(p, "kernel");
+	r = fail(p, "unknown kernel profile '%s' (known: %s)",
+		 SHOWN(sb, p->wl->kernel), names);
+	path_pop(p, old);
+	return r;
+}
+
+/*
+ * The seed: a JSON number up to 2^53 (above that a double has already
+ * lost digits), or a string of decimal digits for the full 64-bit range.
+ */
+static int get_seed(struct wl_parser *p, const cJSON *it, u64 *out)
+{
+	const char *s;
+	u64 v = 0;
+	size_t i;
+	s64 x;
+
+	if (cJSON_IsNumber(it)) {
+		double d = it->valuedouble;
+
+		if (d >= 0 && d <= WL_MAX_JSON_INT && d == (double)(s64)d) {
+			*out = (u64)d;
+			return 0;
+		}
+		if (d > WL_MAX_JSON_INT)
+			return fail(p, "seeds above 2^53 must be written as a "
+				       "string of digits");
+		return fail(p, "must be a non-negative integer");
+	}
+	if (!cJSON_IsString(it) || !it->valuestring)
+		return fail(p, "must be a non-negative integer or a string of "
+			       "decimal digits");
+	s = it->valuestring;
+	if (strstr(s, "${")) {
+		int r = eevdf__wl_ld_int(p, it, 0, WL_MAX_INT, &x);
+
+		*out = (u64)x;
+		return r;
+	}
+	for (i = 0; s[i]; i++) {
+		u64 dg = (u64)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - dg) / 10)
+			break;
+		v = v * 10 + dg;
+	}
+	if (i == 0 || s[i])
+		return fail(p, "must be a string of decimal digits from 0 to "
+			       "18446744073709551615");
+	*out = v;
+	return 0;
+}
+
+/* "costs": the workload's own overrides, layered over the machine's. */
+static int parse_costs(struct wl_parser *p, const cJSON *obj)
+{
+	return eevdf__wl_parse_costs(p, obj, &p->wl->costs, &p->wl->cost_set);
+}
+
+static const char *const stop_keys[] = { "after", "mode", "when", "task" };
+
+/* "stop"; a task name is resolved once the tasks are known. */
+static int parse_stop(struct wl_parser *p, const cJSON *obj,
+		      const cJSON **task)
+{
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *after = get(obj, "after"), *mode = get(obj, "mode");
+	const cJSON *when = get(obj, "when");
+	size_t old;
+	int r;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object");
+	if ((r = eevdf__wl_check_keys(p, obj, stop_keys, ARRAY_SIZE(stop_keys),
+				      NULL, 0)))
+		return r;
+	if (!after == !when)
+		return fail(p, "needs exactly one of 'after' and 'when'");
+	if (after) {
+		if (get(obj, "task"))
+			return fail(p, "'task' goes with \"when\": "
+				       "\"task_exited\"");
+		old = path_key(p, "after");
+		r = eevdf__wl_ld_duration(p, after, false, &wl->stop_after,
+					  NULL);
+		if (!r && wl->stop_after == 0)
+			r = fail(p, "must be greater than 0");
+		path_pop(p, old);
+		if (r || !mode)
+			goto done;
+		old = path_key(p, "mode");
+		if (cJSON_IsString(mode) && !strcmp(mode->valuestring, "kill"))
+			wl->stop_kill = true;
+		else if (!cJSON_IsString(mode) ||
+			 strcmp(mode->valuestring, "flag"))
+			r = fail(p, "must be \"flag\" or \"kill\"");
+		path_pop(p, old);
+done:
+		wl->stop = WL_STOP_AFTER;
+		return r;
+	}
+	if (mode)
+		return fail(p, "'mode' goes with 'after'");
+	old = path_key(p, "when");
+	if (cJSON_IsString(when) && !strcmp(when->valuestring, "all_exited"))
+		wl->stop = WL_STOP_ALL_EXITED;
+	else if (cJSON_IsString(when) &&
+		 !strcmp(when->valuestring, "task_exited"))
+		wl->stop = WL_STOP_TASK_EXITED;
+	else
+		r = fail(p, "must be \"all_exited\" or \"task_exited\"");
+	path_pop(p, old);
+	if (r)
+		return r;
+	*task = get(obj, "task");
+	if (wl->stop == WL_STOP_TASK_EXITED && !*task)
+		return fail(p, "missing key 'task'");
+	if (wl->stop != WL_STOP_TASK_EXITED && *task)
+		return fail(p, "'task' goes with \"when\": \"task_exited\"");
+	return 0;
+}
+
+static int stop_task(struct wl_parser *p, const cJSON *task)
+{
+	char *name = NULL, sb[WL_SHOWN_MAX];
+	size_t old = path_key(p, "stop"), o2 = path_key(p, "task");
+	int i = -1, r = eevdf__wl_ld_string(p, task, &name);
+
+	if (!r && (i = eevdf__wl_find_task(p->wl, name)) < 0)
+		r = fail(p, "no task named '%s'", SHOWN(sb, name));
+	p->wl->stop_task = (u32)i;
+	free(name);
+	path_pop(p, o2);
+	path_pop(p, old);
+	return r;
+}
+
+/* "report": format and also; every other key is a formatter option. */
+static int parse_report(struct wl_parser *p, const cJSON *obj)
+{
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *it, *jt;
+	size_t n = 0, old;
+	int r = 0;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object");
+	if (!get(obj, "format"))
+		return fail(p, "missing key 'format'");
+	for (it = obj->child; it; it = it->next)
+		n++;
+	wl->report_opts = calloc(n, sizeof(*wl->report_opts));
+	if (!wl->report_opts)
+		return nomem(p);
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+		struct wl_option *o;
+
+		old = path_key(p, k);
+		for (jt = obj->child; !r && jt != it; jt = jt->next)
+			if (strcmp(jt->string, k) == 0)
+				r = fail(p, "duplicate key '%s'", k);
+		if (r) {
+			/* reported */
+		} else if (strcmp(k, "format") == 0) {
+			r = eevdf__wl_ld_string(p, it, &wl->report_format);
+		} else if (strcmp(k, "also") == 0) {
+			size_t i = 0;
+
+			if (!cJSON_IsArray(it))
+				r = fail(p, "must be an array of report "
+					    "names");
+			n = cJSON_IsArray(it) ?
+				    (size_t)cJSON_GetArraySize(it) : 0;
+			wl->report_also = calloc(n ? n : 1,
+						 sizeof(*wl->report_also));
+			if (!r && !wl->report_also)
+				r = nomem(p);
+			for (jt = r ? NULL : it->child; !r && jt;
+			     jt = jt->next, i++) {
+				size_t o2 = eevdf__wl_path_index(p, i);
+
+				r = eevdf__wl_ld_string(
+					p, jt, &wl->report_also[i]);
+				if (!r)
+					wl->nr_also++;
+				path_pop(p, o2);
+			}
+		} else if (!cJSON_IsNull(it)) {
+			o = &wl->report_opts[wl->nr_report_opts];
+			o->key = eevdf__wl_strdup(k);
+			if (cJSON_IsString(it)) {
+				r = eevdf__wl_ld_string(p, it, &o->value);
+			} else {
+				/* cJSON's allocator may not be ours: copy */
+				char *j = cJSON_PrintUnformatted(it);
+
+				o->value = j ? eevdf__wl_strdup(j) : NULL;
+				cJSON_free(j);
+				if (!o->value)
+					r = nomem(p);
+			}
+			if (!o->key && !r)
+				r = nomem(p);
+			wl->nr_report_opts++;
+		}
+		path_pop(p, old);
+	}
+	return r;
+}
+
+/* "macros": name -> {"body": [...]}; bodies compile where called. */
+static int parse_macros(struct wl_parser *p, const cJSON *obj)
+{
+	static const char *const keys[] = { "body" };
+	const cJSON *it, *b;
+	size_t old, o2;
+	int r = 0;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "must be an object of name: {\"body\": [...]}");
+	for (it = obj->child; !r && it; it = it->next) {
+		const char *k = it->string ? it->string : "";
+
+		old = path_key(p, k);
+		if (!*k)
+			r = fail(p, "a macro needs a name");
+		else if (!cJSON_IsObject(it))
+			r = fail(p, "a macro must be an object with a "
+				    "\"body\"");
+		else
+			r = eevdf__wl_check_keys(p, it, keys,
+						 ARRAY_SIZE(keys), NULL, 0);
+		if (!r && !(b = get(it, "body"))) {
+			r = fail(p, "missing key 'body'");
+		} else if (!r) {
+			o2 = path_key(p, "body");
+			if (!cJSON_IsArray(b) || !b->child)
+				r = fail(p, "must be a non-empty array of "
+					    "ops");
+			path_pop(p, o2);
+		}
+		for (const cJSON *jt = obj->child; !r && jt != it;
+		     jt = jt->next)
+			if (strcmp(jt->string, k) == 0)
+				r = fail(p, "duplicate macro '%s'", k);
+		path_pop(p, old);
+	}
+	p->macros = obj;
+	return r;
+}
+
+/* A member parsed by fn at its own path, when present. */
+static int member(struct wl_parser *p, const cJSON *root, const char *key,
+		  int (*fn)(struct wl_parser *, const cJSON *))
+{
+	const cJSON *it = get(root, key);
+	size_t old;
+	int r;
+
+	if (!it)
+		return 0;
+	old = path_key(p, key);
+	r = fn(p, it);
+	path_pop(p, old);
+	return r;
+}
+
+static int parse_duration_key(struct wl_parser *p, const cJSON *root,
+			      const char *key, eevdf_time *out, bool zero_ok)
+{
+	const cJSON *it = get(root, key);
+	size_t old;
+	int r;
+
+	if (!it)
+		return 0;
+	old = path_key(p, key);
+	r = eevdf__wl_ld_duration(p, it, false, out, NULL);
+	if (!r && !zero_ok && *out == 0)
+		r = fail(p, "must be greater than 0");
+	path_pop(p, old);
+	return r;
+}
+
+static int parse_top(struct wl_parser *p, const cJSON *root)
+{
+	struct eevdf_workload *wl = p->wl;
+	const cJSON *it, *task = NULL, *tasks;
+	size_t old;
+	int r;
+
+	if (!cJSON_IsObject(root))
+		return fail(p, "the top level must be an object");
+
+	/* The format first: a file of another format fails on that alone. */
+	if ((r = eevdf__wl_check_format(p, root, WL_FORMAT, true)))
+		return r;
+
+	if ((r = eevdf__wl_check_keys(p, root, top_keys, ARRAY_SIZE(top_keys),
+				      top_later, ARRAY_SIZE(top_later))) ||
+	    (r = eevdf__wl_get_opt_string(p, root, "name", &wl->name)) ||
+	    (r = eevdf__wl_get_opt_string(p, root, "description",
+					  &wl->description)))
+		return r;
+	/* the machine before params: it decides ${ncpus} and ${nllc} */
+	if ((it = get(root, "machine"))) {
+		old = path_key(p, "machine");
+		r = eevdf__wl_parse_machine(p, it, &wl->machine);
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if ((r = parse_kernel(p, root)))
+		return r;
+	if (!p->ncpus)
+		p->ncpus = wl->machine ? wl->machine->nr_cpus : 1;
+	if (!p->nllc)
+		p->nllc = wl->machine ? wl->machine->nr_llcs : 1;
+	/* params next: everything else may use them */
+	old = get(root, "params") ? path_key(p, "params") : p->plen;
+	r = eevdf__wl_parse_params(p, get(root, "params"));
+	path_pop(p, old);
+	if (r)
+		return r;
+	if ((r = parse_duration_key(p, root, "duration", &wl->duration,
+				    false)) ||
+	    (r = parse_duration_key(p, root, "warmup", &wl->warmup, true)))
+		return r;
+	if ((it = get(root, "seed"))) {
+		old = path_key(p, "seed");
+		r = get_seed(p, it, &wl->seed);
+		wl->has_seed = r == 0;
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if ((it = get(root, "stop"))) {
+		old = path_key(p, "stop");
+		r = parse_stop(p, it, &task);
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if (!wl->duration && wl->stop == WL_STOP_AFTER)
+		wl->duration = wl->stop_after;
+	/* a validator's errors in "costs" end the load there */
+	if ((r = member(p, root, "costs", parse_costs)) ||
+	    (r = eevdf__wl_collected(p)) ||
+	    (r = member(p, root, "report", parse_report)) ||
+	    (r = member(p, root, "macros", parse_macros)) ||
+	    (r = member(p, root, "metrics", eevdf__wl_parse_metrics)) ||
+	    (r = member(p, root, "objects", eevdf__wl_parse_objects)))
+		return r;
+	if (!(tasks = get(root, "tasks")))
+		return fail(p, "missing key 'tasks'");
+	old = path_key(p, "tasks");
+	r = eevdf__wl_parse_tasks(p, tasks);
+	path_pop(p, old);
+	if (!r && task)
+		r = stop_task(p, task);
+	if (!r)
+		r = member(p, root, "templates", eevdf__wl_parse_templates);
+	if (r)
+		return r;
+	old = path_key(p, "tasks");
+	r = eevdf__wl_compile_tasks(p, tasks);
+	path_pop(p, old);
+	if (p->nr_errors) {
+		/* a validator's run: diag gets the first of them back */
+		*p->diag = p->first_diag;
+		return r;
+	}
+	if (!r)
+		r = member(p, root, "templates", eevdf__wl_compile_templates);
+	return r ? r : eevdf__wl_link(p);
+}
+
+/* Parsing ----------------------------------------------------------------- */
+
+/* 1-based line of byte pos. */
+static int line_of(const char *buf, size_t pos)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < pos; i++)
+		if (buf[i] == '\n' && line < INT_MAX)
+			line++;
+	return line;
+}
+
+int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
+			   size_t pos, const char *what)
+{
+	char near[24];
+	size_t i;
+
+	d->path[0] = '\0';
+	d->line = line_of(buf, pos);
+	/* cJSON reports a truncated document at its last byte. */
+	for (i = pos; i < len && (buf[i] == ' ' || buf[i] == '\t' ||
+				  buf[i] == '\r' || buf[i] == '\n'); i++)
+		;
+	if (i == len) {
+		snprintf(d->msg, sizeof(d->msg), "%s: unexpected end of file",
+			 what);
+		return EEVDF_EPARSE;
+	}
+	for (i = 0; i + 1 < sizeof(near) && pos + i < len; i++) {
+		unsigned char c = (unsigned char)buf[pos + i];
+
+		if (c == '\n' || c == '\r')
+			break;
+		near[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	near[i] = '\0';
+	if (i)
+		snprintf(d->msg, sizeof(d->msg), "%s near '%s'", what, near);
+	else
+		snprintf(d->msg, sizeof(d->msg), "%s", what);
+	return EEVDF_EPARSE;
+}
+
+void eevdf__wl_diag_init(struct eevdf_diag *d, const char *filename)
+{
+	memset(d, 0, sizeof(*d));
+	eevdf__wl_set_str(d->file, sizeof(d->file),
+			  filename ? filename : "<memory>");
+}
+
+/*
+ * The JSON document of buf: the whole of it, or a syntax error at its
+ * line.  cJSON's own error position is a process-wide variable; the
+ * return_parse_end pointer gives the same position without it.
+ */
+int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,
+			 cJSON **root)
+{
+	const char *end = NULL;
+
+	*root = NULL;
+	if (len == 0) {
+		diag->line = 1;
+		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+				  "the file is empty");
+		return EEVDF_EPARSE;
+	}
+	*root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!*root) {
+		size_t pos = end ? (size_t)(end - buf) : 0;
+
+		return eevdf__wl_syntax_error(diag, buf, len, pos,
+					      "JSON syntax error");
+	}
+	/* Trailing text is silently ignored by cJSON: reject it here. */
+	while (end && end < buf + len &&
+	       (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+		end++;
+	if (end && end < buf + len) {
+		cJSON_Delete(*root);
+		*root = NULL;
+		return eevdf__wl_syntax_error(diag, buf, len,
+					      (size_t)(end - buf),
+					      "unexpected text after the JSON "
+					      "value");
+	}
+	return 0;
+}
+
+int eevdf__wl_load_begin(const char *path, bool have_out,
+			 struct eevdf_diag **diag, struct eevdf_diag *scratch,
+			 char **buf, size_t *len)
+{
+	if (!*diag)
+		*diag = scratch;
+	eevdf__wl_diag_init(*diag, path);
+	if (!path || !have_out)
+		return EEVDF_EINVAL;
+	return eevdf__wl_read_file(path, buf, len, *diag);
+}
+
+int eevdf__wl_read_file(const char *path, char **out, size_t *outlen,
+			struct eevdf_diag *diag)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	FILE *f;
+	int err;
+
+	*out = NULL;
+	*outlen = 0;
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(diag->msg, sizeof(diag->msg), "cannot read: %s",
+			 strerror(errno));
+		return EEVDF_EIO;
+	}
+	/*
+	 * Read to EOF rather than trusting a size from fseek/ftell, which
+	 * pipes and /dev/stdin do not have.  One byte over the limit is
+	 * enough to know the file is too big.
+	 */
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			size_t ncap = cap ? 2 * cap : 65536;
+			char *nb;
+
+			if (ncap > WL_MAX_FILE + 1)
+				ncap = WL_MAX_FILE + 1;
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+						  "out of memory");
+				return EEVDF_ENOMEM;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len > WL_MAX_FILE || n == 0)
+			break;
+	}
+	err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err || len > WL_MAX_FILE) {
+		free(buf);
+		if (err)
+			snprintf(diag->msg, sizeof(diag->msg),
+				 "cannot read: %s", strerror(err));
+		else
+			eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+					  "cannot read: the file is larger "
+					  "than 64 MiB");
+		return EEVDF_EIO;
+	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+static void parser_free(struct wl_parser *p)
+{
+	for (size_t i = 0; i < p->nr_fix; i++) {
+		for (u32 k = 0; k < p->fix[i].nr_names; k++)
+			free(p->fix[i].names[k]);
+		free(p->fix[i].into);
+		free(p->fix[i].match);
+		free(p->fix[i].path);
+	}
+	free(p->fix);
+	for (size_t i = 0; i < p->nr_checks; i++)
+		free(p->checks[i].path);
+	free(p->checks);
+	free(p->match);
+	free(p->uses);
+}
+
+static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
+{
+	/* 0: the file's own machine decides, else 1 (parse_top) */
+	p->ncpus = 0;
+	p->nllc = 0;
+	if (!o)
+		return 0;
+	if (o->ncpus < 0 || o->ncpus > EEVDF_MAX_CPUS || o->nllc < 0 ||
+	    o->nllc > EEVDF_MAX_CPUS || (o->nr_params && !o->params) ||
+	    o->input < EEVDF_INPUT_AUTO || o->input > EEVDF_INPUT_RTAPP ||
+	    (o->errors && !o->nr_errors)) {
+		eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
+				  "bad load options (ncpus and nllc must be "
+				  "0..4096, params given with their count, "
+				  "input auto, native or rt-app, errors "
+				  "with nr_errors)");
+		return EEVDF_EINVAL;
+	}
+	for (size_t i = 0; i < o->nr_params; i++) {
+		if (!o->params[i]) {
+			eevdf__wl_set_str(p->diag->msg, sizeof(p->diag->msg),
+					  "bad load options: a NULL param");
+			return EEVDF_EINVAL;
+		}
+	}
+	p->ncpus = o->ncpus;
+	p->nllc = o->nllc;
+	return 0;
+}
+
+int eevdf_workload_parse_opts(const char *buf, size_t len,
+			      const char *filename,
+			      const struct eevdf_load_opts *opts,
+			      eevdf_workload **out, struct eevdf_diag *diag)
+{
+	struct eevdf_diag scratch;
+	struct eevdf_workload *wl;
+	struct wl_parser p;
+	cJSON *root;
+	int rtapp;
+	u32 id;
+	int r;
+
+	if (!diag)
+		diag = &scratch;
+	eevdf__wl_diag_init(diag, filename);
+	if (!out || (!buf && len))
+		return EEVDF_EINVAL;
+	*out = NULL;
+
+	memset(&p, 0, sizeof(p));
+	p.diag = diag;
+	p.opts = opts;
+	if ((r = check_opts(&p, opts)))
+		return r;
+	if (opts && opts->nr_errors)
+		*opts->nr_errors = 0;
+	if (len == 0) /* "the file is empty", before any rt-app guess */
+		return eevdf__wl_parse_json(buf, len, diag, &root);
+
+	/*
+	 * An rt-app file (a "tasks" object, no "format") is translated into
+	 * native text first and that text is loaded instead; see
+	 * docs/rtapp-import.md.  Errors in the translation name rt-app
+	 * paths; the translated text is checked like any native workload.
+	 */
+	if (opts && opts->input != EEVDF_INPUT_AUTO)
+		rtapp = opts->input == EEVDF_INPUT_RTAPP;
+	else
+		rtapp = eevdf__rtapp_detect(buf, len);
+	if (rtapp) {
+		char *text = NULL;
+
+		r = eevdf__rtapp_translate(buf, len, filename, &text, diag);
+		if (r)
+			return r;
+		r = eevdf_workload_parse_opts(text, strlen(text), filename,
+					      &(struct eevdf_load_opts){
+						      .ncpus = p.ncpus,
+						      .nllc = p.nllc,
+						      .params = opts ?
+							      opts->params : NULL,
+						      .nr_params = opts ?
+							      opts->nr_params : 0,
+						      .input = EEVDF_INPUT_NATIVE,
+						      .errors = opts ?
+							      opts->errors : NULL,
+						      .max_errors = opts ?
+							      opts->max_errors : 0,
+						      .nr_errors = opts ?
+							      opts->nr_errors : NULL,
+					      },
+					      out, diag);
+		free(text);
+		return r;
+	}
+
+	if ((r = eevdf__wl_parse_json(buf, len, diag, &root)))
+		return r;
+	wl = calloc(1, sizeof(*wl));
+	if (!wl) {
+		cJSON_Delete(root);
+		return nomem(&p);
+	}
+	p.wl = wl;
+	eevdf__wl_set_str(wl->file, sizeof(wl->file), diag->file);
+	/* "@pid" first: slot 0 in every task */
+	if (eevdf__wl_names_add(&wl->locals, "@pid", 4, &id))
+		r = nomem(&p);
+	else
+		r = parse_top(&p, root);
+	cJSON_Delete(root);
+	parser_free(&p);
+	eevdf__wl_errors_done(&p, r);
+	if (r) {
+		eevdf_workload_free(wl);
+		return r;
+	}
+	*out = wl;
+	return 0;
+}
+
+int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
+			 eevdf_workload **out, struct eevdf_diag *diag)
+{
+	return eevdf_workload_parse_opts(buf, len, filename, NULL, out, diag);
+}
+
+int eevdf_workload_load_file_opts(const char *path,
+				  const struct eevdf_load_opts *opts,
+				  eevdf_workload **out,
+				  struct eevdf_diag *diag)
+{
+	struct eevdf_diag scratch;
+	size_t len = 0;
+	char *buf = NULL;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch,
+				      &buf, &len)))
+		return r;
+	r = eevdf_workload_parse_opts(buf, len, path, opts, out, diag);
+	free(buf);
+	return r;
+}
+
+int eevdf_workload_load_file(const char *path, eevdf_workload **out,
+			     struct eevdf_diag *diag)
+{
+	return eevdf_workload_load_file_opts(path, NULL, out, diag);
+}
+
+void eevdf_workload_free(eevdf_workload *wl)
+{
+	if (!wl)
+		return;
+	for (size_t i = 0; i < wl->nr_params; i++) {
+		free(wl->params[i].name);
+		eevdf__wl_value_free(&wl->params[i].v);
+	}
+	free(wl->params);
+	for (size_t i = 0; i < wl->nr_objs; i++) {
+		free(wl->objs[i].tmpl.name);
+		for (u32 k = 0; k < wl->objs[i].nr_fields; k++)
+			free(wl->objs[i].fields[k]);
+	}
+	free(wl->objs);
+	free(wl->objs_by_name);
+	for (size_t i = 0; i < wl->nr_tasks; i++) {
+		free(wl->tasks[i].name);
+		free(wl->tasks[i].cpus);
+		free(wl->tasks[i].init);
+	}
+	free(wl->tasks);
+	free(wl->tasks_by_name);
+	for (size_t i = 0; i < wl->nr_tmpls; i++) {
+		free(wl->tmpls[i].name);
+		free(wl->tmpls[i].cpus);
+		free(wl->tmpls[i].init);
+	}
+	free(wl->tmpls);
+	for (size_t i = 0; i < wl->nr_progs; i++) {
+		/* the simulation may hold references of its own */
+		eevdf__program_unref(wl->progs[i].prog);
+		free(wl->progs[i].pub);
+		free(wl->progs[i].objs);
+	}
+	free(wl->progs);
+	for (size_t i = 0; i < wl->nr_metrics; i++) {
+		free(wl->metrics[i].name);
+		free(wl->metrics[i].unit);
+	}
+	free(wl->metrics);
+	for (size_t i = 0; i < wl->nr_joins; i++) {
+		free(wl->joins[i].pids);
+		free(wl->joins[i].pattern);
+		free(wl->joins[i].path);
+	}
+	free(wl->joins);
+	eevdf__wl_names_free(&wl->locals);
+	eevdf__wl_names_free(&wl->globals);
+	eevdf__wl_names_free(&wl->strings);
+	free(wl->report_format);
+	for (size_t i = 0; i < wl->nr_also; i++)
+		free(wl->report_also[i]);
+	free(wl->report_also);
+	for (size_t i = 0; i < wl->nr_report_opts; i++) {
+		free(wl->report_opts[i].key);
+		free(wl->report_opts[i].value);
+	}
+	free(wl->report_opts);
+	eevdf_machine_free(wl->machine);
+	free(wl->kernel);
+	free(wl->name);
+	free(wl->description);
+	free(wl);
+}
+
+char *eevdf_diag_format(const struct eevdf_diag *d, char *buf, size_t len)
+{
+	if (!buf || len == 0)
+		return buf;
+	if (!d)
+		snprintf(buf, len, "(no diagnostic)");
+	else if (d->path[0])
+		snprintf(buf, len, "%s: %s: %s", d->file, d->path, d->msg);
+	else if (d->line > 0)
+		snprintf(buf, len, "%s:%d: %s", d->file, d->line, d->msg);
+	else
+		snprintf(buf, len, "%s: %s", d->file, d->msg);
+	return buf;
+}
+
+/* Accessors --------------------------------------------------------------- */
+
+const char *eevdf_workload_name(const eevdf_workload *wl)
+{
+	return wl && wl->name ? wl->name : "";
+}
+
+const char *eevdf_workload_description(const eevdf_workload *wl)
+{
+	return wl && wl->description ? wl->description : "";
+}
+
+eevdf_time eevdf_workload_duration(const eevdf_workload *wl)
+{
+	return wl ? wl->duration : 0;
+}
+
+bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed)
+{
+	if (!wl || !wl->has_seed)
+		return false;
+	if (seed)
+		*seed = wl->seed;
+	return true;
+}
+
+const char *eevdf_workload_kernel(const eevdf_workload *wl)
+{
+	return wl ? wl->kernel : NULL;
+}
+
+const eevdf_machine *eevdf_workload_machine(const eevdf_workload *wl)
+{
+	return wl ? wl->machine : NULL;
+}
+
+size_t eevdf_workload_nr_tasks(const eevdf_workload *wl)
+{
+	return wl ? wl->nr_tasks : 0;
+}
+
+/* NULL when i is out of range. */
+const struct eevdf_task_spec *eevdf_workload_task(const eevdf_workload *wl,
+						  size_t i)
+{
+	if (!wl || i >= wl->nr_tasks)
+		return NULL;
+	return &wl->tasks[i].spec;
+}
+
+const char *eevdf_workload_report_format(const eevdf_workload *wl)
+{
+	return wl ? wl->report_format : NULL;
+}
+
+size_t eevdf_workload_report_also_count(const eevdf_workload *wl)
+{
+	return wl ? wl->nr_also : 0;
+}
+
+const char *eevdf_workload_report_also(const eevdf_workload *wl, size_t i)
+{
+	return wl && i < wl->nr_also ? wl->report_also[i] : NULL;
+}
+
+const char *eevdf_workload_report_option(const eevdf_workload *wl,
+					 const char *key)
+{
+	for (size_t i = 0; wl && key && i < wl->nr_report_opts; i++)
+		if (strcmp(wl->report_opts[i].key, key) == 0)
+			return wl->report_opts[i].value;
+	return NULL;
+}
+
+const char *eevdf_workload_metric_unit(const eevdf_workload *wl,
+				       const char *name)
+{
+	int i = wl && name ? eevdf__wl_find_metric(wl, name) : -1;
+
+	return i >= 0 ? wl->metrics[i].unit : NULL;
+}
+
+const struct program *eevdf__workload_program(const eevdf_workload *wl,
+					      size_t i)
+{
+	if (!wl || i >= wl->nr_tasks)
+		return NULL;
+	return wl->progs[wl->tasks[i].prog].prog;
+}
+
+const struct program *
+eevdf__workload_template_program(const eevdf_workload *wl, const char *name)
+{
+	int i = wl && name ? eevdf__wl_find_template(wl, name) : -1;
+
+	return i >= 0 ? wl->progs[wl->tmpls[i].prog].prog : NULL;
+}
+
+/* Simulation setup --------------------------------------------------------- */
+
+static int setup_fail(const eevdf_workload *wl, struct eevdf_diag *diag,
+		      const char *path, int code, const char *msg)
+{
+	eevdf__wl_diag_init(diag, wl->file);
+	eevdf__wl_set_str(diag->path, sizeof(diag->path), path);
+	eevdf__wl_set_str(diag->msg, sizeof(diag->msg), msg);
+	return code;
+}
+
+static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
+{
+	for (size_t i = 0; i < wl->nr_objs; i++) {
+		struct sim_object *o = malloc(sizeof(*o));
+		int idx;
+
+		if (!o)
+			return EEVDF_ENOMEM;
+		*o = wl->objs[i].tmpl;
+		o->name = eevdf__wl_strdup(wl->objs[i].tmpl.name);
+		idx = o->name ? eevdf__sim_add_object(sim, o) : EEVDF_ENOMEM;
+		if (idx < 0) {
+			eevdf__object_free(o);
+			free(o);
+			return idx;
+		}
+		if ((size_t)idx != i)
+			return EEVDF_EINTERNAL;
+	}
+	return 0;
+}
+
+static int add_tables(const eevdf_workload *wl, eevdf_sim *sim)
+{
+	s64 *zeros = calloc(wl->globals.n ? wl->globals.n : 1, sizeof(s64));
+	int r;
+
+	if (!zeros)
+		return EEVDF_ENOMEM;
+	r = eevdf__sim_set_globals(sim, zeros, wl->globals.n);
+	free(zeros);
+	for (size_t i = 0; !r && i < wl->nr_metrics; i++) {
+		const struct wl_metric *m = &wl->metrics[i];
+		int idx = m->type == MET_RATE ?
+				  eevdf__sim_add_rate(sim, m->name, m->of,
+						      m->every, m->quant,
+						      m->reset_at_warmup) :
+				  eevdf__sim_add_metric(sim, m->name, m->type,
+							m->quant, m->keyed,
+							m->per_task,
+							m->reset_at_warmup);
+
+		r = idx < 0 ? idx : (size_t)idx != i ? EEVDF_EINTERNAL : 0;
+	}
+	for (size_t i = 0; !r && i < wl->nr_joins; i++) {
+		int idx = eevdf__sim_add_join_set(sim, wl->joins[i].pids,
+						  wl->joins[i].nr);
+
+		r = idx < 0 ? idx : (size_t)idx != i ? EEVDF_EINTERNAL : 0;
+	}
+	/* string ids are positions in the workload's table */
+	for (u32 i = 0; !r && i < wl->strings.n; i++) {
+		s64 id;
+
+		r = eevdf__sim_intern(sim, wl->strings.v[i], &id);
+		if (!r && id != STRING_ID_BASE + (s64)i)
+			r = EEVDF_EINTERNAL;
+	}
+	if (!r && wl->stop == WL_STOP_AFTER)
+		r = eevdf__sim_set_stop(sim, wl->stop_after, wl->stop_kill);
+	if (!r && wl->stop == WL_STOP_TASK_EXITED)
+		sim->end_on_exit_of = (int)wl->stop_task + 1;
+	if (!r && wl->warmup > 0)
+		r = eevdf__sim_set_warmup(sim, wl->warmup);
+	return r;
+}
+
+/* A CPU of t's "cpus" that the machine lacks: a message, else 0. */
+static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
+		      const struct wl_task *t, const char *what,
+		      const char *path, struct eevdf_diag *diag)
+{
+	char msg[256];
+
+	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
+		if (t->cpus[k] < sim->nr_cpus)
+			continue;
+		snprintf(msg, sizeof(msg), "%s %s: cpu %d is not on this "
+			 "%d-CPU machine", what, t->name, t->cpus[k],
+			 sim->nr_cpus);
+		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
+	}
+	return 0;
+}
+
+/*
+ * The spawn templates, numbered as the spawn ops name them.  Their
+ * instances start with every variable at 0: the template's vars are set
+ * by the first ops of its program.
+ */
+static int add_templates(const eevdf_workload *wl, eevdf_sim *sim,
+			 struct eevdf_diag *diag)
+{
+	char path[WL_PATH_MAX];
+	int r, idx;
+
+	for (size_t i = 0; i < wl->nr_tmpls; i++) {
+		const struct wl_task *t = &wl->tmpls[i];
+		struct program *prog = wl->progs[t->prog].prog;
+
+		snprintf(path, sizeof(path), "templates.%s", t->name);
+		if ((r = check_cpus(wl, sim, t, "template", path, diag)))
+			return r;
+		/* the template holds a reference of its own */
+		prog->refs++;
+		idx = eevdf__sim_add_template(sim, t->name, &t->spec, prog,
+					      t->is_thread);
+		if (idx < 0)
+			return setup_fail(wl, diag, path, idx,
+					  "out of memory");
+		if ((size_t)idx != i)
+			return setup_fail(wl, diag, path, EEVDF_EINTERNAL,
+					  "the template got an unexpected "
+					  "index");
+	}
+	return 0;
+}
+
+static int add_task(const eevdf_workload *wl, eevdf_sim *sim, size_t i,
+		    struct eevdf_diag *diag)
+{
+	const struct wl_task *t = &wl->tasks[i];
+	struct program *prog = wl->progs[t->prog].prog;
+	char path[48];
+	s64 *init;
+	int pid, r;
+
+	snprintf(path, sizeof(path), "tasks[%zu]", t->src);
+	if ((r = check_cpus(wl, sim, t, "task", path, diag)))
+		return r;
+	init = calloc(wl->locals.n ? wl->locals.n : 1, sizeof(*init));
+	if (!init)
+		return setup_fail(wl, diag, path, EEVDF_ENOMEM,
+				  "out of memory");
+	init[0] = (s64)i + 1; /* "@pid" */
+	for (u32 k = 0; k < t->nr_init; k++)
+		init[t->init[k].slot] = t->init[k].v;
+	/* the task takes a reference of its own */
+	prog->refs++;
+	pid = eevdf__sim_add_task_prog(sim, &t->spec, prog, t->is_thread,
+				       init);
+	free(init);
+	if (pid < 0)
+		return setup_fail(wl, diag, path, pid, eevdf_sim_errmsg(sim));
+	if ((size_t)pid != i + 1)
+		return setup_fail(wl, diag, path, EEVDF_EINTERNAL,
+				  "the task got an unexpected pid");
+	return 0;
+}
+
+int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
+			     struct eevdf_diag *diag)
+{
+	struct eevdf_diag scratch;
+	int r;
+
+	if (!diag)
+		diag = &scratch;
+	if (!wl || !sim)
+		return EEVDF_EINVAL;
+	if (sim->error)
+		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
+				  "the simulation failed earlier");
+	/*
+	 * pids, object indices, metric indices and string ids are compiled
+	 * into the programs: they hold only in a simulation that has none
+	 * of its own.
+	 */
+	if (sim->nr_tasks || sim->nr_objs || sim->nr_metrics ||
+	    sim->nr_join_sets || sim->nr_strings || sim->nr_templates)
+		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
+				  "a workload's tasks must be the first of "
+				  "the simulation (it already has tasks, "
+				  "objects, metrics or templates)");
+	/*
+	 * Workloads always pay for their syscalls and switches: the
+	 * documented defaults, then what the simulation's machine says
+	 * about itself, then the workload's own "costs", which know best
+	 * what the benchmark measured.
+	 */
+	eevdf__costs_default(&sim->costs);
+	eevdf__machine_apply_costs(sim->machine, &sim->costs);
+	eevdf__costs_apply(&sim->costs, &wl->costs, wl->cost_set);
+	if ((r = add_objects(wl, sim)) || (r = add_tables(wl, sim)))
+		return setup_fail(wl, diag, "", r,
+				  r == EEVDF_ENOMEM ? "out of memory" :
+						      "could not set up the "
+						      "simulation");
+	if ((r = add_templates(wl, sim, diag)))
+		return r;
+	for (size_t i = 0; i < wl->nr_tasks; i++)
+		if ((r = add_task(wl, sim, i, diag)))
+			return r;
+	return 0;
+}

@@ -18,6 +18,7 @@
 #include "trace_rec.h"
 #include "sched/cfs.h"
 #include "sched/smp.h"
+#include "engine/sim.h"
 
 #define NS 1LL
 #define MS 1000000LL
@@ -104,7 +105,7 @@ static void h_init(struct h *h, int nr_cpus)
 	cfg.kernel = "cfs-6.1";
 	cfg.nr_cpus = nr_cpus;
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &h->sim, err, sizeof(err)), 0);
-	h->rq = &h->sim->rqs[0];
+	h->rq = &h->sim->sched.rqs[0];
 	h->cfs = &h->rq->cfs;
 	h->rq->clock = 1000 * MS;
 	h->nr = 0;
@@ -381,7 +382,7 @@ START_TEST(cfs_migration_is_relative_to_min_vruntime)
 	s64 rel;
 
 	h_init(&h, 2);
-	dst = &h.sim->rqs[1];
+	dst = &h.sim->sched.rqs[1];
 	dst->clock = h.rq->clock;
 	a = h_task(&h, 0);
 	h_enqueue(&h, a, 0);
@@ -395,7 +396,7 @@ START_TEST(cfs_migration_is_relative_to_min_vruntime)
 	dequeue_task_fair(h.rq, b, 0);
 	ck_assert(b->se.vrel);
 	ck_assert_int_eq((s64)b->se.vruntime, rel);
-	set_task_cpu(h.sim, b, 1);
+	set_task_cpu(&h.sim->sched, b, 1);
 	ck_assert_int_eq((s64)b->se.vruntime, rel);
 	enqueue_task_fair(dst, b, ENQUEUE_MIGRATED);
 	ck_assert(!b->se.vrel);
@@ -410,7 +411,7 @@ START_TEST(cfs_migration_is_relative_to_min_vruntime)
 	c->on_rq = false;
 	ck_assert(!c->se.vrel);
 	rel = (s64)(c->se.vruntime - h.cfs->v0);
-	set_task_cpu(h.sim, c, 1);
+	set_task_cpu(&h.sim->sched, c, 1);
 	ck_assert(c->se.vrel);
 	ck_assert_int_eq((s64)c->se.vruntime, rel);
 	enqueue_task_fair(dst, c, ENQUEUE_WAKEUP | ENQUEUE_MIGRATED);

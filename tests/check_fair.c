@@ -44,7 +44,7 @@ static void h_init(struct h *h, const char *kernel, int nr_cpus, int hz,
 		ck_assert_int_eq(eevdf_config_set_features(&cfg, features, err,
 							   sizeof(err)), 0);
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &h->sim, err, sizeof(err)), 0);
-	h->rq = &h->sim->rqs[0];
+	h->rq = &h->sim->sched.rqs[0];
 	h->cfs = &h->rq->cfs;
 	h->rq->clock = 1000 * MS;
 	h->nr = 0;

@@ -879,12 +879,12 @@ START_TEST(costs_layer_defaults_then_machine_then_workload)
 		      "'tasks':[" TASK_A "]}", "w.json", NULL, &d);
 	ck_assert_ptr_nonnull(wl);
 	sim = sim_on(m, wl, &lent);
-	ck_assert_uint_eq(sim->costs.ipi, 3000);          /* the machine's */
-	ck_assert_uint_eq(sim->costs.fork, 0);            /* the machine's */
-	ck_assert_uint_eq(sim->costs.syscall, 2000);      /* the workload's */
-	ck_assert_uint_eq(sim->costs.smt_speed_pct, 40);  /* the workload's */
-	ck_assert_uint_eq(sim->costs.idle_exit, dflt.idle_exit);
-	ck_assert_uint_eq(sim->costs.pipe_read, dflt.pipe_read);
+	ck_assert_uint_eq(sim->sched.costs.ipi, 3000);          /* the machine's */
+	ck_assert_uint_eq(sim->sched.costs.fork, 0);            /* the machine's */
+	ck_assert_uint_eq(sim->sched.costs.syscall, 2000);      /* the workload's */
+	ck_assert_uint_eq(sim->sched.costs.smt_speed_pct, 40);  /* the workload's */
+	ck_assert_uint_eq(sim->sched.costs.idle_exit, dflt.idle_exit);
+	ck_assert_uint_eq(sim->sched.costs.pipe_read, dflt.pipe_read);
 	sim_done(sim, lent);
 	eevdf_workload_free(wl);
 	eevdf_machine_free(m);
@@ -920,7 +920,7 @@ START_TEST(the_library_without_a_workload_has_only_the_machines_costs)
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
 	memset(&zero, 0, sizeof(zero));
 	zero.ipi = 3000;
-	ck_assert_int_eq(memcmp(&sim->costs, &zero, sizeof(zero)), 0);
+	ck_assert_int_eq(memcmp(&sim->sched.costs, &zero, sizeof(zero)), 0);
 	eevdf_sim_free(sim);
 	eevdf_machine_free(m);
 }

@@ -86,7 +86,7 @@ static eevdf_sim *new_sim(bool costs)
 	cfg.check_invariants = true;
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
 	if (costs)
-		eevdf__costs_default(&sim->costs);
+		eevdf__costs_default(&sim->sched.costs);
 	return sim;
 }
 
@@ -270,7 +270,7 @@ START_TEST(pipe_ping_pong_round_trip_is_the_sum_of_its_costs)
 		if (feats[k])
 			eevdf_config_set_features(&cfg, feats[k], NULL, 0);
 		ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
-		eevdf__costs_default(&sim->costs);
+		eevdf__costs_default(&sim->sched.costs);
 		p1 = add_chan(sim, "p1", CHAN_PIPE, 65536,
 			      WW_SLOT_FREED_IF_FULL);
 		p2 = add_chan(sim, "p2", CHAN_PIPE, 65536,
@@ -296,7 +296,7 @@ START_TEST(pipe_ping_pong_round_trip_is_the_sum_of_its_costs)
 		ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
 		ck_assert(eevdf_sim_done(sim));
 		/* less the two exits at the end */
-		t = eevdf_sim_now(sim) - 2 * (eevdf_time)sim->costs.exit;
+		t = eevdf_sim_now(sim) - 2 * (eevdf_time)sim->sched.costs.exit;
 		ck_assert_msg(llabs(t - loops * per_trip[k]) < 5 * US,
 			      "%lld ns for %lld round trips", (long long)t,
 			      (long long)loops);
@@ -341,7 +341,7 @@ START_TEST(reader_sees_eof_when_writers_exit)
 	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
 	ck_assert(eevdf_sim_done(sim));
 	/* three messages, then the fourth recv returns EOF (status 3) */
-	ck_assert_int_eq(sim->tasks[rp - 1]->locals[0], 3);
+	ck_assert_int_eq(sim->sched.tasks[rp - 1]->locals[0], 3);
 	eevdf_sim_free(sim);
 }
 END_TEST
@@ -383,8 +383,8 @@ START_TEST(eof_waits_for_writers_that_have_not_written_yet)
 	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
 	ck_assert(eevdf_sim_done(sim));
 	/* both reads got a message (status OK = 0), the second at 5 ms */
-	ck_assert_int_eq(sim->tasks[rp - 1]->locals[0], 0);
-	ck_assert_int_eq(sim->tasks[rp - 1]->locals[1], 0);
+	ck_assert_int_eq(sim->sched.tasks[rp - 1]->locals[0], 0);
+	ck_assert_int_eq(sim->sched.tasks[rp - 1]->locals[1], 0);
 	ck_assert_int_eq(eevdf_sim_now(sim), 5 * MS);
 	eevdf_sim_free(sim);
 }
@@ -548,7 +548,7 @@ START_TEST(signal_interrupts_sleep_and_runs_the_handler)
 	ck_assert(eevdf_sim_done(sim));
 	/* the child's 5 ms of work, shared with nobody once both sleep */
 	ck_assert_int_eq(eevdf_sim_now(sim), 5 * MS);
-	ck_assert_int_eq(sim->tasks[pp - 1]->locals[0], 2 /* EINTR */);
+	ck_assert_int_eq(sim->sched.tasks[pp - 1]->locals[0], 2 /* EINTR */);
 	ck_assert_int_eq(sim->metrics[hits]->all.value, 1);
 	ck_assert_int_eq(stats(sim, vp).state, EEVDF_TASK_DEAD);
 	/* the victim got the CPU once, went to sleep, and was killed */
@@ -585,8 +585,8 @@ START_TEST(spawn_and_join_children_loop)
 	ck_assert(eevdf_sim_done(sim));
 	ck_assert_uint_eq(eevdf_sim_nr_tasks(sim), 101);
 	ck_assert_int_eq(eevdf_sim_now(sim), 100 * 10 * US);
-	ck_assert_str_eq(sim->tasks[100]->name, "child[99]");
-	ck_assert_int_eq(sim->tasks[0]->live_children, 0);
+	ck_assert_str_eq(sim->sched.tasks[100]->name, "child[99]");
+	ck_assert_int_eq(sim->sched.tasks[0]->live_children, 0);
 	eevdf_sim_free(sim);
 }
 END_TEST

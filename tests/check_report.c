@@ -116,7 +116,7 @@ START_TEST(dbench_prints_ops_and_throughput)
 	ck_assert_int_eq(eevdf__sim_intern(sim, "ReadX", &readx), 0);
 	ck_assert_int_eq(eevdf__sim_intern(sim, "Close", &close_), 0);
 	ck_assert_int_eq(eevdf__sim_set_warmup(sim, 0), 0);
-	sim->now = 2 * 1000 * MS;
+	sim->sched.now = 2 * 1000 * MS;
 	/* 1140 MB over 2 s: 570 MB/sec */
 	eevdf__metric_count(sim, (u32)bytes, NULL, 1140000000LL);
 	eevdf__metric_record(sim, (u32)lat, NULL, readx, 8000);
@@ -230,7 +230,7 @@ START_TEST(cyclictest_blogbench_unixbench_starve_and_stress_ng_lines)
 			      "Final score for reads :        123456\n");
 	free(out);
 	/* 300000 iterations in 30 s: 10000.0 lps */
-	sim->now = 30000 * MS;
+	sim->sched.now = 30000 * MS;
 	eevdf__metric_count(sim, (u32)it, NULL, 300000);
 	out = report(sim, "unixbench", none);
 	/* "%-40s %12.1f %-5s": 24 + 1 + 5 spaces after the label */
@@ -238,12 +238,12 @@ START_TEST(cyclictest_blogbench_unixbench_starve_and_stress_ng_lines)
 			      " " "     " "10000.0 lps   (30.0 s, 1 samples)\n");
 	free(out);
 	/* 24.4 s of run: real 0m24.400s */
-	sim->now = 24400 * MS;
+	sim->sched.now = 24400 * MS;
 	out = report(sim, "starve", sig);
 	ck_assert_str_eq(out, "expecting to receive 1000 signals\n\n"
 			      "real\t0m24.400s\n");
 	free(out);
-	sim->now = 15000 * MS;
+	sim->sched.now = 15000 * MS;
 	eevdf__metric_count(sim, (u32)ops, NULL, 1234567);
 	out = report(sim, "stress-ng", futex);
 	/* "%-13s %9lld %9.2f": 8 + 1 + 2 spaces after the name */

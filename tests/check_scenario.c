@@ -129,7 +129,7 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 	static const char *const kernels[] = { "6.18", "6.17", "6.12", "6.8" };
 	const char *kernel = kernels[_i];
 	eevdf_sim *sim = make_sim(kernel, 1, 1000, NULL);
-	struct cfs_rq *cfs = &sim->rqs[0].cfs;
+	struct cfs_rq *cfs = &sim->sched.rqs[0].cfs;
 	s64 bound, worst = 0;
 	int ret;
 
@@ -138,12 +138,12 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 	add_on(sim, "hm3", -3, EEVDF_POLICY_NORMAL, hog, 2, 0);
 	add_on(sim, "s", 0, EEVDF_POLICY_NORMAL, short_sleeper, 3, 0);
 	add_on(sim, "b", 2, EEVDF_POLICY_NORMAL, blip, 3, 0);
-	bound = (s64)(sim->sp.sysctl_sched_base_slice + sim->sp.tick_nsec);
+	bound = (s64)(sim->sched.sp.sysctl_sched_base_slice + sim->sched.sp.tick_nsec);
 	while ((ret = eevdf_sim_step(sim)) == 1 && eevdf_sim_now(sim) < 5 * SEC) {
 		u64 v = avg_vruntime_peek(cfs);
 
-		for (size_t i = 0; i < sim->nr_tasks; i++) {
-			struct sched_entity *se = &sim->tasks[i]->se;
+		for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
+			struct sched_entity *se = &sim->sched.tasks[i]->se;
 			s64 lag;
 
 			if (!se->on_rq)
@@ -155,7 +155,7 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 				worst = llabs(lag);
 			ck_assert_msg(llabs(lag) <= bound,
 				      "%s: lag %lld ns beyond %lld at %lld ns",
-				      sim->tasks[i]->name, (long long)lag,
+				      sim->sched.tasks[i]->name, (long long)lag,
 				      (long long)bound,
 				      (long long)eevdf_sim_now(sim));
 		}

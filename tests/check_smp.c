@@ -78,11 +78,11 @@ START_TEST(domains_of_an_smt_desktop)
 {
 	eevdf_machine *m = regular(1, 1, 4, 2);
 	eevdf_sim *sim = sim_on(m, 0);
-	const struct cpu_topo *c0 = &sim->topo.cpu[0];
+	const struct cpu_topo *c0 = &sim->sched.topo.cpu[0];
 	const struct sched_domain *smt = c0->sd, *mc = smt->parent;
 
 	/* split numbering: CPU 0's sibling is CPU 4 */
-	ck_assert_int_eq(sim->topo.cpu[4].core, c0->core);
+	ck_assert_int_eq(sim->sched.topo.cpu[4].core, c0->core);
 	ck_assert_int_eq(smt->level, SD_LVL_SMT);
 	ck_assert_uint_eq(smt->span_weight, 2);
 	ck_assert_uint_eq(smt->imbalance_pct, 110);
@@ -100,7 +100,7 @@ START_TEST(domains_of_an_smt_desktop)
 	ck_assert_ptr_null(mc->parent);
 	ck_assert_ptr_eq(c0->sd_llc, mc);
 	ck_assert_uint_eq(c0->sd_llc_size, 8);
-	ck_assert(sim->topo.smt_active);
+	ck_assert(sim->sched.topo.smt_active);
 	eevdf_sim_free(sim);
 	eevdf_machine_free(m);
 }
@@ -110,7 +110,7 @@ START_TEST(domains_of_a_two_socket_server)
 {
 	eevdf_machine *m = regular(2, 1, 20, 2);
 	eevdf_sim *sim = sim_on(m, 0);
-	const struct sched_domain *sd = sim->topo.cpu[0].sd;
+	const struct sched_domain *sd = sim->sched.topo.cpu[0].sd;
 
 	ck_assert_int_eq(eevdf_sim_nr_cpus(sim), 80);
 	ck_assert_int_eq(sd->level, SD_LVL_SMT);
@@ -128,8 +128,8 @@ START_TEST(domains_of_a_two_socket_server)
 	ck_assert_uint_eq(sd->imb_numa_nr, 2);
 	ck_assert_uint_eq(sd->span->nr_groups, 2);
 	ck_assert_ptr_null(sd->parent);
-	ck_assert(!cpus_share_cache(&sim->topo, 0, 20));
-	ck_assert(cpus_share_cache(&sim->topo, 0, 40));
+	ck_assert(!cpus_share_cache(&sim->sched.topo, 0, 20));
+	ck_assert(cpus_share_cache(&sim->sched.topo, 0, 40));
 	eevdf_sim_free(sim);
 	eevdf_machine_free(m);
 }
@@ -139,13 +139,13 @@ START_TEST(domains_of_many_small_llcs)
 {
 	eevdf_machine *m = regular(1, 8, 8, 2);
 	eevdf_sim *sim = sim_on(m, 0);
-	const struct sched_domain *pkg = sim->topo.cpu[0].sd->parent->parent;
+	const struct sched_domain *pkg = sim->sched.topo.cpu[0].sd->parent->parent;
 
 	ck_assert_int_eq(pkg->level, SD_LVL_PKG);
 	ck_assert_uint_eq(pkg->span_weight, 128);
 	ck_assert_uint_eq(pkg->span->nr_groups, 8);
 	ck_assert_uint_eq(pkg->imb_numa_nr, 8);
-	ck_assert_uint_eq(sim->topo.cpu[0].sd_llc_size, 16);
+	ck_assert_uint_eq(sim->sched.topo.cpu[0].sd_llc_size, 16);
 	eevdf_sim_free(sim);
 	eevdf_machine_free(m);
 }
@@ -155,8 +155,8 @@ START_TEST(a_flat_machine_of_one_cpu_has_no_domains)
 {
 	eevdf_sim *sim = sim_on(NULL, 1);
 
-	ck_assert_ptr_null(sim->topo.cpu[0].sd);
-	ck_assert(!sim->sp.smp);
+	ck_assert_ptr_null(sim->sched.topo.cpu[0].sd);
+	ck_assert(!sim->sched.sp.smp);
 	eevdf_sim_free(sim);
 }
 END_TEST
@@ -378,14 +378,14 @@ START_TEST(a_ping_pong_pair_lands_on_idle_cpus_of_the_llc)
 		" {\"send\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]}]}";
 	eevdf_sim *sim = run_workload(json, NULL, 10 * SEC);
 	struct eevdf_smp_stats ss;
-	const struct task *a = sim->tasks[0], *b = sim->tasks[1];
+	const struct task *a = sim->sched.tasks[0], *b = sim->sched.tasks[1];
 
 	ck_assert(eevdf_sim_done(sim));
 	ck_assert_int_eq(eevdf_sim_smp_stats(sim, &ss), 0);
 	ck_assert_uint_ge(ss.wakeups, 3999);
 	ck_assert_uint_eq(ss.wakeups_idle, ss.wakeups);
 	/* wake_affine keeps the pair inside one LLC */
-	ck_assert_int_eq(sim->topo.cpu[a->cpu].llc, sim->topo.cpu[b->cpu].llc);
+	ck_assert_int_eq(sim->sched.topo.cpu[a->cpu].llc, sim->sched.topo.cpu[b->cpu].llc);
 	ck_assert_int_ne(a->cpu, b->cpu);
 	eevdf_sim_free(sim);
 }
@@ -469,7 +469,7 @@ static eevdf_time finish_after_move(int to)
 	ck_assert_int_eq(eevdf_sim_run(sim, 5 * MS), 0);
 	ck_assert_int_eq(eevdf_sim_set_affinity(sim, 1, &to, 1), 0);
 	ck_assert_int_eq(eevdf_sim_run(sim, SEC), 0);
-	t = sim->tasks[0]->exited_at;
+	t = sim->sched.tasks[0]->exited_at;
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 	return t;
@@ -566,20 +566,20 @@ START_TEST(wake_wide_needs_many_flips_on_both_sides)
 
 	add_hog(sim, "waker", 0, NULL, 0);
 	add_hog(sim, "wakee", 0, NULL, 0);
-	waker = sim->tasks[0];
-	wakee = sim->tasks[1];
+	waker = sim->sched.tasks[0];
+	wakee = sim->sched.tasks[1];
 	/* the LLC has 8 CPUs */
 	waker->wakee_flips = 64;
 	wakee->wakee_flips = 7;
-	ck_assert(!wake_wide(sim, waker, wakee, 0));
+	ck_assert(!wake_wide(&sim->sched, waker, wakee, 0));
 	wakee->wakee_flips = 8;
-	ck_assert(wake_wide(sim, waker, wakee, 0));
+	ck_assert(wake_wide(&sim->sched, waker, wakee, 0));
 	waker->wakee_flips = 63;
-	ck_assert(!wake_wide(sim, waker, wakee, 0));
+	ck_assert(!wake_wide(&sim->sched, waker, wakee, 0));
 	/* symmetric: the wakee may be the one that flips */
 	waker->wakee_flips = 8;
 	wakee->wakee_flips = 64;
-	ck_assert(wake_wide(sim, waker, wakee, 0));
+	ck_assert(wake_wide(&sim->sched, waker, wakee, 0));
 	eevdf_sim_free(sim);
 	eevdf_machine_free(m);
 }
@@ -604,10 +604,10 @@ static eevdf_sim *two_busy_cpus(eevdf_machine **m, struct task **p)
 	add_hog(sim, "h1", 0, c1, 1);
 	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
 	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
-	*p = sim->tasks[2];
-	ck_assert(!available_idle_cpu(sim, 0) && !available_idle_cpu(sim, 1));
+	*p = sim->sched.tasks[2];
+	ck_assert(!available_idle_cpu(&sim->sched, 0) && !available_idle_cpu(&sim->sched, 1));
 	for (int c = 2; c < 8; c++)
-		ck_assert(available_idle_cpu(sim, c));
+		ck_assert(available_idle_cpu(&sim->sched, c));
 	return sim;
 }
 
@@ -616,15 +616,15 @@ START_TEST(select_idle_sibling_order)
 	eevdf_machine *m;
 	struct task *p;
 	eevdf_sim *sim = two_busy_cpus(&m, &p);
-	struct llc_shared *llc = &sim->topo.llc[0];
+	struct llc_shared *llc = &sim->sched.topo.llc[0];
 
 	/* an idle target is taken as it is */
-	ck_assert_int_eq(select_idle_sibling(sim, p, 0, 3), 3);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 0, 3), 3);
 	/* an idle prev that shares the cache comes next */
-	ck_assert_int_eq(select_idle_sibling(sim, p, 6, 0), 6);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 6, 0), 6);
 	/* then recent_used_cpu, which the call replaces by prev */
 	p->recent_used_cpu = 7;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 7);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 0), 7);
 	ck_assert_int_eq(p->recent_used_cpu, 1);
 	/*
 	 * With idle cores the scan from target + 1 wants a whole idle core:
@@ -632,13 +632,13 @@ START_TEST(select_idle_sibling_order)
 	 */
 	llc->has_idle_cores = true;
 	llc->nr_idle_scan = 8;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 0, 0), 2);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 0, 0), 2);
 	/* without idle cores, prev's idle SMT sibling: 1's is 5, 0's is 4,
 	 * whatever the scan budget */
 	llc->has_idle_cores = false;
 	llc->nr_idle_scan = 0;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 5);
-	ck_assert_int_eq(select_idle_sibling(sim, p, 0, 0), 4);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 0), 5);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 0, 0), 4);
 	eevdf_sim_free(sim);
 	eevdf_machine_free(m);
 }
@@ -656,30 +656,30 @@ START_TEST(select_idle_cpu_scans_within_its_budget)
 	};
 	struct eevdf_task_spec s = { .name = "p", .program = nap, .nr_ops = 1 };
 	eevdf_sim *sim = sim_on(NULL, 8);
-	struct llc_shared *llc = &sim->topo.llc[0];
+	struct llc_shared *llc = &sim->sched.topo.llc[0];
 	struct task *p;
 
 	add_hog(sim, "h0", 0, c0, 1);
 	add_hog(sim, "h1", 0, c1, 1);
 	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
 	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
-	p = sim->tasks[2];
+	p = sim->sched.tasks[2];
 	/* from CPU 1 (busy) on, CPU 2 is the first idle one */
 	llc->nr_idle_scan = 8;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 2);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 0), 2);
 	/* a budget of 2 examines CPUs 1 and 2 */
 	llc->nr_idle_scan = 2;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 2);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 0), 2);
 	/* a budget of 1 examines CPU 1 only: no idle CPU, target stays */
 	llc->nr_idle_scan = 1;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 0);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 0), 0);
 	/* a budget of 0 (an LLC that looked busy) scans nothing */
 	llc->nr_idle_scan = 0;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 0), 0);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 0), 0);
 	/* prev == target (busy): the scan from target + 1 finds CPU 2 */
 	llc->nr_idle_scan = 8;
 	p->recent_used_cpu = -1;
-	ck_assert_int_eq(select_idle_sibling(sim, p, 1, 1), 2);
+	ck_assert_int_eq(select_idle_sibling(&sim->sched, p, 1, 1), 2);
 	eevdf_sim_free(sim);
 }
 END_TEST

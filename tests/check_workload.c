@@ -1695,7 +1695,7 @@ START_TEST(vars_and_pid_seed_each_task)
 	/* one program: @x comes from vars, not from the compiled ops */
 	ck_assert_ptr_eq(prog_of(wl, "v[0]"), prog_of(wl, "v[2]"));
 	for (size_t i = 0; i < 4; i++) {
-		const struct task *t = sim->tasks[i];
+		const struct task *t = sim->sched.tasks[i];
 
 		ck_assert_int_eq(t->locals[0], (s64)i + 1);
 		if (!i)
@@ -1970,10 +1970,10 @@ START_TEST(costs_override_the_cost_table)
 	ck_assert_uint_eq(wl->cost_set, ((u64)1 << COST_IDX_pipe_write) |
 						((u64)1 << COST_IDX_fork));
 	sim = sim_with(wl, 1);
-	ck_assert_uint_eq(sim->costs.pipe_write, 1000);
-	ck_assert_uint_eq(sim->costs.fork, 0);
-	ck_assert_uint_eq(sim->costs.pipe_read, dflt.pipe_read);
-	ck_assert_uint_eq(sim->costs.ctxsw_process, dflt.ctxsw_process);
+	ck_assert_uint_eq(sim->sched.costs.pipe_write, 1000);
+	ck_assert_uint_eq(sim->sched.costs.fork, 0);
+	ck_assert_uint_eq(sim->sched.costs.pipe_read, dflt.pipe_read);
+	ck_assert_uint_eq(sim->sched.costs.ctxsw_process, dflt.ctxsw_process);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'costs':{'pipe_wrte':'1us'},"
@@ -2755,10 +2755,10 @@ START_TEST(templates_compile_with_their_vars_first)
 	ck_assert_int_eq(sim->templates[0].spec.cpus[0], 1);
 	ck_assert_ptr_eq(sim->templates[0].prog, w);
 	run_to_end(sim, 1000 * MS);
-	ck_assert_uint_eq(sim->nr_tasks, 5);
-	ck_assert_str_eq(sim->tasks[1]->name, "child[0]");
+	ck_assert_uint_eq(sim->sched.nr_tasks, 5);
+	ck_assert_str_eq(sim->sched.tasks[1]->name, "child[0]");
 	for (u32 k = 0; k < 3; k++) {
-		const struct task *t = sim->tasks[2 + k];
+		const struct task *t = sim->sched.tasks[2 + k];
 		char name[16];
 
 		snprintf(name, sizeof(name), "worker[%u]", k);
@@ -2934,21 +2934,21 @@ START_TEST(run_starve_delivers_the_signals_to_the_handler)
 	 */
 	ck_assert_int_ge(handled, 300);
 	ck_assert_int_le(handled, 302);
-	ck_assert_int_eq(sim->tasks[0]->locals[local_slot(wl, "@left")], 0);
+	ck_assert_int_eq(sim->sched.tasks[0]->locals[local_slot(wl, "@left")], 0);
 	/* every handled signal but the last ended a sleep early */
 	ck_assert_int_ge(eintr, 299);
 	ck_assert_int_le(eintr, 300);
 	/* a signal sent while one is pending coalesces with it */
 	ck_assert_int_gt(sent, handled);
-	ck_assert_int_eq(sim->tasks[1]->state, TASK_DEAD);
+	ck_assert_int_eq(sim->sched.tasks[1]->state, TASK_DEAD);
 	el = sim->metrics[metric_idx(wl, "elapsed")];
 	ck_assert(el->all.set);
 	/* the child's 1 s nap, then about 3-5 us per signal */
 	ck_assert_int_gt(el->all.value, 1000 * MS);
 	ck_assert_int_lt(el->all.value, 1000 * MS + 300 * 10000);
 	/* the parent then pays its exit */
-	ck_assert_int_eq(el->all.value + sim->costs.exit,
-			 sim->tasks[0]->exited_at);
+	ck_assert_int_eq(el->all.value + sim->sched.costs.exit,
+			 sim->sched.tasks[0]->exited_at);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 }
@@ -2981,7 +2981,7 @@ START_TEST(run_interruptible_join_retries_on_eintr)
 	/* each signal finds the parent waiting again (100 us apart) */
 	ck_assert_int_eq(rec, 50);
 	ck_assert_int_eq(intr, 50);
-	ck_assert_int_eq(sim->tasks[0]->locals[local_slot(wl, "@s")], 0);
+	ck_assert_int_eq(sim->sched.tasks[0]->locals[local_slot(wl, "@s")], 0);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 }
@@ -3003,13 +3003,13 @@ START_TEST(run_spawn_and_join_children_count_the_instances)
 	run_to_end(sim, 1000 * MS);
 	ck_assert_int_eq(sim->metrics[metric_idx(wl, "iter")]->all.value, 5);
 	ck_assert_uint_eq(sim->templates[0].spawned, 15);
-	ck_assert_uint_eq(sim->nr_tasks, 16);
-	ck_assert_str_eq(sim->tasks[15]->name, "child[14]");
-	for (size_t i = 1; i < sim->nr_tasks; i++) {
-		ck_assert_int_eq(sim->tasks[i]->parent_pid, 1);
-		ck_assert_int_eq(sim->tasks[i]->state, TASK_DEAD);
+	ck_assert_uint_eq(sim->sched.nr_tasks, 16);
+	ck_assert_str_eq(sim->sched.tasks[15]->name, "child[14]");
+	for (size_t i = 1; i < sim->sched.nr_tasks; i++) {
+		ck_assert_int_eq(sim->sched.tasks[i]->parent_pid, 1);
+		ck_assert_int_eq(sim->sched.tasks[i]->state, TASK_DEAD);
 	}
-	ck_assert_uint_eq(sim->tasks[0]->live_children, 0);
+	ck_assert_uint_eq(sim->sched.tasks[0]->live_children, 0);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 }
@@ -3032,7 +3032,7 @@ START_TEST(run_setattr_nice_changes_the_share_of_a_hog)
 	ck_assert_int_eq(eevdf_sim_run(sim, 2000 * MS), 0);
 	ck_assert_int_eq(eevdf_sim_task_stats(sim, 0, &a), 0);
 	ck_assert_int_eq(eevdf_sim_task_stats(sim, 1, &b), 0);
-	ck_assert_int_eq(sim->tasks[1]->nice, 5);
+	ck_assert_int_eq(sim->sched.tasks[1]->nice, 5);
 	/* the first 200 ms at 1:1, then 1024:335 */
 	ratio = (double)(a.cpu_ns - 100 * MS) / (double)(b.cpu_ns - 100 * MS);
 	ck_assert_msg(ratio > 2.8 && ratio < 3.3, "a %lld ns, b %lld ns",
@@ -3069,7 +3069,7 @@ static void check_activations(const eevdf_workload *wl, const eevdf_sim *sim,
 			      u32 task, const s64 *want, u32 n)
 {
 	static const char *const vars[] = { "@a1", "@a2", "@a3", "@a4" };
-	const s64 *locals = sim->tasks[task]->locals;
+	const s64 *locals = sim->sched.tasks[task]->locals;
 
 	for (u32 k = 0; k < n; k++) {
 		s64 got = locals[local_slot(wl, vars[k])];
@@ -3171,8 +3171,8 @@ START_TEST(run_empty_loops_are_skipped)
 	char *json;
 
 	run_to_end(sim, 1000 * MS);
-	ck_assert_int_le(sim->tasks[0]->exited_at, 3 * MS + 100000);
-	ck_assert_int_lt(sim->tasks[0]->se.sum_exec_runtime, 100000);
+	ck_assert_int_le(sim->sched.tasks[0]->exited_at, 3 * MS + 100000);
+	ck_assert_int_lt(sim->sched.tasks[0]->se.sum_exec_runtime, 100000);
 	ck_assert_int_eq(eevdf_sim_results_json(sim, &json), 0);
 	ck_assert_ptr_nonnull(strstr(json, "\"value\":\t3"));
 	free(json);
@@ -3200,13 +3200,13 @@ START_TEST(run_signals_without_handler_end_the_task)
 	 * (the killer exits right after sending it; where the fork balancer
 	 * put the killer decides when its 5 ms sleep began).
 	 */
-	ck_assert_int_ge(sim->tasks[0]->exited_at, 5 * MS);
-	ck_assert_int_ge(sim->tasks[0]->exited_at,
-			 sim->tasks[2]->exited_at - 100000);
-	ck_assert_int_le(sim->tasks[0]->exited_at,
-			 sim->tasks[2]->exited_at + MS + 100000);
+	ck_assert_int_ge(sim->sched.tasks[0]->exited_at, 5 * MS);
+	ck_assert_int_ge(sim->sched.tasks[0]->exited_at,
+			 sim->sched.tasks[2]->exited_at - 100000);
+	ck_assert_int_le(sim->sched.tasks[0]->exited_at,
+			 sim->sched.tasks[2]->exited_at + MS + 100000);
 	/* an empty handler ignores the signal: the sleep runs out */
-	ck_assert_int_ge(sim->tasks[1]->exited_at, 10 * MS);
+	ck_assert_int_ge(sim->sched.tasks[1]->exited_at, 10 * MS);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 }

@@ -131,7 +131,7 @@ int eevdf__sim_add_rate(struct eevdf_sim *sim, const char *name, u32 of,
 	m->every = every;
 	eevdf__event_init(&m->ev, SEV_RATE, EVC_TICK);
 	m->ev.time = every;
-	if (eevdf__eventq_push(&sim->evq, &m->ev))
+	if (eevdf__eventq_push(&sim->sched.evq, &m->ev))
 		return EEVDF_ENOMEM;
 	return idx;
 }
@@ -149,7 +149,7 @@ void eevdf__metric_rate_tick(struct eevdf_sim *sim, struct metric *m)
 	    (err = eevdf__hist_add(m->all.hist, delta < 0 ? 0 : delta, 1)))
 		fail_metric(sim, m, err);
 	m->ev.time += m->every;
-	if (eevdf__eventq_push(&sim->evq, &m->ev))
+	if (eevdf__eventq_push(&sim->sched.evq, &m->ev))
 		fail_metric(sim, m, EEVDF_ENOMEM);
 }
 
@@ -204,18 +204,18 @@ void eevdf__metric_count(struct eevdf_sim *sim, u32 idx, struct task *p,
 	c->value += add;
 	c->set = true;
 	if (m->per_task && p) {
-		if (m->nr_per_task < sim->nr_tasks) {
+		if (m->nr_per_task < sim->sched.nr_tasks) {
 			s64 *n = realloc(m->per_task_sum,
-					 sim->nr_tasks * sizeof(*n));
+					 sim->sched.nr_tasks * sizeof(*n));
 
 			if (!n) {
 				fail_metric(sim, m, EEVDF_ENOMEM);
 				return;
 			}
 			memset(n + m->nr_per_task, 0,
-			       (sim->nr_tasks - m->nr_per_task) * sizeof(*n));
+			       (sim->sched.nr_tasks - m->nr_per_task) * sizeof(*n));
 			m->per_task_sum = n;
-			m->nr_per_task = sim->nr_tasks;
+			m->nr_per_task = sim->sched.nr_tasks;
 		}
 		m->per_task_sum[p->pid - 1] += add;
 	}

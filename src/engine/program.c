@@ -109,7 +109,7 @@ static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
 		ctx.nr_locals = p->prog->nr_locals;
 		ctx.globals = sim->globals;
 		ctx.nr_globals = sim->nr_globals;
-		ctx.now = sim->now;
+		ctx.now = sim->sched.now;
 		ctx.stop = sim->stop_flag;
 		ret = eevdf__expr_eval(v->expr, &ctx, out, err, sizeof(err));
 		if (ret)
@@ -177,8 +177,8 @@ static struct sim_object *find_task_self(struct eevdf_sim *sim,
 
 	if (len < 6 || strcmp(name + len - 5, ".self") != 0)
 		return NULL;
-	for (size_t i = 0; i < sim->nr_tasks; i++) {
-		struct task *t = sim->tasks[i];
+	for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
+		struct task *t = sim->sched.tasks[i];
 
 		if (strlen(t->name) == len - 5 &&
 		    memcmp(t->name, name, len - 5) == 0)
@@ -199,11 +199,11 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 	if (r->idx == OBJ_SELF)
 		return p->self;
 	if (r->task_pid > 0) {
-		if ((size_t)r->task_pid > sim->nr_tasks) {
+		if ((size_t)r->task_pid > sim->sched.nr_tasks) {
 			task_fail(sim, p, EEVDF_EINVAL, "no such task");
 			return NULL;
 		}
-		return sim->tasks[r->task_pid - 1]->self;
+		return sim->sched.tasks[r->task_pid - 1]->self;
 	}
 	for (u32 i = 0; i < r->nr_parts; i++) {
 		const struct name_part *part = &r->parts[i];
@@ -248,13 +248,13 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 static u32 cpu_speed(const struct eevdf_sim *sim, int cpu)
 {
 	const struct sd_span *smt;
-	u32 pct = (u32)sim->costs.smt_speed_pct;
+	u32 pct = (u32)sim->sched.costs.smt_speed_pct;
 
-	if (!pct || pct >= 100 || !sim->topo.smt_active)
+	if (!pct || pct >= 100 || !sim->sched.topo.smt_active)
 		return 100;
-	smt = sim->topo.cpu[cpu].smt;
+	smt = sim->sched.topo.cpu[cpu].smt;
 	for (u32 i = 0; i < smt->weight; i++)
-		if (smt->cpus[i] != cpu && sim->rqs[smt->cpus[i]].curr)
+		if (smt->cpus[i] != cpu && sim->sched.rqs[smt->cpus[i]].curr)
 			return pct;
 	return 100;
 }
@@ -270,22 +270,22 @@ static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 {
 	EEVDF_ASSERT(!eevdf__event_queued(&p->ev));
 	p->burst = b;
-	p->run_since = sim->now;
+	p->run_since = sim->sched.now;
 	p->burst_speed = 100;
 	if (b == B_WORK || b == B_OVERHEAD) {
 		p->burst_speed = cpu_speed(sim, p->cpu);
-		until = sim->now + work_to_wall((u64)(until - sim->now),
+		until = sim->sched.now + work_to_wall((u64)(until - sim->sched.now),
 						p->burst_speed);
 	}
 	p->ev.type = TEV_BURST;
 	p->ev.class = EVC_TASK;
-	return eevdf__queue_event(sim, &p->ev, until);
+	return eevdf__queue_event(&sim->sched, &p->ev, until);
 }
 
 static int work(struct eevdf_sim *sim, struct task *p, u64 ns)
 {
 	p->op_work_left = ns;
-	return start_burst(sim, p, B_WORK, sim->now + (eevdf_time)ns);
+	return start_burst(sim, p, B_WORK, sim->sched.now + (eevdf_time)ns);
 }
 
 /* Stop the burst in progress, keeping what is left of its work. */
@@ -295,8 +295,8 @@ static void stop_burst(struct eevdf_sim *sim, struct task *p)
 
 	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
 		return;
-	eevdf__eventq_cancel(&sim->evq, &p->ev);
-	done = (u64)(sim->now - p->run_since) * p->burst_speed / 100;
+	eevdf__eventq_cancel(&sim->sched.evq, &p->ev);
+	done = (u64)(sim->sched.now - p->run_since) * p->burst_speed / 100;
 	if (p->burst == B_WORK)
 		p->op_work_left -= done < p->op_work_left ? done :
 							    p->op_work_left;
@@ -322,7 +322,7 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 		return 0;
 	stop_burst(sim, p);
 	return start_burst(sim, p, b,
-			   sim->now + (eevdf_time)(b == B_WORK ?
+			   sim->sched.now + (eevdf_time)(b == B_WORK ?
 							   p->op_work_left :
 							   p->overhead_left));
 }
@@ -331,8 +331,8 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
  * taken at set_next_entity), as the rest of __schedule(). */
 void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p)
 {
-	p->overhead_left += p->is_thread ? sim->costs.ctxsw_thread :
-					   sim->costs.ctxsw_process;
+	p->overhead_left += p->is_thread ? sim->sched.costs.ctxsw_thread :
+					   sim->sched.costs.ctxsw_process;
 	p->needs_step = true;
 }
 
@@ -376,9 +376,9 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (timeout > 0) {
 		p->ev.type = TEV_TIMER;
 		p->ev.class = EVC_WAKEUP;
-		ret = eevdf__queue_event(sim, &p->ev, sim->now + timeout);
+		ret = eevdf__queue_event(&sim->sched, &p->ev, sim->sched.now + timeout);
 	}
-	eevdf__schedule(sim, rq);
+	eevdf__schedule(&sim->sched, rq);
 	return ret ? ret : R_STAY;
 }
 
@@ -393,12 +393,12 @@ static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 	w->wait_intr = false;
 	w->wait_kind = WAIT_NONE;
 	w->wait_obj = NULL;
-	sim->ttwu_waker = waker ? waker->pid : -1;
-	remote = eevdf__ttwu(sim, w, wf | WF_TTWU);
-	sim->ttwu_waker = -1;
+	sim->sched.ttwu_waker = waker ? waker->pid : -1;
+	remote = eevdf__ttwu(&sim->sched, w, wf | WF_TTWU);
+	sim->sched.ttwu_waker = -1;
 	if (waker)
-		waker->overhead_left += remote ? sim->costs.ttwu_remote :
-						 sim->costs.ttwu_local;
+		waker->overhead_left += remote ? sim->sched.costs.ttwu_remote :
+						 sim->sched.costs.ttwu_local;
 }
 
 static void wake_all(struct eevdf_sim *sim, struct task *waker,
@@ -452,7 +452,7 @@ void eevdf__prog_timer(struct eevdf_sim *sim, struct task *p)
 	p->wait_kind = WAIT_NONE;
 	p->wait_obj = NULL;
 	p->wait_intr = false;
-	eevdf__ttwu(sim, p, WF_TTWU);
+	eevdf__ttwu(&sim->sched, p, WF_TTWU);
 }
 
 /* Structured control flow ---------------------------------------------- */
@@ -848,7 +848,7 @@ static int op_recv(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (p->partial) {
 			p->op_phase = PH_COST;
 			p->op_work_left = op->cost.kind == PV_NONE ?
-				chan_read_cost(&sim->costs, ch) : 0;
+				chan_read_cost(&sim->sched.costs, ch) : 0;
 			p->partial = false;
 			return R_AGAIN;
 		}
@@ -991,7 +991,7 @@ static int wait_done(struct eevdf_sim *sim, struct task *p,
 	else if (p->wake_result == WR_EINTR)
 		status = STATUS_EINTR;
 	if (op->cost.kind == PV_NONE)
-		p->overhead_left += sim->costs.futex_wait;
+		p->overhead_left += sim->sched.costs.futex_wait;
 	store(sim, p, op->slot, op->flags, status);
 	return R_NEXT;
 }
@@ -1014,7 +1014,7 @@ static void sem_post(struct eevdf_sim *sim, struct task *p,
 
 	/* a post that finds no count to raise pays the futex wake */
 	if (charge && (w || sem->count == 0))
-		p->overhead_left += sim->costs.futex_wake;
+		p->overhead_left += sim->sched.costs.futex_wake;
 	if (w) {
 		wake(sim, p, w, WR_DONE, 0);
 		return;
@@ -1074,7 +1074,7 @@ static int op_set(struct eevdf_sim *sim, struct task *p,
 		return task_fail(sim, p, EEVDF_EINVAL, "set needs a latch");
 	o->latch_set = true;
 	if (o->waiters.nr && op->cost.kind == PV_NONE)
-		p->overhead_left += sim->costs.futex_wake;
+		p->overhead_left += sim->sched.costs.futex_wake;
 	wake_all(sim, p, &o->waiters, WR_DONE, 0);
 	return R_NEXT;
 }
@@ -1090,7 +1090,7 @@ static int op_wake(struct eevdf_sim *sim, struct task *p,
 	if (op->a.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->a, &n)))
 		return err;
 	if (op->cost.kind == PV_NONE)
-		p->overhead_left += sim->costs.futex_wake;
+		p->overhead_left += sim->sched.costs.futex_wake;
 	while (n != 0 && o->waiters.nr) {
 		wake(sim, p, eevdf__waitq_pop(&o->waiters), WR_DONE, 0);
 		if (n > 0)
@@ -1124,7 +1124,7 @@ static int mutex_unlock(struct eevdf_sim *sim, struct task *p,
 	w = eevdf__waitq_pop(&m->u.mutex.waiters);
 	m->u.mutex.owner = w;
 	if (w) {
-		p->overhead_left += sim->costs.futex_wake;
+		p->overhead_left += sim->sched.costs.futex_wake;
 		wake(sim, p, w, WR_DONE, 0);
 	}
 	return R_NEXT;
@@ -1141,7 +1141,7 @@ static int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	    op->obj2.task_pid > 0) {
 		m = resolve(sim, p, &op->obj2);
 		if (!m)
-			return sim->error;
+			return sim->sched.error;
 		if (m->type != OBJ_MUTEX)
 			return task_fail(sim, p, EEVDF_EINVAL,
 					 "block can only release a mutex");
@@ -1249,7 +1249,7 @@ static int op_unlock(struct eevdf_sim *sim, struct task *p,
 		t->burst = B_NONE;
 		t->wake_result = WR_DONE;
 		t->needs_step = true;
-		eevdf__mark_settle(sim, &sim->rqs[t->cpu]);
+		eevdf__mark_settle(&sim->sched, &sim->sched.rqs[t->cpu]);
 		break;
 	}
 	return R_NEXT;
@@ -1268,7 +1268,7 @@ static int op_barrier(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (++b->arrived >= b->parties) {
 		b->arrived = 0;
 		if (b->waiters.nr && op->cost.kind == PV_NONE)
-			p->overhead_left += sim->costs.futex_wake;
+			p->overhead_left += sim->sched.costs.futex_wake;
 		wake_all(sim, p, &b->waiters, WR_DONE, 0);
 		return R_NEXT;
 	}
@@ -1314,7 +1314,7 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 	if (p->op_phase != PH_WAIT) {
 		/* the splice */
 		p->xfer_left = l->nr;
-		p->op_stamp = sim->now;
+		p->op_stamp = sim->sched.now;
 		p->op_phase = PH_WAIT;
 	}
 	if (!p->xfer_left)
@@ -1325,11 +1325,11 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 	l->nr--;
 	p->xfer_left--;
 	if (op->slot != NO_SLOT)
-		m->locals[op->slot] = (op->flags & STAMP_EACH) ? sim->now :
+		m->locals[op->slot] = (op->flags & STAMP_EACH) ? sim->sched.now :
 								 p->op_stamp;
 	sem_post(sim, p, m->self, false);
 	if (op->cost.kind == PV_NONE)
-		p->overhead_left += sim->costs.futex_wake;
+		p->overhead_left += sim->sched.costs.futex_wake;
 	return R_AGAIN;
 }
 
@@ -1338,7 +1338,7 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 static bool join_satisfied(struct eevdf_sim *sim, const struct join_set *js)
 {
 	for (u32 k = 0; k < js->nr; k++)
-		if (sim->tasks[js->pids[k] - 1]->state != TASK_DEAD)
+		if (sim->sched.tasks[js->pids[k] - 1]->state != TASK_DEAD)
 			return false;
 	return true;
 }
@@ -1366,7 +1366,7 @@ static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		reaped = op->a.c == JOIN_CHILDREN ? 1 :
 			sim->join_sets[op->a.c].nr;
 		if (op->cost.kind == PV_NONE)
-			p->overhead_left += sim->costs.wait_reap * reaped;
+			p->overhead_left += sim->sched.costs.wait_reap * reaped;
 		store(sim, p, op->slot, op->flags, STATUS_OK);
 		return R_NEXT;
 	}
@@ -1397,14 +1397,14 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p,
 
 		snprintf(name, sizeof(name), "%s[%u]", t->name, t->spawned++);
 		spec.name = name;
-		spec.start = sim->now;
+		spec.start = sim->sched.now;
 		t->prog->refs++;
 		pid = eevdf__sim_add_task_prog(sim, &spec, t->prog,
 					       t->is_thread, NULL);
 		if (pid < 0)
 			return eevdf__sim_fail(sim, pid, "spawn: %s",
-					       sim->errmsg);
-		sim->tasks[pid - 1]->parent_pid = p->pid;
+					       sim->sched.errmsg);
+		sim->sched.tasks[pid - 1]->parent_pid = p->pid;
 		p->live_children++;
 	}
 	return R_NEXT;
@@ -1420,11 +1420,11 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 
 	p->state = TASK_DEAD;
 	p->needs_step = false;
-	p->exited_at = sim->now;
+	p->exited_at = sim->sched.now;
 	sim->nr_exited++;
 	if (p->pid == sim->end_on_exit_of)
 		sim->ended = true;
-	eevdf__trace(sim, EEVDF_TRACE_EXIT, rq->cpu, p->pid, -1,
+	eevdf__trace(&sim->sched, EEVDF_TRACE_EXIT, rq->cpu, p->pid, -1,
 		     EEVDF_TASK_DEAD);
 	for (u32 k = 0; k < p->nr_written; k++) {
 		struct obj_channel *ch = &p->written[k]->u.chan;
@@ -1433,7 +1433,7 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			wake_all(sim, NULL, &ch->readers, WR_RETRY, 0);
 	}
 	if (p->parent_pid > 0)
-		sim->tasks[p->parent_pid - 1]->live_children--;
+		sim->sched.tasks[p->parent_pid - 1]->live_children--;
 	for (t = sim->joiners.head; t; t = next) {
 		next = t->wait_next;
 		if (joined(sim, t, t->join_set)) {
@@ -1441,7 +1441,7 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			wake(sim, NULL, t, WR_DONE, 0);
 		}
 	}
-	eevdf__schedule(sim, rq);
+	eevdf__schedule(&sim->sched, rq);
 }
 
 /*
@@ -1464,9 +1464,8 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	    (op->c.kind != PV_NONE && (policy < 0 || policy > 2)))
 		return task_fail(sim, p, EEVDF_ERANGE,
 				 "setattr: nice or policy out of range");
-	rq->clock = (u64)sim->now;
-	sched_change_fair(rq, p, (int)nice, slice, (int)policy);
-	eevdf__mark_settle(sim, rq);
+	eevdf__sched_setattr(&sim->sched, rq, p, (int)nice, slice,
+			     (int)policy);
 	return R_NEXT;
 }
 
@@ -1496,22 +1495,22 @@ static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq,
 		struct sim_object *o = resolve(sim, p, &op->obj);
 
 		if (!o)
-			return sim->error;
+			return sim->sched.error;
 		if (o->type != OBJ_TIMER)
 			return task_fail(sim, p, EEVDF_EINVAL,
 					 "timer_wait needs a timer");
 		next = &o->timer_next;
 	}
 	if (!*next)
-		*next = sim->now + period;
+		*next = sim->sched.now + period;
 	t = *next;
-	if (t <= sim->now) {
+	if (t <= sim->sched.now) {
 		*next = (op->flags & TIMER_ABSOLUTE) ? t + period :
-						       sim->now + period;
+						       sim->sched.now + period;
 		return R_NEXT;
 	}
 	*next = t + period;
-	return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, t - sim->now);
+	return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, t - sim->sched.now);
 }
 
 /* Signals -------------------------------------------------------------- */
@@ -1528,12 +1527,12 @@ static int op_signal(struct eevdf_sim *sim, struct task *p,
 	struct waitq *q;
 	u32 bit;
 
-	if (op->obj.task_pid <= 0 || (size_t)op->obj.task_pid > sim->nr_tasks)
+	if (op->obj.task_pid <= 0 || (size_t)op->obj.task_pid > sim->sched.nr_tasks)
 		return task_fail(sim, p, EEVDF_EINVAL,
 				 "signal to an unknown task");
 	if (op->a.c <= 0 || op->a.c >= SIG_NR)
 		return task_fail(sim, p, EEVDF_EINVAL, "bad signal number");
-	t = sim->tasks[op->obj.task_pid - 1];
+	t = sim->sched.tasks[op->obj.task_pid - 1];
 	bit = 1u << op->a.c;
 	if (t->state == TASK_DEAD || t->state == TASK_NEW ||
 	    (t->sig_pending & bit))
@@ -1564,7 +1563,7 @@ static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq,
 			break;
 	p->sig_pending &= ~(1u << sig);
 	if (p->prog->handler[sig]) {
-		p->overhead_left += sim->costs.signal_deliver;
+		p->overhead_left += sim->sched.costs.signal_deliver;
 		p->saved_pc = p->pc;
 		p->pc = p->prog->handler[sig] - 1;
 		p->in_handler = true;
@@ -1612,7 +1611,7 @@ u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code)
 static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 			const struct sim_object *o)
 {
-	const struct cost_table *c = &sim->costs;
+	const struct cost_table *c = &sim->sched.costs;
 	s64 calls = 1;
 
 	switch (op->code) {
@@ -1659,7 +1658,7 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (uses_object(op->code)) {
 		o = resolve(sim, p, &op->obj);
 		if (!o)
-			return sim->error;
+			return sim->sched.error;
 		if ((op->code == P_SEND || op->code == P_RECV) &&
 		    o->type != OBJ_CHANNEL)
 			return task_fail(sim, p, EEVDF_EINVAL,
@@ -1699,10 +1698,10 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (!p->op_begun) {
 			if ((err = eval_nonneg(sim, p, &op->a, &v)))
 				return err;
-			p->spin_until = sim->now + v;
+			p->spin_until = sim->sched.now + v;
 			p->op_begun = true;
 		}
-		if (sim->now >= p->spin_until)
+		if (sim->sched.now >= p->spin_until)
 			return R_NEXT;
 		return stay(start_burst(sim, p, B_SPIN, p->spin_until));
 	case P_SLEEP:
@@ -1720,7 +1719,7 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		    (err = eval_nonneg(sim, p, &op->b, &w)))
 			return err;
 		if (op->code == P_SLEEP_UNTIL)
-			v -= sim->now;
+			v -= sim->sched.now;
 		if (v < 0 && op->code == P_SLEEP)
 			return task_fail(sim, p, EEVDF_ERANGE,
 					 "sleep came out negative");
@@ -1732,9 +1731,7 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			return err;
 		p->needs_step = true;
 		p->st.yields++;
-		rq->clock = (u64)sim->now;
-		yield_task_fair(rq);
-		eevdf__schedule(sim, rq);
+		eevdf__sched_yield(&sim->sched, rq);
 		return R_STAY;
 	/* these move pc themselves: execute whatever is there now */
 	case P_LOOP:
@@ -1845,8 +1842,8 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 	for (;;) {
 		int ret;
 
-		if (sim->guard_time != sim->now) {
-			sim->guard_time = sim->now;
+		if (sim->guard_time != sim->sched.now) {
+			sim->guard_time = sim->sched.now;
 			sim->guard_ops = 0;
 		}
 		if (++sim->guard_ops > LIVELOCK_OPS)
@@ -1855,13 +1852,13 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 					       "ns without simulated time "
 					       "advancing", p->name,
 					       LIVELOCK_OPS,
-					       (long long)sim->now);
+					       (long long)sim->sched.now);
 		if (rq->curr != p || p->state != TASK_RUNNING)
 			return 0;
 		/* costs owed from switches and wakeups come first */
 		if (p->overhead_left)
 			return start_burst(sim, p, B_OVERHEAD,
-					   sim->now +
+					   sim->sched.now +
 						   (eevdf_time)p->overhead_left);
 		if (p->sig_pending && !p->in_handler &&
 		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
@@ -1870,9 +1867,9 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 						  p->prog->nr_ops) &&
 		    !p->in_handler) {
 			/* falling off the end is exit(): pay for it first */
-			if (!p->exiting && sim->costs.exit) {
+			if (!p->exiting && sim->sched.costs.exit) {
 				p->exiting = true;
-				p->overhead_left += sim->costs.exit;
+				p->overhead_left += sim->sched.costs.exit;
 				continue;
 			}
 			task_exit(sim, rq, p);
@@ -2078,8 +2075,8 @@ void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
 	unsigned int shown = 0, total = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sim->nr_tasks; i++) {
-		struct task *t = sim->tasks[i];
+	for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
+		struct task *t = sim->sched.tasks[i];
 
 		if (t->state != TASK_SLEEPING)
 			continue;
@@ -2097,3 +2094,43 @@ void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
 	if (total > shown && n < len)
 		snprintf(buf + n, len - n, "; and %u more", total - shown);
 }
+
+/* The scheduler's way into the interpreter (struct sched_task_ops). */
+static int hook_step(struct scheduler *sched, struct rq *rq, struct task *p)
+{
+	return eevdf__prog_step(sim_of(sched), rq, p);
+}
+
+static void hook_burst_end(struct scheduler *sched, struct task *p)
+{
+	eevdf__prog_burst_end(sim_of(sched), p);
+}
+
+static void hook_timer(struct scheduler *sched, struct task *p)
+{
+	eevdf__prog_timer(sim_of(sched), p);
+}
+
+static void hook_switch_out(struct scheduler *sched, struct task *p)
+{
+	eevdf__prog_switch_out(sim_of(sched), p);
+}
+
+static void hook_switch_in(struct scheduler *sched, struct task *p)
+{
+	eevdf__prog_switch_in(sim_of(sched), p);
+}
+
+static int hook_speed_change(struct scheduler *sched, struct task *p)
+{
+	return eevdf__prog_speed_change(sim_of(sched), p);
+}
+
+const struct sched_task_ops eevdf__prog_ops = {
+	.step = hook_step,
+	.burst_end = hook_burst_end,
+	.timer = hook_timer,
+	.switch_out = hook_switch_out,
+	.switch_in = hook_switch_in,
+	.speed_change = hook_speed_change,
+};

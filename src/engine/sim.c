@@ -19,10 +19,8 @@ int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(sim->errmsg, sizeof(sim->errmsg), fmt, ap);
+	code = eevdf__sched_vfail(&sim->sched, code, fmt, ap);
 	va_end(ap);
-	if (!sim->error)
-		sim->error = code;
 	return code;
 }
 
@@ -35,42 +33,9 @@ static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(sim->errmsg, sizeof(sim->errmsg), fmt, ap);
+	vsnprintf(sim->sched.errmsg, sizeof(sim->sched.errmsg), fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
-		  int pid, int prev_pid, enum eevdf_task_state prev_state)
-{
-	struct eevdf_trace_event ev;
-
-	if (!sim->trace)
-		return;
-	ev.kind = kind;
-	ev.time = sim->now;
-	ev.cpu = cpu;
-	ev.pid = pid;
-	ev.prev_pid = prev_pid;
-	ev.prev_state = prev_state;
-	ev.orig_cpu = -1;
-	sim->trace(sim->trace_ud, &ev);
-}
-
-void eevdf__trace_migrate(struct eevdf_sim *sim, int pid, int from, int to)
-{
-	struct eevdf_trace_event ev;
-
-	if (!sim->trace)
-		return;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = EEVDF_TRACE_MIGRATE;
-	ev.time = sim->now;
-	ev.cpu = to;
-	ev.pid = pid;
-	ev.prev_pid = -1;
-	ev.orig_cpu = from;
-	sim->trace(sim->trace_ud, &ev);
 }
 
 /* Configuration ---------------------------------------------------------- */
@@ -112,11 +77,11 @@ static int sim_machine(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 			return ret;
 		sim->machine->hz = cfg->hz;
 	}
-	sim->nr_cpus = sim->machine->nr_cpus;
-	sim->hz = sim->machine->hz;
+	sim->sched.nr_cpus = sim->machine->nr_cpus;
+	sim->sched.hz = sim->machine->hz;
 	/* the library's costs start at zero; a machine's own are its own */
-	eevdf__machine_apply_costs(sim->machine, &sim->costs);
-	return eevdf__topology_build(&sim->topo, sim->machine);
+	eevdf__machine_apply_costs(sim->machine, &sim->sched.costs);
+	return eevdf__topology_build(&sim->sched.topo, sim->machine);
 }
 
 static unsigned int ilog2_u(unsigned int x)
@@ -141,7 +106,7 @@ static unsigned int ilog2_u(unsigned int x)
 static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		       char *err, size_t errlen)
 {
-	struct sched_params *sp = &sim->sp;
+	struct sched_params *sp = &sim->sched.sp;
 	const struct eevdf_profile *prof = eevdf__profile_find(cfg->kernel);
 	unsigned int factor;
 	uint64_t mask;
@@ -163,7 +128,7 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 	sp->profile = prof;
 	sp->features = ((mask | cfg->feat_on) & ~cfg->feat_off) &
 		       prof->feat_present;
-	factor = 1 + ilog2_u((unsigned int)(sim->nr_cpus < 8 ? sim->nr_cpus : 8));
+	factor = 1 + ilog2_u((unsigned int)(sim->sched.nr_cpus < 8 ? sim->sched.nr_cpus : 8));
 	if (cfg->base_slice) {
 		if (cfg->base_slice < 100 * EEVDF_NSEC_PER_USEC ||
 		    cfg->base_slice > 100 * EEVDF_NSEC_PER_MSEC) {
@@ -186,9 +151,9 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 	sp->sysctl_sched_latency = 6000000ull * factor;
 	sp->sysctl_sched_wakeup_granularity = 1000000ull * factor;
 	sp->sysctl_sched_idle_min_granularity = 750000;
-	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->hz / 2) / sim->hz);
+	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->sched.hz / 2) / sim->sched.hz);
 	sp->migration_cost = 500000;
-	sp->smp = sim->nr_cpus > 1;
+	sp->smp = sim->sched.nr_cpus > 1;
 	return 0;
 }
 
@@ -239,12 +204,12 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		eevdf_sim_free(sim);
 		return ret;
 	}
-	sim->rqs = calloc((size_t)sim->nr_cpus, sizeof(*sim->rqs));
-	sim->settle = calloc((size_t)sim->nr_cpus, sizeof(*sim->settle));
-	sim->core_mark = calloc((size_t)sim->topo.nr_cores,
-				sizeof(*sim->core_mark));
-	sim->idle_map = calloc((size_t)sim->nr_cpus, 1);
-	if (!sim->rqs || !sim->settle || !sim->core_mark || !sim->idle_map) {
+	sim->sched.rqs = calloc((size_t)sim->sched.nr_cpus, sizeof(*sim->sched.rqs));
+	sim->sched.settle = calloc((size_t)sim->sched.nr_cpus, sizeof(*sim->sched.settle));
+	sim->sched.core_mark = calloc((size_t)sim->sched.topo.nr_cores,
+				sizeof(*sim->sched.core_mark));
+	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
+	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark || !sim->sched.idle_map) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
@@ -252,16 +217,17 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->duration = cfg->duration;
 	snprintf(sim->name, sizeof(sim->name), "%s", cfg->name ? cfg->name : "");
 	sim->check_invariants = cfg->check_invariants;
-	sim->trace = cfg->trace;
-	sim->trace_ud = cfg->trace_ud;
-	sim->ttwu_waker = -1;
+	sim->sched.trace = cfg->trace;
+	sim->sched.trace_ud = cfg->trace_ud;
+	sim->sched.ttwu_waker = -1;
+	sim->sched.ops = &eevdf__prog_ops;
 	sim->guard_time = -1;
 	sim->kill_at = -1;
-	eevdf__eventq_init(&sim->evq);
+	eevdf__eventq_init(&sim->sched.evq);
 	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
-	for (int i = 0; i < sim->nr_cpus; i++)
-		eevdf__core_init_rq(sim, &sim->rqs[i], i);
+	for (int i = 0; i < sim->sched.nr_cpus; i++)
+		eevdf__core_init_rq(&sim->sched, &sim->sched.rqs[i], i);
 	*out = sim;
 	return 0;
 }
@@ -293,9 +259,9 @@ void eevdf_sim_free(eevdf_sim *sim)
 {
 	if (!sim)
 		return;
-	for (size_t i = 0; i < sim->nr_tasks; i++)
-		task_free(sim->tasks[i]);
-	free(sim->tasks);
+	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
+		task_free(sim->sched.tasks[i]);
+	free(sim->sched.tasks);
 	for (size_t i = 0; i < sim->nr_objs; i++) {
 		eevdf__object_free(sim->objs[i]);
 		free(sim->objs[i]);
@@ -318,17 +284,17 @@ void eevdf_sim_free(eevdf_sim *sim)
 	for (size_t i = 0; i < sim->nr_strings; i++)
 		free(sim->strings[i]);
 	free(sim->strings);
-	free(sim->settle);
-	free(sim->rqs);
-	free(sim->core_mark);
-	free(sim->idle_map);
+	free(sim->sched.settle);
+	free(sim->sched.rqs);
+	free(sim->sched.core_mark);
+	free(sim->sched.idle_map);
 	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
 		eevdf__program_unref(sim->prog_cache[i].prog);
 		free(sim->prog_cache[i].ops);
 	}
-	eevdf__topology_free(&sim->topo);
+	eevdf__topology_free(&sim->sched.topo);
 	eevdf_machine_free(sim->machine);
-	eevdf__eventq_destroy(&sim->evq);
+	eevdf__eventq_destroy(&sim->sched.evq);
 	free(sim);
 }
 
@@ -434,10 +400,10 @@ static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
 		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_cpus without "
 				  "a cpu list", s->name);
 	for (size_t i = 0; i < s->nr_cpus; i++) {
-		if (s->cpus[i] < 0 || s->cpus[i] >= sim->nr_cpus)
+		if (s->cpus[i] < 0 || s->cpus[i] >= sim->sched.nr_cpus)
 			return sim_reject(sim, EEVDF_EINVAL, "task %s: cpu %d "
 					  "is not on this %d-CPU machine",
-					  s->name, s->cpus[i], sim->nr_cpus);
+					  s->name, s->cpus[i], sim->sched.nr_cpus);
 		for (size_t j = 0; j < i; j++)
 			if (s->cpus[j] == s->cpus[i])
 				return sim_reject(sim, EEVDF_EINVAL,
@@ -487,16 +453,16 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 {
 	struct task *p;
 
-	if (sim->nr_tasks == sim->cap_tasks) {
-		size_t cap = sim->cap_tasks ? 2 * sim->cap_tasks : 16;
-		struct task **t = realloc(sim->tasks, cap * sizeof(*t));
+	if (sim->sched.nr_tasks == sim->sched.cap_tasks) {
+		size_t cap = sim->sched.cap_tasks ? 2 * sim->sched.cap_tasks : 16;
+		struct task **t = realloc(sim->sched.tasks, cap * sizeof(*t));
 
 		if (!t) {
 			eevdf__program_unref(prog);
 			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 		}
-		sim->tasks = t;
-		sim->cap_tasks = cap;
+		sim->sched.tasks = t;
+		sim->sched.cap_tasks = cap;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -522,7 +488,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		       prog->nr_locals * sizeof(*p->locals));
 	p->nr_cpus_allowed = spec->nr_cpus;
 	p->is_thread = is_thread;
-	p->pid = (int)sim->nr_tasks + 1;
+	p->pid = (int)sim->sched.nr_tasks + 1;
 	snprintf(p->name, sizeof(p->name), "%s", spec->name);
 	p->nice = spec->nice;
 	p->policy = spec->policy;
@@ -547,19 +513,19 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
 	p->recent_used_cpu = -1;
 	p->wakelist_waker = -1;
-	p->start = spec->start > sim->now ? spec->start : sim->now;
+	p->start = spec->start > sim->sched.now ? spec->start : sim->sched.now;
 	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
 	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
 	p->ev.time = p->start;
 	if (eevdf__prog_open_channels(sim, p) ||
-	    eevdf__eventq_push(&sim->evq, &p->ev)) {
+	    eevdf__eventq_push(&sim->sched.evq, &p->ev)) {
 		/* close the write ends it had opened */
 		for (u32 k = 0; k < p->nr_written; k++)
 			p->written[k]->u.chan.nr_writers--;
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
-	sim->tasks[sim->nr_tasks++] = p;
+	sim->sched.tasks[sim->sched.nr_tasks++] = p;
 	return p->pid;
 }
 
@@ -616,10 +582,10 @@ int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 
 	if (!sim || !spec)
 		return EEVDF_EINVAL;
-	if (sim->error)
+	if (sim->sched.error)
 		return sim_reject(sim, EEVDF_EMISUSE, "the simulation failed "
-				  "earlier: %s", eevdf_strerror(sim->error));
-	if (sim->nr_tasks >= EEVDF_MAX_TASKS)
+				  "earlier: %s", eevdf_strerror(sim->sched.error));
+	if (sim->sched.nr_tasks >= EEVDF_MAX_TASKS)
 		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
 				  EEVDF_MAX_TASKS);
 	ret = check_spec(sim, spec);
@@ -635,15 +601,15 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 {
 	if (!sim)
 		return EEVDF_EINVAL;
-	if (pid < 1 || (size_t)pid > sim->nr_tasks)
+	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
 		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
 	if (nice < -20 || nice > 19)
 		return sim_reject(sim, EEVDF_EINVAL, "nice %d is outside "
 				  "-20..19", nice);
-	if (sim->error)
-		return sim->error;
-	eevdf__task_set_nice(sim, sim->tasks[pid - 1], nice);
-	return sim->error;
+	if (sim->sched.error)
+		return sim->sched.error;
+	eevdf__task_set_nice(&sim->sched, sim->sched.tasks[pid - 1], nice);
+	return sim->sched.error;
 }
 
 int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
@@ -654,35 +620,35 @@ int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
 
 	if (!sim)
 		return EEVDF_EINVAL;
-	if (pid < 1 || (size_t)pid > sim->nr_tasks)
+	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
 		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
 	if (nr && !cpus)
 		return sim_reject(sim, EEVDF_EINVAL, "nr without a cpu list");
 	for (size_t i = 0; i < nr; i++) {
-		if (cpus[i] < 0 || cpus[i] >= sim->nr_cpus)
+		if (cpus[i] < 0 || cpus[i] >= sim->sched.nr_cpus)
 			return sim_reject(sim, EEVDF_EINVAL, "cpu %d is not on "
 					  "this %d-CPU machine", cpus[i],
-					  sim->nr_cpus);
+					  sim->sched.nr_cpus);
 		for (size_t j = 0; j < i; j++)
 			if (cpus[j] == cpus[i])
 				return sim_reject(sim, EEVDF_EINVAL,
 						  "cpu %d is listed twice",
 						  cpus[i]);
 	}
-	if (sim->error)
-		return sim->error;
+	if (sim->sched.error)
+		return sim->sched.error;
 	if (nr) {
 		mask = dup_array(cpus, nr, sizeof(*mask));
 		if (!mask)
 			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 		qsort(mask, nr, sizeof(*mask), cmp_int);
 	}
-	p = sim->tasks[pid - 1];
+	p = sim->sched.tasks[pid - 1];
 	free(p->cpus_allowed);
 	p->cpus_allowed = mask;
 	p->nr_cpus_allowed = nr;
-	eevdf__task_affinity_changed(sim, p);
-	return sim->error;
+	eevdf__task_affinity_changed(&sim->sched, p);
+	return sim->sched.error;
 }
 
 /* Workload setup --------------------------------------------------------- */
@@ -712,7 +678,7 @@ int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o)
 		sim->cap_objs = cap;
 	}
 	if (o->type == OBJ_SPINLOCK) {
-		size_t n = o->u.spin.per_cpu ? (size_t)sim->nr_cpus : 1;
+		size_t n = o->u.spin.per_cpu ? (size_t)sim->sched.nr_cpus : 1;
 
 		o->u.spin.owner = calloc(n, sizeof(*o->u.spin.owner));
 		o->u.spin.spinners = calloc(n, sizeof(*o->u.spin.spinners));
@@ -765,14 +731,14 @@ int eevdf__sim_set_stop(struct eevdf_sim *sim, eevdf_time after, bool kill)
 	sim->stop_ev.time = after;
 	if (kill)
 		sim->kill_at = after;
-	return eevdf__eventq_push(&sim->evq, &sim->stop_ev);
+	return eevdf__eventq_push(&sim->sched.evq, &sim->stop_ev);
 }
 
 int eevdf__sim_set_warmup(struct eevdf_sim *sim, eevdf_time at)
 {
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	sim->warmup_ev.time = at;
-	return eevdf__eventq_push(&sim->evq, &sim->warmup_ev);
+	return eevdf__eventq_push(&sim->sched.evq, &sim->warmup_ev);
 }
 
 int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
@@ -849,14 +815,14 @@ const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v)
 #ifndef EEVDF_NO_INVARIANTS
 static int check_all(struct eevdf_sim *sim)
 {
-	for (int i = 0; i < sim->nr_cpus; i++) {
-		const char *err = eevdf__rq_check(&sim->rqs[i]);
+	for (int i = 0; i < sim->sched.nr_cpus; i++) {
+		const char *err = eevdf__rq_check(&sim->sched.rqs[i]);
 
 		if (err)
 			return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
 					       "invariant broken on CPU %d at "
 					       "%lld ns: %s", i,
-					       (long long)sim->now, err);
+					       (long long)sim->sched.now, err);
 	}
 	return 0;
 }
@@ -876,11 +842,11 @@ static void sim_event(struct eevdf_sim *sim, struct eevdf_event *ev)
 
 static int step_one(struct eevdf_sim *sim)
 {
-	struct eevdf_event *ev = eevdf__eventq_pop(&sim->evq);
+	struct eevdf_event *ev = eevdf__eventq_pop(&sim->sched.evq);
 	int ret = 0;
 
-	EEVDF_ASSERT(ev->time >= sim->now);
-	sim->now = ev->time;
+	EEVDF_ASSERT(ev->time >= sim->sched.now);
+	sim->sched.now = ev->time;
 	sim->nr_events++;
 	if (ev->type == SEV_RATE)
 		eevdf__metric_rate_tick(sim, container_of(ev, struct metric,
@@ -888,11 +854,11 @@ static int step_one(struct eevdf_sim *sim)
 	else if (ev->type == SEV_STOP || ev->type == SEV_WARMUP)
 		sim_event(sim, ev);
 	else
-		ret = eevdf__core_dispatch(sim, ev);
+		ret = eevdf__core_dispatch(&sim->sched, ev);
 	/* a failure deep in the model (an event that could not be queued)
-	 * is recorded in sim->error */
+	 * is recorded in sim->sched.error */
 	if (!ret)
-		ret = sim->error;
+		ret = sim->sched.error;
 #ifndef EEVDF_NO_INVARIANTS
 	if (!ret && sim->check_invariants)
 		ret = check_all(sim);
@@ -906,9 +872,9 @@ int eevdf_sim_step(eevdf_sim *sim)
 
 	if (!sim)
 		return EEVDF_EINVAL;
-	if (sim->error)
-		return sim->error;
-	if (sim->ended || !eevdf__eventq_peek(&sim->evq))
+	if (sim->sched.error)
+		return sim->sched.error;
+	if (sim->ended || !eevdf__eventq_peek(&sim->sched.evq))
 		return 0;
 	ret = step_one(sim);
 	return ret ? ret : 1;
@@ -922,7 +888,7 @@ static int deadlock(struct eevdf_sim *sim)
 	eevdf__prog_describe_blocked(sim, who, sizeof(who));
 	return eevdf__sim_fail(sim, EEVDF_EDEADLOCK, "deadlock at %lld ns: "
 			       "every remaining task is blocked: %s",
-			       (long long)sim->now, who);
+			       (long long)sim->sched.now, who);
 }
 
 int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
@@ -931,13 +897,13 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 	if (!sim)
 		return EEVDF_EINVAL;
-	if (sim->error)
-		return sim->error;
-	if (until < sim->now)
+	if (sim->sched.error)
+		return sim->sched.error;
+	if (until < sim->sched.now)
 		return sim_reject(sim, EEVDF_EINVAL, "cannot run back to %lld "
 				  "ns from %lld ns", (long long)until,
-				  (long long)sim->now);
-	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->evq)) &&
+				  (long long)sim->sched.now);
+	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until) {
 		int ret = step_one(sim);
 
@@ -946,9 +912,9 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	}
 	if (eevdf_sim_done(sim))
 		return 0;
-	if (!eevdf__eventq_peek(&sim->evq) && sim->nr_tasks)
+	if (!eevdf__eventq_peek(&sim->sched.evq) && sim->sched.nr_tasks)
 		return deadlock(sim);
-	sim->now = until;
+	sim->sched.now = until;
 	return 0;
 }
 
@@ -956,14 +922,14 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 eevdf_time eevdf_sim_now(const eevdf_sim *sim)
 {
-	return sim->now;
+	return sim->sched.now;
 }
 
 int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
 {
 	if (!sim || !out)
 		return EEVDF_EINVAL;
-	*out = sim->smp;
+	*out = sim->sched.smp;
 	return 0;
 }
 
@@ -975,39 +941,39 @@ uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
 bool eevdf_sim_done(const eevdf_sim *sim)
 {
 	return sim->ended ||
-	       (sim->nr_tasks && sim->nr_exited == sim->nr_tasks);
+	       (sim->sched.nr_tasks && sim->nr_exited == sim->sched.nr_tasks);
 }
 
 const char *eevdf_sim_errmsg(const eevdf_sim *sim)
 {
 	if (!sim)
 		return "no simulation";
-	return sim->errmsg[0] ? sim->errmsg : "no error";
+	return sim->sched.errmsg[0] ? sim->sched.errmsg : "no error";
 }
 
 uint64_t eevdf_sim_features(const eevdf_sim *sim)
 {
-	return sim->sp.features;
+	return sim->sched.sp.features;
 }
 
 const char *eevdf_sim_kernel(const eevdf_sim *sim)
 {
-	return sim->sp.profile->name;
+	return sim->sched.sp.profile->name;
 }
 
 eevdf_time eevdf_sim_base_slice(const eevdf_sim *sim)
 {
-	return (eevdf_time)sim->sp.sysctl_sched_base_slice;
+	return (eevdf_time)sim->sched.sp.sysctl_sched_base_slice;
 }
 
 int eevdf_sim_nr_cpus(const eevdf_sim *sim)
 {
-	return sim->nr_cpus;
+	return sim->sched.nr_cpus;
 }
 
 int eevdf_sim_hz(const eevdf_sim *sim)
 {
-	return sim->hz;
+	return sim->sched.hz;
 }
 
 uint64_t eevdf_sim_seed(const eevdf_sim *sim)
@@ -1027,7 +993,7 @@ const char *eevdf_sim_name(const eevdf_sim *sim)
 
 size_t eevdf_sim_nr_tasks(const eevdf_sim *sim)
 {
-	return sim->nr_tasks;
+	return sim->sched.nr_tasks;
 }
 
 /*
@@ -1041,10 +1007,10 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 	const struct task *p;
 	eevdf_time now;
 
-	if (!sim || !out || i >= sim->nr_tasks)
+	if (!sim || !out || i >= sim->sched.nr_tasks)
 		return EEVDF_EINVAL;
-	p = sim->tasks[i];
-	now = sim->now;
+	p = sim->sched.tasks[i];
+	now = sim->sched.now;
 	memset(out, 0, sizeof(*out));
 	out->name = p->name;
 	out->pid = p->pid;
@@ -1078,16 +1044,16 @@ int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
 {
 	const struct rq *rq;
 
-	if (!sim || !out || cpu < 0 || cpu >= sim->nr_cpus)
+	if (!sim || !out || cpu < 0 || cpu >= sim->sched.nr_cpus)
 		return EEVDF_EINVAL;
-	rq = &sim->rqs[cpu];
+	rq = &sim->sched.rqs[cpu];
 	out->cpu = cpu;
 	out->busy_ns = (eevdf_time)rq->busy_ns;
 	out->idle_ns = (eevdf_time)rq->idle_ns;
 	if (rq->curr)
-		out->busy_ns += sim->now - rq->busy_since;
+		out->busy_ns += sim->sched.now - rq->busy_since;
 	else
-		out->idle_ns += sim->now - rq->idle_since;
+		out->idle_ns += sim->sched.now - rq->idle_since;
 	out->switches = rq->switches;
 	out->ticks = rq->ticks;
 	return 0;

@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulation object and the engine/core interface.  sim.c owns the
- * clock, the event loop and the public entry points; core.c owns what
- * happens to tasks and CPUs at each event (the kernel's core.c paths).
+ * The simulation object: the scheduler (sched/sched.h) and everything a
+ * workload adds to it: objects, metrics, spawn templates, the stop and
+ * warmup events.  sim.c owns the clock, the event loop and the public
+ * entry points; the scheduler (sched/core.c) owns what happens to tasks
+ * and CPUs at each event and calls back into the program interpreter
+ * (program.c) through struct sched_task_ops.
  */
 #ifndef EEVDF_SIM_INTERNAL_H
 #define EEVDF_SIM_INTERNAL_H
 
-#include "sched/sched.h"
-#include "machine/costs.h"
+#include "sched/core.h"
+#include "machine/machine.h"
 #include "objects.h"
 #include "program.h"
-#include "machine/machine.h"
-#include "sched/topology.h"
+
+/* Events of the workload as a whole (sim.c); the scheduler's are < 20. */
+enum sim_event_type {
+	SEV_STOP = 20,
+	SEV_WARMUP = 21,
+	SEV_RATE = 22,
+};
 
 struct metric;
 
@@ -35,34 +43,15 @@ struct task_template {
 };
 
 struct eevdf_sim {
-	struct sched_params sp;
-	struct eevdf_eventq evq;
-	eevdf_time now;
+	struct scheduler sched; /* the clock, the CPUs, the tasks */
 
 	struct eevdf_machine *machine; /* owned copy: the config's or a flat one */
-	struct topology topo;
-	u32 *core_mark;       /* select_idle_cpu(): cores already scanned */
-	uint8_t *idle_map;        /* per CPU: available_idle_cpu() (rq_idle_update) */
-	u32 mark_gen;
-	u64 nohz_next_balance; /* jiffies: next NOHZ idle balance kick */
-	unsigned int nr_overloaded; /* CPUs with more than one task queued */
-	struct eevdf_smp_stats smp;
-	struct rq *rqs;
-	int nr_cpus;
-	int hz;
 	u64 seed;
 	eevdf_time duration;
 	char name[128];
-
-	struct task **tasks;
-	size_t nr_tasks;
-	size_t cap_tasks;
 	size_t nr_exited;
 
 	bool check_invariants;
-	eevdf_trace_fn trace;
-	void *trace_ud;
-	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
 	uint64_t nr_events; /* events run so far */
 
 	/*
@@ -95,7 +84,6 @@ struct eevdf_sim {
 	struct task_template *templates;
 	size_t nr_templates;
 	struct waitq joiners;
-	struct cost_table costs;
 	bool stop_flag;            /* the workload's "stop" expression */
 	eevdf_time kill_at;        /* stop mode kill: the run ends here */
 	int end_on_exit_of;        /* pid whose exit ends the run, or 0 */
@@ -104,45 +92,17 @@ struct eevdf_sim {
 	struct eevdf_event warmup_ev;
 	char **strings;            /* interned string constants (keys) */
 	size_t nr_strings;
-
-	/* CPUs whose state changed during the current event. */
-	struct rq **settle;  /* a ring of nr_cpus slots */
-	size_t settle_head, nr_settle;
-
-	int error; /* sticky: once a run failed, it stays failed */
-	char errmsg[256];
 };
 
 /* Record an error (sticky) with a printf-style message; returns code. */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Emit a trace event if a sink is configured. */
-void eevdf__trace(struct eevdf_sim *sim, enum eevdf_trace_kind kind, int cpu,
-		  int pid, int prev_pid, enum eevdf_task_state prev_state);
-
-/* A MIGRATE trace event. */
-void eevdf__trace_migrate(struct eevdf_sim *sim, int pid, int from, int to);
-
-/* core.c: event handlers and the settle loop, each returning 0 or an
- * error code. */
-int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev);
-int eevdf__queue_event(struct eevdf_sim *sim, struct eevdf_event *ev,
-		       eevdf_time when);
-/* __schedule() on rq: block curr if it is no longer runnable, pick, switch. */
-void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq);
-/*
- * try_to_wake_up() of a blocked task (its pending timer is cancelled).
- * True when the wakeup went to another LLC's wake list (the waker pays
- * ttwu_remote instead of ttwu_local).
- */
-bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
-		 unsigned int wake_flags);
-/* wakeup_preempt(): may p, just queued on rq, run now? */
-void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
-			   unsigned int wake_flags);
-/* Ask for rq to be settled before the current event is over. */
-void eevdf__mark_settle(struct eevdf_sim *sim, struct rq *rq);
+/* The simulation that embeds sched. */
+static inline struct eevdf_sim *sim_of(struct scheduler *sched)
+{
+	return container_of(sched, struct eevdf_sim, sched);
+}
 
 /* program.c: the task program interpreter. */
 int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p);
@@ -188,10 +148,7 @@ int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
 /* The deadlock report: every blocked task and what it waits on. */
 void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
 				  size_t len);
-void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu);
-void eevdf__task_set_nice(struct eevdf_sim *sim, struct task *p, int nice);
-/* p's CPUs changed: move it off a CPU it may no longer use. */
-void eevdf__task_affinity_changed(struct eevdf_sim *sim, struct task *p);
-const char *eevdf__rq_check(const struct rq *rq);
+/* The hooks the scheduler runs programs through. */
+extern const struct sched_task_ops eevdf__prog_ops;
 
 #endif

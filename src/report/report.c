@@ -227,7 +227,7 @@ static unsigned long long sched_delay_us(struct rctx *c, const char *pat)
 {
 	u64 sum = 0, n = 0;
 
-	for (size_t i = 0; i < c->sim->nr_tasks; i++) {
+	for (size_t i = 0; i < c->sim->sched.nr_tasks; i++) {
 		struct eevdf_task_stats st;
 
 		eevdf_sim_task_stats(c->sim, i, &st);
@@ -247,7 +247,7 @@ static int report_schbench(struct rctx *c)
 	struct metric *rps = metric(c, "rps", MET_RATE, false, &err);
 	struct metric *reqs = metric(c, "requests", MET_COUNTER, true, &err);
 	long long runtime = opt_int(c, "runtime",
-				    c->sim->now / EEVDF_NSEC_PER_SEC);
+				    c->sim->sched.now / EEVDF_NSEC_PER_SEC);
 
 	if (err)
 		return err;
@@ -286,7 +286,7 @@ static eevdf_time measured(struct rctx *c)
 
 	if (t && t->all.set)
 		return t->all.value;
-	return c->sim->now;
+	return c->sim->sched.now;
 }
 
 static int report_hackbench(struct rctx *c)
@@ -364,7 +364,7 @@ static int report_dbench(struct rctx *c)
 
 	if (err)
 		return err;
-	span = sim->now - since;
+	span = sim->sched.now - since;
 	sb_printf(&c->out, "\n Operation                Count    AvgLat    "
 		  "MaxLat\n --------------------------------------------"
 		  "------\n");
@@ -415,13 +415,13 @@ static int report_massive_intr(struct rctx *c)
 	for (u32 i = 1; i < n; i++) {
 		u32 x = order[i], j = i;
 		s64 kx = loops->cells[x].key;
-		eevdf_time tx = kx > 0 && (size_t)kx <= sim->nr_tasks ?
-			sim->tasks[kx - 1]->exited_at : 0;
+		eevdf_time tx = kx > 0 && (size_t)kx <= sim->sched.nr_tasks ?
+			sim->sched.tasks[kx - 1]->exited_at : 0;
 
 		while (j > 0) {
 			s64 ky = loops->cells[order[j - 1]].key;
-			eevdf_time ty = ky > 0 && (size_t)ky <= sim->nr_tasks ?
-				sim->tasks[ky - 1]->exited_at : 0;
+			eevdf_time ty = ky > 0 && (size_t)ky <= sim->sched.nr_tasks ?
+				sim->sched.tasks[ky - 1]->exited_at : 0;
 
 			if (ty < tx || (ty == tx && ky < kx))
 				break;
@@ -474,11 +474,11 @@ static int report_cyclictest(struct rctx *c)
 		size_t seen = 0;
 
 		/* the k-th task of the pattern is thread k */
-		for (size_t i = 0; i < c->sim->nr_tasks; i++) {
-			if (!glob(tname, c->sim->tasks[i]->name))
+		for (size_t i = 0; i < c->sim->sched.nr_tasks; i++) {
+			if (!glob(tname, c->sim->sched.tasks[i]->name))
 				continue;
 			if (seen++ == (size_t)cell->key) {
-				pid = c->sim->tasks[i]->pid;
+				pid = c->sim->sched.tasks[i]->pid;
 				break;
 			}
 		}
@@ -507,7 +507,7 @@ static int report_starve(struct rctx *c)
 {
 	int err = 0;
 	struct metric *el = metric(c, "elapsed", MET_VALUE, false, &err);
-	eevdf_time t = el && el->all.set ? el->all.value : c->sim->now;
+	eevdf_time t = el && el->all.set ? el->all.value : c->sim->sched.now;
 
 	if (err)
 		return err;
@@ -529,11 +529,11 @@ static int report_stress_ng(struct rctx *c)
 	int err = 0;
 	struct metric *ops = metric(c, "bogo_ops", MET_COUNTER, true, &err);
 	const char *name = opt_str(c, "stressor", "stressor");
-	double real = (double)c->sim->now / 1e9, cpu = 0;
+	double real = (double)c->sim->sched.now / 1e9, cpu = 0;
 
 	if (err)
 		return err;
-	for (size_t i = 0; i < c->sim->nr_tasks; i++) {
+	for (size_t i = 0; i < c->sim->sched.nr_tasks; i++) {
 		struct eevdf_task_stats st;
 
 		eevdf_sim_task_stats(c->sim, i, &st);
@@ -560,7 +560,7 @@ static int report_unixbench(struct rctx *c)
 {
 	int err = 0;
 	struct metric *it = metric(c, "iter", MET_COUNTER, true, &err);
-	double secs = (double)c->sim->now / 1e9;
+	double secs = (double)c->sim->sched.now / 1e9;
 
 	if (err)
 		return err;

@@ -33,7 +33,7 @@ struct sg_lb_stats {
 };
 
 struct lb_env {
-	struct eevdf_sim *sim;
+	struct scheduler *sched;
 	struct sched_domain *sd;
 	struct rq *dst_rq, *src_rq;
 	int dst_cpu;
@@ -47,15 +47,15 @@ struct lb_env {
 	unsigned long total_load, total_capacity, sum_util;
 };
 
-static u64 jiffies(const struct eevdf_sim *sim)
+static u64 jiffies(const struct scheduler *sched)
 {
-	return (u64)sim->now / sim->sp.tick_nsec;
+	return (u64)sched->now / sched->sp.tick_nsec;
 }
 
 /* msecs_to_jiffies(): rounding up. */
-static u64 ms_to_jiffies(const struct eevdf_sim *sim, u64 ms)
+static u64 ms_to_jiffies(const struct scheduler *sched, u64 ms)
 {
-	return (ms * (u64)sim->hz + 999) / 1000;
+	return (ms * (u64)sched->hz + 999) / 1000;
 }
 
 /* cfs_tasks ------------------------------------------------------------ */
@@ -104,25 +104,25 @@ static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
 static void sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 			struct sg_lb_stats *s)
 {
-	struct eevdf_sim *sim = env->sim;
+	struct scheduler *sched = env->sched;
 	int last_core = -1;
 
 	*s = (struct sg_lb_stats){ 0 };
 	s->weight = g->weight;
 	for (u32 i = 0; i < g->weight; i++) {
 		int cpu = g->cpus[i];
-		const struct rq *rq = &sim->rqs[cpu];
+		const struct rq *rq = &sched->rqs[cpu];
 
 		s->load += cpu_load(rq);
 		s->util += cpu_util(rq);
 		s->runnable += rq->cfs.avg.runnable_avg;
 		s->sum_nr_running += rq->nr_running;
 		s->sum_h_nr_running += rq->cfs.h_nr_runnable;
-		s->capacity += capacity_of(sim, cpu);
-		if (!rq->nr_running && available_idle_cpu(sim, cpu))
+		s->capacity += capacity_of(sched, cpu);
+		if (!rq->nr_running && available_idle_cpu(sched, cpu))
 			s->idle_cpus++;
-		if (sim->topo.cpu[cpu].core != last_core) {
-			last_core = sim->topo.cpu[cpu].core;
+		if (sched->topo.cpu[cpu].core != last_core) {
+			last_core = sched->topo.cpu[cpu].core;
 			s->cores++;
 		}
 	}
@@ -171,14 +171,14 @@ static bool span_has(const struct sd_span *g, int cpu)
  */
 static void update_idle_cpu_scan(struct lb_env *env)
 {
-	struct eevdf_sim *sim = env->sim;
-	const struct cpu_topo *ct = &sim->topo.cpu[env->dst_cpu];
+	struct scheduler *sched = env->sched;
+	const struct cpu_topo *ct = &sched->topo.cpu[env->dst_cpu];
 	u64 llc_weight = ct->sd_llc_size;
 
-	if (!sched_feat(sim->sp.features, SIS_UTIL) ||
+	if (!sched_feat(sched->sp.features, SIS_UTIL) ||
 	    env->idle == CPU_NEWLY_IDLE || env->sd->span_weight != llc_weight)
 		return;
-	sim->topo.llc[ct->llc].nr_idle_scan =
+	sched->topo.llc[ct->llc].nr_idle_scan =
 		sis_util_nr_idle_scan(env->sum_util, llc_weight,
 				      env->sd->imbalance_pct);
 }
@@ -339,16 +339,16 @@ static bool find_src_group(struct lb_env *env)
 /* sched_balance_find_src_rq(): the busiest CPU of the busiest group. */
 static struct rq *find_src_rq(struct lb_env *env)
 {
-	struct eevdf_sim *sim = env->sim;
+	struct scheduler *sched = env->sched;
 	const struct sd_span *g = env->busiest_group;
 	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
 	unsigned int busiest_nr = 0;
 	struct rq *busiest = NULL;
 
 	for (u32 i = 0; i < g->weight; i++) {
-		struct rq *rq = &sim->rqs[g->cpus[i]];
+		struct rq *rq = &sched->rqs[g->cpus[i]];
 		unsigned int nr = rq->cfs.h_nr_runnable;
-		unsigned long cap = capacity_of(sim, rq->cpu), v;
+		unsigned long cap = capacity_of(sched, rq->cpu), v;
 
 		if (!nr)
 			continue;
@@ -387,7 +387,7 @@ static struct rq *find_src_rq(struct lb_env *env)
 
 static bool task_hot(const struct lb_env *env, const struct task *p)
 {
-	const struct eevdf_sim *sim = env->sim;
+	const struct scheduler *sched = env->sched;
 	s64 delta;
 
 	if (p->policy == EEVDF_POLICY_IDLE)
@@ -396,15 +396,15 @@ static bool task_hot(const struct lb_env *env, const struct task *p)
 		return false;
 	/* a buddy is about to run here; CFS also has the last buddy (the
 	 * task a wakee preempted), EEVDF never sets it */
-	if (sched_feat(sim->sp.features, CACHE_HOT_BUDDY) &&
+	if (sched_feat(sched->sp.features, CACHE_HOT_BUDDY) &&
 	    env->dst_rq->nr_running &&
 	    (env->src_rq->cfs.next == &p->se ||
 	     env->src_rq->cfs.last == &p->se))
 		return true;
-	if (!sim->sp.migration_cost)
+	if (!sched->sp.migration_cost)
 		return false;
-	delta = (s64)((u64)sim->now - p->se.exec_start);
-	return delta < (s64)sim->sp.migration_cost;
+	delta = (s64)((u64)sched->now - p->se.exec_start);
+	return delta < (s64)sched->sp.migration_cost;
 }
 
 static bool can_migrate_task(const struct lb_env *env, struct task *p)
@@ -419,7 +419,7 @@ static bool can_migrate_task(const struct lb_env *env, struct task *p)
 	/* 6.17: an ineligible task waits to become eligible where it is,
 	 * rather than carrying its negative lag to a busy CPU (CFS has no
 	 * lag: PLACE_LAG is absent from its profile) */
-	if (sched_feat(env->sim->sp.features, PLACE_LAG) &&
+	if (sched_feat(env->sched->sp.features, PLACE_LAG) &&
 	    env->dst_rq->cfs.nr_queued &&
 	    !entity_eligible(&env->src_rq->cfs, &p->se) &&
 	    !env->sd->nr_balance_failed)
@@ -441,19 +441,19 @@ static unsigned long shr_bound(unsigned long v, unsigned int s)
 /* detach_task() + attach_task(): dequeue, move, enqueue, preempt. */
 static void move_task(struct lb_env *env, struct task *p)
 {
-	struct eevdf_sim *sim = env->sim;
+	struct scheduler *sched = env->sched;
 
-	env->src_rq->clock = (u64)sim->now;
-	env->dst_rq->clock = (u64)sim->now;
+	env->src_rq->clock = (u64)sched->now;
+	env->dst_rq->clock = (u64)sched->now;
 	dequeue_task_fair(env->src_rq, p, 0);
-	set_task_cpu(sim, p, env->dst_cpu);
+	set_task_cpu(sched, p, env->dst_cpu);
 	enqueue_task_fair(env->dst_rq, p, ENQUEUE_MIGRATED);
 	if (env->idle == CPU_NEWLY_IDLE)
-		sim->smp.migrations_newidle++;
+		sched->smp.migrations_newidle++;
 	else
-		sim->smp.migrations_balance++;
+		sched->smp.migrations_balance++;
 	eevdf__wakeup_preempt(env->dst_rq, p, 0);
-	eevdf__mark_settle(sim, env->dst_rq);
+	eevdf__mark_settle(sched, env->dst_rq);
 }
 
 static int detach_tasks(struct lb_env *env)
@@ -477,7 +477,7 @@ static int detach_tasks(struct lb_env *env)
 			v = task_h_load_of(p);
 			if (!v)
 				v = 1;
-			if (sched_feat(env->sim->sp.features, LB_MIN) &&
+			if (sched_feat(env->sched->sp.features, LB_MIN) &&
 			    v < 16 && !env->sd->nr_balance_failed)
 				goto next;
 			if (shr_bound(v, env->sd->nr_balance_failed) >
@@ -514,7 +514,7 @@ next:
  */
 static bool should_we_balance(const struct lb_env *env)
 {
-	const struct eevdf_sim *sim = env->sim;
+	const struct scheduler *sched = env->sched;
 	const struct sd_span *span = env->sd->span, *local = NULL;
 	int idle_smt = -1;
 
@@ -525,16 +525,16 @@ static bool should_we_balance(const struct lb_env *env)
 			local = span->groups[k];
 	for (u32 i = 0; local && i < local->weight; i++) {
 		int cpu = local->cpus[i];
-		const struct sd_span *smt = sim->topo.cpu[cpu].smt;
+		const struct sd_span *smt = sched->topo.cpu[cpu].smt;
 		bool core_idle = true;
 
-		if (!available_idle_cpu(sim, cpu))
+		if (!available_idle_cpu(sched, cpu))
 			continue;
 		for (u32 j = 0; j < smt->weight; j++)
-			if (!available_idle_cpu(sim, smt->cpus[j]))
+			if (!available_idle_cpu(sched, smt->cpus[j]))
 				core_idle = false;
 		if (!(env->sd->flags & SD_SHARE_CPUCAPACITY) &&
-		    sim->topo.smt_active && !core_idle) {
+		    sched->topo.smt_active && !core_idle) {
 			if (idle_smt < 0)
 				idle_smt = cpu;
 			continue;
@@ -547,16 +547,16 @@ static bool should_we_balance(const struct lb_env *env)
 }
 
 /* sched_balance_rq(): balance one domain; the number of tasks moved. */
-static int sched_balance_rq(struct eevdf_sim *sim, struct rq *rq,
+static int sched_balance_rq(struct scheduler *sched, struct rq *rq,
 			    struct sched_domain *sd, enum cpu_idle_type idle)
 {
 	struct lb_env env = {
-		.sim = sim, .sd = sd, .dst_rq = rq, .dst_cpu = rq->cpu,
+		.sched = sched, .sd = sd, .dst_rq = rq, .dst_cpu = rq->cpu,
 		.idle = idle,
 	};
 	int moved = 0;
 
-	sim->smp.balance_runs++;
+	sched->smp.balance_runs++;
 	if (!should_we_balance(&env))
 		return 0;
 	if (!find_src_group(&env) || !(env.src_rq = find_src_rq(&env)) ||
@@ -581,17 +581,17 @@ balanced:
 	return 0;
 }
 
-static u64 balance_interval(const struct eevdf_sim *sim,
+static u64 balance_interval(const struct scheduler *sched,
 			    const struct sched_domain *sd, bool busy)
 {
 	u64 ms = sd->balance_interval, j, max;
 
 	if (busy)
 		ms *= sd->busy_factor;
-	j = ms_to_jiffies(sim, ms);
+	j = ms_to_jiffies(sched, ms);
 	if (busy && j)
 		j--;
-	max = (u64)sim->hz * (u64)sim->nr_cpus / 10;
+	max = (u64)sched->hz * (u64)sched->nr_cpus / 10;
 	if (j < 1)
 		j = 1;
 	if (j > max)
@@ -599,29 +599,29 @@ static u64 balance_interval(const struct eevdf_sim *sim,
 	return j;
 }
 
-static void update_newidle_cost(struct eevdf_sim *sim,
+static void update_newidle_cost(struct scheduler *sched,
 				struct sched_domain *sd, u64 cost);
 
 /* sched_balance_domains(): every due domain of one CPU, bottom-up. */
-static void balance_domains(struct eevdf_sim *sim, struct rq *rq,
+static void balance_domains(struct scheduler *sched, struct rq *rq,
 			    enum cpu_idle_type idle)
 {
-	u64 j = jiffies(sim), next = j + 60 * (u64)sim->hz;
+	u64 j = jiffies(sched), next = j + 60 * (u64)sched->hz;
 	struct sched_domain *sd;
 
-	for_each_domain(&sim->topo, rq->cpu, sd) {
+	for_each_domain(&sched->topo, rq->cpu, sd) {
 		bool busy = idle == CPU_NOT_IDLE;
-		u64 iv = balance_interval(sim, sd, busy);
+		u64 iv = balance_interval(sched, sd, busy);
 
 		if (j >= sd->last_balance + iv) {
-			if (sched_balance_rq(sim, rq, sd, idle))
+			if (sched_balance_rq(sched, rq, sd, idle))
 				idle = CPU_NOT_IDLE;
 			sd->last_balance = j;
-			iv = balance_interval(sim, sd, idle == CPU_NOT_IDLE);
+			iv = balance_interval(sched, sd, idle == CPU_NOT_IDLE);
 		}
 		if (sd->last_balance + iv < next)
 			next = sd->last_balance + iv;
-		update_newidle_cost(sim, sd, 0);
+		update_newidle_cost(sched, sd, 0);
 	}
 	rq->next_balance = next;
 }
@@ -630,34 +630,34 @@ static void balance_domains(struct eevdf_sim *sim, struct rq *rq,
  * NOHZ idle balancing, kicked by a busy CPU with work to spare: balance
  * on behalf of every idle CPU that is due, in CPU order.
  */
-static void nohz_idle_balance(struct eevdf_sim *sim)
+static void nohz_idle_balance(struct scheduler *sched)
 {
-	u64 j = jiffies(sim), next = j + 60 * (u64)sim->hz;
+	u64 j = jiffies(sched), next = j + 60 * (u64)sched->hz;
 
-	for (int c = 0; c < sim->nr_cpus; c++) {
-		struct rq *rq = &sim->rqs[c];
+	for (int c = 0; c < sched->nr_cpus; c++) {
+		struct rq *rq = &sched->rqs[c];
 
-		if (!available_idle_cpu(sim, c))
+		if (!available_idle_cpu(sched, c))
 			continue;
 		if (j >= rq->next_balance)
-			balance_domains(sim, rq, CPU_IDLE);
-		if (available_idle_cpu(sim, c) && rq->next_balance < next)
+			balance_domains(sched, rq, CPU_IDLE);
+		if (available_idle_cpu(sched, c) && rq->next_balance < next)
 			next = rq->next_balance;
 	}
-	sim->nohz_next_balance = next > j ? next : j + 1;
+	sched->nohz_next_balance = next > j ? next : j + 1;
 }
 
-void eevdf__balance_tick(struct eevdf_sim *sim, struct rq *rq)
+void eevdf__balance_tick(struct scheduler *sched, struct rq *rq)
 {
-	u64 j = jiffies(sim);
+	u64 j = jiffies(sched);
 
-	if (!rq->sim->topo.cpu[rq->cpu].sd)
+	if (!rq->sched->topo.cpu[rq->cpu].sd)
 		return;
 	if (j >= rq->next_balance)
-		balance_domains(sim, rq,
+		balance_domains(sched, rq,
 				rq->curr ? CPU_NOT_IDLE : CPU_IDLE);
-	if (rq->cfs.h_nr_runnable >= 2 && j >= sim->nohz_next_balance)
-		nohz_idle_balance(sim);
+	if (rq->cfs.h_nr_runnable >= 2 && j >= sched->nohz_next_balance)
+		nohz_idle_balance(sched);
 }
 
 /*
@@ -666,17 +666,17 @@ void eevdf__balance_tick(struct eevdf_sim *sim, struct rq *rq)
  * "bump the cost of failing passes" (d206fbad9328), which was reverted
  * for 6.19 and tagged for stable (kernel-6.18y.md item 23).
  */
-static void update_newidle_cost(struct eevdf_sim *sim,
+static void update_newidle_cost(struct scheduler *sched,
 				struct sched_domain *sd, u64 cost)
 {
-	u64 j = jiffies(sim);
+	u64 j = jiffies(sched);
 
 	if (cost > sd->max_newidle_lb_cost) {
 		sd->max_newidle_lb_cost = cost;
-		sd->next_decay_max_lb_cost = j + (u64)sim->hz;
+		sd->next_decay_max_lb_cost = j + (u64)sched->hz;
 	} else if (j > sd->next_decay_max_lb_cost) {
 		sd->max_newidle_lb_cost = sd->max_newidle_lb_cost * 253 / 256;
-		sd->next_decay_max_lb_cost = j + (u64)sim->hz;
+		sd->next_decay_max_lb_cost = j + (u64)sched->hz;
 	}
 }
 
@@ -687,15 +687,15 @@ static void update_newidle_cost(struct eevdf_sim *sim,
  * measures it with sched_clock).  The simulated CPU time of the pass
  * itself is not charged.
  */
-int eevdf__balance_newidle(struct eevdf_sim *sim, struct rq *rq)
+int eevdf__balance_newidle(struct scheduler *sched, struct rq *rq)
 {
-	struct sched_domain *sd = sim->topo.cpu[rq->cpu].sd;
+	struct sched_domain *sd = sched->topo.cpu[rq->cpu].sd;
 	u64 curr_cost = 0;
 	int pulled = 0;
 
-	rq->idle_stamp = sim->now;
+	rq->idle_stamp = sched->now;
 	rq->idle_stamped = true;
-	if (!sim->nr_overloaded || !sd ||
+	if (!sched->nr_overloaded || !sd ||
 	    rq->avg_idle < sd->max_newidle_lb_cost)
 		return 0;
 	for (; sd; sd = sd->parent) {
@@ -704,10 +704,10 @@ int eevdf__balance_newidle(struct eevdf_sim *sim, struct rq *rq)
 		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
 			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
-			pulled = sched_balance_rq(sim, rq, sd, CPU_NEWLY_IDLE);
-			cost = sim->costs.balance_per_cpu * sd->span_weight;
+			pulled = sched_balance_rq(sched, rq, sd, CPU_NEWLY_IDLE);
+			cost = sched->costs.balance_per_cpu * sd->span_weight;
 			curr_cost += cost;
-			update_newidle_cost(sim, sd, cost);
+			update_newidle_cost(sched, sd, cost);
 		}
 		if (pulled || rq->nr_running)
 			break;

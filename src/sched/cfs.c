@@ -49,7 +49,6 @@
  *    re-basing the sums as it goes.
  */
 #include "cfs.h"
-#include "engine/sim.h"
 
 static inline const struct sched_params *params(const struct cfs_rq *cfs_rq)
 {
@@ -238,18 +237,18 @@ void cfs_place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
  */
 void cfs_task_fork(struct rq *rq, struct task *p)
 {
-	struct eevdf_sim *sim = rq->sim;
+	struct scheduler *sched = rq->sched;
 	struct sched_entity *se = &p->se;
 	struct task *parent = NULL;
 	struct cfs_rq *cfs_rq;
 
-	if (p->parent_pid > 0 && sim)
-		parent = sim->tasks[p->parent_pid - 1];
+	if (p->parent_pid > 0 && sched)
+		parent = sched->tasks[p->parent_pid - 1];
 	if (parent && parent->on_cpu && parent->se.on_rq) {
-		struct rq *prq = &sim->rqs[parent->cpu];
+		struct rq *prq = &sched->rqs[parent->cpu];
 
 		cfs_rq = &prq->cfs;
-		prq->clock = (u64)sim->now;
+		prq->clock = (u64)sched->now;
 		cfs_update_curr(cfs_rq);
 		se->vruntime = parent->se.vruntime;
 	} else {

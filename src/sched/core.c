@@ -15,42 +15,97 @@
  * 8.1): a delay sample runs from the moment a task becomes runnable (by
  * wakeup, creation or preemption) to its next switch-in.
  */
+#include <stdarg.h>
+#include <string.h>
+
+#include "core.h"
 #include "fair.h"
 #include "smp.h"
 
-
-static inline struct rq *task_rq(struct eevdf_sim *sim, struct task *p)
+int eevdf__sched_vfail(struct scheduler *sched, int code, const char *fmt,
+		       va_list ap)
 {
-	return &sim->rqs[p->cpu];
+	vsnprintf(sched->errmsg, sizeof(sched->errmsg), fmt, ap);
+	if (!sched->error)
+		sched->error = code;
+	return code;
 }
 
-int eevdf__queue_event(struct eevdf_sim *sim, struct eevdf_event *ev,
+int eevdf__sched_fail(struct scheduler *sched, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	code = eevdf__sched_vfail(sched, code, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,
+		  int pid, int prev_pid, enum eevdf_task_state prev_state)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sched->trace)
+		return;
+	ev.kind = kind;
+	ev.time = sched->now;
+	ev.cpu = cpu;
+	ev.pid = pid;
+	ev.prev_pid = prev_pid;
+	ev.prev_state = prev_state;
+	ev.orig_cpu = -1;
+	sched->trace(sched->trace_ud, &ev);
+}
+
+void eevdf__trace_migrate(struct scheduler *sched, int pid, int from, int to)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sched->trace)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EEVDF_TRACE_MIGRATE;
+	ev.time = sched->now;
+	ev.cpu = to;
+	ev.pid = pid;
+	ev.prev_pid = -1;
+	ev.orig_cpu = from;
+	sched->trace(sched->trace_ud, &ev);
+}
+
+static inline struct rq *task_rq(struct scheduler *sched, struct task *p)
+{
+	return &sched->rqs[p->cpu];
+}
+
+int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 		       eevdf_time when)
 {
-	eevdf__eventq_cancel(&sim->evq, ev);
+	eevdf__eventq_cancel(&sched->evq, ev);
 	ev->time = when;
-	if (eevdf__eventq_push(&sim->evq, ev))
-		return eevdf__sim_fail(sim, EEVDF_ENOMEM,
+	if (eevdf__eventq_push(&sched->evq, ev))
+		return eevdf__sched_fail(sched, EEVDF_ENOMEM,
 				       "out of memory growing the event queue");
 	return 0;
 }
 
-void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu)
+void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 {
 	rq->cpu = cpu;
 	rq->curr = NULL;
 	rq->nr_running = 0;
 	rq->need_resched = false;
 	rq->clock = 0;
-	rq->sp = &sim->sp;
-	rq->sim = sim;
+	rq->sp = &sched->sp;
+	rq->sched = sched;
 	init_cfs_rq(&rq->cfs, rq);
 	eevdf__event_init(&rq->tick_ev, REV_TICK, EVC_TICK);
 	eevdf__event_init(&rq->hrtick_ev, REV_HRTICK, EVC_TICK);
 	eevdf__event_init(&rq->idle_exit_ev, REV_IDLE_EXIT, EVC_TICK);
 	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
-	rq->nr_overloaded = &sim->nr_overloaded;
-	rq->idle_slot = &sim->idle_map[cpu];
+	rq->nr_overloaded = &sched->nr_overloaded;
+	rq->idle_slot = &sched->idle_map[cpu];
 	rq->nr_wakelist = 0;
 	rq->next_balance = 0;
 	rq->idle_stamp = 0;
@@ -58,8 +113,8 @@ void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu)
 	/* sched_init(): avg_idle = 2 x and max_idle_balance_cost = 1 x the
 	 * migration cost */
 	rq_idle_update(rq);
-	rq->avg_idle = 2 * sim->sp.migration_cost;
-	rq->max_idle_balance_cost = sim->sp.migration_cost;
+	rq->avg_idle = 2 * sched->sp.migration_cost;
+	rq->max_idle_balance_cost = sched->sp.migration_cost;
 	rq->busy_since = 0;
 	rq->idle_since = 0;
 	rq->busy_ns = rq->idle_ns = rq->switches = rq->ticks = 0;
@@ -67,22 +122,22 @@ void eevdf__core_init_rq(struct eevdf_sim *sim, struct rq *rq, int cpu)
 
 void eevdf__rq_hrtick_arm(struct rq *rq, s64 delay)
 {
-	struct eevdf_sim *sim = rq->sim;
+	struct scheduler *sched = rq->sched;
 
 	if (delay < 0) {
-		eevdf__eventq_cancel(&sim->evq, &rq->hrtick_ev);
+		eevdf__eventq_cancel(&sched->evq, &rq->hrtick_ev);
 		return;
 	}
-	eevdf__queue_event(sim, &rq->hrtick_ev, sim->now + delay);
+	eevdf__queue_event(sched, &rq->hrtick_ev, sched->now + delay);
 }
 
 /* The periodic tick runs only while the CPU is busy (NOHZ idle). */
-static void tick_start(struct eevdf_sim *sim, struct rq *rq)
+static void tick_start(struct scheduler *sched, struct rq *rq)
 {
-	eevdf_time tick = (eevdf_time)sim->sp.tick_nsec;
+	eevdf_time tick = (eevdf_time)sched->sp.tick_nsec;
 
 	if (!eevdf__event_queued(&rq->tick_ev))
-		eevdf__queue_event(sim, &rq->tick_ev, (sim->now / tick + 1) * tick);
+		eevdf__queue_event(sched, &rq->tick_ev, (sched->now / tick + 1) * tick);
 }
 
 /* Accounting ---------------------------------------------------------- */
@@ -113,12 +168,12 @@ static void became_runnable(struct task *p, eevdf_time now)
 	p->delay_since = now;
 }
 
-static void switch_out(struct eevdf_sim *sim, struct task *prev)
+static void switch_out(struct scheduler *sched, struct task *prev)
 {
-	eevdf_time now = sim->now;
+	eevdf_time now = sched->now;
 
 	prev->on_cpu = false;
-	eevdf__prog_switch_out(sim, prev);
+	sched->ops->switch_out(sched, prev);
 	switch (prev->state) {
 	case TASK_RUNNING:
 		/* Preempted or yielded: runnable, and perf starts a delay. */
@@ -138,32 +193,32 @@ static void switch_out(struct eevdf_sim *sim, struct task *prev)
 	}
 }
 
-static void switch_in(struct eevdf_sim *sim, struct task *next)
+static void switch_in(struct scheduler *sched, struct task *next)
 {
-	eevdf_time now = sim->now;
+	eevdf_time now = sched->now;
 
 	next->on_cpu = true;
 	next->st.wait_ns += (u64)(now - next->state_since);
 	next->state_since = now;
 	delay_sample(next, now);
-	eevdf__prog_switch_in(sim, next);
+	sched->ops->switch_in(sched, next);
 }
 
 /* __schedule() ---------------------------------------------------------- */
 
-static void move_to_allowed(struct eevdf_sim *sim, struct task *p);
-static int settle_all(struct eevdf_sim *sim);
+static void move_to_allowed(struct scheduler *sched, struct task *p);
+static int settle_all(struct scheduler *sched);
 
 /* This CPU went busy or idle: its SMT siblings' tasks change speed. */
-static void smt_siblings_speed(struct eevdf_sim *sim, struct rq *rq)
+static void smt_siblings_speed(struct scheduler *sched, struct rq *rq)
 {
-	const struct sd_span *smt = sim->topo.cpu[rq->cpu].smt;
+	const struct sd_span *smt = sched->topo.cpu[rq->cpu].smt;
 
 	for (u32 i = 0; i < smt->weight; i++) {
-		struct rq *s = &sim->rqs[smt->cpus[i]];
+		struct rq *s = &sched->rqs[smt->cpus[i]];
 
 		if (s != rq && s->curr)
-			eevdf__prog_speed_change(sim, s->curr);
+			sched->ops->speed_change(sched, s->curr);
 	}
 }
 
@@ -173,13 +228,13 @@ static void smt_siblings_speed(struct eevdf_sim *sim, struct rq *rq)
  * it queued as a delayed entity.  When the pick returns prev itself nothing
  * is switched and its protection window is not refreshed.
  */
-void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
+void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 {
 	struct task *prev = rq->curr, *next;
 
 	bool evict;
 
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	eevdf__rq_hrtick_arm(rq, -1);
 	if (prev && prev->state != TASK_RUNNING) {
 		if (dequeue_task_fair(rq, prev, DEQUEUE_SLEEP))
@@ -193,35 +248,35 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 		prev->on_rq = false;
 	}
 	next = pick_next_task_fair(rq, prev);
-	if (!next && sim->sp.smp && eevdf__balance_newidle(sim, rq))
+	if (!next && sched->sp.smp && eevdf__balance_newidle(sched, rq))
 		next = pick_next_task_fair(rq, NULL);
 	rq->need_resched = false;
 
 	if (next != prev) {
 		rq->switches++;
 		if (prev) {
-			switch_out(sim, prev);
+			switch_out(sched, prev);
 		} else {
-			rq->idle_ns += (u64)(sim->now - rq->idle_since);
-			rq->busy_since = sim->now;
+			rq->idle_ns += (u64)(sched->now - rq->idle_since);
+			rq->busy_since = sched->now;
 		}
 		rq->curr = next;
 		rq_idle_update(rq);
 		if (next) {
-			switch_in(sim, next);
-			tick_start(sim, rq);
+			switch_in(sched, next);
+			tick_start(sched, rq);
 		} else {
-			rq->busy_ns += (u64)(sim->now - rq->busy_since);
-			rq->idle_since = sim->now;
-			rq->idle_stamp = sim->now;
+			rq->busy_ns += (u64)(sched->now - rq->busy_since);
+			rq->idle_since = sched->now;
+			rq->idle_stamp = sched->now;
 			rq->idle_stamped = true;
-			eevdf__eventq_cancel(&sim->evq, &rq->tick_ev);
-			if (sim->sp.smp)
-				update_idle_core(sim, rq->cpu);
+			eevdf__eventq_cancel(&sched->evq, &rq->tick_ev);
+			if (sched->sp.smp)
+				update_idle_core(sched, rq->cpu);
 		}
-		if ((!prev || !next) && sim->topo.smt_active)
-			smt_siblings_speed(sim, rq);
-		eevdf__trace(sim, EEVDF_TRACE_SWITCH, rq->cpu,
+		if ((!prev || !next) && sched->topo.smt_active)
+			smt_siblings_speed(sched, rq);
+		eevdf__trace(sched, EEVDF_TRACE_SWITCH, rq->cpu,
 			     next ? next->pid : -1, prev ? prev->pid : -1,
 			     prev ? eevdf__public_state(prev->state) :
 				    EEVDF_TASK_RUNNING);
@@ -235,7 +290,7 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 	if (next && sched_feat_rq(rq, HRTICK))
 		hrtick_start_fair(rq, next);
 	if (evict)
-		move_to_allowed(sim, prev);
+		move_to_allowed(sched, prev);
 }
 
 /*
@@ -247,7 +302,7 @@ void eevdf__schedule(struct eevdf_sim *sim, struct rq *rq)
 void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 			   unsigned int wake_flags)
 {
-	struct eevdf_sim *sim = rq->sim;
+	struct scheduler *sched = rq->sched;
 
 	if (rq->curr) {
 		check_preempt_wakeup_fair(rq, p, wake_flags);
@@ -255,9 +310,9 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 	}
 	if (eevdf__event_queued(&rq->idle_exit_ev))
 		return;
-	if (sim->costs.idle_exit && rq->idle_since < sim->now) {
-		eevdf__queue_event(sim, &rq->idle_exit_ev,
-				   sim->now + (eevdf_time)sim->costs.idle_exit);
+	if (sched->costs.idle_exit && rq->idle_since < sched->now) {
+		eevdf__queue_event(sched, &rq->idle_exit_ev,
+				   sched->now + (eevdf_time)sched->costs.idle_exit);
 		return;
 	}
 	resched_curr(rq);
@@ -267,27 +322,27 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
  * The CPU a wakeup runs on: the waker's, or for a timer the CPU that
  * armed it, which is where the sleeper last ran.
  */
-static int waking_cpu(struct eevdf_sim *sim, const struct task *p)
+static int waking_cpu(struct scheduler *sched, const struct task *p)
 {
-	if (sim->ttwu_waker > 0)
-		return sim->tasks[sim->ttwu_waker - 1]->cpu;
+	if (sched->ttwu_waker > 0)
+		return sched->tasks[sched->ttwu_waker - 1]->cpu;
 	return p->cpu;
 }
 
 /* select_task_rq(): only tasks that may run on several CPUs choose, and a
  * choice outside the task's CPUs falls back to its first one. */
-static int select_task_rq(struct eevdf_sim *sim, struct task *p, int this_cpu,
+static int select_task_rq(struct scheduler *sched, struct task *p, int this_cpu,
 			  unsigned int *wake_flags)
 {
-	struct task *waker = sim->ttwu_waker > 0 ?
-				     sim->tasks[sim->ttwu_waker - 1] : NULL;
+	struct task *waker = sched->ttwu_waker > 0 ?
+				     sched->tasks[sched->ttwu_waker - 1] : NULL;
 	int cpu;
 
-	if (!sim->sp.smp || p->spin_held || p->spinning)
+	if (!sched->sp.smp || p->spin_held || p->spinning)
 		return p->cpu;
-	if (task_nr_allowed(sim, p) == 1)
+	if (task_nr_allowed(sched, p) == 1)
 		return p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
-	cpu = select_task_rq_fair(sim, p, p->cpu, this_cpu, waker,
+	cpu = select_task_rq_fair(sched, p, p->cpu, this_cpu, waker,
 				  *wake_flags);
 	*wake_flags |= WF_RQ_SELECTED;
 	if (!task_allowed(p, cpu))
@@ -300,21 +355,21 @@ static int select_task_rq(struct eevdf_sim *sim, struct task *p, int this_cpu,
  * or CPU 0 for the workload's own tasks, is where the search starts), and
  * the task is placed at V with half a request (ENQUEUE_INITIAL).
  */
-static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
+static void wake_up_new_task(struct scheduler *sched, struct task *p)
 {
 	unsigned int wf = WF_FORK;
 	struct rq *rq;
-	int this_cpu = p->parent_pid > 0 ? sim->tasks[p->parent_pid - 1]->cpu :
+	int this_cpu = p->parent_pid > 0 ? sched->tasks[p->parent_pid - 1]->cpu :
 					   p->cpu;
 
 	/* __set_task_cpu(): a new task has no cache to lose */
-	p->cpu = select_task_rq(sim, p, this_cpu, &wf);
-	rq = task_rq(sim, p);
+	p->cpu = select_task_rq(sched, p, this_cpu, &wf);
+	rq = task_rq(sched, p);
 	p->se.cfs_rq = &rq->cfs;
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	init_entity(rq, p);
-	if (sim->sp.smp) {
-		pelt_update_cfs_rq((u64)sim->now, &rq->cfs.avg,
+	if (sched->sp.smp) {
+		pelt_update_cfs_rq((u64)sched->now, &rq->cfs.avg,
 				   (unsigned long)scale_load_down(
 					   rq->cfs.load.weight),
 				   rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
@@ -322,19 +377,19 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
 			       (unsigned long)scale_load_down(
 				       p->se.load.weight),
 			       rq->cfs.avg.util_avg, rq->cfs.avg.load_avg,
-			       capacity_of(sim, rq->cpu), (u64)sim->now);
+			       capacity_of(sched, rq->cpu), (u64)sched->now);
 		pelt_attach(&rq->cfs.avg, &p->se.avg,
 			    (unsigned long)scale_load_down(p->se.load.weight));
 	}
-	p->state_since = sim->now;
-	became_runnable(p, sim->now);
+	p->state_since = sched->now;
+	became_runnable(p, sched->now);
 	p->on_rq = true;
-	eevdf__trace(sim, EEVDF_TRACE_NEW, rq->cpu, p->pid, -1,
+	eevdf__trace(sched, EEVDF_TRACE_NEW, rq->cpu, p->pid, -1,
 		     EEVDF_TASK_RUNNING);
-	enqueue_task_fair(rq, p, sim->sp.profile->new_task_initial ?
+	enqueue_task_fair(rq, p, sched->sp.profile->new_task_initial ?
 					 ENQUEUE_INITIAL : 0);
 	eevdf__wakeup_preempt(rq, p, wf);
-	eevdf__mark_settle(sim, rq);
+	eevdf__mark_settle(sched, rq);
 }
 
 /*
@@ -342,7 +397,7 @@ static void wake_up_new_task(struct eevdf_sim *sim, struct task *p)
  * place by ttwu_runnable() (no CPU selection); any other is enqueued with
  * its saved lag.  A pending timer (a wait's timeout) is cancelled.
  */
-static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
+static void ttwu_do_activate(struct scheduler *sched, struct task *p,
 			     unsigned int wake_flags);
 
 /*
@@ -350,19 +405,19 @@ static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
  * (TASK_WAKING meanwhile).  delayed: p is a delayed-dequeue task whose
  * dequeue that CPU completes first (TTWU_QUEUE_DELAYED).
  */
-static void ttwu_queue_wakelist(struct eevdf_sim *sim, struct task *p,
+static void ttwu_queue_wakelist(struct scheduler *sched, struct task *p,
 				int cpu, unsigned int wake_flags, bool delayed)
 {
-	sim->smp.wakeups_remote++;
+	sched->smp.wakeups_remote++;
 	p->state = TASK_WAKING;
 	p->wake_flags = wake_flags;
-	p->wakelist_waker = sim->ttwu_waker;
+	p->wakelist_waker = sched->ttwu_waker;
 	p->wakelist_delayed = delayed;
-	sim->rqs[cpu].nr_wakelist++;
-	rq_idle_update(&sim->rqs[cpu]);
+	sched->rqs[cpu].nr_wakelist++;
+	rq_idle_update(&sched->rqs[cpu]);
 	p->ev.type = TEV_WAKELIST;
 	p->ev.class = EVC_WAKEUP;
-	eevdf__queue_event(sim, &p->ev, sim->now + (eevdf_time)sim->costs.ipi);
+	eevdf__queue_event(sched, &p->ev, sched->now + (eevdf_time)sched->costs.ipi);
 }
 
 /*
@@ -371,40 +426,40 @@ static void ttwu_queue_wakelist(struct eevdf_sim *sim, struct task *p,
  * other CPU with TTWU_QUEUE_DEFAULT), or the enqueue now.  True when it
  * went through a wake list.
  */
-static bool ttwu_select(struct eevdf_sim *sim, struct task *p, int this_cpu,
+static bool ttwu_select(struct scheduler *sched, struct task *p, int this_cpu,
 			unsigned int wake_flags)
 {
-	int cpu = select_task_rq(sim, p, this_cpu, &wake_flags);
+	int cpu = select_task_rq(sched, p, this_cpu, &wake_flags);
 
 	if (cpu != p->cpu) {
 		wake_flags |= WF_MIGRATED;
-		sim->smp.migrations_wakeup++;
-		set_task_cpu(sim, p, cpu);
+		sched->smp.migrations_wakeup++;
+		set_task_cpu(sched, p, cpu);
 	}
-	if (available_idle_cpu(sim, cpu)) {
-		sim->smp.wakeups_idle++;
+	if (available_idle_cpu(sched, cpu)) {
+		sched->smp.wakeups_idle++;
 		p->st.wakeups_idle++;
 	}
-	if (sim->sp.smp && sched_feat(sim->sp.features, TTWU_QUEUE) &&
-	    sim->ttwu_waker > 0 && sim->costs.ipi && this_cpu != cpu &&
-	    (!cpus_share_cache(&sim->topo, this_cpu, cpu) ||
-	     sched_feat(sim->sp.features, TTWU_QUEUE_DEFAULT))) {
-		ttwu_queue_wakelist(sim, p, cpu, wake_flags, false);
+	if (sched->sp.smp && sched_feat(sched->sp.features, TTWU_QUEUE) &&
+	    sched->ttwu_waker > 0 && sched->costs.ipi && this_cpu != cpu &&
+	    (!cpus_share_cache(&sched->topo, this_cpu, cpu) ||
+	     sched_feat(sched->sp.features, TTWU_QUEUE_DEFAULT))) {
+		ttwu_queue_wakelist(sched, p, cpu, wake_flags, false);
 		return true;
 	}
-	ttwu_do_activate(sim, p, wake_flags);
+	ttwu_do_activate(sched, p, wake_flags);
 	return false;
 }
 
 /* Finish the sleep of a delayed task still on its queue. */
-static void complete_delayed_dequeue(struct eevdf_sim *sim, struct task *p)
+static void complete_delayed_dequeue(struct scheduler *sched, struct task *p)
 {
-	struct rq *rq = task_rq(sim, p);
+	struct rq *rq = task_rq(sched, p);
 
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
 	p->on_rq = false;
-	eevdf__mark_settle(sim, rq);
+	eevdf__mark_settle(sched, rq);
 }
 
 /*
@@ -413,30 +468,30 @@ static void complete_delayed_dequeue(struct eevdf_sim *sim, struct task *p)
  * DEQUEUE_DELAYED (M. Galbraith, 2025) when its CPU has other work, it
  * may run elsewhere and waker and wakee are not a pair.
  */
-static bool delayed_wakes_elsewhere(struct eevdf_sim *sim, struct task *p)
+static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
 {
-	const struct task *w = sim->ttwu_waker > 0 ?
-				       sim->tasks[sim->ttwu_waker - 1] : NULL;
+	const struct task *w = sched->ttwu_waker > 0 ?
+				       sched->tasks[sched->ttwu_waker - 1] : NULL;
 
-	if (sched_feat(sim->sp.features, TTWU_DEQUEUE))
+	if (sched_feat(sched->sp.features, TTWU_DEQUEUE))
 		return true;
-	return sched_feat(sim->sp.features, DEQUEUE_DELAYED) &&
-	       task_rq(sim, p)->nr_running > 1 &&
-	       task_nr_allowed(sim, p) > 1 &&
+	return sched_feat(sched->sp.features, DEQUEUE_DELAYED) &&
+	       task_rq(sched, p)->nr_running > 1 &&
+	       task_nr_allowed(sched, p) > 1 &&
 	       !(w && w->last_wakee == p && p->last_wakee == w);
 }
 
-bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
+bool eevdf__ttwu(struct scheduler *sched, struct task *p,
 		 unsigned int wake_flags)
 {
 	int this_cpu;
 
 	EEVDF_ASSERT(p->state == TASK_SLEEPING);
 	if (eevdf__event_queued(&p->ev))
-		eevdf__eventq_cancel(&sim->evq, &p->ev);
-	sim->smp.wakeups++;
+		eevdf__eventq_cancel(&sched->evq, &p->ev);
+	sched->smp.wakeups++;
 	p->st.wakeups++;
-	this_cpu = waking_cpu(sim, p);
+	this_cpu = waking_cpu(sched, p);
 	if (p->on_rq) {
 		/*
 		 * TTWU_QUEUE_DELAYED (2025 RFC): rather than lock the
@@ -444,33 +499,33 @@ bool eevdf__ttwu(struct eevdf_sim *sim, struct task *p,
 		 * list; that CPU completes the dequeue and runs a normal
 		 * wakeup, CPU selection included.
 		 */
-		if (sim->sp.smp && sched_feat(sim->sp.features,
+		if (sched->sp.smp && sched_feat(sched->sp.features,
 					      TTWU_QUEUE_DELAYED) &&
-		    sim->ttwu_waker > 0 && this_cpu != p->cpu &&
-		    sim->costs.ipi) {
-			ttwu_queue_wakelist(sim, p, p->cpu, wake_flags, true);
+		    sched->ttwu_waker > 0 && this_cpu != p->cpu &&
+		    sched->costs.ipi) {
+			ttwu_queue_wakelist(sched, p, p->cpu, wake_flags, true);
 			return true;
 		}
-		if (!sim->sp.smp || !delayed_wakes_elsewhere(sim, p)) {
+		if (!sched->sp.smp || !delayed_wakes_elsewhere(sched, p)) {
 			/* ttwu_runnable(): a delayed task wakes where it is */
-			ttwu_do_activate(sim, p, wake_flags);
+			ttwu_do_activate(sched, p, wake_flags);
 			return false;
 		}
-		complete_delayed_dequeue(sim, p);
+		complete_delayed_dequeue(sched, p);
 	}
-	return ttwu_select(sim, p, this_cpu, wake_flags);
+	return ttwu_select(sched, p, this_cpu, wake_flags);
 }
 
 /* The enqueue half of a wakeup, on the task's (chosen) CPU. */
-static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
+static void ttwu_do_activate(struct scheduler *sched, struct task *p,
 			     unsigned int wake_flags)
 {
-	struct rq *rq = task_rq(sim, p);
+	struct rq *rq = task_rq(sched, p);
 
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	/* how long the CPU stayed idle feeds newly-idle balancing's budget */
 	if (rq->idle_stamped) {
-		s64 delta = sim->now - rq->idle_stamp;
+		s64 delta = sched->now - rq->idle_stamp;
 		u64 max = 2 * rq->max_idle_balance_cost;
 
 		rq->avg_idle = (u64)((s64)rq->avg_idle +
@@ -479,8 +534,8 @@ static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
 			rq->avg_idle = max;
 		rq->idle_stamped = false;
 	}
-	became_runnable(p, sim->now);
-	eevdf__trace(sim, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, sim->ttwu_waker,
+	became_runnable(p, sched->now);
+	eevdf__trace(sched, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, sched->ttwu_waker,
 		     EEVDF_TASK_RUNNING);
 	if (p->on_rq) {
 		EEVDF_ASSERT(p->se.sched_delayed);
@@ -492,42 +547,42 @@ static void ttwu_do_activate(struct eevdf_sim *sim, struct task *p,
 		p->on_rq = true;
 	}
 	eevdf__wakeup_preempt(rq, p, wake_flags);
-	eevdf__mark_settle(sim, rq);
+	eevdf__mark_settle(sched, rq);
 }
 
 /*
  * The CPUs to settle form a FIFO ring: a CPU is in it at most once (while
  * settle_pending), so nr_cpus slots always suffice.
  */
-void eevdf__mark_settle(struct eevdf_sim *sim, struct rq *rq)
+void eevdf__mark_settle(struct scheduler *sched, struct rq *rq)
 {
-	size_t n = (size_t)sim->nr_cpus, tail;
+	size_t n = (size_t)sched->nr_cpus, tail;
 
 	if (rq->settle_pending)
 		return;
 	rq->settle_pending = true;
-	tail = sim->settle_head + sim->nr_settle;
+	tail = sched->settle_head + sched->nr_settle;
 	if (tail >= n)
 		tail -= n;
-	sim->settle[tail] = rq;
-	sim->nr_settle++;
+	sched->settle[tail] = rq;
+	sched->nr_settle++;
 }
 
 /*
  * Let a CPU act on what the last event changed: reschedule when asked, and
  * run the current task's program until it waits for simulated time.
  */
-static int rq_settle(struct eevdf_sim *sim, struct rq *rq)
+static int rq_settle(struct scheduler *sched, struct rq *rq)
 {
 	int ret;
 
 	for (;;) {
 		if (rq->need_resched) {
-			eevdf__schedule(sim, rq);
+			eevdf__schedule(sched, rq);
 			continue;
 		}
 		if (rq->curr && rq->curr->needs_step) {
-			ret = eevdf__prog_step(sim, rq, rq->curr);
+			ret = sched->ops->step(sched, rq, rq->curr);
 			if (ret)
 				return ret;
 			continue;
@@ -541,98 +596,98 @@ static int rq_settle(struct eevdf_sim *sim, struct rq *rq)
  * CPU stays marked while it settles (its own loop sees whatever happens to
  * it meanwhile); a CPU settled earlier that is touched again re-joins.
  */
-static int settle_all(struct eevdf_sim *sim)
+static int settle_all(struct scheduler *sched)
 {
-	size_t n = (size_t)sim->nr_cpus;
+	size_t n = (size_t)sched->nr_cpus;
 	int ret = 0;
 
-	while (sim->nr_settle) {
-		struct rq *rq = sim->settle[sim->settle_head];
+	while (sched->nr_settle) {
+		struct rq *rq = sched->settle[sched->settle_head];
 
 		if (!ret)
-			ret = rq_settle(sim, rq);
+			ret = rq_settle(sched, rq);
 		rq->settle_pending = false;
-		if (++sim->settle_head == n)
-			sim->settle_head = 0;
-		sim->nr_settle--;
+		if (++sched->settle_head == n)
+			sched->settle_head = 0;
+		sched->nr_settle--;
 	}
 	return ret;
 }
 
 /* Events --------------------------------------------------------------- */
 
-static void task_event(struct eevdf_sim *sim, struct task *p)
+static void task_event(struct scheduler *sched, struct task *p)
 {
-	struct rq *rq = task_rq(sim, p);
+	struct rq *rq = task_rq(sched, p);
 
 	switch ((enum task_event_type)p->ev.type) {
 	case TEV_START:
-		wake_up_new_task(sim, p);
+		wake_up_new_task(sched, p);
 		break;
 	case TEV_TIMER:
-		eevdf__prog_timer(sim, p);
+		sched->ops->timer(sched, p);
 		break;
 	case TEV_BURST:
 		EEVDF_ASSERT(rq->curr == p);
-		eevdf__prog_burst_end(sim, p);
+		sched->ops->burst_end(sched, p);
 		break;
 	case TEV_WAKELIST:
 		/* the IPI landed: sched_ttwu_pending() on the target */
 		rq->nr_wakelist--;
 		rq_idle_update(rq);
 		p->state = TASK_SLEEPING;
-		sim->ttwu_waker = p->wakelist_waker;
+		sched->ttwu_waker = p->wakelist_waker;
 		if (p->wakelist_delayed) {
 			/* the delayed dequeue ends here, then a normal
 			 * wakeup from this CPU */
 			p->wakelist_delayed = false;
 			/* a pick may have reaped it meanwhile */
 			if (p->on_rq)
-				complete_delayed_dequeue(sim, p);
-			ttwu_select(sim, p, p->cpu, p->wake_flags);
+				complete_delayed_dequeue(sched, p);
+			ttwu_select(sched, p, p->cpu, p->wake_flags);
 		} else {
 			/* its CPUs changed while the IPI was on its way */
 			if (!task_allowed(p, p->cpu))
-				set_task_cpu(sim, p, p->cpus_allowed[0]);
-			ttwu_do_activate(sim, p, p->wake_flags);
+				set_task_cpu(sched, p, p->cpus_allowed[0]);
+			ttwu_do_activate(sched, p, p->wake_flags);
 		}
-		sim->ttwu_waker = -1;
+		sched->ttwu_waker = -1;
 		break;
 	}
-	eevdf__mark_settle(sim, rq);
+	eevdf__mark_settle(sched, rq);
 }
 
-static int rq_event(struct eevdf_sim *sim, struct rq *rq,
+static int rq_event(struct scheduler *sched, struct rq *rq,
 		    struct eevdf_event *ev)
 {
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	if (ev->type == REV_IDLE_EXIT) {
 		/* out of the idle state: run what was queued meanwhile */
 		if (!rq->curr && rq->nr_running)
 			resched_curr(rq);
-		eevdf__mark_settle(sim, rq);
+		eevdf__mark_settle(sched, rq);
 		return 0;
 	}
 	EEVDF_ASSERT(rq->curr);
 	if (ev->type == REV_TICK) {
 		rq->ticks++;
-		eevdf__trace(sim, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid, -1,
+		eevdf__trace(sched, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid, -1,
 			     EEVDF_TASK_RUNNING);
 		task_tick_fair(rq, rq->curr, false);
-		if (sim->sp.smp)
-			eevdf__balance_tick(sim, rq);
-		if (eevdf__queue_event(sim, &rq->tick_ev,
+		if (sched->sp.smp)
+			eevdf__balance_tick(sched, rq);
+		if (eevdf__queue_event(sched, &rq->tick_ev,
 				       ev->time +
-					       (eevdf_time)sim->sp.tick_nsec))
-			return sim->error;
+					       (eevdf_time)sched->sp.tick_nsec))
+			return sched->error;
 	} else {
 		task_tick_fair(rq, rq->curr, true);
 	}
-	eevdf__mark_settle(sim, rq);
+	eevdf__mark_settle(sched, rq);
 	return 0;
 }
 
-int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev)
+int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 {
 	int ret = 0;
 
@@ -643,40 +698,57 @@ int eevdf__core_dispatch(struct eevdf_sim *sim, struct eevdf_event *ev)
 			ev->type == REV_HRTICK ?
 			container_of(ev, struct rq, hrtick_ev) :
 			container_of(ev, struct rq, idle_exit_ev);
-		ret = rq_event(sim, rq, ev);
+		ret = rq_event(sched, rq, ev);
 	} else {
-		task_event(sim, container_of(ev, struct task, ev));
+		task_event(sched, container_of(ev, struct task, ev));
 	}
-	return ret ? ret : settle_all(sim);
+	return ret ? ret : settle_all(sched);
+}
+
+/* do_sched_yield(): the class's yield_task, then __schedule(). */
+void eevdf__sched_yield(struct scheduler *sched, struct rq *rq)
+{
+	rq->clock = (u64)sched->now;
+	yield_task_fair(rq);
+	eevdf__schedule(sched, rq);
+}
+
+/* __sched_setscheduler() of the running task on its own CPU. */
+void eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
+			  struct task *p, int nice, s64 slice, int policy)
+{
+	rq->clock = (u64)sched->now;
+	sched_change_fair(rq, p, nice, slice, policy);
+	eevdf__mark_settle(sched, rq);
 }
 
 /* setpriority() on a task, now. */
-void eevdf__task_set_nice(struct eevdf_sim *sim, struct task *p, int nice)
+void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice)
 {
-	struct rq *rq = task_rq(sim, p);
+	struct rq *rq = task_rq(sched, p);
 
 	if (p->state == TASK_NEW || p->state == TASK_DEAD) {
 		p->nice = nice;
 		return;
 	}
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	reweight_task_fair(rq, p, nice);
-	eevdf__mark_settle(sim, rq);
-	settle_all(sim);
+	eevdf__mark_settle(sched, rq);
+	settle_all(sched);
 }
 
 /* Put a task that left rq (not queued anywhere now) on its first CPU. */
-static void move_to_allowed(struct eevdf_sim *sim, struct task *p)
+static void move_to_allowed(struct scheduler *sched, struct task *p)
 {
 	struct rq *dst;
 
-	set_task_cpu(sim, p, p->cpus_allowed[0]);
-	dst = task_rq(sim, p);
-	dst->clock = (u64)sim->now;
+	set_task_cpu(sched, p, p->cpus_allowed[0]);
+	dst = task_rq(sched, p);
+	dst->clock = (u64)sched->now;
 	enqueue_task_fair(dst, p, ENQUEUE_MIGRATED);
 	p->on_rq = true;
 	eevdf__wakeup_preempt(dst, p, 0);
-	eevdf__mark_settle(sim, dst);
+	eevdf__mark_settle(sched, dst);
 }
 
 /*
@@ -684,9 +756,9 @@ static void move_to_allowed(struct eevdf_sim *sim, struct task *p)
  * running one is preempted and moved by __schedule(); a sleeping or new
  * one is placed when it wakes or starts.
  */
-void eevdf__task_affinity_changed(struct eevdf_sim *sim, struct task *p)
+void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 {
-	struct rq *rq = task_rq(sim, p);
+	struct rq *rq = task_rq(sched, p);
 
 	if (task_allowed(p, p->cpu))
 		return;
@@ -696,16 +768,16 @@ void eevdf__task_affinity_changed(struct eevdf_sim *sim, struct task *p)
 	}
 	if (!p->on_rq || p->state != TASK_RUNNING)
 		return;
-	rq->clock = (u64)sim->now;
+	rq->clock = (u64)sched->now;
 	if (p->on_cpu) {
 		resched_curr(rq);
 	} else {
 		dequeue_task_fair(rq, p, 0);
 		p->on_rq = false;
-		move_to_allowed(sim, p);
+		move_to_allowed(sched, p);
 	}
-	eevdf__mark_settle(sim, rq);
-	settle_all(sim);
+	eevdf__mark_settle(sched, rq);
+	settle_all(sched);
 }
 
 /* Core invariants of one CPU on top of the cfs_rq's own. */

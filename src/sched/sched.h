@@ -19,9 +19,11 @@
 #include "pelt.h"
 #include "lib/rng.h"
 #include "weights.h"
+#include "topology.h"
+#include "machine/costs.h"
 
 struct rq;
-struct eevdf_sim;
+struct scheduler;
 
 #define NO_LOOP SIZE_MAX
 
@@ -123,12 +125,7 @@ enum rq_event_type {
 	REV_IDLE_EXIT = 12, /* an idle CPU that was handed work wakes up */
 };
 
-/* Events of the workload as a whole (sim.c). */
-enum sim_event_type {
-	SEV_STOP = 20,
-	SEV_WARMUP = 21,
-	SEV_RATE = 22,
-};
+/* Event types 20 and up belong to the engine (engine/sim.h). */
 
 /* Same-time order: a task's own step, then wakeups, then interrupts. */
 enum event_class {
@@ -226,14 +223,14 @@ struct task {
 
 struct rq {
 	int cpu;
-	bool settle_pending;        /* on the sim's settle list */
+	bool settle_pending;        /* on the scheduler's settle ring */
 	struct cfs_rq cfs;
 	struct task *curr;          /* NULL = idle */
 	unsigned int nr_running;    /* tasks on this rq, delayed included */
 	bool need_resched;
 	u64 clock;                  /* rq_clock_task: simulated now */
 	const struct sched_params *sp;
-	struct eevdf_sim *sim;
+	struct scheduler *sched;
 
 	struct eevdf_event tick_ev;
 	struct eevdf_event hrtick_ev;
@@ -254,6 +251,69 @@ struct rq {
 	eevdf_time busy_since;      /* start of the current busy span */
 	eevdf_time idle_since;
 	u64 busy_ns, idle_ns, switches, ticks;
+};
+
+/*
+ * The task's own code, which lives above the scheduler (the engine's
+ * program interpreter): the scheduler calls into it through these hooks
+ * when a task's CPU time or its timer says so, as the kernel returns to
+ * user space.  A hook is the only way the scheduler reaches the engine,
+ * so the model can be linked and tested with stubs.
+ */
+struct sched_task_ops {
+	/* p is on rq's CPU and must run its next operation */
+	int (*step)(struct scheduler *sched, struct rq *rq, struct task *p);
+	/* p's burst of CPU work (its TEV_BURST) is over */
+	void (*burst_end)(struct scheduler *sched, struct task *p);
+	/* p's sleep or wait timed out (its TEV_TIMER) */
+	void (*timer)(struct scheduler *sched, struct task *p);
+	/* p leaves or gets its CPU (context switch) */
+	void (*switch_out)(struct scheduler *sched, struct task *p);
+	void (*switch_in)(struct scheduler *sched, struct task *p);
+	/* p's CPU changed speed (an SMT sibling went busy or idle) */
+	int (*speed_change)(struct scheduler *sched, struct task *p);
+};
+
+/*
+ * The whole machine as the scheduler sees it: every CPU's rq, the sched
+ * domains, the idle map and NOHZ state (the kernel's per-CPU runqueues,
+ * sched_domain tree and nohz struct), the pid table, the cost model, and
+ * the clock and timers it reads and arms.  The engine embeds it in its
+ * struct eevdf_sim and is the only one that moves the clock.
+ */
+struct scheduler {
+	struct sched_params sp;
+	struct eevdf_eventq evq;  /* timers: ticks, hrticks, wakeups, ... */
+	eevdf_time now;           /* moved by the engine's event loop only */
+
+	struct topology topo;
+	u32 *core_mark;           /* select_idle_cpu(): cores already scanned */
+	uint8_t *idle_map;        /* per CPU: available_idle_cpu() (rq_idle_update) */
+	u32 mark_gen;
+	u64 nohz_next_balance;    /* jiffies: next NOHZ idle balance kick */
+	unsigned int nr_overloaded; /* CPUs with more than one task queued */
+	struct eevdf_smp_stats smp;
+	struct rq *rqs;
+	int nr_cpus;
+	int hz;
+	struct cost_table costs;
+
+	/* Tasks by pid - 1 (pids are never reused). */
+	struct task **tasks;
+	size_t nr_tasks;
+	size_t cap_tasks;
+
+	eevdf_trace_fn trace;
+	void *trace_ud;
+	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
+	const struct sched_task_ops *ops;
+
+	/* CPUs whose state changed during the current event. */
+	struct rq **settle;  /* a ring of nr_cpus slots */
+	size_t settle_head, nr_settle;
+
+	int error; /* sticky: once a run failed, it stays failed */
+	char errmsg[256];
 };
 
 /*

@@ -35,22 +35,22 @@ bool task_allowed(const struct task *p, int cpu)
 	return false;
 }
 
-int task_nr_allowed(const struct eevdf_sim *sim, const struct task *p)
+int task_nr_allowed(const struct scheduler *sched, const struct task *p)
 {
-	return p->nr_cpus_allowed ? (int)p->nr_cpus_allowed : sim->nr_cpus;
+	return p->nr_cpus_allowed ? (int)p->nr_cpus_allowed : sched->nr_cpus;
 }
 
-static u64 jiffies(const struct eevdf_sim *sim)
+static u64 jiffies(const struct scheduler *sched)
 {
-	return (u64)sim->now / sim->sp.tick_nsec;
+	return (u64)sched->now / sched->sp.tick_nsec;
 }
 
 /* Does cpu's domain at sd's level also span other? */
-static bool sd_spans(const struct eevdf_sim *sim,
+static bool sd_spans(const struct scheduler *sched,
 		     const struct sched_domain *sd, int cpu, int other)
 {
-	const struct cpu_topo *a = &sim->topo.cpu[cpu],
-			      *b = &sim->topo.cpu[other];
+	const struct cpu_topo *a = &sched->topo.cpu[cpu],
+			      *b = &sched->topo.cpu[other];
 
 	switch (sd->level) {
 	case SD_LVL_SMT:
@@ -75,13 +75,13 @@ unsigned long task_h_load_of(const struct task *p)
 
 /* wake_wide() and record_wakee() ---------------------------------------- */
 
-static void record_wakee(struct eevdf_sim *sim, struct task *waker,
+static void record_wakee(struct scheduler *sched, struct task *waker,
 			 struct task *p)
 {
-	u64 j = jiffies(sim);
+	u64 j = jiffies(sched);
 
 	/* the flips decay by half once a second */
-	if (j > waker->wakee_flip_decay_ts + (u64)sim->hz) {
+	if (j > waker->wakee_flip_decay_ts + (u64)sched->hz) {
 		waker->wakee_flips >>= 1;
 		waker->wakee_flip_decay_ts = j;
 	}
@@ -96,11 +96,11 @@ static void record_wakee(struct eevdf_sim *sim, struct task *waker,
  * woken by many) is a 1:N pattern: spread them instead of pulling every
  * wakee next to the waker.
  */
-bool wake_wide(const struct eevdf_sim *sim, const struct task *waker,
+bool wake_wide(const struct scheduler *sched, const struct task *waker,
 	       const struct task *p, int this_cpu)
 {
 	u32 master = waker->wakee_flips, slave = p->wakee_flips;
-	u32 factor = sim->topo.cpu[this_cpu].sd_llc_size;
+	u32 factor = sched->topo.cpu[this_cpu].sd_llc_size;
 
 	if (master < slave) {
 		u32 t = master;
@@ -115,26 +115,26 @@ bool wake_wide(const struct eevdf_sim *sim, const struct task *waker,
 
 #define NO_CPU (-1)
 
-static int wake_affine_idle(const struct eevdf_sim *sim, int this_cpu,
+static int wake_affine_idle(const struct scheduler *sched, int this_cpu,
 			    int prev_cpu, bool sync)
 {
-	const struct rq *this_rq = &sim->rqs[this_cpu];
+	const struct rq *this_rq = &sched->rqs[this_cpu];
 
 	/* a cache-sharing idle waker CPU: prefer prev if it is idle too */
-	if (available_idle_cpu(sim, this_cpu) &&
-	    cpus_share_cache(&sim->topo, this_cpu, prev_cpu))
-		return available_idle_cpu(sim, prev_cpu) ? prev_cpu : this_cpu;
+	if (available_idle_cpu(sched, this_cpu) &&
+	    cpus_share_cache(&sched->topo, this_cpu, prev_cpu))
+		return available_idle_cpu(sched, prev_cpu) ? prev_cpu : this_cpu;
 	/* a sync waker about to sleep leaves its CPU to the wakee (6.12+:
 	 * delayed tasks do not count) */
 	if (sync && this_rq->nr_running - (this_rq->cfs.nr_queued -
 					   this_rq->cfs.h_nr_runnable) == 1)
 		return this_cpu;
-	if (available_idle_cpu(sim, prev_cpu))
+	if (available_idle_cpu(sched, prev_cpu))
 		return prev_cpu;
 	return NO_CPU;
 }
 
-static int wake_affine_weight(const struct eevdf_sim *sim,
+static int wake_affine_weight(const struct scheduler *sched,
 			      const struct sched_domain *sd,
 			      const struct task *p, const struct task *waker,
 			      int this_cpu, int prev_cpu, bool sync)
@@ -142,7 +142,7 @@ static int wake_affine_weight(const struct eevdf_sim *sim,
 	s64 this_eff_load, prev_eff_load;
 	unsigned long task_load;
 
-	this_eff_load = (s64)cpu_load(&sim->rqs[this_cpu]);
+	this_eff_load = (s64)cpu_load(&sched->rqs[this_cpu]);
 	if (sync && waker) {
 		unsigned long current_load = task_h_load_of(waker);
 
@@ -152,67 +152,67 @@ static int wake_affine_weight(const struct eevdf_sim *sim,
 	}
 	task_load = task_h_load_of(p);
 	this_eff_load += (s64)task_load;
-	if (sched_feat(sim->sp.features, WA_BIAS))
+	if (sched_feat(sched->sp.features, WA_BIAS))
 		this_eff_load *= 100;
-	this_eff_load *= (s64)capacity_of(sim, prev_cpu);
+	this_eff_load *= (s64)capacity_of(sched, prev_cpu);
 
-	prev_eff_load = (s64)cpu_load(&sim->rqs[prev_cpu]);
+	prev_eff_load = (s64)cpu_load(&sched->rqs[prev_cpu]);
 	prev_eff_load -= (s64)task_load;
-	if (sched_feat(sim->sp.features, WA_BIAS))
+	if (sched_feat(sched->sp.features, WA_BIAS))
 		prev_eff_load *= 100 + (s64)(sd->imbalance_pct - 100) / 2;
-	prev_eff_load *= (s64)capacity_of(sim, this_cpu);
+	prev_eff_load *= (s64)capacity_of(sched, this_cpu);
 	/* a sync wakeup breaks the tie towards this CPU */
 	if (sync)
 		prev_eff_load += 1;
 	return this_eff_load < prev_eff_load ? this_cpu : NO_CPU;
 }
 
-static int wake_affine(struct eevdf_sim *sim, const struct sched_domain *sd,
+static int wake_affine(struct scheduler *sched, const struct sched_domain *sd,
 		       const struct task *p, const struct task *waker,
 		       int this_cpu, int prev_cpu, bool sync)
 {
 	int target = NO_CPU;
 
-	if (sched_feat(sim->sp.features, WA_IDLE))
-		target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
-	if (sched_feat(sim->sp.features, WA_WEIGHT) && target == NO_CPU)
-		target = wake_affine_weight(sim, sd, p, waker, this_cpu,
+	if (sched_feat(sched->sp.features, WA_IDLE))
+		target = wake_affine_idle(sched, this_cpu, prev_cpu, sync);
+	if (sched_feat(sched->sp.features, WA_WEIGHT) && target == NO_CPU)
+		target = wake_affine_weight(sched, sd, p, waker, this_cpu,
 					    prev_cpu, sync);
 	if (target != this_cpu)
 		return prev_cpu;
-	sim->smp.wakeups_affine++;
+	sched->smp.wakeups_affine++;
 	return target;
 }
 
 /* select_idle_sibling() ------------------------------------------------- */
 
-static bool core_is_idle(const struct eevdf_sim *sim, int cpu)
+static bool core_is_idle(const struct scheduler *sched, int cpu)
 {
-	const struct sd_span *smt = sim->topo.cpu[cpu].smt;
+	const struct sd_span *smt = sched->topo.cpu[cpu].smt;
 
 	for (u32 i = 0; i < smt->weight; i++)
-		if (!available_idle_cpu(sim, smt->cpus[i]))
+		if (!available_idle_cpu(sched, smt->cpus[i]))
 			return false;
 	return true;
 }
 
-void update_idle_core(struct eevdf_sim *sim, int cpu)
+void update_idle_core(struct scheduler *sched, int cpu)
 {
-	if (sim->topo.smt_active && core_is_idle(sim, cpu))
-		sim->topo.llc[sim->topo.cpu[cpu].llc].has_idle_cores = true;
+	if (sched->topo.smt_active && core_is_idle(sched, cpu))
+		sched->topo.llc[sched->topo.cpu[cpu].llc].has_idle_cores = true;
 }
 
 /* An idle sibling of target's core inside sd, for a task p. */
-static int select_idle_smt(const struct eevdf_sim *sim, const struct task *p,
+static int select_idle_smt(const struct scheduler *sched, const struct task *p,
 			   int target)
 {
-	const struct sd_span *smt = sim->topo.cpu[target].smt;
+	const struct sd_span *smt = sched->topo.cpu[target].smt;
 
 	for (u32 i = 0; i < smt->weight; i++) {
 		int cpu = smt->cpus[i];
 
 		if (cpu != target && task_allowed(p, cpu) &&
-		    available_idle_cpu(sim, cpu))
+		    available_idle_cpu(sched, cpu))
 			return cpu;
 	}
 	return NO_CPU;
@@ -220,16 +220,16 @@ static int select_idle_smt(const struct eevdf_sim *sim, const struct task *p,
 
 /* A fully idle core is returned by its scanned CPU; the first idle
  * sibling seen is remembered as the fallback. */
-static int select_idle_core(const struct eevdf_sim *sim, const struct task *p,
+static int select_idle_core(const struct scheduler *sched, const struct task *p,
 			    int core_cpu, int *idle_cpu)
 {
-	const struct sd_span *smt = sim->topo.cpu[core_cpu].smt;
+	const struct sd_span *smt = sched->topo.cpu[core_cpu].smt;
 	bool idle = true;
 
 	for (u32 i = 0; i < smt->weight; i++) {
 		int cpu = smt->cpus[i];
 
-		if (!available_idle_cpu(sim, cpu)) {
+		if (!available_idle_cpu(sched, cpu)) {
 			idle = false;
 			if (*idle_cpu == NO_CPU)
 				continue;
@@ -245,26 +245,26 @@ static int select_idle_core(const struct eevdf_sim *sim, const struct task *p,
  * Scan the LLC from target + 1, wrapping: for an idle core when the LLC
  * says it has one, else for an idle CPU within the SIS_UTIL budget.
  */
-static int select_idle_cpu(struct eevdf_sim *sim, const struct task *p,
+static int select_idle_cpu(struct scheduler *sched, const struct task *p,
 			   const struct sched_domain *sd, bool has_idle_core,
 			   int target)
 {
 	const struct sd_span *span = sd->span;
-	struct llc_shared *shared = &sim->topo.llc[sim->topo.cpu[target].llc];
+	struct llc_shared *shared = &sched->topo.llc[sched->topo.cpu[target].llc];
 	int idle_cpu = NO_CPU, nr = INT32_MAX;
 	u32 start = 0;
 
-	if (sched_feat(sim->sp.features, SIS_UTIL)) {
+	if (sched_feat(sched->sp.features, SIS_UTIL)) {
 		nr = shared->nr_idle_scan + 1;
 		if (nr == 1)
 			return NO_CPU;
 	}
 	while (start < span->weight && span->cpus[start] <= target)
 		start++;
-	if (has_idle_core && ++sim->mark_gen == 0) {
-		for (int c = 0; c < sim->topo.nr_cores; c++)
-			sim->core_mark[c] = 0;
-		sim->mark_gen = 1;
+	if (has_idle_core && ++sched->mark_gen == 0) {
+		for (int c = 0; c < sched->topo.nr_cores; c++)
+			sched->core_mark[c] = 0;
+		sched->mark_gen = 1;
 	}
 	for (u32 k = 0; k < span->weight; k++) {
 		u32 j = start + k;
@@ -273,18 +273,18 @@ static int select_idle_cpu(struct eevdf_sim *sim, const struct task *p,
 		if (!task_allowed(p, cpu))
 			continue;
 		if (has_idle_core) {
-			int core = sim->topo.cpu[cpu].core, i;
+			int core = sched->topo.cpu[cpu].core, i;
 
-			if (sim->core_mark[core] == sim->mark_gen)
+			if (sched->core_mark[core] == sched->mark_gen)
 				continue;
-			sim->core_mark[core] = sim->mark_gen;
-			i = select_idle_core(sim, p, cpu, &idle_cpu);
+			sched->core_mark[core] = sched->mark_gen;
+			i = select_idle_core(sched, p, cpu, &idle_cpu);
 			if (i != NO_CPU)
 				return i;
 		} else {
 			if (!--nr)
 				return NO_CPU;
-			if (available_idle_cpu(sim, cpu))
+			if (available_idle_cpu(sched, cpu))
 				return cpu;
 		}
 	}
@@ -293,24 +293,24 @@ static int select_idle_cpu(struct eevdf_sim *sim, const struct task *p,
 	return idle_cpu;
 }
 
-int select_idle_sibling(struct eevdf_sim *sim, struct task *p, int prev,
+int select_idle_sibling(struct scheduler *sched, struct task *p, int prev,
 			int target)
 {
-	const struct topology *t = &sim->topo;
+	const struct topology *t = &sched->topo;
 	const struct sched_domain *sd;
 	bool has_idle_core = false;
 	int recent, i;
 
-	if (available_idle_cpu(sim, target))
+	if (available_idle_cpu(sched, target))
 		return target;
 	if (prev != target && cpus_share_cache(t, prev, target) &&
-	    available_idle_cpu(sim, prev))
+	    available_idle_cpu(sched, prev))
 		return prev;
 	recent = p->recent_used_cpu;
 	p->recent_used_cpu = prev;
 	if (recent >= 0 && recent != prev && recent != target &&
 	    cpus_share_cache(t, recent, target) &&
-	    available_idle_cpu(sim, recent) && task_allowed(p, recent))
+	    available_idle_cpu(sched, recent) && task_allowed(p, recent))
 		return recent;
 	sd = t->cpu[target].sd_llc;
 	if (!sd)
@@ -318,12 +318,12 @@ int select_idle_sibling(struct eevdf_sim *sim, struct task *p, int prev,
 	if (t->smt_active) {
 		has_idle_core = t->llc[t->cpu[target].llc].has_idle_cores;
 		if (!has_idle_core && cpus_share_cache(t, prev, target)) {
-			i = select_idle_smt(sim, p, prev);
+			i = select_idle_smt(sched, p, prev);
 			if (i != NO_CPU)
 				return i;
 		}
 	}
-	i = select_idle_cpu(sim, p, sd, has_idle_core, target);
+	i = select_idle_cpu(sched, p, sd, has_idle_core, target);
 	return i != NO_CPU ? i : target;
 }
 
@@ -353,7 +353,7 @@ static enum group_type group_classify(u32 pct,
 }
 
 /* update_sg_wakeup_stats(): p's own contribution does not count. */
-static void sg_wakeup_stats(const struct eevdf_sim *sim,
+static void sg_wakeup_stats(const struct scheduler *sched,
 			    const struct sched_domain *sd,
 			    const struct sd_span *g, const struct task *p,
 			    struct sg_wakeup_stats *s)
@@ -362,7 +362,7 @@ static void sg_wakeup_stats(const struct eevdf_sim *sim,
 	s->weight = g->weight;
 	for (u32 i = 0; i < g->weight; i++) {
 		int cpu = g->cpus[i];
-		const struct rq *rq = &sim->rqs[cpu];
+		const struct rq *rq = &sched->rqs[cpu];
 		unsigned long load = cpu_load(rq), util = cpu_util(rq);
 		unsigned int nr = rq->nr_running;
 
@@ -377,8 +377,8 @@ static void sg_wakeup_stats(const struct eevdf_sim *sim,
 		s->load += load;
 		s->util += util;
 		s->nr_running += nr;
-		s->capacity += capacity_of(sim, cpu);
-		if (!nr && available_idle_cpu(sim, cpu))
+		s->capacity += capacity_of(sched, cpu);
+		if (!nr && available_idle_cpu(sched, cpu))
 			s->idle_cpus++;
 	}
 	s->type = group_classify(sd->imbalance_pct, s);
@@ -410,7 +410,7 @@ static bool update_pick_idlest(const struct sg_wakeup_stats *idlest,
 	return true;
 }
 
-static const struct sd_span *find_idlest_group(struct eevdf_sim *sim,
+static const struct sd_span *find_idlest_group(struct scheduler *sched,
 					       const struct sched_domain *sd,
 					       const struct task *p,
 					       int this_cpu)
@@ -428,7 +428,7 @@ static const struct sd_span *find_idlest_group(struct eevdf_sim *sim,
 		for (u32 i = 0; i < g->weight; i++)
 			if (g->cpus[i] == this_cpu)
 				local_group = true;
-		sg_wakeup_stats(sim, sd, g, p, &s);
+		sg_wakeup_stats(sched, sd, g, p, &s);
 		if (local_group) {
 			local = g;
 			ls = s;
@@ -461,7 +461,7 @@ static const struct sd_span *find_idlest_group(struct eevdf_sim *sim,
 		unsigned int imb = is.idle_cpus > ls.idle_cpus ?
 					   is.idle_cpus - ls.idle_cpus :
 					   ls.idle_cpus - is.idle_cpus;
-		unsigned int nr_allowed = (unsigned)task_nr_allowed(sim, p);
+		unsigned int nr_allowed = (unsigned)task_nr_allowed(sched, p);
 		unsigned int imb_numa_nr = sd->imb_numa_nr < nr_allowed ?
 						   sd->imb_numa_nr :
 						   nr_allowed;
@@ -476,7 +476,7 @@ static const struct sd_span *find_idlest_group(struct eevdf_sim *sim,
 
 /* The idlest CPU of a group: an idle one that went idle last (warmest
  * cache), else the least loaded. */
-static int find_idlest_group_cpu(const struct eevdf_sim *sim,
+static int find_idlest_group_cpu(const struct scheduler *sched,
 				 const struct sd_span *g, const struct task *p,
 				 int this_cpu)
 {
@@ -488,11 +488,11 @@ static int find_idlest_group_cpu(const struct eevdf_sim *sim,
 		return g->cpus[0];
 	for (u32 i = 0; i < g->weight; i++) {
 		int cpu = g->cpus[i];
-		const struct rq *rq = &sim->rqs[cpu];
+		const struct rq *rq = &sched->rqs[cpu];
 
 		if (!task_allowed(p, cpu))
 			continue;
-		if (available_idle_cpu(sim, cpu)) {
+		if (available_idle_cpu(sched, cpu)) {
 			if (rq->idle_stamp > latest) {
 				latest = rq->idle_stamp;
 				idle = cpu;
@@ -505,7 +505,7 @@ static int find_idlest_group_cpu(const struct eevdf_sim *sim,
 	return idle != NO_CPU ? idle : least;
 }
 
-static int find_idlest_cpu(struct eevdf_sim *sim,
+static int find_idlest_cpu(struct scheduler *sched,
 			   const struct sched_domain *sd,
 			   const struct task *p, int cpu, int prev_cpu,
 			   u32 sd_flag)
@@ -523,12 +523,12 @@ static int find_idlest_cpu(struct eevdf_sim *sim,
 			sd = sd->child;
 			continue;
 		}
-		g = find_idlest_group(sim, sd, p, cpu);
+		g = find_idlest_group(sched, sd, p, cpu);
 		if (!g) {
 			sd = sd->child;
 			continue;
 		}
-		new_cpu = find_idlest_group_cpu(sim, g, p, cpu);
+		new_cpu = find_idlest_group_cpu(sched, g, p, cpu);
 		if (new_cpu == cpu) {
 			sd = sd->child;
 			continue;
@@ -537,7 +537,7 @@ static int find_idlest_cpu(struct eevdf_sim *sim,
 		cpu = new_cpu;
 		weight = sd->span_weight;
 		sd = NULL;
-		for_each_domain(&sim->topo, cpu, tmp) {
+		for_each_domain(&sched->topo, cpu, tmp) {
 			if (weight <= tmp->span_weight)
 				break;
 			if (tmp->flags & sd_flag)
@@ -549,7 +549,7 @@ static int find_idlest_cpu(struct eevdf_sim *sim,
 
 /* select_task_rq_fair() ------------------------------------------------- */
 
-int select_task_rq_fair(struct eevdf_sim *sim, struct task *p, int prev_cpu,
+int select_task_rq_fair(struct scheduler *sched, struct task *p, int prev_cpu,
 			int this_cpu, struct task *waker,
 			unsigned int wake_flags)
 {
@@ -561,15 +561,15 @@ int select_task_rq_fair(struct eevdf_sim *sim, struct task *p, int prev_cpu,
 	bool want_affine = false;
 
 	if ((wake_flags & WF_TTWU) && waker) {
-		record_wakee(sim, waker, p);
-		want_affine = !wake_wide(sim, waker, p, this_cpu) &&
+		record_wakee(sched, waker, p);
+		want_affine = !wake_wide(sched, waker, p, this_cpu) &&
 			      task_allowed(p, cpu);
 	}
-	for_each_domain(&sim->topo, cpu, tmp) {
+	for_each_domain(&sched->topo, cpu, tmp) {
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
-		    sd_spans(sim, tmp, cpu, prev_cpu)) {
+		    sd_spans(sched, tmp, cpu, prev_cpu)) {
 			if (cpu != prev_cpu)
-				new_cpu = wake_affine(sim, tmp, p, waker, cpu,
+				new_cpu = wake_affine(sched, tmp, p, waker, cpu,
 						      prev_cpu, sync);
 			sd = NULL;
 			break;
@@ -580,9 +580,9 @@ int select_task_rq_fair(struct eevdf_sim *sim, struct task *p, int prev_cpu,
 			break;
 	}
 	if (sd)
-		return find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
+		return find_idlest_cpu(sched, sd, p, cpu, prev_cpu, sd_flag);
 	if (wake_flags & WF_TTWU)
-		return select_idle_sibling(sim, p, prev_cpu, new_cpu);
+		return select_idle_sibling(sched, p, prev_cpu, new_cpu);
 	return new_cpu;
 }
 
@@ -593,25 +593,25 @@ int select_task_rq_fair(struct eevdf_sim *sim, struct task *p, int prev_cpu,
  * (the cost model's refill penalty): nothing between SMT siblings, which
  * share L1 and L2, more across LLCs and most across packages.
  */
-static u64 refill_cost(const struct eevdf_sim *sim, int from, int to)
+static u64 refill_cost(const struct scheduler *sched, int from, int to)
 {
-	const struct cpu_topo *a = &sim->topo.cpu[from],
-			      *b = &sim->topo.cpu[to];
+	const struct cpu_topo *a = &sched->topo.cpu[from],
+			      *b = &sched->topo.cpu[to];
 
 	if (a->core == b->core)
 		return 0;
 	if (a->llc == b->llc)
-		return sim->costs.migrate_llc;
+		return sched->costs.migrate_llc;
 	if (a->package == b->package)
-		return sim->costs.migrate_cross_llc;
-	return sim->costs.migrate_cross_pkg;
+		return sched->costs.migrate_cross_llc;
+	return sched->costs.migrate_cross_pkg;
 }
 
-void set_task_cpu(struct eevdf_sim *sim, struct task *p, int new_cpu)
+void set_task_cpu(struct scheduler *sched, struct task *p, int new_cpu)
 {
-	struct rq *src = &sim->rqs[p->cpu], *dst = &sim->rqs[new_cpu];
+	struct rq *src = &sched->rqs[p->cpu], *dst = &sched->rqs[new_cpu];
 	unsigned long w = (unsigned long)scale_load_down(p->se.load.weight);
-	u64 now = (u64)sim->now;
+	u64 now = (u64)sched->now;
 
 	if (p->cpu == new_cpu)
 		return;
@@ -627,14 +627,14 @@ void set_task_cpu(struct eevdf_sim *sim, struct task *p, int new_cpu)
 			   dst->cfs.h_nr_runnable, dst->cfs.curr != NULL);
 	pelt_attach(&dst->cfs.avg, &p->se.avg, w);
 	/* CFS: a waking task's vruntime leaves relative to this queue */
-	if (sim->sp.profile->policy == POLICY_CFS)
+	if (sched->sp.profile->policy == POLICY_CFS)
 		cfs_migrate_task(src, p);
 	/* the old exec_start means nothing on another CPU: cache-cold */
 	p->se.exec_start = 0;
 	p->se.cfs_rq = &dst->cfs;
 	p->st.migrations++;
-	sim->smp.migrations++;
-	p->overhead_left += refill_cost(sim, p->cpu, new_cpu);
-	eevdf__trace_migrate(sim, p->pid, p->cpu, new_cpu);
+	sched->smp.migrations++;
+	p->overhead_left += refill_cost(sched, p->cpu, new_cpu);
+	eevdf__trace_migrate(sched, p->pid, p->cpu, new_cpu);
 	p->cpu = new_cpu;
 }

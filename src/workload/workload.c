@@ -1044,11 +1044,11 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 	char msg[256];
 
 	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
-		if (t->cpus[k] < sim->nr_cpus)
+		if (t->cpus[k] < sim->sched.nr_cpus)
 			continue;
 		snprintf(msg, sizeof(msg), "%s %s: cpu %d is not on this "
 			 "%d-CPU machine", what, t->name, t->cpus[k],
-			 sim->nr_cpus);
+			 sim->sched.nr_cpus);
 		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
 	}
 	return 0;
@@ -1129,7 +1129,7 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 		diag = &scratch;
 	if (!wl || !sim)
 		return EEVDF_EINVAL;
-	if (sim->error)
+	if (sim->sched.error)
 		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
 				  "the simulation failed earlier");
 	/*
@@ -1137,7 +1137,7 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	 * into the programs: they hold only in a simulation that has none
 	 * of its own.
 	 */
-	if (sim->nr_tasks || sim->nr_objs || sim->nr_metrics ||
+	if (sim->sched.nr_tasks || sim->nr_objs || sim->nr_metrics ||
 	    sim->nr_join_sets || sim->nr_strings || sim->nr_templates)
 		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
 				  "a workload's tasks must be the first of "
@@ -1149,9 +1149,9 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	 * about itself, then the workload's own "costs", which know best
 	 * what the benchmark measured.
 	 */
-	eevdf__costs_default(&sim->costs);
-	eevdf__machine_apply_costs(sim->machine, &sim->costs);
-	eevdf__costs_apply(&sim->costs, &wl->costs, wl->cost_set);
+	eevdf__costs_default(&sim->sched.costs);
+	eevdf__machine_apply_costs(sim->machine, &sim->sched.costs);
+	eevdf__costs_apply(&sim->sched.costs, &wl->costs, wl->cost_set);
 	if ((r = add_objects(wl, sim)) || (r = add_tables(wl, sim)))
 		return setup_fail(wl, diag, "", r,
 				  r == EEVDF_ENOMEM ? "out of memory" :

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/sched/: the kernel model.  One file per kernel file it mirrors,
+ * with the kernel's names: core.c (wakeups, __schedule, the tick),
+ * fair.c (EEVDF), cfs.c (the CFS of 6.1-6.5), smp.c (select_task_rq),
+ * balance.c (load balancing), pelt.c, topology.c (sched domains),
+ * weights.c, feature.c and sched_features.h (the features.h list),
+ * profile.c (what each kernel release does).  It may include lib/ and
+ * machine/, never engine/, workload/ or report/: the one way up is
+ * struct sched_task_ops, which the engine fills in.
+ *
+ * This header is what the engine calls: the scheduler's entry points,
+ * as the kernel's syscalls and interrupts enter kernel/sched/core.c.
+ */
+#ifndef EEVDF_SCHED_CORE_H
+#define EEVDF_SCHED_CORE_H
+
+#include <stdarg.h>
+
+#include "sched.h"
+
+/* Set up rq as CPU cpu of sched (sched_init() for one CPU). */
+void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu);
+
+/* Run one scheduler event (a task's or a CPU's), then settle every CPU it
+ * touched; 0 or an error code. */
+int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev);
+
+/* Queue (or move) ev to fire at when. */
+int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
+		       eevdf_time when);
+
+/* __schedule() on rq: block curr if it is no longer runnable, pick, switch. */
+void eevdf__schedule(struct scheduler *sched, struct rq *rq);
+
+/*
+ * try_to_wake_up() of a blocked task (its pending timer is cancelled).
+ * True when the wakeup went to another LLC's wake list (the waker pays
+ * ttwu_remote instead of ttwu_local).
+ */
+bool eevdf__ttwu(struct scheduler *sched, struct task *p,
+		 unsigned int wake_flags);
+
+/* wakeup_preempt(): may p, just queued on rq, run now? */
+void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
+			   unsigned int wake_flags);
+
+/* Ask for rq to be settled before the current event is over. */
+void eevdf__mark_settle(struct scheduler *sched, struct rq *rq);
+
+/* do_sched_yield(): rq's curr yields its CPU, now. */
+void eevdf__sched_yield(struct scheduler *sched, struct rq *rq);
+
+/* sched_setattr() by the task itself, on rq: new nice (-21: unchanged),
+ * slice (< 0: unchanged, 0: base slice), policy (< 0: unchanged). */
+void eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
+			  struct task *p, int nice, s64 slice, int policy);
+
+/* setpriority() on a task, now. */
+void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice);
+
+/* p's CPUs changed: move it off a CPU it may no longer use. */
+void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p);
+
+/* Core invariants of one CPU on top of its cfs_rq's; NULL when all hold. */
+const char *eevdf__rq_check(const struct rq *rq);
+
+/* Record a run's error (sticky) with a printf-style message; returns code. */
+int eevdf__sched_fail(struct scheduler *sched, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int eevdf__sched_vfail(struct scheduler *sched, int code, const char *fmt,
+		       va_list ap) __attribute__((format(printf, 3, 0)));
+
+/* Emit a trace event if a sink is configured. */
+void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,
+		  int pid, int prev_pid, enum eevdf_task_state prev_state);
+
+/* A MIGRATE trace event. */
+void eevdf__trace_migrate(struct scheduler *sched, int pid, int from, int to);
+
+#endif

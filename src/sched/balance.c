@@ -58,34 +58,6 @@ static u64 ms_to_jiffies(const struct scheduler *sched, u64 ms)
 	return (ms * (u64)sched->hz + 999) / 1000;
 }
 
-/* cfs_tasks ------------------------------------------------------------ */
-
-void cfs_tasks_del(struct rq *rq, struct task *p)
-{
-	if (p->tasks_prev)
-		p->tasks_prev->tasks_next = p->tasks_next;
-	else if (rq->cfs_tasks == p)
-		rq->cfs_tasks = p->tasks_next;
-	else
-		return; /* not on the list */
-	if (p->tasks_next)
-		p->tasks_next->tasks_prev = p->tasks_prev;
-	else
-		rq->cfs_tasks_tail = p->tasks_prev;
-	p->tasks_prev = p->tasks_next = NULL;
-}
-
-void cfs_tasks_move_head(struct rq *rq, struct task *p)
-{
-	cfs_tasks_del(rq, p);
-	p->tasks_next = rq->cfs_tasks;
-	if (rq->cfs_tasks)
-		rq->cfs_tasks->tasks_prev = p;
-	else
-		rq->cfs_tasks_tail = p;
-	rq->cfs_tasks = p;
-}
-
 /* Group statistics ----------------------------------------------------- */
 
 static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)

@@ -326,10 +326,36 @@ static inline void rq_idle_update(struct rq *rq)
 	*rq->idle_slot = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
 }
 
-/* rq->cfs_tasks upkeep (balance.c): enqueue and pick move a task to the
- * head, so the balancer, which takes from the tail, moves the coldest. */
-void cfs_tasks_move_head(struct rq *rq, struct task *p);
-void cfs_tasks_del(struct rq *rq, struct task *p);
+/*
+ * rq->cfs_tasks upkeep: enqueue and pick move a task to the head (the
+ * kernel's list_move(&se->group_node, &rq->cfs_tasks) in fair.c), so the
+ * balancer, which takes from the tail, moves the coldest.
+ */
+static inline void cfs_tasks_del(struct rq *rq, struct task *p)
+{
+	if (p->tasks_prev)
+		p->tasks_prev->tasks_next = p->tasks_next;
+	else if (rq->cfs_tasks == p)
+		rq->cfs_tasks = p->tasks_next;
+	else
+		return; /* not on the list */
+	if (p->tasks_next)
+		p->tasks_next->tasks_prev = p->tasks_prev;
+	else
+		rq->cfs_tasks_tail = p->tasks_prev;
+	p->tasks_prev = p->tasks_next = NULL;
+}
+
+static inline void cfs_tasks_move_head(struct rq *rq, struct task *p)
+{
+	cfs_tasks_del(rq, p);
+	p->tasks_next = rq->cfs_tasks;
+	if (rq->cfs_tasks)
+		rq->cfs_tasks->tasks_prev = p;
+	else
+		rq->cfs_tasks_tail = p;
+	rq->cfs_tasks = p;
+}
 
 /* The public name of a task state (trace events, stats). */
 static inline enum eevdf_task_state eevdf__public_state(enum task_state s)

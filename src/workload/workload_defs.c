@@ -288,103 +288,6 @@ static int object_inst(struct wl_parser *p, void *ud, const char *name)
 	return object_settings(p, d->json, o);
 }
 
-/* Sort idx[0..n) by names[]: ties by index, so the order is total. */
-struct name_ref {
-	const char *name;
-	u32 idx;
-};
-
-static int cmp_name_ref(const void *a, const void *b)
-{
-	const struct name_ref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-/*
- * Build the sorted index of n names (name(i) of entry i).  *dup receives
- * the first entry, in file order, that repeats an earlier name, and
- * *first that earlier one; *dup = UINT32_MAX when all differ.
- */
-static int sort_names(size_t n, const char *(*name)(const void *, size_t),
-		      const void *arr, u32 **out, u32 *dup, u32 *first)
-{
-	struct name_ref *v = malloc((n ? n : 1) * sizeof(*v));
-	u32 *idx = malloc((n ? n : 1) * sizeof(*idx));
-	size_t i, run = 0;
-
-	if (!v || !idx) {
-		free(v);
-		free(idx);
-		return EEVDF_ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		v[i].name = name(arr, i);
-		v[i].idx = (u32)i;
-	}
-	qsort(v, n, sizeof(*v), cmp_name_ref);
-	*dup = UINT32_MAX;
-	for (i = 0; i < n; i++) {
-		idx[i] = v[i].idx;
-		if (i && strcmp(v[i].name, v[i - 1].name) == 0) {
-			if (v[i].idx < *dup) {
-				*dup = v[i].idx;
-				*first = v[run].idx;
-			}
-		} else {
-			run = i;
-		}
-	}
-	free(v);
-	*out = idx;
-	return 0;
-}
-
-static const char *obj_name(const void *arr, size_t i)
-{
-	return ((const struct wl_object *)arr)[i].tmpl.name;
-}
-
-static const char *task_name(const void *arr, size_t i)
-{
-	return ((const struct wl_task *)arr)[i].name;
-}
-
-static int find_sorted(const u32 *by, size_t n,
-		       const char *(*name)(const void *, size_t),
-		       const void *arr, const char *key)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(key, name(arr, by[mid]));
-
-		if (c == 0)
-			return (int)by[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return -1;
-}
-
-int eevdf__wl_find_object(const struct eevdf_workload *wl, const char *name)
-{
-	return find_sorted(wl->objs_by_name, wl->nr_objs, obj_name, wl->objs,
-			   name);
-}
-
-int eevdf__wl_find_task(const struct eevdf_workload *wl, const char *name)
-{
-	return find_sorted(wl->tasks_by_name, wl->nr_tasks, task_name,
-			   wl->tasks, name);
-}
-
 int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 {
 	struct eevdf_workload *wl = p->wl;
@@ -439,8 +342,7 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 		if (r)
 			return r;
 	}
-	if (sort_names(wl->nr_objs, obj_name, wl->objs, &wl->objs_by_name,
-		       &dup, &first))
+	if (eevdf__wl_index_objects(wl, &dup, &first))
 		return nomem(p);
 	if (dup != UINT32_MAX) {
 		old = path_index(p, wl->objs[dup].src);
@@ -468,14 +370,6 @@ static const char *const quant_names[] = { "exact", "fio_plat8", "hdr3" };
 static const enum eevdf_hist_kind quant_values[] = {
 	EEVDF_HIST_EXACT, EEVDF_HIST_FIO_PLAT8, EEVDF_HIST_HDR3,
 };
-
-int eevdf__wl_find_metric(const struct eevdf_workload *wl, const char *name)
-{
-	for (size_t i = 0; i < wl->nr_metrics; i++)
-		if (strcmp(wl->metrics[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
 
 /* A key that only some types take. */
 static int only_for(struct wl_parser *p, const cJSON *m, const char *key,
@@ -646,35 +540,6 @@ static const char *const task_keys[] = {
 	"start", "vars", "timer_slack", "on_signal", "program",
 };
 static const char *const task_later[] = { "cgroup" };
-
-/* A policy name (a task's "policy", setattr's): normal, batch or idle. */
-int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
-		     enum eevdf_policy *out)
-{
-	static const char *const later[] = { "fifo", "rr", "deadline" };
-	char *s = NULL, sb[WL_SHOWN_MAX];
-	int r = eevdf__wl_ld_string(p, it, &s);
-
-	if (r)
-		return r;
-	if (strcmp(s, "normal") == 0)
-		*out = EEVDF_POLICY_NORMAL;
-	else if (strcmp(s, "batch") == 0)
-		*out = EEVDF_POLICY_BATCH;
-	else if (strcmp(s, "idle") == 0)
-		*out = EEVDF_POLICY_IDLE;
-	else
-		r = -1;
-	for (size_t i = 0; r && i < ARRAY_SIZE(later); i++)
-		if (strcmp(s, later[i]) == 0)
-			r = fail(p, "policy '%s' is not supported by this "
-				    "version yet", s);
-	if (r == -1)
-		r = fail(p, "unknown policy '%s' (expected normal, batch or "
-			    "idle)", SHOWN(sb, s));
-	free(s);
-	return r;
-}
 
 static int task_cpus(struct wl_parser *p, const cJSON *arr,
 		     struct wl_task *t)
@@ -960,8 +825,7 @@ int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr)
 	if (!wl->nr_tasks)
 		return fail(p, "no task is left after expansion (every 'for' "
 			       "range is empty)");
-	if (sort_names(wl->nr_tasks, task_name, wl->tasks, &wl->tasks_by_name,
-		       &dup, &first))
+	if (eevdf__wl_index_tasks(wl, &dup, &first))
 		return nomem(p);
 	if (dup != UINT32_MAX) {
 		old = path_index(p, wl->tasks[dup].src);
@@ -1103,15 +967,6 @@ static const char *const tmpl_keys[] = {
 	"on_signal", "program",
 };
 static const char *const tmpl_later[] = { "cgroup" };
-
-int eevdf__wl_find_template(const struct eevdf_workload *wl,
-			    const char *name)
-{
-	for (size_t i = 0; i < wl->nr_tmpls; i++)
-		if (strcmp(wl->tmpls[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
 
 /* A task named NAME or NAME[...], like the instances of template NAME. */
 static int tmpl_clash(const struct eevdf_workload *wl, const char *name)

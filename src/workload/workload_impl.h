@@ -311,14 +311,8 @@ size_t eevdf__wl_path_index(struct wl_parser *p, size_t i);
 void eevdf__wl_path_pop(struct wl_parser *p, size_t old);
 char *eevdf__wl_where(struct wl_parser *p);
 const char *eevdf__wl_shown(char *buf, size_t n, const char *s);
-/*
- * A JSON syntax error at byte pos of buf: d's line, no path, and "what
- * near '...'" (or "what: unexpected end of file").  Returns EEVDF_EPARSE.
- */
-int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
-			   size_t pos, const char *what);
 
-/* workload.c: what the workload and machine readers share */
+/* workload_file.c: what the workload, machine and rt-app readers share */
 void eevdf__wl_diag_init(struct eevdf_diag *d, const char *filename);
 /* The whole file (at most WL_MAX_FILE bytes) in *out, to free; else
  * EEVDF_EIO or EEVDF_ENOMEM with diag's message. */
@@ -336,6 +330,14 @@ int eevdf__wl_load_begin(const char *path, bool have_out,
  * ("the file is empty", or a syntax error at its line). */
 int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,
 			 cJSON **root);
+/*
+ * A JSON syntax error at byte pos of buf: d's line, no path, and "what
+ * near '...'" (or "what: unexpected end of file").  Returns EEVDF_EPARSE.
+ */
+int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
+			   size_t pos, const char *what);
+
+/* workload_json.c, continued */
 char *eevdf__wl_strdup(const char *s);
 int eevdf__wl_get_opt_string(struct wl_parser *p, const cJSON *obj,
 			     const char *key, char **out);
@@ -408,17 +410,29 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr);
 int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj);
 int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr);
 int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr);
+int eevdf__wl_parse_templates(struct wl_parser *p, const cJSON *obj);
+int eevdf__wl_compile_templates(struct wl_parser *p, const cJSON *obj);
+
+/* workload_names.c */
+/*
+ * Sort wl's objects (tasks) into wl->objs_by_name (tasks_by_name), ties
+ * by index.  *dup receives the first entry, in file order, that repeats
+ * an earlier name, and *first that earlier one; *dup = UINT32_MAX when
+ * all differ.  0 or EEVDF_ENOMEM.
+ */
+int eevdf__wl_index_objects(struct eevdf_workload *wl, u32 *dup, u32 *first);
+int eevdf__wl_index_tasks(struct eevdf_workload *wl, u32 *dup, u32 *first);
+/* The index of the entry of that name, or -1. */
 int eevdf__wl_find_object(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_task(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_metric(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_template(const struct eevdf_workload *wl,
 			    const char *name);
-int eevdf__wl_parse_templates(struct wl_parser *p, const cJSON *obj);
-int eevdf__wl_compile_templates(struct wl_parser *p, const cJSON *obj);
-int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
-		     enum eevdf_policy *out);
 
 /* workload_values.c */
+/* A policy name (a task's "policy", setattr's): normal, batch or idle. */
+int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
+		     enum eevdf_policy *out);
 int eevdf__wl_rt_resolve(void *ud, const char *name, size_t len,
 			 struct expr_sym *sym);
 int eevdf__wl_operand(struct wl_parser *p, const cJSON *it, enum wl_vk vk,

@@ -357,6 +357,37 @@ static int parse_dist(struct wl_parser *p, const cJSON *d,
 	return 0;
 }
 
+/* Policies ------------------------------------------------------------ */
+
+/* A policy name (a task's "policy", setattr's): normal, batch or idle. */
+int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
+		     enum eevdf_policy *out)
+{
+	static const char *const later[] = { "fifo", "rr", "deadline" };
+	char *s = NULL, sb[WL_SHOWN_MAX];
+	int r = eevdf__wl_ld_string(p, it, &s);
+
+	if (r)
+		return r;
+	if (strcmp(s, "normal") == 0)
+		*out = EEVDF_POLICY_NORMAL;
+	else if (strcmp(s, "batch") == 0)
+		*out = EEVDF_POLICY_BATCH;
+	else if (strcmp(s, "idle") == 0)
+		*out = EEVDF_POLICY_IDLE;
+	else
+		r = -1;
+	for (size_t i = 0; r && i < ARRAY_SIZE(later); i++)
+		if (strcmp(s, later[i]) == 0)
+			r = fail(p, "policy '%s' is not supported by this "
+				    "version yet", s);
+	if (r == -1)
+		r = fail(p, "unknown policy '%s' (expected normal, batch or "
+			    "idle)", SHOWN(sb, s));
+	free(s);
+	return r;
+}
+
 /* Operands -------------------------------------------------------------- */
 
 static int bad_type(struct wl_parser *p, enum wl_vk vk)

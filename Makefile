@@ -135,6 +135,7 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
+	tests/layout.sh
 	tests/golden.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)

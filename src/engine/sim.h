@@ -1,5 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/engine/: what makes a simulation run: the clock and event loop and
+ * the public eevdf_sim API (sim.c), the task program interpreter
+ * (program.c), the objects tasks block on (objects.c), workload metrics
+ * (metrics.c), and the values programs compute with: expressions
+ * (expr.c) and distributions (dist.c).  It includes sched/, machine/ and
+ * lib/, and enters the scheduler only through sched/core.h (plus the
+ * data of sched/sched.h, which the interpreter reads).
+ *
+ * sim.c and program.c call each other, as one subsystem: the loop runs
+ * programs, and a program's spawn creates its task through the loop's
+ * eevdf__sim_add_task_prog().
+ *
  * The simulation object: the scheduler (sched/sched.h) and everything a
  * workload adds to it: objects, metrics, spawn templates, the stop and
  * warmup events.  sim.c owns the clock, the event loop and the public

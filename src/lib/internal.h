@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/lib/: the foundation, with no knowledge of scheduling: the
+ * integer types and asserts (this file), errors and version (error.c),
+ * durations (duration.c), seeded random streams (rng.c), the augmented
+ * red-black tree (rbtree.c, the kernel's lib/rbtree.c), the event queue
+ * ordered by (time, class, seq) (eventq.c) and latency histograms
+ * (hist.c).  It includes only the C library and include/eevdf/.
+ *
  * Helpers shared by the library's internals.  Nothing here is API.
  * Internal non-static functions are prefixed eevdf__ so that libeevdf.a
  * never clashes with a user's symbols.

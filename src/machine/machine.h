@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/machine/: the simulated hardware: CPUs, SMT siblings, LLCs and
+ * packages with their capacities and HZ (machine.c), and the cost model
+ * of every operation (costs.c).  It includes lib/ only.
+ *
  * The machine description behind the public eevdf_machine (machine.c
  * builds and checks it, machine_json.c reads it from a file, topology.c
  * turns it into scheduling domains for a simulation).

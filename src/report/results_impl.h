@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by the results writers: src/results_json.c and results_csv.c. */
+/*
+ * src/report/: what a finished simulation prints: the benchmark-format
+ * reports (report.c) and the results writers (results_json.c,
+ * results_csv.c, results_common.c).  It reads the engine's simulation
+ * and metrics, so it includes engine/, sched/ and lib/; nothing below
+ * includes it.
+ *
+ * Shared by the results writers: results_json.c and results_csv.c.
+ */
 #ifndef EEVDF_RESULTS_IMPL_H
 #define EEVDF_RESULTS_IMPL_H
 

@@ -9,6 +9,14 @@
  * machine/, never engine/, workload/ or report/: the one way up is
  * struct sched_task_ops, which the engine fills in.
  *
+ * Inside the folder the files call each other as the kernel's do:
+ * core.c calls the class (fair.c) and SMP placement and balancing
+ * (smp.c, balance.c), which call back into core.c to mark a CPU for
+ * rescheduling, to check preemption of a task they moved
+ * (wakeup_preempt(), as attach_task() does) and to arm the hrtick; fair.c
+ * hands a CFS run queue to cfs.c, which shares fair.c's tree and PELT
+ * upkeep.  None of these calls leaves the folder.
+ *
  * This header is what the engine calls: the scheduler's entry points,
  * as the kernel's syscalls and interrupts enter kernel/sched/core.c.
  */

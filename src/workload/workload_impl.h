@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/workload/: the files users write: the native workload format,
+ * machine files, rt-app import.  It reads JSON with cJSON and builds an
+ * engine simulation (engine/sim.h) from it, so it includes engine/,
+ * sched/, machine/ and lib/; nothing below includes it.
+ *
  * The workload loader's internals, shared by its files:
  *
  *	workload.c		entry points, the top level, add_tasks and
  *				the accessors
+ *	workload_file.c		a file's bytes, its JSON, syntax errors
  *	workload_json.c		JSON access with diagnostics by path, names
+ *	workload_names.c	the tables by name: object, task, metric,
+ *				template
  *	workload_expand.c	params, "${...}", for/count instantiation
  *	workload_defs.c		objects, metrics, task and template
  *				definitions
  *	workload_values.c	operands: expressions, distributions, object
- *				references
+ *				references, policies
  *	workload_ops.c		ops and macros to the engine's struct program
  *	workload_link.c		what needs every program: message fields,
  *				barrier parties, cross-checks, public views
  *	machine_json.c		machine files, a workload's "machine", and
  *				the "costs" object both of them have
+ *	rtapp.c			rt-app JSON translated to the native format
  *
  * Loading is one pass over the document per phase (params, objects, task
  * names, templates, programs, link), so that a program can name any

@@ -71,7 +71,8 @@ static void sc_scale(long n, const char *label, int cpus, eevdf_time sim_ns)
 
 	snprintf(name, sizeof(name), "scale-%s-%d", label, cpus);
 	sc = sc_new(name, SC_SCALE, "");
-	snprintf(sc->what, sizeof(sc->what), "%ld always-running + %ld "
+	snprintf(sc->what, sizeof(sc->what),
+		 "%ld always-running + %ld "
 		 "run-1ms/sleep-3ms tasks on %d CPUs (LLCs of 16), unpinned",
 		 n, n, cpus);
 	sc->n = n;
@@ -102,7 +103,8 @@ static void build_scenarios(bool smoke, const char *wdir)
 	snprintf(paths[4], sizeof(paths[4]), "%s/machines/skl-server.json",
 		 wdir);
 
-	sc = sc_new("hogs", SC_HOGS, "4 nice-0 + 4 nice-5 always-running "
+	sc = sc_new("hogs", SC_HOGS,
+		    "4 nice-0 + 4 nice-5 always-running "
 		    "tasks on 4 CPUs, HZ 1000");
 	sc->hogs0 = 4;
 	sc->hogs5 = 4;
@@ -110,7 +112,8 @@ static void build_scenarios(bool smoke, const char *wdir)
 	sc->sim_ns = smoke ? 500 * MSEC : 60 * SEC;
 
 	/* schbench -m 4 -t 128 -n 0 -L on a 20-core single-LLC machine. */
-	sc = sc_new("schbench-seed", SC_WORKLOAD, "schbench -m 4 -t 128 -n 0 "
+	sc = sc_new("schbench-seed", SC_WORKLOAD,
+		    "schbench -m 4 -t 128 -n 0 "
 		    "-L, 20 CPUs, 1 LLC");
 	sc->file = paths[0];
 	sc->nr_cpus = 20;
@@ -123,7 +126,8 @@ static void build_scenarios(bool smoke, const char *wdir)
 	sc_param(sc, smoke ? "runtime=10ms" : "runtime=2s");
 
 	/* hackbench -g 10 -f 20 -p on an i7-4790: 4 cores x 2 SMT. */
-	sc = sc_new("hackbench", SC_WORKLOAD, "hackbench -g 10 -f 20 -p, "
+	sc = sc_new("hackbench", SC_WORKLOAD,
+		    "hackbench -g 10 -f 20 -p, "
 		    "i7-4790 (8 CPUs, 1 LLC)");
 	sc->file = paths[1];
 	sc->machine = paths[3];
@@ -137,7 +141,8 @@ static void build_scenarios(bool smoke, const char *wdir)
 	sc_param(sc, "chan=pipe");
 
 	/* tbench 64 on skl-server: 2 sockets x 20 cores x 2 SMT. */
-	sc = sc_new("tbench-64", SC_WORKLOAD, "tbench 64 client/server pairs, "
+	sc = sc_new("tbench-64", SC_WORKLOAD,
+		    "tbench 64 client/server pairs, "
 		    "skl-server (80 CPUs, 2 LLCs)");
 	sc->file = paths[2];
 	sc->machine = paths[4];
@@ -211,15 +216,16 @@ static int new_sim(const struct scenario *sc, uint64_t seed, eevdf_sim **sim,
 	if (sc->machine) {
 		if (eevdf_machine_load_file(sc->machine, &m, &diag))
 			return fail(r, RS_ERROR, "%s",
-				    eevdf_diag_format(&diag, err,
-						      sizeof(err)));
+				    eevdf_diag_format(&diag, err, sizeof(err)));
 		cfg.machine = m;
 	} else if (sc->llc_cpus && sc->nr_cpus > sc->llc_cpus) {
 		int llcs = sc->nr_cpus / sc->llc_cpus;
 		struct eevdf_machine_spec spec = {
-			.name = "bench", .packages = llcs < 4 ? 1 : llcs / 4,
+			.name = "bench",
+			.packages = llcs < 4 ? 1 : llcs / 4,
 			.llcs_per_package = llcs < 4 ? llcs : 4,
-			.cores_per_llc = sc->llc_cpus, .threads_per_core = 1,
+			.cores_per_llc = sc->llc_cpus,
+			.threads_per_core = 1,
 		};
 
 		ret = eevdf_machine_new(&spec, &m, err, sizeof(err));
@@ -366,8 +372,8 @@ static uint64_t results_digest(const eevdf_sim *sim)
 	return h;
 }
 
-static void sum_cpu_stats(const eevdf_sim *sim, int nr_cpus,
-			  uint64_t *switches, uint64_t *ticks)
+static void sum_cpu_stats(const eevdf_sim *sim, int nr_cpus, uint64_t *switches,
+			  uint64_t *ticks)
 {
 	*switches = *ticks = 0;
 	for (int c = 0; c < nr_cpus; c++) {
@@ -536,8 +542,8 @@ static void run_forked(const struct scenario *sc, bool baseline,
 		;
 	if (WIFSIGNALED(st))
 		fail(r, RS_ERROR, "the run was killed by signal %d%s",
-		     WTERMSIG(st), WTERMSIG(st) == SIGALRM ?
-		     " (timed out)" : "");
+		     WTERMSIG(st),
+		     WTERMSIG(st) == SIGALRM ? " (timed out)" : "");
 	else if (!WIFEXITED(st) || WEXITSTATUS(st))
 		fail(r, RS_ERROR, "the run exited with status %d",
 		     WIFEXITED(st) ? WEXITSTATUS(st) : -1);
@@ -581,20 +587,19 @@ static void bench_scenario(const struct scenario *sc,
 		if (r.status != RS_OK) {
 			row->status = r.status;
 			memcpy(row->msg, r.msg, sizeof(row->msg));
-			fprintf(stderr, " %s: %s\n", r.status == RS_SKIPPED ?
-				"skipped" : "error", r.msg);
+			fprintf(stderr, " %s: %s\n",
+				r.status == RS_SKIPPED ? "skipped" : "error",
+				r.msg);
 			return;
 		}
-		fprintf(stderr, " %s%.3gs", warm ? "(warm-up) " : "",
-			r.wall_s);
+		fprintf(stderr, " %s%.3gs", warm ? "(warm-up) " : "", r.wall_s);
 		if (warm)
 			continue;
 		/* The simulation is deterministic: every run must agree. */
 		if (row->nr_wall &&
-		    (r.sim_ns != row->sim_ns ||
-		     r.switches != row->switches || r.ticks != row->ticks ||
-		     r.events != row->events || r.events2 != row->events2 ||
-		     r.digest != row->digest ||
+		    (r.sim_ns != row->sim_ns || r.switches != row->switches ||
+		     r.ticks != row->ticks || r.events != row->events ||
+		     r.events2 != row->events2 || r.digest != row->digest ||
 		     r.nr_tasks != row->nr_tasks))
 			row->nondeterministic = true;
 		row->nr_tasks = r.nr_tasks;
@@ -629,7 +634,8 @@ static void bench_scenario(const struct scenario *sc,
 	}
 	if (row->nondeterministic) {
 		row->status = RS_ERROR;
-		snprintf(row->msg, sizeof(row->msg), "runs disagree on the "
+		snprintf(row->msg, sizeof(row->msg),
+			 "runs disagree on the "
 			 "simulated result (determinism broken)");
 	}
 }
@@ -673,7 +679,7 @@ static int digests_write(const char *path, const struct bench_row *rows,
 		return 1;
 	}
 	fprintf(f, "# eevdf-bench --smoke results digests (FNV-1a of each "
-		"scenario's results JSON)\n");
+		   "scenario's results JSON)\n");
 	for (size_t i = 0; i < nr; i++)
 		if (rows[i].status == RS_OK)
 			fprintf(f, "%s %016llx\n", rows[i].sc->name,
@@ -710,7 +716,8 @@ static int digests_check(const char *path, const struct bench_row *rows,
 				path, rows[i].sc->name);
 			bad = 1;
 		} else if (want != rows[i].digest) {
-			fprintf(stderr, "eevdf-bench: %s: results changed: "
+			fprintf(stderr,
+				"eevdf-bench: %s: results changed: "
 				"digest %016llx, stored %016llx\n",
 				rows[i].sc->name,
 				(unsigned long long)rows[i].digest, want);
@@ -764,8 +771,10 @@ int main(int argc, char **argv)
 			long n = strtol(v, &end, 10);
 
 			if (*end || n < 1 || n > BENCH_MAX_RUNS) {
-				fprintf(stderr, "eevdf-bench: --runs wants "
-					"1..%d\n", BENCH_MAX_RUNS);
+				fprintf(stderr,
+					"eevdf-bench: --runs wants "
+					"1..%d\n",
+					BENCH_MAX_RUNS);
 				return 2;
 			}
 			m.runs = (int)n;
@@ -798,8 +807,10 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < nr_scenarios; k++)
 			any |= selected(&scenarios[k], &only[i], 1);
 		if (!any) {
-			fprintf(stderr, "eevdf-bench: no scenario '%s' (see "
-				"--list)\n", only[i]);
+			fprintf(stderr,
+				"eevdf-bench: no scenario '%s' (see "
+				"--list)\n",
+				only[i]);
 			return 2;
 		}
 	}

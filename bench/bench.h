@@ -25,17 +25,17 @@ enum scenario_kind {
 struct scenario {
 	char name[48];
 	enum scenario_kind kind;
-	char what[96];          /* one-line description for the JSON */
+	char what[96]; /* one-line description for the JSON */
 	int nr_cpus;
-	int nllc;               /* LLCs, for the workload loader's ${nllc} */
-	const char *machine;    /* machine file, or NULL for a flat machine */
-	int llc_cpus;           /* no file: LLCs of this many CPUs, 4 LLCs a
+	int nllc;	     /* LLCs, for the workload loader's ${nllc} */
+	const char *machine; /* machine file, or NULL for a flat machine */
+	int llc_cpus;	     /* no file: LLCs of this many CPUs, 4 LLCs a
 				 * package (0: one LLC) */
 	int hz;
-	eevdf_time sim_ns;      /* run until this simulated time */
-	long n;                 /* SC_SCALE: N hogs and N sleepers */
-	int hogs0, hogs5;       /* SC_HOGS: how many at nice 0 and nice 5 */
-	const char *file;       /* SC_WORKLOAD: path of the workload */
+	eevdf_time sim_ns; /* run until this simulated time */
+	long n;		   /* SC_SCALE: N hogs and N sleepers */
+	int hogs0, hogs5;  /* SC_HOGS: how many at nice 0 and nice 5 */
+	const char *file;  /* SC_WORKLOAD: path of the workload */
 	const char *params[BENCH_MAX_PARAMS];
 	size_t nr_params;
 };
@@ -43,7 +43,7 @@ struct scenario {
 enum run_status {
 	RS_OK = 0,
 	RS_SKIPPED = 1, /* the scenario cannot run in this tree (yet) */
-	RS_ERROR = 2,   /* it should have run and did not: a failure */
+	RS_ERROR = 2,	/* it should have run and did not: a failure */
 };
 
 /* What one forked run sends back to the parent through a pipe. */
@@ -52,18 +52,18 @@ struct run_result {
 	char msg[320];
 	uint64_t nr_tasks;
 	int nr_cpus;
-	eevdf_time sim_ns;  /* eevdf_sim_now() at the end */
-	bool all_exited;    /* eevdf_sim_done(): the run ended early */
-	uint64_t switches;  /* sum of eevdf_cpu_stats.switches */
-	uint64_t ticks;     /* sum of eevdf_cpu_stats.ticks */
-	double setup_s;     /* wall time of loading and adding tasks */
-	double wall_s;      /* wall time of eevdf_sim_run() alone */
-	double wall2_s;     /* ... of its second half (steady state) */
-	uint64_t events;    /* eevdf_sim_nr_events() at the end */
-	uint64_t events2;   /* ... of the second half */
-	uint64_t digest;    /* FNV-1a of the results JSON (--digests) */
-	long maxrss_kib;    /* getrusage(RUSAGE_SELF).ru_maxrss of the child */
-	long startrss_kib;  /* the same at the child's start: what it
+	eevdf_time sim_ns; /* eevdf_sim_now() at the end */
+	bool all_exited;   /* eevdf_sim_done(): the run ended early */
+	uint64_t switches; /* sum of eevdf_cpu_stats.switches */
+	uint64_t ticks;	   /* sum of eevdf_cpu_stats.ticks */
+	double setup_s;	   /* wall time of loading and adding tasks */
+	double wall_s;	   /* wall time of eevdf_sim_run() alone */
+	double wall2_s;	   /* ... of its second half (steady state) */
+	uint64_t events;   /* eevdf_sim_nr_events() at the end */
+	uint64_t events2;  /* ... of the second half */
+	uint64_t digest;   /* FNV-1a of the results JSON (--digests) */
+	long maxrss_kib;   /* getrusage(RUSAGE_SELF).ru_maxrss of the child */
+	long startrss_kib; /* the same at the child's start: what it
 			     * inherited from the parent at fork */
 };
 
@@ -86,27 +86,27 @@ struct bench_row {
 	uint64_t events, events2;
 	uint64_t digest;
 	double setup_med;
-	long maxrss_kib;        /* the largest over the runs */
-	long grow_kib;          /* the largest maxrss - startrss */
-	bool nondeterministic;  /* two runs disagreed on a simulated count */
+	long maxrss_kib;       /* the largest over the runs */
+	long grow_kib;	       /* the largest maxrss - startrss */
+	bool nondeterministic; /* two runs disagreed on a simulated count */
 
 	/* Derived (output.c fills them). */
 	double switches_per_s;
-	double events_per_s;    /* events per wall second */
+	double events_per_s; /* events per wall second */
 	double ns_per_event;
-	double ns_per_event2;   /* second half only: the steady state */
-	double speed;           /* simulated seconds per wall second */
-	double mem_bytes;       /* growth beyond the baseline's, >= 0 */
+	double ns_per_event2; /* second half only: the steady state */
+	double speed;	      /* simulated seconds per wall second */
+	double mem_bytes;     /* growth beyond the baseline's, >= 0 */
 	double bytes_per_task;
-	double mem_budget;      /* 2 KiB per task + 8 KiB per CPU */
+	double mem_budget; /* 2 KiB per task + 8 KiB per CPU */
 };
 
 struct bench_meta {
 	bool smoke;
-	bool digests;           /* compute each run's results digest */
+	bool digests; /* compute each run's results digest */
 	int runs;
 	int warmup;
-	long baseline_kib;      /* the baseline child's growth */
+	long baseline_kib;	/* the baseline child's growth */
 	long baseline_peak_kib; /* and its ru_maxrss */
 	const char *lib_version;
 	bool have_load_opts;

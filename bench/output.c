@@ -37,8 +37,7 @@ void bench_derive(struct bench_row *row, long baseline_kib)
 	row->switches_per_s = ratio((double)row->switches, row->wall_med);
 	row->events_per_s = ratio(events, row->wall_med);
 	row->ns_per_event = ratio(row->wall_med * 1e9, events);
-	row->ns_per_event2 = ratio(row->wall2_med * 1e9,
-				   (double)row->events2);
+	row->ns_per_event2 = ratio(row->wall2_med * 1e9, (double)row->events2);
 	row->speed = ratio(row->sim_s, row->wall_med);
 	row->mem_bytes = delta > 0 ? (double)delta * 1024 : 0;
 	row->bytes_per_task = ratio(row->mem_bytes, (double)row->nr_tasks);
@@ -57,7 +56,12 @@ static const struct bench_row *find(const struct bench_row *rows, size_t nr,
 
 /* Targets ------------------------------------------------------------------ */
 
-enum verdict { T_NOT_RUN, T_MET, T_MISSED, T_TOO_SMALL };
+enum verdict {
+	T_NOT_RUN,
+	T_MET,
+	T_MISSED,
+	T_TOO_SMALL
+};
 
 struct target {
 	char what[96];
@@ -68,7 +72,10 @@ struct target {
 };
 
 static const char *const verdict_name[] = {
-	"not run", "met", "missed", "n/a",
+	"not run",
+	"met",
+	"missed",
+	"n/a",
 };
 
 static void t_set(struct target *t, double x, double limit, bool at_least,
@@ -119,9 +126,10 @@ static size_t eval_targets(const struct bench_meta *m,
 		t_set(&t[n], r->ns_per_event / a->ns_per_event, 2.0, false,
 		      "x");
 		if (a->ns_per_event2 > 0 && r->ns_per_event2 > 0)
-			snprintf(t[n].note, sizeof(t[n].note), "second half "
-				 "only: %.4gx", r->ns_per_event2 /
-				 a->ns_per_event2);
+			snprintf(t[n].note, sizeof(t[n].note),
+				 "second half "
+				 "only: %.4gx",
+				 r->ns_per_event2 / a->ns_per_event2);
 	}
 	n++;
 
@@ -132,14 +140,17 @@ static size_t eval_targets(const struct bench_meta *m,
 		r = &rows[i];
 		if (r->sc->kind == SC_WORKLOAD)
 			continue;
-		snprintf(t[n].what, sizeof(t[n].what), "%s memory <= 2 KiB/"
-			 "task + 8 KiB/CPU", r->sc->name);
+		snprintf(t[n].what, sizeof(t[n].what),
+			 "%s memory <= 2 KiB/"
+			 "task + 8 KiB/CPU",
+			 r->sc->name);
 		if (r->status == RS_OK) {
 			t_set(&t[n], r->mem_bytes / 1024, r->mem_budget / 1024,
 			      false, " KiB");
 			if (r->mem_budget < MEM_MIN_JUDGED) {
 				t[n].v = T_TOO_SMALL;
-				snprintf(t[n].note, sizeof(t[n].note), "budget "
+				snprintf(t[n].note, sizeof(t[n].note),
+					 "budget "
 					 "below the RSS noise, not judged");
 			}
 		}
@@ -159,24 +170,29 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 	memset(t, 0, sizeof(t));
 	fprintf(f, "# eevdf-bench: libeevdf %s, %s\n", m->lib_version,
 		m->smoke ? "--smoke (tiny sizes, timings not meaningful)" :
-		"full sizes");
-	fprintf(f, "# wall: eevdf_sim_run() only, median of %d run%s after "
-		"%d warm-up; every run in its own forked process\n", m->runs,
-		m->runs == 1 ? "" : "s", m->warmup);
-	fprintf(f, "# events: eevdf_sim_nr_events(), every timer, burst end, "
+			   "full sizes");
+	fprintf(f,
+		"# wall: eevdf_sim_run() only, median of %d run%s after "
+		"%d warm-up; every run in its own forked process\n",
+		m->runs, m->runs == 1 ? "" : "s", m->warmup);
+	fprintf(f,
+		"# events: eevdf_sim_nr_events(), every timer, burst end, "
 		"tick and wakeup the engine ran;\n"
 		"#   ns/ev = wall / events; 2nd half: the same over the second "
 		"half of the simulated time only\n"
 		"#   (steady state, after the creation burst at 0)\n");
-	fprintf(f, "# peak: ru_maxrss of the run's process; B/task: its "
+	fprintf(f,
+		"# peak: ru_maxrss of the run's process; B/task: its "
 		"growth after fork beyond the growth of a\n"
 		"#   baseline child (empty sim + one 10 ms hog: %ld KiB, "
-		"peak %ld KiB), per task\n\n", m->baseline_kib,
-		m->baseline_peak_kib);
-	fprintf(f, "%-16s %7s %5s %8s %8s %8s %10s %10s %7s %8s %10s %8s "
-		"%6s\n", "scenario", "tasks", "cpus", "sim s", "wall s",
-		"setup s", "switches/s", "events/s", "ns/ev", "2nd half",
-		"sim s/wall", "peak MiB", "B/task");
+		"peak %ld KiB), per task\n\n",
+		m->baseline_kib, m->baseline_peak_kib);
+	fprintf(f,
+		"%-16s %7s %5s %8s %8s %8s %10s %10s %7s %8s %10s %8s "
+		"%6s\n",
+		"scenario", "tasks", "cpus", "sim s", "wall s", "setup s",
+		"switches/s", "events/s", "ns/ev", "2nd half", "sim s/wall",
+		"peak MiB", "B/task");
 	for (size_t i = 0; i < nr; i++) {
 		const struct bench_row *r = &rows[i];
 
@@ -186,11 +202,12 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 				r->msg);
 			continue;
 		}
-		fprintf(f, "%-16s %7llu %5d %8.3f %8.4f %8.4f %10.0f %10.0f "
-			"%7.1f ", r->sc->name,
-			(unsigned long long)r->nr_tasks, r->nr_cpus, r->sim_s,
-			r->wall_med, r->setup_med, r->switches_per_s,
-			r->events_per_s, r->ns_per_event);
+		fprintf(f,
+			"%-16s %7llu %5d %8.3f %8.4f %8.4f %10.0f %10.0f "
+			"%7.1f ",
+			r->sc->name, (unsigned long long)r->nr_tasks,
+			r->nr_cpus, r->sim_s, r->wall_med, r->setup_med,
+			r->switches_per_s, r->events_per_s, r->ns_per_event);
 		if (r->events2)
 			fprintf(f, "%8.1f", r->ns_per_event2);
 		else
@@ -207,8 +224,9 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 	fprintf(f, "\n# targets\n");
 	for (size_t i = 0; i < nt; i++)
 		fprintf(f, "  %-52s %-7s %s%s%s\n", t[i].what,
-			verdict_name[t[i].v], t[i].v == T_NOT_RUN ? "" :
-			t[i].value, t[i].note[0] ? "; " : "", t[i].note);
+			verdict_name[t[i].v],
+			t[i].v == T_NOT_RUN ? "" : t[i].value,
+			t[i].note[0] ? "; " : "", t[i].note);
 }
 
 /* JSON --------------------------------------------------------------------- */
@@ -268,15 +286,15 @@ static void json_row(FILE *f, const struct bench_row *r)
 		fprintf(f, "\n\t\t}");
 		return;
 	}
-	fprintf(f, ",\n\t\t\t\"tasks\": %llu,\n\t\t\t\"cpus\": %d,\n"
+	fprintf(f,
+		",\n\t\t\t\"tasks\": %llu,\n\t\t\t\"cpus\": %d,\n"
 		"\t\t\t\"hz\": %d,\n\t\t\t\"sim_ns\": %lld,\n"
 		"\t\t\t\"all_exited\": %s,\n"
 		"\t\t\t\"switches\": %llu,\n\t\t\t\"ticks\": %llu,\n"
 		"\t\t\t\"events\": %llu,\n",
 		(unsigned long long)r->nr_tasks, r->nr_cpus, sc->hz,
 		(long long)r->sim_ns, r->all_exited ? "true" : "false",
-		(unsigned long long)r->switches,
-		(unsigned long long)r->ticks,
+		(unsigned long long)r->switches, (unsigned long long)r->ticks,
 		(unsigned long long)r->events);
 	if (r->digest)
 		fprintf(f, "\t\t\t\"results_digest\": \"%016llx\",\n",
@@ -300,16 +318,20 @@ static void json_row(FILE *f, const struct bench_row *r)
 	json_num(f, r->events_per_s);
 	fprintf(f, ",\n\t\t\t\"ns_per_event\": ");
 	json_num(f, r->ns_per_event);
-	fprintf(f, ",\n\t\t\t\"second_half\": { \"events\": %llu, "
-		"\"wall_s\": ", (unsigned long long)r->events2);
+	fprintf(f,
+		",\n\t\t\t\"second_half\": { \"events\": %llu, "
+		"\"wall_s\": ",
+		(unsigned long long)r->events2);
 	json_num(f, r->wall2_med);
 	fprintf(f, ", \"ns_per_event\": ");
 	json_num(f, r->events2 ? r->ns_per_event2 : (double)NAN);
 	fputs(" }", f);
 	fprintf(f, ",\n\t\t\t\"sim_s_per_wall_s\": ");
 	json_num(f, r->speed);
-	fprintf(f, ",\n\t\t\t\"peak_rss_kib\": %ld,\n\t\t\t\"rss_growth_kib\": "
-		"%ld,\n\t\t\t\"mem_bytes\": ", r->maxrss_kib, r->grow_kib);
+	fprintf(f,
+		",\n\t\t\t\"peak_rss_kib\": %ld,\n\t\t\t\"rss_growth_kib\": "
+		"%ld,\n\t\t\t\"mem_bytes\": ",
+		r->maxrss_kib, r->grow_kib);
 	json_num(f, r->mem_bytes);
 	fprintf(f, ",\n\t\t\t\"bytes_per_task\": ");
 	json_num(f, r->bytes_per_task);
@@ -339,7 +361,8 @@ int bench_write_json(const char *path, const struct bench_meta *m,
 	}
 	fprintf(f, "{\n\t\"format\": \"eevdf-bench/1\",\n\t\"libeevdf\": ");
 	json_str(f, m->lib_version);
-	fprintf(f, ",\n\t\"smoke\": %s,\n\t\"runs\": %d,\n\t\"warmup\": %d,\n"
+	fprintf(f,
+		",\n\t\"smoke\": %s,\n\t\"runs\": %d,\n\t\"warmup\": %d,\n"
 		"\t\"wall\": \"eevdf_sim_run() only, median of the runs\",\n"
 		"\t\"events\": \"eevdf_sim_nr_events()\",\n"
 		"\t\"workload_overrides\": %s,\n"

@@ -15,7 +15,7 @@
 enum {
 	EXIT_OK = 0,
 	EXIT_REGRESSION = 1, /* check failed / regression */
-	EXIT_USAGE = 2,      /* usage or input error, or any failure */
+	EXIT_USAGE = 2,	     /* usage or input error, or any failure */
 };
 
 /* A figure of one run: a report headline or a latency-table total. */
@@ -34,7 +34,7 @@ struct cli_measure {
 	char report[32]; /* the report the headlines are from; "" for none */
 	struct cli_figure fig[CLI_MEASURE_MAX];
 	size_t nr;
-	size_t nr_head;  /* fig[0..nr_head) are the report's headlines */
+	size_t nr_head; /* fig[0..nr_head) are the report's headlines */
 };
 
 /*
@@ -47,8 +47,7 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m);
 
 /* The same, and the results JSON of the run in *json (free()) when json is
  * not NULL, as 'run --format json' prints it. */
-int cli_run_results(int argc, char **argv, struct cli_measure *m,
-		    char **json);
+int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
 
 /*
  * The seed such a run would use (--seed, else the workload's, else 1),

@@ -44,10 +44,8 @@ static const struct {
 	const char *name;
 	int better;
 } builtin[] = {
-	{ "total_cpu_ns", 0 },
-	{ "total_delay_sum_ns", -1 },
-	{ "max_delay_ns", -1 },
-	{ "nr_tasks", 0 },
+	{ "total_cpu_ns", 0 },	   { "total_delay_sum_ns", -1 },
+	{ "max_delay_ns", -1 },	   { "nr_tasks", 0 },
 	{ "context_switches", 0 },
 };
 
@@ -102,7 +100,8 @@ static bool parse_pct(const char *what, const char *s, double *out)
 	v = strtod(s, &end);
 	if (end == s || *end || errno || !isfinite(v) || v < 0 || v > 1e6) {
 		cli_error("%s: expected a percentage (a number >= 0), got "
-			  "'%s'", what, s);
+			  "'%s'",
+			  what, s);
 		return false;
 	}
 	*out = v;
@@ -188,7 +187,8 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 			}
 			if (!s->name[0]) {
 				cli_error("--metric: expected NAME[:PCT], got "
-					  "'%s'", v);
+					  "'%s'",
+					  v);
 				return EXIT_USAGE;
 			}
 			continue;
@@ -197,7 +197,8 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		    strncmp(a, "--output", 8) == 0 || strcmp(a, "-o") == 0 ||
 		    strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			cli_error("check: '%s' is not an option of check (it "
-				  "prints its own verdict)", a);
+				  "prints its own verdict)",
+				  a);
 			return EXIT_USAGE;
 		}
 		if (o->run_argc == MAX_ARGS - 1) {
@@ -267,11 +268,11 @@ static void print_missing(const cJSON *a, const cJSON *b)
 {
 	const cJSON *x, *y;
 
-	cJSON_ArrayForEach(x, a) {
+	cJSON_ArrayForEach(x, a)
+	{
 		bool found = false;
 
-		cJSON_ArrayForEach(y, b)
-			found |= cJSON_Compare(x, y, true);
+		cJSON_ArrayForEach(y, b) found |= cJSON_Compare(x, y, true);
 		if (!found && cJSON_IsString(x))
 			printf(" %s", x->valuestring);
 	}
@@ -280,9 +281,9 @@ static void print_missing(const cJSON *a, const cJSON *b)
 /* Print how the baseline's configuration differs from this run's. */
 static void config_notes(const cJSON *base, const cJSON *now)
 {
-	static const char *const keys[] = { "workload", "machine", "kernel",
-					    "features", "seed", "nr_cpus",
-					    "hz", "duration_ns" };
+	static const char *const keys[] = { "workload", "machine",    "kernel",
+					    "features", "seed",	      "nr_cpus",
+					    "hz",	"duration_ns" };
 	const cJSON *bc = cJSON_GetObjectItemCaseSensitive(base, "config");
 	const cJSON *nc = cJSON_GetObjectItemCaseSensitive(now, "config");
 
@@ -365,15 +366,16 @@ int cmd_check(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nr_sel; i++) {
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(bsum,
-								 sel[i].name);
+								  sel[i].name);
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(nsum,
-								 sel[i].name);
+								  sel[i].name);
 
 		if (!cJSON_IsNumber(n)) {
 			const cJSON *k;
 
 			cli_error("--metric: '%s' is not a number of this "
-				  "run's summary; it has:", sel[i].name);
+				  "run's summary; it has:",
+				  sel[i].name);
 			cJSON_ArrayForEach(k, nsum)
 				fprintf(stderr, " %s", k->string);
 			fputc('\n', stderr);
@@ -391,22 +393,27 @@ int cmd_check(int argc, char **argv)
 	printf("%-20s %14s %14s %9s  %s\n", "metric", "baseline", "now",
 	       "change", "verdict");
 	for (size_t i = 0; i < nr_sel; i++) {
-		double bv = cJSON_GetObjectItemCaseSensitive(
-				    bsum, sel[i].name)->valuedouble;
-		double nv = cJSON_GetObjectItemCaseSensitive(
-				    nsum, sel[i].name)->valuedouble;
+		double bv = cJSON_GetObjectItemCaseSensitive(bsum, sel[i].name)
+				    ->valuedouble;
+		double nv = cJSON_GetObjectItemCaseSensitive(nsum, sel[i].name)
+				    ->valuedouble;
 		double tol = sel[i].tolerance >= 0 ? sel[i].tolerance :
 						     o.tolerance;
 		int better = direction(&m, sel[i].name);
 		double change = bv != 0 ? 100 * (nv - bv) / fabs(bv) :
-				(nv == 0 ? 0 : (nv > 0 ? HUGE_VAL : -HUGE_VAL));
+					  (nv == 0 ? 0 :
+						     (nv > 0 ? HUGE_VAL :
+							       -HUGE_VAL));
 		bool worse = better > 0 ? change < -tol :
-			     better < 0 ? change > tol : fabs(change) > tol;
+			     better < 0 ? change > tol :
+					  fabs(change) > tol;
 		bool improved = !worse && fabs(change) > tol;
 
 		printf("%-20s %14.6g %14.6g %+8.2f%%  %s", sel[i].name, bv, nv,
-		       change, worse ? "REGRESSION" :
-		       improved ? "improved" : "ok");
+		       change,
+		       worse	? "REGRESSION" :
+		       improved ? "improved" :
+				  "ok");
 		if (worse || improved)
 			printf(" (%s, tolerance %g%%)",
 			       better > 0 ? "higher is better" :

@@ -35,8 +35,8 @@ struct config {
 
 struct compare_opts {
 	const char *workload;
-	const char *machine;  /* --machine: the machine of both */
-	const char *common;   /* --opts: options of both configurations */
+	const char *machine; /* --machine: the machine of both */
+	const char *common;  /* --opts: options of both configurations */
 	char *common_words[MAX_WORDS];
 	size_t nr_common;
 	struct config cfg[2];
@@ -131,8 +131,8 @@ static char *split_words(const char *what, const char *text, char **words,
 			return NULL;
 		}
 		words[(*n)++] = w;
-		while (*r && (quote || (*r != ' ' && *r != '\t' &&
-					*r != '\n'))) {
+		while (*r &&
+		       (quote || (*r != ' ' && *r != '\t' && *r != '\n'))) {
 			if (quote && *r == quote) {
 				quote = 0;
 				r++;
@@ -161,9 +161,9 @@ static char *split_words(const char *what, const char *text, char **words,
 /* Options compare keeps for itself: they make no sense per configuration. */
 static bool reserved(const char *word)
 {
-	static const char *const own[] = { "--seed", "--format", "--output",
-					   "-o", "--help", "-h", "--quiet",
-					   "-q" };
+	static const char *const own[] = { "--seed",  "--format", "--output",
+					   "-o",      "--help",	  "-h",
+					   "--quiet", "-q" };
 
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
 		size_t len = strlen(own[i]);
@@ -225,7 +225,8 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 			if (optarg[0] < '0' || optarg[0] > '9' || *end ||
 			    errno) {
 				cli_error("--seed: expected a non-negative "
-					  "integer, got '%s'", optarg);
+					  "integer, got '%s'",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			o->seed = u;
@@ -236,7 +237,8 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 				o->json = true;
 			} else if (strcmp(optarg, "text") != 0) {
 				cli_error("--format: unknown format '%s': "
-					  "expected text or json", optarg);
+					  "expected text or json",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -436,8 +438,8 @@ static int run_all(const struct compare_opts *o, uint64_t seed0,
 				if (rc == EXIT_OK && r > 0 &&
 				    WIFSIGNALED(status))
 					cli_error("compare: run %d died of "
-						  "signal %d", k.run,
-						  WTERMSIG(status));
+						  "signal %d",
+						  k.run, WTERMSIG(status));
 				rc = EXIT_USAGE;
 			}
 			memmove(w, w + 1, (size_t)(active - 1) * sizeof(*w));
@@ -518,8 +520,8 @@ static void print_text(const struct compare_opts *o,
 		printf("  both: %s\n", o->common);
 	printf("  a: %s\n", describe(&o->cfg[0], da, sizeof(da)));
 	printf("  b: %s\n\n", describe(&o->cfg[1], db, sizeof(db)));
-	printf("%-20s %-6s %12s %12s %8s %9s %9s\n", "figure", "unit",
-	       "a", "b", "b/a", "spread a", "spread b");
+	printf("%-20s %-6s %12s %12s %8s %9s %9s\n", "figure", "unit", "a", "b",
+	       "b/a", "spread a", "spread b");
 	for (size_t f = 0; f < nf; f++) {
 		struct stats a = stats_of(res, o->runs, 0, f);
 		struct stats b = stats_of(res, o->runs, 1, f);
@@ -554,8 +556,8 @@ static cJSON *side_json(const struct cli_measure *res, int runs, int k,
 	cJSON_AddNumberToObject(o, "min", s.min);
 	cJSON_AddNumberToObject(o, "max", s.max);
 	for (int r = 0; r < runs; r++)
-		cJSON_AddItemToArray(vals, cJSON_CreateNumber(
-					     res[2 * r + k].fig[f].value));
+		cJSON_AddItemToArray(
+			vals, cJSON_CreateNumber(res[2 * r + k].fig[f].value));
 	cJSON_AddItemToObject(o, "values", vals);
 	return o;
 }
@@ -574,15 +576,16 @@ static int print_json(const struct compare_opts *o,
 	cJSON_AddStringToObject(root, "report", res[0].report);
 	cJSON_AddStringToObject(root, "machine", o->machine ? o->machine : "");
 	cJSON_AddStringToObject(root, "both", o->common ? o->common : "");
-	cJSON_AddStringToObject(root, "a", describe(&o->cfg[0], da,
-						    sizeof(da)));
-	cJSON_AddStringToObject(root, "b", describe(&o->cfg[1], db,
-						    sizeof(db)));
+	cJSON_AddStringToObject(root, "a",
+				describe(&o->cfg[0], da, sizeof(da)));
+	cJSON_AddStringToObject(root, "b",
+				describe(&o->cfg[1], db, sizeof(db)));
 	cJSON_AddNumberToObject(root, "runs", o->runs);
 	seeds = cJSON_AddArrayToObject(root, "seeds");
 	for (int r = 0; seeds && r < o->runs; r++)
-		cJSON_AddItemToArray(seeds, cJSON_CreateNumber(
-					     (double)(seed0 + (uint64_t)r)));
+		cJSON_AddItemToArray(
+			seeds,
+			cJSON_CreateNumber((double)(seed0 + (uint64_t)r)));
 	figs = cJSON_AddArrayToObject(root, "figures");
 	for (size_t f = 0; figs && f < res[0].nr; f++) {
 		cJSON *x = cJSON_CreateObject();
@@ -629,9 +632,8 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 
 	rc = EXIT_USAGE;
-	if (o.common &&
-	    !(bufs[2] = split_words("--opts", o.common, o.common_words,
-				    &o.nr_common)))
+	if (o.common && !(bufs[2] = split_words("--opts", o.common,
+						o.common_words, &o.nr_common)))
 		goto out;
 	for (int k = 0; k < 2; k++) {
 		struct config *c = &o.cfg[k];
@@ -655,7 +657,8 @@ int cmd_compare(int argc, char **argv)
 				cli_error("%s: '%s' is not a model option "
 					  "(compare sets seeds and output; "
 					  "the workload is compare's "
-					  "argument)", what, w[i]);
+					  "argument)",
+					  what, w[i]);
 				goto out;
 			}
 			/* skip an option's separate value */

@@ -18,31 +18,35 @@
 /* Used when neither --seed nor the workload gives one. */
 #define DEFAULT_SEED 1
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+enum format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_CSV
+};
 
 struct run_opts {
 	const char *workload;
-	const char *output;   /* NULL or "-" = stdout */
+	const char *output;	  /* NULL or "-" = stdout */
 	const char *machine_file; /* --machine FILE */
 	/* The machine of the run, owned: --machine, else --cpus, else the
 	 * workload's, else one CPU (set by load()). */
 	eevdf_machine *machine;
-	bool show_machine;    /* from a file: the header names it */
-	int nr_cpus;          /* 0 = not given */
-	int hz;               /* 0 = not given */
+	bool show_machine; /* from a file: the header names it */
+	int nr_cpus;	   /* 0 = not given */
+	int hz;		   /* 0 = not given */
 	bool have_seed;
 	uint64_t seed;
-	eevdf_time duration;  /* 0 = not given */
+	eevdf_time duration; /* 0 = not given */
 	enum format format;
 	bool quiet;
 	const char *params[64]; /* --param NAME=VALUE, in order */
 	size_t nr_params;
-	const char *report;     /* --report NAME; NULL = the workload's */
+	const char *report;	  /* --report NAME; NULL = the workload's */
 	const char *latency_rows; /* --latency-rows pid|comm; NULL: workload */
-	enum eevdf_input input;   /* --input auto|native|rt-app */
-	const char *trace;        /* --trace FILE */
+	enum eevdf_input input;	  /* --input auto|native|rt-app */
+	const char *trace;	  /* --trace FILE */
 	eevdf_time trace_from, trace_to; /* --trace-window; to < 0: open */
-	bool timehist;            /* --timehist */
+	bool timehist;			 /* --timehist */
 	bool have_window;
 };
 
@@ -50,7 +54,7 @@ struct run_opts {
  * over the real one only once everything was written and synced. */
 struct out_file {
 	const char *path; /* NULL for stdout */
-	char *tmp;        /* temporary file next to path */
+	char *tmp;	  /* temporary file next to path */
 	FILE *f;
 };
 
@@ -170,7 +174,8 @@ static bool parse_u64(const char *opt, const char *s, uint64_t *out)
 
 	if (rc == EINVAL)
 		cli_error("%s: invalid value '%s': expected a non-negative "
-			  "integer", opt, s);
+			  "integer",
+			  opt, s);
 	else if (rc == ERANGE)
 		cli_error("%s: value '%s' is too large", opt, s);
 	return rc == 0;
@@ -205,7 +210,8 @@ static bool parse_dur(const char *opt, const char *s, eevdf_time *out)
 	}
 	if (rc < 0) {
 		cli_error("%s: invalid duration '%s': expected integer ns or "
-			  "a number with unit ns|us|ms|s, e.g. 10s", opt, s);
+			  "a number with unit ns|us|ms|s, e.g. 10s",
+			  opt, s);
 		return false;
 	}
 	if (*out == 0) {
@@ -225,7 +231,8 @@ static bool parse_window(const char *s, struct run_opts *o)
 
 	if (!colon || (n = (size_t)(colon - s)) >= sizeof(from)) {
 		cli_error("--trace-window: expected FROM:TO (durations such "
-			  "as 1s:2s, 500ms: or :1s), got '%s'", s);
+			  "as 1s:2s, 500ms: or :1s), got '%s'",
+			  s);
 		return false;
 	}
 	memcpy(from, s, n);
@@ -312,7 +319,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 				o->format = FORMAT_CSV;
 			} else {
 				cli_error("--format: unknown format '%s': "
-					  "expected text, json or csv", optarg);
+					  "expected text, json or csv",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -325,11 +333,12 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		case 'P':
 			if (!strchr(optarg, '=') || optarg[0] == '=') {
 				cli_error("--param: expected NAME=VALUE, got "
-					  "'%s'", optarg);
+					  "'%s'",
+					  optarg);
 				return EXIT_USAGE;
 			}
-			if (o->nr_params == sizeof(o->params) /
-						   sizeof(o->params[0])) {
+			if (o->nr_params ==
+			    sizeof(o->params) / sizeof(o->params[0])) {
 				cli_error("--param: at most %zu overrides",
 					  o->nr_params);
 				return EXIT_USAGE;
@@ -339,8 +348,10 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		case 'L':
 			if (strcmp(optarg, "pid") != 0 &&
 			    strcmp(optarg, "comm") != 0) {
-				cli_error("--latency-rows: expected pid or comm, "
-					  "got '%s'", optarg);
+				cli_error(
+					"--latency-rows: expected pid or comm, "
+					"got '%s'",
+					optarg);
 				return EXIT_USAGE;
 			}
 			o->latency_rows = optarg;
@@ -363,8 +374,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			if (strcmp(optarg, "none") != 0 &&
 			    !eevdf_report_known(optarg)) {
 				cli_error("--report: unknown report '%s' "
-					  "(known: %s, none)", optarg,
-					  eevdf_report_formats());
+					  "(known: %s, none)",
+					  optarg, eevdf_report_formats());
 				return EXIT_USAGE;
 			}
 			o->report = optarg;
@@ -384,7 +395,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 	}
 	if (optind + 1 < argc) {
 		cli_error("run: unexpected argument '%s' (one workload per "
-			  "run)", argv[optind + 1]);
+			  "run)",
+			  argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	o->workload = argv[optind];
@@ -540,7 +552,8 @@ static void print_smp(FILE *f, const eevdf_sim *sim)
 
 	eevdf_sim_smp_stats(sim, &st);
 	w = st.wakeups ? (double)st.wakeups : 1;
-	fprintf(f, "# smp: %" PRIu64 " wakeups, %.1f%% to an idle CPU, %.1f%% "
+	fprintf(f,
+		"# smp: %" PRIu64 " wakeups, %.1f%% to an idle CPU, %.1f%% "
 		"affine, %.1f%% via wake lists; %" PRIu64 " migrations, %.1f/s "
 		"(wakeup %" PRIu64 ", balance %" PRIu64 ", newidle %" PRIu64
 		")\n",
@@ -566,7 +579,8 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 	fprintf(f, "# " PROG " %s (libeevdf %s)\n", EEVDF_VERSION_STRING,
 		eevdf_version_string());
 	fprintf(f, "# workload: %s\n", eevdf_sim_name(sim));
-	fprintf(f, "# kernel %s, %d CPU%s, HZ %d, seed %" PRIu64
+	fprintf(f,
+		"# kernel %s, %d CPU%s, HZ %d, seed %" PRIu64
 		", base slice %.3f ms\n",
 		eevdf_sim_kernel(sim), nr_cpus, nr_cpus == 1 ? "" : "s",
 		eevdf_sim_hz(sim), eevdf_sim_seed(sim),
@@ -575,7 +589,8 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 		cli_machine_shape(shown, shape, sizeof(shape));
 		fprintf(f, "# machine %s: %s\n",
 			eevdf_machine_name(shown)[0] ?
-				eevdf_machine_name(shown) : "(unnamed)",
+				eevdf_machine_name(shown) :
+				"(unnamed)",
 			shape);
 	}
 	fprintf(f, "# simulated %.3f s of %.3f s%s\n",
@@ -608,8 +623,8 @@ static const char *report_name(const eevdf_workload *wl, const char *name)
  * The benchmark's own report (--report, else the workload's "report"
  * format), then the perf sched latency table every run prints.
  */
-static int emit_report(FILE *f, const eevdf_sim *sim,
-		       const eevdf_workload *wl, const char *name)
+static int emit_report(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
+		       const char *name)
 {
 	char err[256] = "";
 	char *text;
@@ -618,11 +633,11 @@ static int emit_report(FILE *f, const eevdf_sim *sim,
 	name = report_name(wl, name);
 	if (!name)
 		return 0;
-	rc = eevdf_report(sim, name, wl_option,
-			  (void *)(uintptr_t)wl, &text, err, sizeof(err));
+	rc = eevdf_report(sim, name, wl_option, (void *)(uintptr_t)wl, &text,
+			  err, sizeof(err));
 	if (rc < 0) {
-		cli_error("report %s: %s", name, err[0] ? err :
-			  eevdf_strerror(rc));
+		cli_error("report %s: %s", name,
+			  err[0] ? err : eevdf_strerror(rc));
 		return rc;
 	}
 	fputs(text, f);
@@ -652,8 +667,10 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 	}
 	if (rc == 0) {
 		/* --latency-rows, else the workload's report option */
-		const char *rows = o->latency_rows ? o->latency_rows :
-			eevdf_workload_report_option(wl, "latency_rows");
+		const char *rows = o->latency_rows ?
+					   o->latency_rows :
+					   eevdf_workload_report_option(
+						   wl, "latency_rows");
 
 		rc = report_latency(f, stats, n,
 				    rows && strcmp(rows, "comm") == 0);
@@ -711,7 +728,8 @@ static double wall_seconds(void)
 static int run_progress(eevdf_sim *sim, eevdf_time until, bool show)
 {
 	eevdf_time step = until / 200 > EEVDF_NSEC_PER_MSEC ?
-				  until / 200 : EEVDF_NSEC_PER_MSEC;
+				  until / 200 :
+				  EEVDF_NSEC_PER_MSEC;
 	double start, shown = 0;
 	bool drawn = false;
 	int rc = 0;
@@ -721,7 +739,8 @@ static int run_progress(eevdf_sim *sim, eevdf_time until, bool show)
 	start = wall_seconds();
 	while (rc == 0 && eevdf_sim_now(sim) < until && !eevdf_sim_done(sim)) {
 		eevdf_time to = until - eevdf_sim_now(sim) > step ?
-					eevdf_sim_now(sim) + step : until;
+					eevdf_sim_now(sim) + step :
+					until;
 		double now;
 
 		rc = eevdf_sim_run(sim, to);
@@ -729,7 +748,8 @@ static int run_progress(eevdf_sim *sim, eevdf_time until, bool show)
 		if (now - shown >= 0.2) {
 			double el = now - start;
 
-			fprintf(stderr, "\r" PROG ": simulated %.3f s of %.3f s "
+			fprintf(stderr,
+				"\r" PROG ": simulated %.3f s of %.3f s "
 				"(%3.0f%%), %.0f events/s ",
 				(double)eevdf_sim_now(sim) / 1e9,
 				(double)until / 1e9,
@@ -840,8 +860,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		if (diag.msg[0])
 			print_diag(&diag, o->workload, rc);
 		else
-			cli_error("%s: %s", o->workload,
-				  eevdf_sim_errmsg(sim));
+			cli_error("%s: %s", o->workload, eevdf_sim_errmsg(sim));
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
@@ -866,8 +885,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		    const eevdf_workload *wl)
 {
-	struct run_io io = { { NULL, NULL, NULL }, { NULL, NULL, NULL },
-			     NULL };
+	struct run_io io = { { NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL };
 	eevdf_sim *sim = NULL;
 	int rc, ret;
 
@@ -926,9 +944,8 @@ static int load(struct run_opts *o, eevdf_workload **wl)
 				      &o->machine))
 			return EXIT_USAGE;
 		o->show_machine = true;
-	} else if (o->nr_cpus &&
-		   eevdf_machine_new_flat(o->nr_cpus, &o->machine, err,
-					  sizeof(err)) < 0) {
+	} else if (o->nr_cpus && eevdf_machine_new_flat(o->nr_cpus, &o->machine,
+							err, sizeof(err)) < 0) {
 		cli_error("--cpus: %s", err);
 		return EXIT_USAGE;
 	}
@@ -1015,8 +1032,7 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m)
 	return cli_run_results(argc, argv, m, NULL);
 }
 
-int cli_run_results(int argc, char **argv, struct cli_measure *m,
-		    char **json)
+int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json)
 {
 	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
 	struct run_opts o;
@@ -1046,10 +1062,9 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m,
 	m->seed = eevdf_sim_seed(sim);
 	name = report_name(wl, o.report);
 	if (name) {
-		if (eevdf_report_headlines(sim, name, wl_option,
-					   (void *)(uintptr_t)wl, head,
-					   EEVDF_HEADLINES_MAX, &n, err,
-					   sizeof(err)) < 0) {
+		if (eevdf_report_headlines(
+			    sim, name, wl_option, (void *)(uintptr_t)wl, head,
+			    EEVDF_HEADLINES_MAX, &n, err, sizeof(err)) < 0) {
 			cli_error("report %s: %s", name, err);
 			rc = EXIT_USAGE;
 			goto out;

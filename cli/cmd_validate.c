@@ -79,8 +79,7 @@ static void print_errors(const char *file, int rc,
 			cli_error("%s", eevdf_diag_format(&errors[i], buf,
 							  sizeof(buf)));
 		if (nr > MAX_ERRORS)
-			cli_error("%s: %zu more errors", file,
-				  nr - MAX_ERRORS);
+			cli_error("%s: %zu more errors", file, nr - MAX_ERRORS);
 		cli_error("%s: %zu errors", file, nr);
 	} else if (diag->msg[0]) {
 		cli_error("%s", eevdf_diag_format(diag, buf, sizeof(buf)));
@@ -109,8 +108,8 @@ static bool validate_machine(const char *file)
 		return false;
 	}
 	cli_machine_shape(m, shape, sizeof(shape));
-	printf("%s: ok (machine %s: %s, HZ %d)\n", file,
-	       eevdf_machine_name(m), shape, eevdf_machine_hz(m));
+	printf("%s: ok (machine %s: %s, HZ %d)\n", file, eevdf_machine_name(m),
+	       shape, eevdf_machine_hz(m));
 	eevdf_machine_free(m);
 	return true;
 }

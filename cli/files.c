@@ -25,8 +25,7 @@ static bool is_dir(const char *path)
 bool cli_workloads_dir(char *buf, size_t len)
 {
 	/* build/ and build/<variant>/ of the tree, then an install */
-	static const char *const rel[] = { "/../workloads",
-					   "/../../workloads",
+	static const char *const rel[] = { "/../workloads", "/../../workloads",
 					   "/../share/eevdf-sim/workloads" };
 	const char *env = getenv("EEVDF_WORKLOADS");
 	char exe[PATH_MAX];
@@ -91,8 +90,8 @@ bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 	if (!strchr(arg, '/') && access(arg, F_OK) != 0 &&
 	    cli_machines_dir(NULL, dir, sizeof(dir))) {
 		snprintf(path, sizeof(path), "%s/%s%s", dir, arg,
-			 n > 5 && strcmp(arg + n - 5, ".json") == 0 ?
-				 "" : ".json");
+			 n > 5 && strcmp(arg + n - 5, ".json") == 0 ? "" :
+								      ".json");
 		if (access(path, F_OK) == 0)
 			file = path;
 	}
@@ -100,9 +99,9 @@ bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 	rc = eevdf_machine_load_file(file, out, &diag);
 	if (rc < 0) {
 		cli_error("%s: %s", opt,
-			  diag.msg[0] ? eevdf_diag_format(&diag, buf,
-							  sizeof(buf)) :
-					eevdf_strerror(rc));
+			  diag.msg[0] ?
+				  eevdf_diag_format(&diag, buf, sizeof(buf)) :
+				  eevdf_strerror(rc));
 		return false;
 	}
 	return true;
@@ -114,8 +113,8 @@ void cli_machine_shape(const eevdf_machine *m, char *buf, size_t len)
 	int l = eevdf_machine_nr_llcs(m), p = eevdf_machine_nr_packages(m);
 
 	snprintf(buf, len, "%d CPU%s (%d core%s, %d LLC%s, %d package%s)", n,
-		 n == 1 ? "" : "s", c, c == 1 ? "" : "s", l,
-		 l == 1 ? "" : "s", p, p == 1 ? "" : "s");
+		 n == 1 ? "" : "s", c, c == 1 ? "" : "s", l, l == 1 ? "" : "s",
+		 p, p == 1 ? "" : "s");
 }
 
 cJSON *cli_read_json(const char *path, size_t max, int *err)

@@ -63,7 +63,8 @@ int cli_parse_input(const char *s, enum eevdf_input *out)
 		*out = EEVDF_INPUT_RTAPP;
 	else {
 		cli_error("--input: unknown input format '%s': expected auto, "
-			  "native or rt-app", s);
+			  "native or rt-app",
+			  s);
 		return -1;
 	}
 	return 0;

@@ -57,18 +57,18 @@ static int64_t avg_delay(const struct eevdf_task_stats *t)
 /* In a merged row, switches holds how many tasks were merged. */
 static void row(FILE *f, const struct eevdf_task_stats *t, bool merged)
 {
-	int len = merged ?
-		fprintf(f, "  %s:(%" PRIu64 ") ", t->name, t->switches) :
-		fprintf(f, "  %s:%d ", t->name ? t->name : "", t->pid);
+	int len = merged ? fprintf(f, "  %s:(%" PRIu64 ") ", t->name,
+				   t->switches) :
+			   fprintf(f, "  %s:%d ", t->name ? t->name : "",
+				   t->pid);
 
 	for (; len >= 0 && len < NAME_COLUMNS; len++)
 		fputc(' ', f);
 	fprintf(f,
 		"|%11.3f ms |%9" PRIu64 " | avg:%8.3f ms | max:%8.3f ms "
 		"| sum:%9.3f ms |\n",
-		ns_to_ms(t->cpu_ns), t->delay_count,
-		ns_to_ms(avg_delay(t)), ns_to_ms(t->delay_max_ns),
-		ns_to_ms(t->delay_sum_ns));
+		ns_to_ms(t->cpu_ns), t->delay_count, ns_to_ms(avg_delay(t)),
+		ns_to_ms(t->delay_max_ns), ns_to_ms(t->delay_sum_ns));
 }
 
 /* The length of a task name's comm: up to its first '['. */

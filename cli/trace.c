@@ -19,19 +19,19 @@
 #include "trace.h"
 
 struct cpu_track {
-	int curr;            /* pid running, -1 idle */
+	int curr;	     /* pid running, -1 idle */
 	eevdf_time since;    /* when curr was switched in */
-	int nr_running;      /* tasks runnable here, the running one too */
+	int nr_running;	     /* tasks runnable here, the running one too */
 	uint64_t slice_flow; /* flow id to end in curr's slice, 0 none */
 };
 
 struct task_track {
-	eevdf_time last_out;  /* last switch-out, -1 never ran */
-	eevdf_time runnable;  /* became runnable, -1 not waiting */
-	eevdf_time wait;      /* wait time of the current run */
-	eevdf_time delay;     /* sch delay of the current run */
-	uint64_t flow;        /* wakeup flow to end when it runs, 0 none */
-	int cpu;              /* where it is runnable */
+	eevdf_time last_out;	   /* last switch-out, -1 never ran */
+	eevdf_time runnable;	   /* became runnable, -1 not waiting */
+	eevdf_time wait;	   /* wait time of the current run */
+	eevdf_time delay;	   /* sch delay of the current run */
+	uint64_t flow;		   /* wakeup flow to end when it runs, 0 none */
+	int cpu;		   /* where it is runnable */
 	char name[EEVDF_NAME_MAX]; /* cached comm, "" until first needed */
 };
 
@@ -200,7 +200,8 @@ static struct task_track *task_of(struct cli_trace *t, int pid)
 		if (!nt)
 			return NULL;
 		for (size_t i = t->nr_task; i < n; i++)
-			nt[i] = (struct task_track){ .last_out = -1, .runnable = -1 };
+			nt[i] = (struct task_track){ .last_out = -1,
+						     .runnable = -1 };
 		t->task = nt;
 		t->nr_task = n;
 	}
@@ -208,8 +209,7 @@ static struct task_track *task_of(struct cli_trace *t, int pid)
 }
 
 /* A task's name, looked up once and kept in its track. */
-static const char *name_of(struct cli_trace *t, int pid, char *buf,
-			   size_t len)
+static const char *name_of(struct cli_trace *t, int pid, char *buf, size_t len)
 {
 	struct eevdf_task_stats st;
 	struct task_track *k;
@@ -281,8 +281,8 @@ static void counter(struct cli_trace *t, int cpu, eevdf_time now)
 	JW_LIT(t, "}}");
 }
 
-static void timehist_row(struct cli_trace *t, int cpu, int pid,
-			 eevdf_time now, eevdf_time since)
+static void timehist_row(struct cli_trace *t, int cpu, int pid, eevdf_time now,
+			 eevdf_time since)
 {
 	struct task_track *k = pid > 0 ? task_of(t, pid) : NULL;
 	char name[EEVDF_NAME_MAX + 16], label[EEVDF_NAME_MAX + 32];
@@ -305,7 +305,8 @@ static void timehist_row(struct cli_trace *t, int cpu, int pid,
 	}
 	snprintf(label, sizeof(label), "%s[%d]",
 		 name_of(t, pid, name, sizeof(name)), pid);
-	fprintf(t->th, "%8" PRId64 ".%06" PRId64 " [%04d] %-30s %5" PRId64
+	fprintf(t->th,
+		"%8" PRId64 ".%06" PRId64 " [%04d] %-30s %5" PRId64
 		".%03" PRId64 " %5" PRId64 ".%03" PRId64 " %5" PRId64
 		".%03" PRId64 "\n",
 		now / 1000000000, now / 1000 % 1000000, cpu, label,
@@ -334,9 +335,10 @@ static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	c->curr = ev->pid;
 	c->since = ev->time;
 	if (next) {
-		next->wait = next->last_out >= 0 ? ev->time - next->last_out : 0;
-		next->delay = next->runnable >= 0 ?
-				      ev->time - next->runnable : 0;
+		next->wait = next->last_out >= 0 ? ev->time - next->last_out :
+						   0;
+		next->delay = next->runnable >= 0 ? ev->time - next->runnable :
+						    0;
 		next->runnable = -1;
 		if (next->flow && t->json && in_window(t, ev->time, ev->time)) {
 			/* the arrow ends in the slice starting now */
@@ -350,8 +352,7 @@ static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	}
 }
 
-static void on_runnable(struct cli_trace *t,
-			const struct eevdf_trace_event *ev)
+static void on_runnable(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
 	struct task_track *k = task_of(t, ev->pid);
 	char name[EEVDF_NAME_MAX + 16];

@@ -103,17 +103,20 @@ int main(int argc, char **argv)
 	printf("%-16s %12s %12s %6s %12s %12s %6s\n", "task", "a cpu ms",
 	       "b cpu ms", "b/a", "a avg delay", "b avg delay", "b/a");
 	/* Both runs create the same tasks in the same order. */
-	for (size_t i = 0; i < eevdf_sim_nr_tasks(a.sim) &&
-			   i < eevdf_sim_nr_tasks(b.sim); i++) {
+	for (size_t i = 0;
+	     i < eevdf_sim_nr_tasks(a.sim) && i < eevdf_sim_nr_tasks(b.sim);
+	     i++) {
 		struct eevdf_task_stats sa, sb;
 		double da, db;
 
 		eevdf_sim_task_stats(a.sim, i, &sa);
 		eevdf_sim_task_stats(b.sim, i, &sb);
 		da = sa.delay_count ? (double)sa.delay_sum_ns /
-					      (double)sa.delay_count / 1e3 : 0;
+					      (double)sa.delay_count / 1e3 :
+				      0;
 		db = sb.delay_count ? (double)sb.delay_sum_ns /
-					      (double)sb.delay_count / 1e3 : 0;
+					      (double)sb.delay_count / 1e3 :
+				      0;
 		printf("%-16s %12.3f %12.3f %6.3f %9.3f us %9.3f us %6.3f\n",
 		       sa.name, (double)sa.cpu_ns / 1e6,
 		       (double)sb.cpu_ns / 1e6,

@@ -59,7 +59,8 @@ int main(void)
 	cfg.name = "shares";
 	rc = eevdf_sim_new(&cfg, &sim, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "shares: %s\n", err[0] ? err : eevdf_strerror(rc));
+		fprintf(stderr, "shares: %s\n",
+			err[0] ? err : eevdf_strerror(rc));
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(nices) / sizeof(nices[0]); i++) {

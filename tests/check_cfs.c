@@ -53,8 +53,12 @@ static void add(eevdf_sim *sim, const char *name, int nice,
 {
 	static const int cpu0 = 0;
 	struct eevdf_task_spec s = {
-		.name = name, .nice = nice, .program = prog, .nr_ops = n,
-		.cpus = &cpu0, .nr_cpus = 1,
+		.name = name,
+		.nice = nice,
+		.program = prog,
+		.nr_ops = n,
+		.cpus = &cpu0,
+		.nr_cpus = 1,
 	};
 
 	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
@@ -69,8 +73,7 @@ static eevdf_time cpu_of(eevdf_sim *sim, size_t i)
 }
 
 /* Hogs of the given nice values pinned to CPU 0 of an nr_cpus machine. */
-static void hogs_trace(int nr_cpus, const int *nices, int n, char *out,
-		       int nms)
+static void hogs_trace(int nr_cpus, const int *nices, int n, char *out, int nms)
 {
 	static const char *const names[] = { "A", "B", "C", "D" };
 	struct rec *r = malloc(sizeof(*r));
@@ -594,9 +597,10 @@ static eevdf_time sleeper_vs_hog(const char *kernel)
 	char err[256];
 	eevdf_time s, hg;
 
-	ck_assert_msg(eevdf_workload_load_file_opts(
-			      "workloads/sleeper-vs-hog.json", &o, &wl, &d) == 0,
-		      "%s: %s", d.path, d.msg);
+	ck_assert_msg(
+		eevdf_workload_load_file_opts("workloads/sleeper-vs-hog.json",
+					      &o, &wl, &d) == 0,
+		"%s: %s", d.path, d.msg);
 	eevdf_config_init(&cfg);
 	cfg.nr_cpus = 1;
 	cfg.kernel = kernel;
@@ -648,18 +652,31 @@ START_TEST(cfs_profile_lists_exactly_the_cfs_era_features)
 		const char *name;
 		bool on;
 	} want[] = {
-		{ "GENTLE_FAIR_SLEEPERS", true }, { "START_DEBIT", true },
-		{ "NEXT_BUDDY", false }, { "LAST_BUDDY", true },
-		{ "CACHE_HOT_BUDDY", true }, { "WAKEUP_PREEMPTION", true },
-		{ "HRTICK", false }, { "HRTICK_DL", false },
-		{ "DOUBLE_TICK", false }, { "NONTASK_CAPACITY", true },
-		{ "TTWU_QUEUE", true }, { "SIS_PROP", false },
-		{ "SIS_UTIL", true }, { "WARN_DOUBLE_CLOCK", false },
-		{ "RT_PUSH_IPI", true }, { "RT_RUNTIME_SHARE", false },
-		{ "LB_MIN", false }, { "ATTACH_AGE_LOAD", true },
-		{ "WA_IDLE", true }, { "WA_WEIGHT", true }, { "WA_BIAS", true },
-		{ "UTIL_EST", true }, { "UTIL_EST_FASTUP", true },
-		{ "LATENCY_WARN", false }, { "ALT_PERIOD", true },
+		{ "GENTLE_FAIR_SLEEPERS", true },
+		{ "START_DEBIT", true },
+		{ "NEXT_BUDDY", false },
+		{ "LAST_BUDDY", true },
+		{ "CACHE_HOT_BUDDY", true },
+		{ "WAKEUP_PREEMPTION", true },
+		{ "HRTICK", false },
+		{ "HRTICK_DL", false },
+		{ "DOUBLE_TICK", false },
+		{ "NONTASK_CAPACITY", true },
+		{ "TTWU_QUEUE", true },
+		{ "SIS_PROP", false },
+		{ "SIS_UTIL", true },
+		{ "WARN_DOUBLE_CLOCK", false },
+		{ "RT_PUSH_IPI", true },
+		{ "RT_RUNTIME_SHARE", false },
+		{ "LB_MIN", false },
+		{ "ATTACH_AGE_LOAD", true },
+		{ "WA_IDLE", true },
+		{ "WA_WEIGHT", true },
+		{ "WA_BIAS", true },
+		{ "UTIL_EST", true },
+		{ "UTIL_EST_FASTUP", true },
+		{ "LATENCY_WARN", false },
+		{ "ALT_PERIOD", true },
 		{ "BASE_SLICE", true },
 	};
 	uint64_t mask;
@@ -687,7 +704,8 @@ START_TEST(cfs_profile_lists_exactly_the_cfs_era_features)
 		ck_assert(!eevdf_feature_in_profile(
 			k, (size_t)eevdf_feature_index("START_DEBIT")));
 		ck_assert(!eevdf_feature_in_profile(
-			k, (size_t)eevdf_feature_index("GENTLE_FAIR_SLEEPERS")));
+			k,
+			(size_t)eevdf_feature_index("GENTLE_FAIR_SLEEPERS")));
 	}
 	ck_assert_str_eq(eevdf_profile_default(), "6.18");
 }
@@ -712,7 +730,8 @@ START_TEST(cfs_invariants_hold_on_a_busy_smp_machine)
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
 	for (int i = 0; i < 10; i++) {
 		struct eevdf_task_spec s = {
-			.name = "t", .nice = i % 3 - 1,
+			.name = "t",
+			.nice = i % 3 - 1,
 			.program = i % 2 ? hog : bursty,
 			.nr_ops = i % 2 ? 2 : 3,
 		};
@@ -732,10 +751,10 @@ END_TEST
  * changes.  Short runs on 1, 4 and 8 CPUs.
  */
 static const char *const shipped[] = {
-	"blogbench", "cyclictest", "desktop-video", "hackbench",
-	"massive_intr", "nice-mix", "pipe", "rtapp-mixed", "schbench",
-	"sleeper-vs-hog", "spawn", "starve", "stress-futex", "tbench",
-	"two-hogs",
+	"blogbench",	"cyclictest",	  "desktop-video", "hackbench",
+	"massive_intr", "nice-mix",	  "pipe",	   "rtapp-mixed",
+	"schbench",	"sleeper-vs-hog", "spawn",	   "starve",
+	"stress-futex", "tbench",	  "two-hogs",
 };
 
 START_TEST(cfs_runs_every_shipped_workload_with_invariants)

@@ -16,10 +16,10 @@
  * fork; loops of 10^5 checks use this instead, which costs nothing until
  * it fails.
  */
-#define CHECK(cond)                                                           \
-	do {                                                                  \
-		if (!(cond))                                                  \
-			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #cond); \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #cond);  \
 	} while (0)
 
 #define SEED 2024
@@ -62,8 +62,7 @@ static struct eevdf_rng rng_about_to_output2(u64 want1, u64 want2)
 }
 
 /* Has r taken exactly n draws since it was twin? */
-static bool advanced_by(const struct eevdf_rng *r, struct eevdf_rng twin,
-			int n)
+static bool advanced_by(const struct eevdf_rng *r, struct eevdf_rng twin, int n)
 {
 	while (n--)
 		eevdf__rng_next(&twin);
@@ -141,21 +140,19 @@ START_TEST(dist_golden_first_five_draws)
 	int i;
 
 	ck_assert_int_eq(eevdf__dist_init_const(&d[0], 7), 0);
-	ck_assert_int_eq(eevdf__dist_init_uniform(&d[1], 100, 110, NULL, 0),
-			 0);
-	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d[2], 1, 6, NULL, 0),
-			 0);
+	ck_assert_int_eq(eevdf__dist_init_uniform(&d[1], 100, 110, NULL, 0), 0);
+	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d[2], 1, 6, NULL, 0), 0);
 	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d[3], -5, 5, NULL, 0),
 			 0);
 	ck_assert_int_eq(eevdf__dist_init_exp(&d[4], 1000, NULL, 0), 0);
 	ck_assert_int_eq(eevdf__dist_init_normal(&d[5], 1000, 100, false, 0,
-						 false, 0, NULL, 0), 0);
-	ck_assert_int_eq(eevdf__dist_init_lognormal(&d[6], 1000, 0.5, false,
-						    0, NULL, 0), 0);
-	ck_assert_int_eq(eevdf__dist_init_choice(&d[7], cv, cw, 3, NULL, 0),
+						 false, 0, NULL, 0),
 			 0);
-	ck_assert_int_eq(eevdf__dist_init_empirical(&d[8], ev, 3, NULL, 0),
+	ck_assert_int_eq(eevdf__dist_init_lognormal(&d[6], 1000, 0.5, false, 0,
+						    NULL, 0),
 			 0);
+	ck_assert_int_eq(eevdf__dist_init_choice(&d[7], cv, cw, 3, NULL, 0), 0);
+	ck_assert_int_eq(eevdf__dist_init_empirical(&d[8], ev, 3, NULL, 0), 0);
 
 	/* The raw outputs quoted above. */
 	r = stream();
@@ -329,8 +326,8 @@ START_TEST(dist_extreme_ranges_do_not_overflow)
 	int i;
 
 	/* Span 2^64 - 1: the whole of int64 except INT64_MAX. */
-	ck_assert_int_eq(eevdf__dist_init_uniform(&d, INT64_MIN, INT64_MAX,
-						  NULL, 0), 0);
+	ck_assert_int_eq(
+		eevdf__dist_init_uniform(&d, INT64_MIN, INT64_MAX, NULL, 0), 0);
 	for (i = 0; i < 1000; i++) {
 		s64 x = eevdf__dist_sample(&d, &r);
 
@@ -341,8 +338,9 @@ START_TEST(dist_extreme_ranges_do_not_overflow)
 	ck_assert(neg && pos);
 
 	/* Span 2^64: a raw draw, offset from INT64_MIN. */
-	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d, INT64_MIN,
-						      INT64_MAX, NULL, 0), 0);
+	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d, INT64_MIN, INT64_MAX,
+						      NULL, 0),
+			 0);
 	r = rng_about_to_output(0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), INT64_MIN);
 	r = rng_about_to_output(UINT64_MAX);
@@ -351,8 +349,9 @@ START_TEST(dist_extreme_ranges_do_not_overflow)
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 0);
 
 	/* min == max: a constant that still takes its draw. */
-	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d, INT64_MAX,
-						      INT64_MAX, NULL, 0), 0);
+	ck_assert_int_eq(eevdf__dist_init_uniform_int(&d, INT64_MAX, INT64_MAX,
+						      NULL, 0),
+			 0);
 	r = stream();
 	twin = r;
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), INT64_MAX);
@@ -387,42 +386,48 @@ START_TEST(dist_real_kinds_saturate_and_round)
 	 * the value is 1.7e19, past either end of int64.
 	 */
 	ck_assert_int_eq(eevdf__dist_init_normal(&d, 0, 1000, false, 0, false,
-						 0, NULL, 0), 0);
+						 0, NULL, 0),
+			 0);
 	r = rng_about_to_output2(UINT64_MAX, 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 8572);
 	r = rng_about_to_output2(UINT64_MAX, 1ULL << 63);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), -8572);
 	ck_assert_int_eq(eevdf__dist_init_normal(&d, 0, 2e18, false, 0, false,
-						 0, NULL, 0), 0);
+						 0, NULL, 0),
+			 0);
 	r = rng_about_to_output2(UINT64_MAX, 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), INT64_MAX);
 	r = rng_about_to_output2(UINT64_MAX, 1ULL << 63);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), INT64_MIN);
 	/* The same z through lognormal: 1 * e^8.571674 = 5279.963, and with
 	 * sigma 10 e^85.7 saturates. */
-	ck_assert_int_eq(eevdf__dist_init_lognormal(&d, 1, 1, false, 0, NULL,
-						    0), 0);
+	ck_assert_int_eq(
+		eevdf__dist_init_lognormal(&d, 1, 1, false, 0, NULL, 0), 0);
 	r = rng_about_to_output2(UINT64_MAX, 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 5280);
-	ck_assert_int_eq(eevdf__dist_init_lognormal(&d, 1, 10, false, 0, NULL,
-						    0), 0);
+	ck_assert_int_eq(
+		eevdf__dist_init_lognormal(&d, 1, 10, false, 0, NULL, 0), 0);
 	r = rng_about_to_output2(UINT64_MAX, 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), INT64_MAX);
 	/* Lognormal at sigma 0 is its median, whatever the draws. */
 	ck_assert_int_eq(eevdf__dist_init_lognormal(&d, 1234.4, 0, false, 0,
-						    NULL, 0), 0);
+						    NULL, 0),
+			 0);
 	r = stream();
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 1234);
 	ck_assert_int_eq(eevdf__dist_init_lognormal(&d, 1234.5, 0, false, 0,
-						    NULL, 0), 0);
+						    NULL, 0),
+			 0);
 	/* Halves round away from zero. */
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 1235);
 	/* Normal at stddev 0 is its mean, and a clamp still applies. */
 	ck_assert_int_eq(eevdf__dist_init_normal(&d, -2.5, 0, false, 0, false,
-						 0, NULL, 0), 0);
+						 0, NULL, 0),
+			 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), -3);
 	ck_assert_int_eq(eevdf__dist_init_normal(&d, 50, 0, false, 0, true, 7,
-						 NULL, 0), 0);
+						 NULL, 0),
+			 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 7);
 }
 END_TEST
@@ -459,8 +464,9 @@ START_TEST(dist_choice_top_draw_stays_below_total)
 	 * below total, so the last positive weight is picked by the search
 	 * itself.  Checked over many totals, values and zero tails.
 	 */
-	static const double totals[] = { 3, 5, 7, 0.1, 0.3, 1e-300, 1e300,
-					 12345.678, 6.0000000000000009 };
+	static const double totals[] = { 3,	5,	   7,
+					 0.1,	0.3,	   1e-300,
+					 1e300, 12345.678, 6.0000000000000009 };
 	static const s64 v[] = { 10, 20, 30 };
 	struct eevdf_rng r;
 	struct eevdf_dist d;
@@ -533,8 +539,8 @@ START_TEST(dist_sample_means_match_theory)
 	/* Lognormal: mean median * e^(sigma^2 / 2), deviation mean *
 	 * sqrt(e^(sigma^2) - 1). */
 	eevdf__dist_init_lognormal(&d, 1000, 0.5, false, 0, NULL, 0);
-	check_mean(&d, 1000 * exp(0.125), 1000 * exp(0.125) *
-		   sqrt(exp(0.25) - 1));
+	check_mean(&d, 1000 * exp(0.125),
+		   1000 * exp(0.125) * sqrt(exp(0.25) - 1));
 }
 END_TEST
 
@@ -562,8 +568,8 @@ START_TEST(dist_lognormal_median_matches)
 	for (i = 0; i < DRAWS; i++)
 		x[i] = eevdf__dist_sample(&d, &r);
 	qsort(x, DRAWS, sizeof(x[0]), cmp_s64);
-	ck_assert_msg(fabs((double)x[DRAWS / 2] - 1000) < 5 * se,
-		      "median %lld", (long long)x[DRAWS / 2]);
+	ck_assert_msg(fabs((double)x[DRAWS / 2] - 1000) < 5 * se, "median %lld",
+		      (long long)x[DRAWS / 2]);
 }
 END_TEST
 
@@ -589,8 +595,7 @@ START_TEST(dist_choice_and_empirical_frequencies_match)
 
 		ck_assert_msg(fabs((double)n[0][k] / DRAWS - p[k]) < 5 * se0,
 			      "choice %d: %ld", k, n[0][k]);
-		ck_assert_msg(fabs((double)n[1][k] / DRAWS - 1.0 / 3) <
-				      5 * se1,
+		ck_assert_msg(fabs((double)n[1][k] / DRAWS - 1.0 / 3) < 5 * se1,
 			      "empirical %d: %ld", k, n[1][k]);
 	}
 	ck_assert(eevdf__dist_mean(&c) == 20.0);
@@ -625,19 +630,22 @@ START_TEST(dist_bad_parameters_are_rejected_by_name)
 	check_rejects(eevdf__dist_init_exp(&d, DINF, E), err, "mean");
 	check_rejects(eevdf__dist_init_exp(&d, 0x1p63, E), err, "mean");
 	check_rejects(eevdf__dist_init_normal(&d, DNAN, 1, false, 0, false, 0,
-					      E), err, "mean");
+					      E),
+		      err, "mean");
 	check_rejects(eevdf__dist_init_normal(&d, 1e19, 1, false, 0, false, 0,
-					      E), err, "mean");
-	check_rejects(eevdf__dist_init_normal(&d, 0, -1, false, 0, false, 0,
-					      E), err, "stddev");
-	check_rejects(eevdf__dist_init_normal(&d, 0, DINF, false, 0, false,
-					      0, E), err, "stddev");
+					      E),
+		      err, "mean");
+	check_rejects(eevdf__dist_init_normal(&d, 0, -1, false, 0, false, 0, E),
+		      err, "stddev");
+	check_rejects(eevdf__dist_init_normal(&d, 0, DINF, false, 0, false, 0,
+					      E),
+		      err, "stddev");
 	check_rejects(eevdf__dist_init_normal(&d, 0, 1, true, 3, true, 3, E),
 		      err, "min");
 	check_rejects(eevdf__dist_init_lognormal(&d, 0, 1, false, 0, E), err,
 		      "median");
-	check_rejects(eevdf__dist_init_lognormal(&d, 1, -0.1, false, 0, E),
-		      err, "sigma");
+	check_rejects(eevdf__dist_init_lognormal(&d, 1, -0.1, false, 0, E), err,
+		      "sigma");
 	check_rejects(eevdf__dist_init_lognormal(&d, 1, 1, true, 0, E), err,
 		      "max");
 	check_rejects(eevdf__dist_init_choice(&d, v, w, 0, E), err, "values");
@@ -678,7 +686,8 @@ START_TEST(dist_borderline_parameters_are_accepted)
 	ck_assert_int_eq(eevdf__dist_init_uniform(&d, -1, 0, NULL, 0), 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), -1);
 	ck_assert_int_eq(eevdf__dist_init_normal(&d, -0x1p63, 0, false, 0,
-						 false, 0, NULL, 0), 0);
+						 false, 0, NULL, 0),
+			 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), INT64_MIN);
 	ck_assert_int_eq(eevdf__dist_init_exp(&d, 1e-300, NULL, 0), 0);
 	ck_assert_int_eq(eevdf__dist_sample(&d, &r), 0);

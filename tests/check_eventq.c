@@ -38,8 +38,7 @@ static void check_heap(const struct eevdf_eventq *q)
 		if (q->heap[i].time != ev->time ||
 		    q->heap[i].key != ((u64)ev->class << 48 | ev->seq))
 			ck_abort_msg("heap[%zu]: key is not its event's", i);
-		if (i > 0 && eevdf__event_before(ev,
-						 q->heap[(i - 1) / 4].ev))
+		if (i > 0 && eevdf__event_before(ev, q->heap[(i - 1) / 4].ev))
 			ck_abort_msg("heap[%zu] is before its parent", i);
 	}
 }
@@ -208,7 +207,7 @@ START_TEST(eventq_cancel_moves_last_element_up_when_needed)
 	 * Cancelling slot 6 moves 40 under 100, where it must rise: the case
 	 * a sift-down alone would get wrong.
 	 */
-	static const eevdf_time times[] = { 10, 100, 20, 25, 27,
+	static const eevdf_time times[] = { 10,	 100, 20,  25,	27,
 					    110, 120, 130, 140, 40 };
 	static const size_t want[] = { 0, 2, 3, 4, 9, 1, 5, 7, 8 };
 	struct eevdf_eventq q;
@@ -429,7 +428,8 @@ static void check_against_model(const struct eevdf_eventq *q,
 			ok = !eevdf__event_queued(&pool[i]);
 		if (!ok)
 			ck_abort_msg("event %zu: queued state or heap_index "
-				     "disagrees with the model", i);
+				     "disagrees with the model",
+				     i);
 	}
 }
 

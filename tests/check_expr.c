@@ -47,18 +47,18 @@ static const struct test_sym {
 };
 
 static const int64_t test_locals[] = {
-	7,             /* @x */
-	-3,            /* @y */
-	4096,          /* @m.resp */
-	3,             /* @st (EOF) */
-	4999000999,    /* @wake_time */
-	8193,          /* @size */
-	100,           /* @payload */
-	0,             /* @zero */
-	1,             /* @one */
-	INT64_MAX,     /* @big */
-	INT64_MIN,     /* @min */
-	-1,            /* @minus1 */
+	7,	    /* @x */
+	-3,	    /* @y */
+	4096,	    /* @m.resp */
+	3,	    /* @st (EOF) */
+	4999000999, /* @wake_time */
+	8193,	    /* @size */
+	100,	    /* @payload */
+	0,	    /* @zero */
+	1,	    /* @one */
+	INT64_MAX,  /* @big */
+	INT64_MIN,  /* @min */
+	-1,	    /* @minus1 */
 };
 
 static const int64_t test_globals[] = { 3, 11 }; /* @@first, @@g */
@@ -96,8 +96,8 @@ static struct expr *compile_ok(const char *src)
 	char err[256] = "";
 	int rc;
 
-	rc = eevdf__expr_compile(src, strlen(src), test_resolve, NULL, &e,
-				 err, sizeof(err));
+	rc = eevdf__expr_compile(src, strlen(src), test_resolve, NULL, &e, err,
+				 sizeof(err));
 	ck_assert_msg(rc == 0, "\"%s\" failed to compile (%d): %s", src, rc,
 		      err);
 	ck_assert_ptr_nonnull(e);
@@ -131,10 +131,10 @@ static void compile_fails(const char *src, int want, char *err, size_t len)
 	int rc;
 
 	err[0] = '\0';
-	rc = eevdf__expr_compile(src, strlen(src), test_resolve, NULL, &e,
-				 err, len);
-	ck_assert_msg(rc == want, "\"%s\" gave %d, want %d (%s)", src, rc,
-		      want, err);
+	rc = eevdf__expr_compile(src, strlen(src), test_resolve, NULL, &e, err,
+				 len);
+	ck_assert_msg(rc == want, "\"%s\" gave %d, want %d (%s)", src, rc, want,
+		      err);
 	ck_assert_ptr_null(e);
 	ck_assert_msg(err[0] != '\0', "\"%s\" failed without a message", src);
 }
@@ -148,15 +148,15 @@ static void eval_fails(const char *src, int want, char *err, size_t len)
 
 	err[0] = '\0';
 	rc = eevdf__expr_eval(e, &test_ctx, &v, err, len);
-	ck_assert_msg(rc == want, "\"%s\" gave %d, want %d (%s)", src, rc,
-		      want, err);
+	ck_assert_msg(rc == want, "\"%s\" gave %d, want %d (%s)", src, rc, want,
+		      err);
 	ck_assert_msg(v == 12345, "\"%s\" wrote *out on failure", src);
 	ck_assert_msg(err[0] != '\0', "\"%s\" failed without a message", src);
 	eevdf__expr_free(e);
 }
 
-#define ck_assert_str_contains(s, sub)                                        \
-	ck_assert_msg(strstr((s), (sub)) != NULL,                            \
+#define ck_assert_str_contains(s, sub)                                         \
+	ck_assert_msg(strstr((s), (sub)) != NULL,                              \
 		      "\"%s\" does not contain \"%s\"", (s), (sub))
 
 /* ---- Precedence and associativity ---- */
@@ -285,15 +285,14 @@ START_TEST(expr_run_time_evaluation_agrees_with_constant_folding)
 		literals_to_locals(prec_table[i].src, src, sizeof(src), vals,
 				   &n);
 		ck_assert_int_eq(eevdf__expr_compile(src, strlen(src),
-						     resolve_numbered, NULL,
-						     &e, err, sizeof(err)),
+						     resolve_numbered, NULL, &e,
+						     err, sizeof(err)),
 				 0);
 		ck_assert(!eevdf__expr_is_const(e, NULL));
 		ctx.locals = vals;
 		ctx.nr_locals = n;
-		ck_assert_int_eq(eevdf__expr_eval(e, &ctx, &v, err,
-						  sizeof(err)),
-				 0);
+		ck_assert_int_eq(
+			eevdf__expr_eval(e, &ctx, &v, err, sizeof(err)), 0);
 		ck_assert_msg(v == prec_table[i].want,
 			      "\"%s\" = %" PRId64 ", want %" PRId64, src, v,
 			      prec_table[i].want);
@@ -626,16 +625,14 @@ START_TEST(expr_unbalanced_parentheses_are_reported_with_a_column)
 	char err[256];
 
 	compile_fails("(1 + 2", EEVDF_EPARSE, err, sizeof(err));
-	ck_assert_pstr_eq(err,
-			  "column 7: missing ')' for the '(' at column 1");
+	ck_assert_pstr_eq(err, "column 7: missing ')' for the '(' at column 1");
 	compile_fails("1 + 2)", EEVDF_EPARSE, err, sizeof(err));
 	ck_assert_pstr_eq(err, "column 6: unmatched ')'");
 	compile_fails("((1) * (2 + 3)", EEVDF_EPARSE, err, sizeof(err));
 	ck_assert_pstr_eq(err,
 			  "column 15: missing ')' for the '(' at column 1");
 	compile_fails("()", EEVDF_EPARSE, err, sizeof(err));
-	ck_assert_pstr_eq(err,
-			  "column 2: expected an operand, found ')'");
+	ck_assert_pstr_eq(err, "column 2: expected an operand, found ')'");
 }
 END_TEST
 
@@ -685,8 +682,7 @@ START_TEST(expr_dollar_brace_must_be_interpolated_first)
 {
 	char err[256];
 
-	compile_fails("sec(now) >= ${runtime}", EEVDF_EPARSE, err,
-		      sizeof(err));
+	compile_fails("sec(now) >= ${runtime}", EEVDF_EPARSE, err, sizeof(err));
 	ck_assert_str_contains(err, "column 13: '${' is expanded at load time");
 }
 END_TEST
@@ -764,8 +760,8 @@ START_TEST(expr_compile_rejects_null_arguments)
 			 EEVDF_EINVAL);
 	ck_assert_ptr_null(e);
 	/* No error buffer is fine too. */
-	ck_assert_int_eq(eevdf__expr_compile("1 +", 3, test_resolve, NULL,
-					     &e, NULL, 0),
+	ck_assert_int_eq(eevdf__expr_compile("1 +", 3, test_resolve, NULL, &e,
+					     NULL, 0),
 			 EEVDF_EPARSE);
 	eevdf__expr_free(NULL);
 }
@@ -845,11 +841,11 @@ static char *interp_ok(const char *s)
 	return out;
 }
 
-#define ck_assert_interp(s, want)                                             \
-	do {                                                                  \
-		char *got_ = interp_ok(s);                                    \
-		ck_assert_pstr_eq(got_, (want));                              \
-		free(got_);                                                   \
+#define ck_assert_interp(s, want)                                              \
+	do {                                                                   \
+		char *got_ = interp_ok(s);                                     \
+		ck_assert_pstr_eq(got_, (want));                               \
+		free(got_);                                                    \
 	} while (0)
 
 START_TEST(expr_interpolate_replaces_each_expansion_with_its_value)
@@ -859,8 +855,7 @@ START_TEST(expr_interpolate_replaces_each_expansion_with_its_value)
 	ck_assert_interp("${timelimit/5}", "120000000000");
 	ck_assert_interp("${1}${2}${3}", "123");
 	/* Longer than what it replaces, to make the buffer grow. */
-	ck_assert_interp("${-9223372036854775807 - 1}",
-			 "-9223372036854775808");
+	ck_assert_interp("${-9223372036854775807 - 1}", "-9223372036854775808");
 	ck_assert_interp("a${1s}b${1s}c${1s}",
 			 "a1000000000b1000000000c1000000000");
 }
@@ -884,14 +879,12 @@ START_TEST(expr_interpolate_rejects_bad_expansions)
 						 &out, err, sizeof(err)),
 			 EEVDF_EPARSE);
 	ck_assert_pstr_eq(err, "column 2: unterminated '${'");
-	ck_assert_int_eq(eevdf__expr_interpolate("ab${m + bogus}",
-						 test_resolve, NULL, &out,
-						 err, sizeof(err)),
+	ck_assert_int_eq(eevdf__expr_interpolate("ab${m + bogus}", test_resolve,
+						 NULL, &out, err, sizeof(err)),
 			 EEVDF_EPARSE);
 	ck_assert_pstr_eq(err, "column 9: unknown name 'bogus'");
-	ck_assert_int_eq(eevdf__expr_interpolate("ch[${@x + 1}]",
-						 test_resolve, NULL, &out,
-						 err, sizeof(err)),
+	ck_assert_int_eq(eevdf__expr_interpolate("ch[${@x + 1}]", test_resolve,
+						 NULL, &out, err, sizeof(err)),
 			 EEVDF_EPARSE);
 	ck_assert_pstr_eq(err, "column 6: '${...}' must be constant, but "
 			       "'@x' is only known at run time");
@@ -925,13 +918,13 @@ START_TEST(expr_whole_string_expansion_gives_a_typed_value)
 	ck_assert_int_eq(v, 600 * EEVDF_NSEC_PER_SEC);
 
 	v = -1;
-	ck_assert_int_eq(eevdf__expr_whole("x${m}", test_resolve, NULL,
-					   &whole, &v, err, sizeof(err)),
+	ck_assert_int_eq(eevdf__expr_whole("x${m}", test_resolve, NULL, &whole,
+					   &v, err, sizeof(err)),
 			 0);
 	ck_assert(!whole);
 	ck_assert_int_eq(v, -1);
-	ck_assert_int_eq(eevdf__expr_whole("${m}x", test_resolve, NULL,
-					   &whole, &v, err, sizeof(err)),
+	ck_assert_int_eq(eevdf__expr_whole("${m}x", test_resolve, NULL, &whole,
+					   &v, err, sizeof(err)),
 			 0);
 	ck_assert(!whole);
 	ck_assert_int_eq(eevdf__expr_whole("${m}${m}", test_resolve, NULL,
@@ -956,8 +949,8 @@ START_TEST(expr_whole_rejects_unterminated_and_non_constant)
 					   &v, err, sizeof(err)),
 			 EEVDF_EPARSE);
 	ck_assert_pstr_eq(err, "column 1: unterminated '${'");
-	ck_assert_int_eq(eevdf__expr_whole("${now}", test_resolve, NULL,
-					   &whole, &v, err, sizeof(err)),
+	ck_assert_int_eq(eevdf__expr_whole("${now}", test_resolve, NULL, &whole,
+					   &v, err, sizeof(err)),
 			 EEVDF_EPARSE);
 	ck_assert_pstr_eq(err, "column 3: '${...}' must be constant, but "
 			       "'now' is only known at run time");
@@ -967,7 +960,11 @@ END_TEST
 
 /* ---- Random trees against a direct evaluation ---- */
 
-enum { N_LEAF, N_UNARY, N_BINARY };
+enum {
+	N_LEAF,
+	N_UNARY,
+	N_BINARY
+};
 
 struct node {
 	int kind;
@@ -978,12 +975,16 @@ struct node {
 
 static const char *const un_ops[] = { "-", "!", "abs", "sec", "us" };
 static const char *const bin_ops[] = {
-	"+",  "-",  "*",  "/",  "%",  "<<", ">>", "<",   ">",   "<=",
+	"+",  "-",  "*",  "/",	"%",  "<<",  ">>",  "<",    ">",     "<=",
 	"==", "!=", ">=", "&&", "||", "min", "max", "ceil", "floor",
 };
 
 /* Tree results: a value, or the class of error the library must give. */
-enum { R_OK, R_DIV0, R_RANGE };
+enum {
+	R_OK,
+	R_DIV0,
+	R_RANGE
+};
 
 struct tree {
 	struct node n[128];
@@ -1002,7 +1003,7 @@ static uint32_t lcg_next(struct tree *t)
 static int gen(struct tree *t, int depth)
 {
 	static const int64_t bigs[] = {
-		63,	    64,	       1000,	  999999999,
+		63,	    64,		1000,	   999999999,
 		1000000000, 3000000007, INT64_MAX, INT64_C(1) << 62,
 	};
 	int i = t->nr++;
@@ -1053,11 +1054,9 @@ static void print_tree(const struct tree *t, int i, const bool *vars,
 		return;
 	case N_UNARY:
 		if (n->op < 2)
-			*o += (size_t)sprintf(buf + *o, "(%s",
-					      un_ops[n->op]);
+			*o += (size_t)sprintf(buf + *o, "(%s", un_ops[n->op]);
 		else
-			*o += (size_t)sprintf(buf + *o, "%s(",
-					      un_ops[n->op]);
+			*o += (size_t)sprintf(buf + *o, "%s(", un_ops[n->op]);
 		print_tree(t, n->a, vars, vals, leaf, buf, o, len);
 		buf[(*o)++] = ')';
 		return;
@@ -1230,8 +1229,8 @@ static bool check_tree(const struct tree *t, const bool *vars, bool all_vars,
 	eevdf__expr_free(e);
 	if (want_rc == R_OK) {
 		ck_assert_msg(rc == 0 && v == want,
-			      "%s: got %d/%" PRId64 " (%s), want %" PRId64,
-			      src, rc, v, err, want);
+			      "%s: got %d/%" PRId64 " (%s), want %" PRId64, src,
+			      rc, v, err, want);
 		return true;
 	}
 	ck_assert_msg(rc == (want_rc == R_DIV0 ? EEVDF_EINVAL : EEVDF_ERANGE),
@@ -1331,8 +1330,7 @@ Suite *expr_suite(void)
 		       expr_interpolate_replaces_each_expansion_with_its_value);
 	tcase_add_test(interp, expr_interpolate_copies_text_outside_expansions);
 	tcase_add_test(interp, expr_interpolate_rejects_bad_expansions);
-	tcase_add_test(interp,
-		       expr_whole_string_expansion_gives_a_typed_value);
+	tcase_add_test(interp, expr_whole_string_expansion_gives_a_typed_value);
 	tcase_add_test(interp,
 		       expr_whole_rejects_unterminated_and_non_constant);
 	suite_add_tcase(s, interp);

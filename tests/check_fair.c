@@ -42,7 +42,8 @@ static void h_init(struct h *h, const char *kernel, int nr_cpus, int hz,
 	cfg.base_slice = base_slice;
 	if (features)
 		ck_assert_int_eq(eevdf_config_set_features(&cfg, features, err,
-							   sizeof(err)), 0);
+							   sizeof(err)),
+				 0);
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &h->sim, err, sizeof(err)), 0);
 	h->rq = &h->sim->sched.rqs[0];
 	h->cfs = &h->rq->cfs;
@@ -141,10 +142,8 @@ START_TEST(avg_vruntime_floors_the_mean)
 		int n;
 		s64 v;
 	} cases[] = {
-		{ { -1, 0, 0 }, 2, -1 },
-		{ { 1, 0, 0 }, 2, 0 },
-		{ { -3, 0, 0 }, 3, -1 },
-		{ { -2, 0, 0 }, 2, -1 },
+		{ { -1, 0, 0 }, 2, -1 }, { { 1, 0, 0 }, 2, 0 },
+		{ { -3, 0, 0 }, 3, -1 }, { { -2, 0, 0 }, 2, -1 },
 		{ { -5, 1, 1 }, 3, -1 },
 	};
 
@@ -179,11 +178,11 @@ END_TEST
 START_TEST(place_entity_inflates_lag_so_it_is_preserved)
 {
 	static const struct {
-		int others;  /* nice-0 entities already queued */
-		int nice;    /* of the placed entity */
+		int others; /* nice-0 entities already queued */
+		int nice;   /* of the placed entity */
 		s64 vlag;
-		s64 placed;  /* V - v after placement */
-		s64 after;   /* V' - v after the insertion */
+		s64 placed; /* V - v after placement */
+		s64 after;  /* V' - v after the insertion */
 	} cases[] = {
 		{ 1, 0, 1000000, 2000000, 1000000 },
 		{ 1, 0, -2000000, -4000000, -2000000 },
@@ -209,8 +208,9 @@ START_TEST(place_entity_inflates_lag_so_it_is_preserved)
 		p->se.vlag = cases[c].vlag;
 		h_enqueue(&h, p, ENQUEUE_WAKEUP);
 		ck_assert_int_eq((s64)(v - p->se.vruntime), cases[c].placed);
-		ck_assert_int_eq((s64)(avg_vruntime_peek(h.cfs) -
-				       p->se.vruntime), cases[c].after);
+		ck_assert_int_eq(
+			(s64)(avg_vruntime_peek(h.cfs) - p->se.vruntime),
+			cases[c].after);
 		if (c == 0) /* with a 2.8 ms slice: d = V + 0.8 ms */
 			ck_assert_uint_eq(p->se.deadline, V0 + 800 * US);
 		h_check(&h);
@@ -481,8 +481,7 @@ START_TEST(pick_prefers_queued_over_curr_on_equal_deadline)
 	b = h_task(&h, 0, 0);
 	c = h_task(&h, 0, 0);
 	h_start(&h, a);
-	h_set_curr(a, V0, V0 + 4800 * US,
-		   V0);
+	h_set_curr(a, V0, V0 + 4800 * US, V0);
 	h_insert(&h, b, V0, V0 + 4800 * US);
 	h_insert(&h, c, V0, V0 + 4800 * US);
 	ck_assert_ptr_eq(pick_eevdf(h.cfs, true), &b->se);
@@ -524,8 +523,7 @@ START_TEST(preempt_short_wakee_cancels_protection)
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 500 * US);
 	h_start(&h, a);
-	h_set_curr(a, V0 + 9200 * US, V0 + 12 * MS,
-		   V0 + 12 * MS);
+	h_set_curr(a, V0 + 9200 * US, V0 + 12 * MS, V0 + 12 * MS);
 	h_advance(&h, 800 * US);
 	h_enqueue(&h, b, ENQUEUE_WAKEUP);
 	ck_assert_uint_eq(a->se.vruntime, V0 + 10 * MS);
@@ -549,8 +547,7 @@ START_TEST(ineligible_short_wakee_shrinks_protection)
 	a = h_task(&h, 0, 0);
 	b = h_task(&h, 0, 500 * US);
 	h_start(&h, a);
-	h_set_curr(a, V0 + 9200 * US, V0 + 12 * MS,
-		   V0 + 12 * MS);
+	h_set_curr(a, V0 + 9200 * US, V0 + 12 * MS, V0 + 12 * MS);
 	h_advance(&h, 800 * US);
 	b->se.vlag = -1 * (s64)MS;
 	h_enqueue(&h, b, ENQUEUE_WAKEUP);
@@ -587,8 +584,7 @@ static void tv11_setup(struct h *h, const char *kernel, const char *features,
 	*a = h_task(h, 0, 0);
 	*b = h_task(h, 0, 0);
 	h_start(h, *a);
-	h_set_curr(*a, V0 + 10 * MS, V0 + 12800 * US,
-		   V0 + 12800 * US);
+	h_set_curr(*a, V0 + 10 * MS, V0 + 12800 * US, V0 + 12800 * US);
 	h_advance(h, 1 * MS);
 	h_enqueue(h, *b, ENQUEUE_WAKEUP);
 	ck_assert_uint_eq((*b)->se.vruntime, V0 + 11 * MS);
@@ -658,12 +654,10 @@ START_TEST(yield_pushes_deadline_or_forfeits_the_request)
 		u64 other_v; /* the queued task; V is the mean with curr at 5 */
 		u64 v, d;
 	} cases[] = {
-		{ "6.17", 6, 5000, 10600 },
-		{ "6.17", 4, 5000, 10600 },
+		{ "6.17", 6, 5000, 10600 }, { "6.17", 4, 5000, 10600 },
 		{ "6.18", 6, 7800, 10600 }, /* eligible: forfeit */
 		{ "6.18", 4, 5000, 7800 },  /* ineligible: nothing */
-		{ "6.19", 6, 7800, 10600 },
-		{ "6.19", 4, 5000, 7800 },
+		{ "6.19", 6, 7800, 10600 }, { "6.19", 4, 5000, 7800 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -781,8 +775,7 @@ START_TEST(nice_change_of_running_task_keeps_protection_only_before_6_18_17)
 		a = h_task(&h, 0, 0);
 		b = h_task(&h, 0, 0);
 		h_start(&h, a);
-		h_set_curr(a, V0 + 10 * MS, V0 + 12 * MS,
-			   V0 + 12 * MS);
+		h_set_curr(a, V0 + 10 * MS, V0 + 12 * MS, V0 + 12 * MS);
 		h_insert(&h, b, V0 + 10 * MS, V0 + 12800 * US);
 		ck_assert(protect_slice(&a->se));
 		reweight_task_fair(h.rq, a, 1);
@@ -852,8 +845,7 @@ START_TEST(fork_preempts_under_6_17_but_not_6_18)
 		p = h_task(&h, 0, 0);
 		c = h_task(&h, 0, 0);
 		h_start(&h, p);
-		h_set_curr(p, V0 + 10 * MS, V0 + 12 * MS,
-			   V0 + 9 * MS);
+		h_set_curr(p, V0 + 10 * MS, V0 + 12 * MS, V0 + 9 * MS);
 		h_enqueue(&h, c, ENQUEUE_INITIAL);
 		ck_assert_uint_eq(c->se.vruntime, V0 + 10 * MS);
 		ck_assert_uint_eq(c->se.deadline, V0 + 11400 * US);
@@ -891,8 +883,7 @@ START_TEST(wakeup_check_reaps_delayed_choice_under_6_18)
 		d = h_task(&h, 0, 0);
 		b = h_task(&h, 0, 0);
 		h_start(&h, a);
-		h_set_curr(a, V0 + 10 * MS, V0 + 12 * MS,
-			   V0);
+		h_set_curr(a, V0 + 10 * MS, V0 + 12 * MS, V0);
 		d->se.sched_delayed = true;
 		d->state = TASK_SLEEPING;
 		h_insert(&h, d, V0 + 7 * MS, V0 + 9800 * US);
@@ -984,20 +975,24 @@ Suite *fair_suite(void)
 
 	tcase_add_test(tc, avg_vruntime_floors_the_mean);
 	tcase_add_test(tc, place_entity_inflates_lag_so_it_is_preserved);
-	tcase_add_loop_test(tc, update_entity_lag_clamps_per_profile, 0,
-			    (int)(sizeof(clamp_cases) / sizeof(clamp_cases[0])));
+	tcase_add_loop_test(
+		tc, update_entity_lag_clamps_per_profile, 0,
+		(int)(sizeof(clamp_cases) / sizeof(clamp_cases[0])));
 	tcase_add_test(tc, sleep_saves_clamped_negative_lag);
 	tcase_add_test(tc, new_task_gets_half_a_slice_deadline);
 	tcase_add_test(tc, no_place_lag_joins_at_v);
-	tcase_add_test(tc, ineligible_sleeper_is_delayed_then_reaped_by_the_pick);
+	tcase_add_test(tc,
+		       ineligible_sleeper_is_delayed_then_reaped_by_the_pick);
 	tcase_add_test(tc, no_delay_dequeue_carries_negative_lag);
 	tcase_add_test(tc, waking_a_delayed_ineligible_task_keeps_v_and_d);
 	tcase_add_test(tc, waking_a_delayed_eligible_task_replaces_it_at_v);
 	tcase_add_test(tc, pick_prefers_queued_over_curr_on_equal_deadline);
 	tcase_add_test(tc, pick_walks_to_the_earliest_eligible_deadline);
 	tcase_add_loop_test(tc, preempt_short_wakee_cancels_protection, 0, 2);
-	tcase_add_loop_test(tc, ineligible_short_wakee_shrinks_protection, 0, 2);
-	tcase_add_loop_test(tc, equal_slice_wakee_waits_for_protection_end, 0, 3);
+	tcase_add_loop_test(tc, ineligible_short_wakee_shrinks_protection, 0,
+			    2);
+	tcase_add_loop_test(tc, equal_slice_wakee_waits_for_protection_end, 0,
+			    3);
 	tcase_add_loop_test(tc, next_buddy_wakee_preempts_at_once, 0, 2);
 	tcase_add_loop_test(tc, next_buddy_sync_wakee_with_later_deadline_waits,
 			    0, 2);
@@ -1005,8 +1000,9 @@ Suite *fair_suite(void)
 	tcase_add_test(tc, yield_alone_is_a_no_op);
 	tcase_add_test(tc, reweight_preserves_lag_and_relative_deadline);
 	tcase_add_test(tc, reweight_eevdf_keeps_v_and_scales_around_it);
-	tcase_add_test(tc,
-		       nice_change_of_running_task_keeps_protection_only_before_6_18_17);
+	tcase_add_test(
+		tc,
+		nice_change_of_running_task_keeps_protection_only_before_6_18_17);
 	tcase_add_test(tc, deadline_tie_at_renewal_decides_wakeup_preemption);
 	tcase_add_test(tc, fork_preempts_under_6_17_but_not_6_18);
 	tcase_add_test(tc, wakeup_check_reaps_delayed_choice_under_6_18);

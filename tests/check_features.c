@@ -51,7 +51,8 @@ START_TEST(features_names_are_unique_and_in_kernel_spelling)
 		ck_assert_ptr_nonnull(name);
 		ck_assert_uint_gt(strlen(name), 0);
 		ck_assert_msg(strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") ==
-			      strlen(name), "bad spelling: %s", name);
+				      strlen(name),
+			      "bad spelling: %s", name);
 		/* A NO_ prefix would be ambiguous with negation. */
 		ck_assert_msg(strncmp(name, "NO_", 3) != 0, "%s", name);
 		for (j = i + 1; j < n; j++)
@@ -81,32 +82,19 @@ static const struct {
 	const char *name;
 	bool on;
 } defaults_6_18[] = {
-	{ "PLACE_LAG", true },
-	{ "PLACE_DEADLINE_INITIAL", true },
-	{ "PLACE_REL_DEADLINE", true },
-	{ "RUN_TO_PARITY", true },
-	{ "PREEMPT_SHORT", true },
-	{ "NEXT_BUDDY", false },
-	{ "PICK_BUDDY", true },
-	{ "CACHE_HOT_BUDDY", true },
-	{ "DELAY_DEQUEUE", true },
-	{ "DELAY_ZERO", true },
-	{ "WAKEUP_PREEMPTION", true },
-	{ "HRTICK", false },
-	{ "HRTICK_DL", false },
-	{ "NONTASK_CAPACITY", true },
-	{ "TTWU_QUEUE", true },
-	{ "SIS_UTIL", true },
-	{ "WARN_DOUBLE_CLOCK", false },
-	{ "RT_PUSH_IPI", true },
-	{ "RT_RUNTIME_SHARE", false },
-	{ "LB_MIN", false },
-	{ "ATTACH_AGE_LOAD", true },
-	{ "WA_IDLE", true },
-	{ "WA_WEIGHT", true },
-	{ "WA_BIAS", true },
-	{ "UTIL_EST", true },
-	{ "LATENCY_WARN", false },
+	{ "PLACE_LAG", true },		{ "PLACE_DEADLINE_INITIAL", true },
+	{ "PLACE_REL_DEADLINE", true }, { "RUN_TO_PARITY", true },
+	{ "PREEMPT_SHORT", true },	{ "NEXT_BUDDY", false },
+	{ "PICK_BUDDY", true },		{ "CACHE_HOT_BUDDY", true },
+	{ "DELAY_DEQUEUE", true },	{ "DELAY_ZERO", true },
+	{ "WAKEUP_PREEMPTION", true },	{ "HRTICK", false },
+	{ "HRTICK_DL", false },		{ "NONTASK_CAPACITY", true },
+	{ "TTWU_QUEUE", true },		{ "SIS_UTIL", true },
+	{ "WARN_DOUBLE_CLOCK", false }, { "RT_PUSH_IPI", true },
+	{ "RT_RUNTIME_SHARE", false },	{ "LB_MIN", false },
+	{ "ATTACH_AGE_LOAD", true },	{ "WA_IDLE", true },
+	{ "WA_WEIGHT", true },		{ "WA_BIAS", true },
+	{ "UTIL_EST", true },		{ "LATENCY_WARN", false },
 };
 
 START_TEST(features_default_profile_has_the_6_18_defaults)
@@ -150,7 +138,8 @@ START_TEST(features_parse_sets_on_and_off_bits)
 	char err[64] = "";
 
 	ck_assert_int_eq(eevdf_features_parse("NO_DELAY_DEQUEUE,RUN_TO_PARITY",
-					      &on, &off, err, sizeof(err)), 0);
+					      &on, &off, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(on, bit("RUN_TO_PARITY"));
 	ck_assert_uint_eq(off, bit("DELAY_DEQUEUE"));
 	ck_assert_str_eq(err, "");
@@ -163,7 +152,8 @@ START_TEST(features_parse_accumulates_over_earlier_overrides)
 
 	/* A second list adds to the first and flips what it names. */
 	ck_assert_int_eq(eevdf_features_parse("NO_HRTICK,NEXT_BUDDY", &on, &off,
-					      NULL, 0), 0);
+					      NULL, 0),
+			 0);
 	ck_assert_uint_eq(on, bit("NEXT_BUDDY"));
 	ck_assert_uint_eq(off, bit("PLACE_LAG") | bit("HRTICK"));
 	ck_assert_int_eq(eevdf_features_parse("PLACE_LAG", &on, &off, NULL, 0),
@@ -178,11 +168,13 @@ START_TEST(features_parse_lets_a_later_item_override_an_earlier_one)
 	uint64_t on = 0, off = 0;
 
 	ck_assert_int_eq(eevdf_features_parse("NO_HRTICK,HRTICK", &on, &off,
-					      NULL, 0), 0);
+					      NULL, 0),
+			 0);
 	ck_assert_uint_eq(on, bit("HRTICK"));
 	ck_assert_uint_eq(off, 0);
 	ck_assert_int_eq(eevdf_features_parse("PLACE_LAG,NO_PLACE_LAG", &on,
-					      &off, NULL, 0), 0);
+					      &off, NULL, 0),
+			 0);
 	ck_assert_uint_eq(on, bit("HRTICK"));
 	ck_assert_uint_eq(off, bit("PLACE_LAG"));
 }
@@ -199,21 +191,22 @@ START_TEST(features_parse_ignores_empty_items_and_empty_lists)
 	ck_assert_uint_eq(on, 0);
 	ck_assert_uint_eq(off, 0);
 	ck_assert_int_eq(eevdf_features_parse(",HRTICK,,NO_DELAY_ZERO,", &on,
-					      &off, NULL, 0), 0);
+					      &off, NULL, 0),
+			 0);
 	ck_assert_uint_eq(on, bit("HRTICK"));
 	ck_assert_uint_eq(off, bit("DELAY_ZERO"));
 }
 END_TEST
 
 static const char *const bad_lists[] = {
-	"NOT_A_FEATURE", "NO_NOT_A_FEATURE", "place_lag", "NO_",
-	"HRTICK,NOT_A_FEATURE", "NO_DELAY_DEQUEUE,,Delay_Zero",
+	"NOT_A_FEATURE", "NO_NOT_A_FEATURE",	 "place_lag",
+	"NO_",		 "HRTICK,NOT_A_FEATURE", "NO_DELAY_DEQUEUE,,Delay_Zero",
 };
 
 /* The offending item of each list above, as the message must quote it. */
 static const char *const bad_items[] = {
-	"NOT_A_FEATURE", "NO_NOT_A_FEATURE", "place_lag", "NO_",
-	"NOT_A_FEATURE", "Delay_Zero",
+	"NOT_A_FEATURE", "NO_NOT_A_FEATURE", "place_lag",
+	"NO_",		 "NOT_A_FEATURE",    "Delay_Zero",
 };
 
 START_TEST(features_parse_rejects_unknown_names_and_changes_nothing)
@@ -224,7 +217,8 @@ START_TEST(features_parse_rejects_unknown_names_and_changes_nothing)
 
 	memset(err, 0, sizeof(err));
 	ck_assert_int_eq(eevdf_features_parse(bad_lists[_i], &on, &off, err,
-					      sizeof(err)), EEVDF_EINVAL);
+					      sizeof(err)),
+			 EEVDF_EINVAL);
 	ck_assert_uint_eq(on, bit("DELAY_DEQUEUE"));
 	ck_assert_uint_eq(off, bit("HRTICK"));
 	ck_assert_msg(strstr(err, bad_items[_i]) != NULL, "message: %s", err);
@@ -245,7 +239,8 @@ START_TEST(features_parse_truncates_message_to_a_tiny_buffer)
 
 	memset(err, 'x', sizeof(err));
 	ck_assert_int_eq(eevdf_features_parse("NOT_A_FEATURE", &on, &off, err,
-					      8), EEVDF_EINVAL);
+					      8),
+			 EEVDF_EINVAL);
 	ck_assert_uint_eq(strnlen(err, sizeof(err)), 7);
 	ck_assert_int_eq(err[7], '\0');
 	ck_assert_int_eq(err[8], 'x'); /* nothing past errlen */
@@ -334,15 +329,17 @@ START_TEST(features_sim_mask_matches_hand_built_masks)
 	ck_assert_uint_eq(sim_features(&cfg), dflt);
 
 	eevdf_config_init(&cfg);
-	ck_assert_int_eq(eevdf_config_set_features(&cfg,
-		"NO_DELAY_DEQUEUE,NEXT_BUDDY", NULL, 0), 0);
-	ck_assert_uint_eq(sim_features(&cfg), (dflt & ~bit("DELAY_DEQUEUE")) |
-						      bit("NEXT_BUDDY"));
+	ck_assert_int_eq(eevdf_config_set_features(
+				 &cfg, "NO_DELAY_DEQUEUE,NEXT_BUDDY", NULL, 0),
+			 0);
+	ck_assert_uint_eq(sim_features(&cfg),
+			  (dflt & ~bit("DELAY_DEQUEUE")) | bit("NEXT_BUDDY"));
 
 	/* Two calls accumulate; the later one wins for HRTICK. */
 	ck_assert_int_eq(eevdf_config_set_features(&cfg, "HRTICK", NULL, 0), 0);
-	ck_assert_int_eq(eevdf_config_set_features(&cfg,
-		"NO_HRTICK,DELAY_DEQUEUE", NULL, 0), 0);
+	ck_assert_int_eq(eevdf_config_set_features(
+				 &cfg, "NO_HRTICK,DELAY_DEQUEUE", NULL, 0),
+			 0);
 	ck_assert_uint_eq(sim_features(&cfg), dflt | bit("NEXT_BUDDY"));
 }
 END_TEST
@@ -369,7 +366,8 @@ START_TEST(features_config_set_features_rejects_bad_lists)
 	ck_assert_int_eq(eevdf_config_set_features(&cfg, "NO_HRTICK", NULL, 0),
 			 0);
 	ck_assert_int_eq(eevdf_config_set_features(&cfg, "HRTICK,BOGUS", err,
-						   sizeof(err)), EEVDF_EINVAL);
+						   sizeof(err)),
+			 EEVDF_EINVAL);
 	ck_assert_msg(strstr(err, "BOGUS") != NULL, "message: %s", err);
 	ck_assert_uint_eq(cfg.feat_on, 0);
 	ck_assert_uint_eq(cfg.feat_off, bit("HRTICK"));
@@ -460,7 +458,8 @@ START_TEST(features_sim_rejects_unknown_kernel_and_lists_profiles)
 				 EEVDF_EINVAL);
 		ck_assert_ptr_null(sim);
 		for (p = 0; p < eevdf_profile_count(); p++)
-			ck_assert_msg(strstr(err, eevdf_profile_name(p)) != NULL,
+			ck_assert_msg(strstr(err, eevdf_profile_name(p)) !=
+					      NULL,
 				      "'%s': message lacks %s: %s", bad[i],
 				      eevdf_profile_name(p), err);
 	}
@@ -480,31 +479,40 @@ Suite *features_suite(void)
 	tcase_add_test(names, features_names_are_unique_and_in_kernel_spelling);
 	tcase_add_test(names, features_index_round_trips_with_name);
 	tcase_add_test(names, features_default_profile_has_the_6_18_defaults);
-	tcase_add_loop_test(names,
-			    features_every_kernel_flag_exists_with_its_reference_default,
-			    0, 2);
+	tcase_add_loop_test(
+		names,
+		features_every_kernel_flag_exists_with_its_reference_default, 0,
+		2);
 	suite_add_tcase(s, names);
 
 	tcase_add_test(parse, features_parse_sets_on_and_off_bits);
-	tcase_add_test(parse, features_parse_accumulates_over_earlier_overrides);
 	tcase_add_test(parse,
-		       features_parse_lets_a_later_item_override_an_earlier_one);
-	tcase_add_test(parse, features_parse_ignores_empty_items_and_empty_lists);
-	tcase_add_loop_test(parse,
-			    features_parse_rejects_unknown_names_and_changes_nothing,
-			    0, (int)ARRAY_SIZE(bad_lists));
-	tcase_add_test(parse, features_parse_truncates_message_to_a_tiny_buffer);
+		       features_parse_accumulates_over_earlier_overrides);
+	tcase_add_test(
+		parse,
+		features_parse_lets_a_later_item_override_an_earlier_one);
+	tcase_add_test(parse,
+		       features_parse_ignores_empty_items_and_empty_lists);
+	tcase_add_loop_test(
+		parse, features_parse_rejects_unknown_names_and_changes_nothing,
+		0, (int)ARRAY_SIZE(bad_lists));
+	tcase_add_test(parse,
+		       features_parse_truncates_message_to_a_tiny_buffer);
 	tcase_add_test(parse, features_parse_rejects_null_arguments);
 	tcase_add_test(parse, features_config_set_features_rejects_bad_lists);
 	suite_add_tcase(s, parse);
 
-	tcase_add_loop_test(profiles,
-			    features_sim_mask_is_profile_defaults_with_overrides_applied,
-			    0, (int)ARRAY_SIZE(override_lists));
+	tcase_add_loop_test(
+		profiles,
+		features_sim_mask_is_profile_defaults_with_overrides_applied, 0,
+		(int)ARRAY_SIZE(override_lists));
 	tcase_add_test(profiles, features_sim_mask_matches_hand_built_masks);
-	tcase_add_test(profiles, features_feat_off_wins_over_feat_on_in_a_config);
-	tcase_add_test(profiles, features_profile_features_rejects_unknown_profile);
-	tcase_add_test(profiles, features_profiles_include_6_18_as_default_and_6_17);
+	tcase_add_test(profiles,
+		       features_feat_off_wins_over_feat_on_in_a_config);
+	tcase_add_test(profiles,
+		       features_profile_features_rejects_unknown_profile);
+	tcase_add_test(profiles,
+		       features_profiles_include_6_18_as_default_and_6_17);
 	tcase_add_test(profiles,
 		       features_sim_accepts_profile_names_and_the_6_18_0_alias);
 	tcase_add_test(profiles,

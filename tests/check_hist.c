@@ -13,14 +13,16 @@
  * fork; loops of 10^5 checks use this instead, which costs nothing until
  * it fails.
  */
-#define CHECK(cond)                                                           \
-	do {                                                                  \
-		if (!(cond))                                                  \
-			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #cond); \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #cond);  \
 	} while (0)
 
 static const enum eevdf_hist_kind kinds[] = {
-	EEVDF_HIST_EXACT, EEVDF_HIST_FIO_PLAT8, EEVDF_HIST_HDR3,
+	EEVDF_HIST_EXACT,
+	EEVDF_HIST_FIO_PLAT8,
+	EEVDF_HIST_HDR3,
 };
 
 static const unsigned int plist[] = EEVDF_HIST_SCHBENCH_PLIST;
@@ -174,7 +176,8 @@ START_TEST(hist_hdr3_error_is_under_a_thousandth)
 		CHECK(eevdf__hdr3_idx_highest(idx) >= v);
 		/* (highest - lowest) / v < 1 / 1000, in integers. */
 		CHECK((eevdf__hdr3_idx_highest(idx) -
-		       eevdf__hdr3_idx_lowest(idx)) * (u128)1000 <
+		       eevdf__hdr3_idx_lowest(idx)) *
+			      (u128)1000 <
 		      (v ? v : 1));
 	}
 	/* Buckets abut: each one starts right after the previous one. */
@@ -199,8 +202,8 @@ END_TEST
  * 90.0 cum >= 9, 99.0 and 99.9 cum = 10.  The samples column is 2,
  * 5 - 2 = 3, 9 - 5 = 4, 10 - 9 = 1, 10 - 10 = 0 for every kind.
  */
-static const s64 ten[] = { 3, 3, 7, 600, 601, 1030, 1030, 5000, 100000,
-			   1LL << 30 };
+static const s64 ten[] = { 3,	 3,    7,    600,    601,
+			   1030, 1030, 5000, 100000, 1LL << 30 };
 
 START_TEST(hist_percentiles_of_ten_samples_by_hand)
 {
@@ -335,9 +338,11 @@ START_TEST(hist_bad_percentile_lists_are_rejected)
 	ck_assert_int_eq(eevdf__hist_percentiles(&h, plist, 0, out),
 			 EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf__hist_percentiles(&h, many, ARRAY_SIZE(many),
-						 out), EEVDF_EINVAL);
+						 out),
+			 EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf__hist_percentiles(&h, many, ARRAY_SIZE(many) - 1,
-						 out), 0);
+						 out),
+			 0);
 	eevdf__hist_free(&h);
 	ck_assert_int_eq(eevdf__hist_init(&h, (enum eevdf_hist_kind)99),
 			 EEVDF_EINVAL);
@@ -453,8 +458,8 @@ START_TEST(hist_merge_folds_counts_and_bounds)
 		ck_assert_int_eq(eevdf__hist_max(&all), 70000);
 
 		/* Kinds must match. */
-		ck_assert_int_eq(eevdf__hist_init(&other,
-						  kinds[(k + 1) % 3]), 0);
+		ck_assert_int_eq(eevdf__hist_init(&other, kinds[(k + 1) % 3]),
+				 0);
 		ck_assert_int_eq(eevdf__hist_merge(&other, &x), EEVDF_EINVAL);
 		ck_assert_uint_eq(eevdf__hist_count(&other), 0);
 		eevdf__hist_free(&other);
@@ -515,7 +520,9 @@ START_TEST(hist_random_data_matches_a_sorted_array)
 	 * ceil(p * N / 1000); the bucketed kinds must give that sample's
 	 * bucket value, since buckets are ordered.
 	 */
-	enum { N = 50000 };
+	enum {
+		N = 50000
+	};
 	static s64 v[N], sorted[N];
 	struct eevdf_hist h[3];
 	struct eevdf_rng r;
@@ -547,11 +554,11 @@ START_TEST(hist_random_data_matches_a_sorted_array)
 			ck_assert_int_eq(eevdf__hist_percentile(&h[0], p),
 					 want);
 			if (p)
-				ck_assert_int_eq(
-					eevdf__hist_percentile(&h[1], p),
-					(s64)eevdf__plat_idx_to_val(
-						eevdf__plat_val_to_idx(
-							(u64)want)));
+				ck_assert_int_eq(eevdf__hist_percentile(&h[1],
+									p),
+						 (s64)eevdf__plat_idx_to_val(
+							 eevdf__plat_val_to_idx(
+								 (u64)want)));
 			ck_assert_int_eq(eevdf__hist_percentile(&h[2], p),
 					 hi < (u64)sorted[n - 1] ?
 						 (s64)hi :
@@ -559,8 +566,7 @@ START_TEST(hist_random_data_matches_a_sorted_array)
 		}
 		for (k = 0; k < 3; k++) {
 			ck_assert_int_eq(eevdf__hist_min(&h[k]), sorted[0]);
-			ck_assert_int_eq(eevdf__hist_max(&h[k]),
-					 sorted[n - 1]);
+			ck_assert_int_eq(eevdf__hist_max(&h[k]), sorted[n - 1]);
 		}
 	}
 	for (k = 0; k < 3; k++)
@@ -582,7 +588,8 @@ START_TEST(hist_fixed_kinds_never_reallocate)
 		buckets = h.buckets;
 		for (i = 0; i < 10000; i++)
 			CHECK(eevdf__hist_add(&h,
-				(s64)(eevdf__rng_next(&r) >> 1), 1) == 0);
+					      (s64)(eevdf__rng_next(&r) >> 1),
+					      1) == 0);
 		ck_assert_ptr_eq(h.buckets, buckets);
 		ck_assert_ptr_null(h.sorted);
 		ck_assert_ptr_null(h.tail);
@@ -648,7 +655,8 @@ START_TEST(hist_schbench_latency_block_by_hand)
 	/* A star outside the list is refused. */
 	rep.star = 5;
 	ck_assert_int_eq(eevdf__hist_schbench_snprint(buf, sizeof(buf), &h,
-						      &rep), EEVDF_EINVAL);
+						      &rep),
+			 EEVDF_EINVAL);
 	eevdf__hist_free(&h);
 }
 END_TEST

@@ -29,8 +29,8 @@ static eevdf_sim *run(const char *text, const char *file, int ncpus,
 	char err[256];
 	int r;
 
-	r = text ? eevdf_workload_parse_opts(text, strlen(text), "<knobs>",
-					      &o, &wl, &d) :
+	r = text ? eevdf_workload_parse_opts(text, strlen(text), "<knobs>", &o,
+					     &wl, &d) :
 		   eevdf_workload_load_file_opts(file, &o, &wl, &d);
 	ck_assert_msg(r == 0, "%s: %s", d.path, d.msg);
 	eevdf_config_init(&cfg);
@@ -38,7 +38,8 @@ static eevdf_sim *run(const char *text, const char *file, int ncpus,
 	cfg.check_invariants = true;
 	if (features)
 		ck_assert_int_eq(eevdf_config_set_features(&cfg, features, err,
-							   sizeof(err)), 0);
+							   sizeof(err)),
+				 0);
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
 	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), 0);
 	ck_assert_int_eq(eevdf_sim_run(sim, until), 0);
@@ -201,7 +202,8 @@ START_TEST(place_bonus_moves_a_sleeper_towards_half)
 		" \"program\": [{\"loop\": {\"body\": [{\"run\": \"3ms\"}]}}]}]}";
 	static const int ncpus[] = { 1, 8 };
 	static const eevdf_time share[2][2] = {
-		{ 3335 * MS, 3481 * MS }, { 3573 * MS, 3992 * MS },
+		{ 3335 * MS, 3481 * MS },
+		{ 3573 * MS, 3992 * MS },
 	};
 	eevdf_sim *a, *b;
 
@@ -209,7 +211,8 @@ START_TEST(place_bonus_moves_a_sleeper_towards_half)
 		a = run(pair, NULL, ncpus[k], NULL, 0, NULL, 10 * SEC);
 		b = run(pair, NULL, ncpus[k], NULL, 0, "PLACE_BONUS", 10 * SEC);
 		ck_assert_msg(llabs(cpu_of(a, 1) - share[k][0]) < 10 * MS &&
-				      llabs(cpu_of(b, 1) - share[k][1]) < 10 * MS,
+				      llabs(cpu_of(b, 1) - share[k][1]) <
+					      10 * MS,
 			      "%d CPUs: %lld -> %lld", ncpus[k],
 			      (long long)cpu_of(a, 1), (long long)cpu_of(b, 1));
 		ck_assert_int_gt(cpu_of(b, 1), cpu_of(a, 1));
@@ -235,7 +238,9 @@ START_TEST(wakeup_knobs_of_2025_move_delayed_wakees)
 {
 	static const char *const sch[] = { "m=2", "t=8", "runtime=1s" };
 	static const char *const knobs[] = {
-		"TTWU_DEQUEUE", "DEQUEUE_DELAYED", "TTWU_QUEUE_DEFAULT",
+		"TTWU_DEQUEUE",
+		"DEQUEUE_DELAYED",
+		"TTWU_QUEUE_DEFAULT",
 		"TTWU_QUEUE_DELAYED",
 	};
 	struct eevdf_smp_stats base, st;
@@ -250,11 +255,11 @@ START_TEST(wakeup_knobs_of_2025_move_delayed_wakees)
 			2 * SEC);
 		eevdf_sim_smp_stats(b, &st);
 		if (k < 2)
-			ck_assert_msg(st.migrations_wakeup >
-					      base.migrations_wakeup,
-				      "%s: %llu vs %llu", knobs[k],
-				      (unsigned long long)st.migrations_wakeup,
-				      (unsigned long long)base.migrations_wakeup);
+			ck_assert_msg(
+				st.migrations_wakeup > base.migrations_wakeup,
+				"%s: %llu vs %llu", knobs[k],
+				(unsigned long long)st.migrations_wakeup,
+				(unsigned long long)base.migrations_wakeup);
 		else
 			ck_assert_msg(st.wakeups_remote > 0, "%s", knobs[k]);
 		eevdf_sim_free(b);
@@ -270,7 +275,9 @@ Suite *knobs_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, rfc_knobs_are_in_no_release_list);
-	tcase_add_test(tc, wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline);
+	tcase_add_test(
+		tc,
+		wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline);
 	tcase_add_test(tc, place_fudge_helps_short_slices_only);
 	tcase_add_test(tc, place_bonus_moves_a_sleeper_towards_half);
 	tcase_add_test(tc, wakeup_knobs_of_2025_move_delayed_wakees);

@@ -102,15 +102,16 @@ static void check_cpu(const eevdf_machine *m, int cpu, int core, int llc,
 	struct eevdf_cpu_desc c;
 
 	ck_assert_int_eq(eevdf_machine_cpu(m, cpu, &c), 0);
-	ck_assert_msg(c.core == core && c.llc == llc &&
-			      c.package == package && c.capacity == capacity,
+	ck_assert_msg(c.core == core && c.llc == llc && c.package == package &&
+			      c.capacity == capacity,
 		      "cpu %d: core %d llc %d package %d capacity %u, want "
-		      "%d %d %d %u", cpu, c.core, c.llc, c.package,
-		      c.capacity, core, llc, package, capacity);
+		      "%d %d %d %u",
+		      cpu, c.core, c.llc, c.package, c.capacity, core, llc,
+		      package, capacity);
 }
 
-static void check_shape(const eevdf_machine *m, int cpus, int cores,
-			int llcs, int packages, int hz)
+static void check_shape(const eevdf_machine *m, int cpus, int cores, int llcs,
+			int packages, int hz)
 {
 	ck_assert_int_eq(eevdf_machine_nr_cpus(m), cpus);
 	ck_assert_int_eq(eevdf_machine_nr_cores(m), cores);
@@ -163,7 +164,10 @@ END_TEST
 START_TEST(builder_rejects_bad_cpu_lists_with_exact_messages)
 {
 	struct eevdf_cpu_desc c[4] = {
-		{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 1, 0, 0, 0 },
+		{ 0, 0, 0, 0 },
+		{ 0, 0, 0, 0 },
+		{ 1, 0, 0, 0 },
+		{ 1, 0, 0, 0 },
 	};
 	struct eevdf_cpu_desc *many;
 	struct eevdf_machine_spec s;
@@ -246,7 +250,7 @@ START_TEST(explicit_lists_are_renumbered_densely_in_order)
 {
 	/* ids as a firmware table might give them: sparse, any order */
 	static const struct eevdf_cpu_desc c[] = {
-		{ 10, 7, 5, 0 }, { 10, 7, 5, 512 }, { 3, 2, 5, 0 },
+		{ 10, 7, 5, 0 },   { 10, 7, 5, 512 }, { 3, 2, 5, 0 },
 		{ 3, 2, 5, 1024 }, { 40, 7, 9, 300 },
 	};
 	struct eevdf_machine_spec s;
@@ -327,8 +331,7 @@ START_TEST(set_cost_checks_names_and_ranges_and_clone_copies)
 			 EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf_machine_set_cost(m, "bogus", 1), EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf_machine_set_cost(m, NULL, 1), EEVDF_EINVAL);
-	ck_assert_int_eq(eevdf_machine_set_cost(NULL, "ipi", 1),
-			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_set_cost(NULL, "ipi", 1), EEVDF_EINVAL);
 	/* a time is at most 10^15 ns, as any duration of a workload */
 	ck_assert_int_eq(eevdf_machine_set_cost(m, "fork", 1000000000000000),
 			 0);
@@ -399,8 +402,10 @@ START_TEST(every_shipped_machine_loads_with_its_shape)
 		ck_assert_msg(r == 0, "%s (run from the project root)",
 			      eevdf_diag_format(&d, buf, sizeof(buf)));
 		ck_assert_str_eq(eevdf_machine_name(m), want[i].file);
-		ck_assert_msg(eevdf_machine_description(m)[0], "%s: no "
-			      "description", path);
+		ck_assert_msg(eevdf_machine_description(m)[0],
+			      "%s: no "
+			      "description",
+			      path);
 		check_shape(m, want[i].cpus, want[i].cores, want[i].llcs,
 			    want[i].packages, want[i].hz);
 		eevdf_machine_free(m);
@@ -513,7 +518,8 @@ START_TEST(file_errors_name_the_path_and_the_reason)
 	expect_error("{" MFMT "'cpus':[{'llc':0}]}", "cpus[0]",
 		     "missing key 'core'");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':2,"
-		     "'numbering':'zigzag'}}", "topology.numbering",
+		     "'numbering':'zigzag'}}",
+		     "topology.numbering",
 		     "unknown numbering 'zigzag' (expected split or "
 		     "adjacent)");
 	/* zero, negative and huge counts */
@@ -525,59 +531,64 @@ START_TEST(file_errors_name_the_path_and_the_reason)
 		     "topology.cores_per_llc", "must be between 1 and 4096");
 	expect_error("{" MFMT "'topology':{'packages':4096,"
 		     "'llcs_per_package':4096,'cores_per_llc':4096,"
-		     "'threads_per_core':4096}}", "topology",
+		     "'threads_per_core':4096}}",
+		     "topology",
 		     "4096 packages x 4096 LLCs x 4096 cores x 4096 threads: "
 		     "more than 4096 CPUs");
 	expect_error("{" MFMT "'hz':99,'topology':{'cores_per_llc':1}}", "hz",
 		     "must be between 100 and 10000");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1,"
-		     "'capacity':1025}}", "topology.capacity",
-		     "must be between 1 and 1024");
+		     "'capacity':1025}}",
+		     "topology.capacity", "must be between 1 and 1024");
 	expect_error("{" MFMT "'cpus':[{'core':-1}]}", "cpus[0].core",
 		     "must be between 0 and 2147483647");
 	expect_error("{" MFMT "'cpus':[{'core':0,'capacity':0}]}",
 		     "cpus[0].capacity", "must be between 1 and 1024");
 	/* what the builder refuses, at the CPU at fault */
 	expect_error("{" MFMT "'cpus':[{'core':0,'llc':0},{'core':1,'llc':0},"
-		     "{'core':0,'llc':1}]}", "cpus[2]",
+		     "{'core':0,'llc':1}]}",
+		     "cpus[2]",
 		     "core 0 is in LLC 1, but cpus[0] put it in LLC 0");
 	expect_error("{" MFMT "'cpus':[{'core':0,'llc':3},"
-		     "{'core':1,'llc':3,'package':1}]}", "cpus[1]",
+		     "{'core':1,'llc':3,'package':1}]}",
+		     "cpus[1]",
 		     "LLC 3 is in package 1, but cpus[0] put it in package 0");
 	/* costs */
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipi':'1.5xs'}}", "costs.ipi",
-		     "invalid duration '1.5xs'");
+		     "'costs':{'ipi':'1.5xs'}}",
+		     "costs.ipi", "invalid duration '1.5xs'");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipi':-5}}", "costs.ipi",
-		     "must not be negative");
+		     "'costs':{'ipi':-5}}",
+		     "costs.ipi", "must not be negative");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipi':'2000000s'}}", "costs.ipi",
-		     "must be at most 1000000000000000 ns");
+		     "'costs':{'ipi':'2000000s'}}",
+		     "costs.ipi", "must be at most 1000000000000000 ns");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipx':1}}", "costs.ipx",
+		     "'costs':{'ipx':1}}",
+		     "costs.ipx",
 		     "unknown cost 'ipx': did you mean 'ipi'? (valid: "
 		     "syscall, pipe_write,");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipi':1,'ipi':2}}", "costs.ipi",
-		     "duplicate key 'ipi'");
+		     "'costs':{'ipi':1,'ipi':2}}",
+		     "costs.ipi", "duplicate key 'ipi'");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'smt_speed_pct':0}}", "costs.smt_speed_pct",
-		     "must be between 1 and 100");
+		     "'costs':{'smt_speed_pct':0}}",
+		     "costs.smt_speed_pct", "must be between 1 and 100");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'smt_speed_pct':'60%'}}", "costs.smt_speed_pct",
+		     "'costs':{'smt_speed_pct':'60%'}}",
+		     "costs.smt_speed_pct",
 		     "a percentage: must be an integer from 1 to 100, not a "
 		     "string");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'smt_speed_pct':62.5}}", "costs.smt_speed_pct",
-		     "must be an integer");
+		     "'costs':{'smt_speed_pct':62.5}}",
+		     "costs.smt_speed_pct", "must be an integer");
 	/* a machine decides ${ncpus}: its values are literal */
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipi':'${x}'}}", "costs.ipi",
-		     "a machine's values are literal");
+		     "'costs':{'ipi':'${x}'}}",
+		     "costs.ipi", "a machine's values are literal");
 	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
-		     "'costs':{'ipi':'ncpus * 1us'}}", "costs.ipi",
-		     "a machine's values are literal");
+		     "'costs':{'ipi':'ncpus * 1us'}}",
+		     "costs.ipi", "a machine's values are literal");
 }
 END_TEST
 
@@ -605,7 +616,8 @@ START_TEST(a_validator_gets_every_error_of_a_machine)
 {
 	struct eevdf_diag errs[8], d;
 	size_t nr = 99;
-	struct eevdf_load_opts o = { .errors = errs, .max_errors = 8,
+	struct eevdf_load_opts o = { .errors = errs,
+				     .max_errors = 8,
 				     .nr_errors = &nr };
 	char *j = dq("{" MFMT "'hz':5,'topology':{'cores_per_llc':0,"
 		     "'threads_per_core':'x'},'costs':{'ipi':-1,'bogus':1,"
@@ -650,8 +662,7 @@ START_TEST(missing_machine_file_gives_eio_naming_it)
 	struct eevdf_diag d;
 	eevdf_machine *m = (eevdf_machine *)(void *)&d;
 
-	ck_assert_int_eq(eevdf_machine_load_file("/nonexistent/m.json", &m,
-						 &d),
+	ck_assert_int_eq(eevdf_machine_load_file("/nonexistent/m.json", &m, &d),
 			 EEVDF_EIO);
 	ck_assert_ptr_null(m);
 	ck_assert_str_eq(d.file, "/nonexistent/m.json");
@@ -686,9 +697,10 @@ START_TEST(a_workload_may_carry_its_machine)
 		      "{'cores_per_llc':3,'threads_per_core':2}},"
 		      "'params':{'n':'${ncpus * 10 + nllc}'},"
 		      "'tasks':[{'name':'a','count':'${n}','program':"
-		      "[{'run':'1ms'}]}]}", "w.json", NULL, &d);
-	ck_assert_msg(wl != NULL, "%s", eevdf_diag_format(&d, buf,
-							  sizeof(buf)));
+		      "[{'run':'1ms'}]}]}",
+		      "w.json", NULL, &d);
+	ck_assert_msg(wl != NULL, "%s",
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
 	m = eevdf_workload_machine(wl);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_str_eq(eevdf_machine_name(m), "mine");
@@ -702,7 +714,8 @@ START_TEST(a_workload_may_carry_its_machine)
 	o.nllc = 2;
 	wl = wl_parse("{" WFMT "'machine':{'topology':{'cores_per_llc':3}},"
 		      "'tasks':[{'name':'a','count':'${ncpus + nllc}',"
-		      "'program':[{'run':'1ms'}]}]}", "w.json", &o, &d);
+		      "'program':[{'run':'1ms'}]}]}",
+		      "w.json", &o, &d);
 	ck_assert_ptr_nonnull(wl);
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 4);
 	ck_assert_str_eq(eevdf_machine_name(eevdf_workload_machine(wl)), "");
@@ -732,11 +745,13 @@ START_TEST(errors_in_a_workloads_machine_name_its_path)
 		  "machine.topology.cores_per_llc", "must be an integer" },
 		{ "{'topology':{'cores_per_llc':1},'costs':{'ipi':'${x}'}}",
 		  "machine.costs.ipi", "a machine's values are literal" },
-		{ "5", "machine", "must be a machine object or the path of a "
-				  "machine file" },
+		{ "5", "machine",
+		  "must be a machine object or the path of a "
+		  "machine file" },
 		{ "''", "machine", "must be a machine object or the path" },
-		{ "'${m}.json'", "machine", "the path of a machine file is "
-					    "literal" },
+		{ "'${m}.json'", "machine",
+		  "the path of a machine file is "
+		  "literal" },
 		{ "'/nonexistent/m.json'", "machine",
 		  "machine file '/nonexistent/m.json': cannot read: No such "
 		  "file or directory" },
@@ -747,8 +762,9 @@ START_TEST(errors_in_a_workloads_machine_name_its_path)
 		struct eevdf_diag d;
 		eevdf_workload *wl;
 
-		snprintf(doc, sizeof(doc), "{" WFMT "'machine':%s,'tasks':["
-			 TASK_A "]}", c[i].machine);
+		snprintf(doc, sizeof(doc),
+			 "{" WFMT "'machine':%s,'tasks':[" TASK_A "]}",
+			 c[i].machine);
 		wl = wl_parse(doc, "w.json", NULL, &d);
 		eevdf_diag_format(&d, buf, sizeof(buf));
 		ck_assert_msg(wl == NULL, "%s loaded", c[i].machine);
@@ -790,29 +806,31 @@ START_TEST(a_workloads_machine_file_is_found_beside_it)
 	eevdf_workload *wl;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	write_file(dir, "box.json", "{" MFMT "'topology':{'cores_per_llc':5},"
+	write_file(dir, "box.json",
+		   "{" MFMT "'topology':{'cores_per_llc':5},"
 		   "'hz':250}");
-	write_file(dir, "w.json", "{" WFMT "'machine':'box.json',"
+	write_file(dir, "w.json",
+		   "{" WFMT "'machine':'box.json',"
 		   "'tasks':[{'name':'a','count':'${ncpus}','program':"
 		   "[{'run':'1ms'}]}]}");
-	write_file(dir, "bad.json", "{" MFMT "\n'topology':{'cores_per_llc':1,"
+	write_file(dir, "bad.json",
+		   "{" MFMT "\n'topology':{'cores_per_llc':1,"
 		   "'threads':2}}");
-	write_file(dir, "wbad.json", "{" WFMT "'machine':'bad.json',"
+	write_file(dir, "wbad.json",
+		   "{" WFMT "'machine':'bad.json',"
 		   "'tasks':[" TASK_A "]}");
 	snprintf(path, sizeof(path), "%s/w.json", dir);
 	ck_assert_msg(eevdf_workload_load_file(path, &wl, &d) == 0, "%s",
 		      eevdf_diag_format(&d, buf, sizeof(buf)));
 	/* named after its file, relative to the workload's directory */
-	ck_assert_str_eq(eevdf_machine_name(eevdf_workload_machine(wl)),
-			 "box");
+	ck_assert_str_eq(eevdf_machine_name(eevdf_workload_machine(wl)), "box");
 	ck_assert_int_eq(eevdf_machine_hz(eevdf_workload_machine(wl)), 250);
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 5);
 	eevdf_workload_free(wl);
 
 	/* an error in the machine file names that file and its path */
 	snprintf(path, sizeof(path), "%s/wbad.json", dir);
-	ck_assert_int_eq(eevdf_workload_load_file(path, &wl, &d),
-			 EEVDF_EPARSE);
+	ck_assert_int_eq(eevdf_workload_load_file(path, &wl, &d), EEVDF_EPARSE);
 	snprintf(path, sizeof(path), "%s/bad.json", dir);
 	ck_assert_str_eq(d.file, path);
 	ck_assert_str_eq(d.path, "topology");
@@ -876,13 +894,15 @@ START_TEST(costs_layer_defaults_then_machine_then_workload)
 	m = parse_ok("{" MFMT "'topology':{'cores_per_llc':2},"
 		     "'costs':{'ipi':'3us','syscall':'1us','fork':0}}");
 	wl = wl_parse("{" WFMT "'costs':{'syscall':'2us','smt_speed_pct':40},"
-		      "'tasks':[" TASK_A "]}", "w.json", NULL, &d);
+		      "'tasks':[" TASK_A "]}",
+		      "w.json", NULL, &d);
 	ck_assert_ptr_nonnull(wl);
 	sim = sim_on(m, wl, &lent);
-	ck_assert_uint_eq(sim->sched.costs.ipi, 3000);          /* the machine's */
-	ck_assert_uint_eq(sim->sched.costs.fork, 0);            /* the machine's */
-	ck_assert_uint_eq(sim->sched.costs.syscall, 2000);      /* the workload's */
-	ck_assert_uint_eq(sim->sched.costs.smt_speed_pct, 40);  /* the workload's */
+	ck_assert_uint_eq(sim->sched.costs.ipi, 3000);	   /* the machine's */
+	ck_assert_uint_eq(sim->sched.costs.fork, 0);	   /* the machine's */
+	ck_assert_uint_eq(sim->sched.costs.syscall, 2000); /* the workload's */
+	ck_assert_uint_eq(sim->sched.costs.smt_speed_pct,
+			  40); /* the workload's */
 	ck_assert_uint_eq(sim->sched.costs.idle_exit, dflt.idle_exit);
 	ck_assert_uint_eq(sim->sched.costs.pipe_read, dflt.pipe_read);
 	sim_done(sim, lent);
@@ -943,18 +963,20 @@ START_TEST(workload_percentages_are_plain_integers)
 	eevdf_workload *wl;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(doc, sizeof(doc), "{" WFMT "'costs':{'smt_speed_pct':"
-			 "%s},'tasks':[" TASK_A "]}", bad[i].v);
+		snprintf(doc, sizeof(doc),
+			 "{" WFMT "'costs':{'smt_speed_pct':"
+			 "%s},'tasks':[" TASK_A "]}",
+			 bad[i].v);
 		wl = wl_parse(doc, "w.json", NULL, &d);
 		eevdf_diag_format(&d, buf, sizeof(buf));
-		ck_assert_msg(!wl &&
-				      !strcmp(d.path, "costs.smt_speed_pct") &&
+		ck_assert_msg(!wl && !strcmp(d.path, "costs.smt_speed_pct") &&
 				      strstr(d.msg, bad[i].msg),
 			      "%s: %s", bad[i].v, buf);
 	}
 	/* a param is fine: a workload's values may use them */
 	wl = wl_parse("{" WFMT "'params':{'p':50},'costs':{'smt_speed_pct':"
-		      "'${p}'},'tasks':[" TASK_A "]}", "w.json", NULL, &d);
+		      "'${p}'},'tasks':[" TASK_A "]}",
+		      "w.json", NULL, &d);
 	ck_assert_ptr_nonnull(wl);
 	ck_assert_uint_eq(wl->costs.smt_speed_pct, 50);
 	ck_assert_uint_eq(wl->cost_set, (u64)1 << COST_IDX_smt_speed_pct);
@@ -995,7 +1017,8 @@ Suite *machine_suite(void)
 
 	tc = tcase_create("costs");
 	tcase_add_test(tc, costs_layer_defaults_then_machine_then_workload);
-	tcase_add_test(tc, the_library_without_a_workload_has_only_the_machines_costs);
+	tcase_add_test(
+		tc, the_library_without_a_workload_has_only_the_machines_costs);
 	tcase_add_test(tc, workload_percentages_are_plain_integers);
 	suite_add_tcase(s, tc);
 	return s;

@@ -42,8 +42,7 @@ START_TEST(pelt_decay_load_by_zero_periods_is_the_table_recipe_x_minus_1)
 	ck_assert_uint_eq(decay_load(1000, 0), 999);
 	ck_assert_uint_eq(decay_load(LOAD_AVG_MAX, 0), LOAD_AVG_MAX - 1);
 	/* beyond 2^32 it loses ceil(x / 2^32): 2^40 - 2^8 */
-	ck_assert_uint_eq(decay_load((u64)1 << 40, 0),
-			  ((u64)1 << 40) - 256);
+	ck_assert_uint_eq(decay_load((u64)1 << 40, 0), ((u64)1 << 40) - 256);
 }
 END_TEST
 
@@ -93,8 +92,8 @@ START_TEST(pelt_update_within_one_period_adds_delta_and_keeps_the_averages)
 
 	memset(&sa, 0, sizeof(sa));
 	/* 500 units running: no boundary, so 0 and no new averages */
-	ck_assert_int_eq(pelt_update_se(500 * 1024, &sa, NICE_0_W, true, true,
-					true), 0);
+	ck_assert_int_eq(
+		pelt_update_se(500 * 1024, &sa, NICE_0_W, true, true, true), 0);
 	ck_assert_uint_eq(sa.load_sum, 500);
 	ck_assert_uint_eq(sa.runnable_sum, 500 << 10);
 	ck_assert_uint_eq(sa.util_sum, 500 << 10);
@@ -105,7 +104,8 @@ START_TEST(pelt_update_within_one_period_adds_delta_and_keeps_the_averages)
 
 	/* 1023 ns is less than a unit: nothing moves, not even the clock */
 	ck_assert_int_eq(pelt_update_se(500 * 1024 + 1023, &sa, NICE_0_W, true,
-					true, true), 0);
+					true, true),
+			 0);
 	ck_assert_uint_eq(sa.load_sum, 500);
 	ck_assert_uint_eq(sa.last_update_time, 500 * 1024);
 }
@@ -127,7 +127,8 @@ START_TEST(pelt_update_across_one_boundary_sums_the_three_segments)
 	 * load_avg = 1024 * 1501 / 47218 = 32; util_avg = 1537316 / 47218 = 32.
 	 */
 	ck_assert_int_eq(pelt_update_se(1524 * 1024, &sa, NICE_0_W, true, true,
-					true), 1);
+					true),
+			 1);
 	ck_assert_uint_eq(sa.load_sum, 1501);
 	ck_assert_uint_eq(sa.util_sum, 1537316);
 	ck_assert_uint_eq(sa.runnable_sum, 1537316);
@@ -159,8 +160,8 @@ START_TEST(pelt_update_with_the_clock_going_backwards_only_resyncs)
 
 	memset(&sa, 0, sizeof(sa));
 	pelt_update_se(500 * 1024, &sa, NICE_0_W, true, true, true);
-	ck_assert_int_eq(pelt_update_se(100 * 1024, &sa, NICE_0_W, true, true,
-					true), 0);
+	ck_assert_int_eq(
+		pelt_update_se(100 * 1024, &sa, NICE_0_W, true, true, true), 0);
 	ck_assert_uint_eq(sa.last_update_time, 100 * 1024);
 	ck_assert_uint_eq(sa.load_sum, 500);
 	ck_assert_uint_eq(sa.period_contrib, 500);
@@ -241,8 +242,8 @@ START_TEST(pelt_half_duty_cycle_gives_util_near_half_capacity)
 	/* the exact integer values at the end of the last sleep */
 	ck_assert_uint_eq(sa.load_sum, 23101);
 	ck_assert_uint_eq(sa.util_sum, 23682494);
-	ck_assert_uint_eq(sa.load_avg, 506);	/* 1024 * 23101 / 46718 */
-	ck_assert_uint_eq(sa.util_avg, 506);	/* 23682494 / 46718 */
+	ck_assert_uint_eq(sa.load_avg, 506); /* 1024 * 23101 / 46718 */
+	ck_assert_uint_eq(sa.util_avg, 506); /* 23682494 / 46718 */
 	ck_assert_uint_eq(sa.runnable_avg, 506);
 	ck_assert_uint_le(512 - sa.util_avg, 6);
 
@@ -279,7 +280,8 @@ START_TEST(pelt_load_avg_halves_after_32_idle_periods)
 	 * load_avg = 1024 * 23356 / 46718 = 511 = 1023 / 2, floored.
 	 */
 	ck_assert_int_eq(pelt_update_se(1032 * PERIOD_NS, &sa, NICE_0_W, false,
-					false, false), 1);
+					false, false),
+			 1);
 	ck_assert_uint_eq(sa.load_sum, 23356);
 	ck_assert_uint_eq(sa.load_avg, 511);
 	/* half, +-1 */
@@ -482,8 +484,9 @@ START_TEST(pelt_init_task_follows_post_init_entity_util_avg)
 		       777 * 1024);
 	ck_assert_msg(sa.util_avg == c->want_util,
 		      "weight %lu cfs util %lu load %lu cap %lu: util %lu, "
-		      "want %lu", c->weight, c->cfs_util, c->cfs_load,
-		      c->capacity, sa.util_avg, c->want_util);
+		      "want %lu",
+		      c->weight, c->cfs_util, c->cfs_load, c->capacity,
+		      sa.util_avg, c->want_util);
 	ck_assert_uint_eq(sa.runnable_avg, c->want_util);
 	ck_assert_uint_eq(sa.load_avg, c->weight);
 	ck_assert_uint_eq(sa.load_sum, 0);
@@ -523,26 +526,31 @@ Suite *pelt_suite(void)
 	TCase *attach = tcase_create("attach_detach");
 	TCase *init = tcase_create("init_task");
 
-	tcase_add_test(decay,
-		       pelt_decay_load_by_one_half_life_halves_then_loses_a_unit);
-	tcase_add_test(decay,
-		       pelt_decay_load_by_zero_periods_is_the_table_recipe_x_minus_1);
-	tcase_add_test(decay,
-		       pelt_decay_load_of_load_avg_max_by_one_period_is_the_min_divider);
+	tcase_add_test(
+		decay,
+		pelt_decay_load_by_one_half_life_halves_then_loses_a_unit);
+	tcase_add_test(
+		decay,
+		pelt_decay_load_by_zero_periods_is_the_table_recipe_x_minus_1);
+	tcase_add_test(
+		decay,
+		pelt_decay_load_of_load_avg_max_by_one_period_is_the_min_divider);
 	tcase_add_test(decay, pelt_decay_load_uses_a_full_96_bit_product);
 	tcase_add_test(decay, pelt_decay_load_beyond_63_half_lives_is_zero);
 	suite_add_tcase(s, decay);
 
-	tcase_add_test(update,
-		       pelt_update_within_one_period_adds_delta_and_keeps_the_averages);
+	tcase_add_test(
+		update,
+		pelt_update_within_one_period_adds_delta_and_keeps_the_averages);
 	tcase_add_test(update,
 		       pelt_update_across_one_boundary_sums_the_three_segments);
 	tcase_add_test(update,
 		       pelt_update_without_load_neither_runs_nor_is_runnable);
 	tcase_add_test(update,
 		       pelt_update_with_the_clock_going_backwards_only_resyncs);
-	tcase_add_test(update,
-		       pelt_always_running_entity_converges_to_the_kernel_steady_state);
+	tcase_add_test(
+		update,
+		pelt_always_running_entity_converges_to_the_kernel_steady_state);
 	tcase_add_test(update,
 		       pelt_half_duty_cycle_gives_util_near_half_capacity);
 	tcase_add_test(update, pelt_load_avg_halves_after_32_idle_periods);
@@ -550,17 +558,20 @@ Suite *pelt_suite(void)
 		       pelt_cfs_rq_signal_weights_load_and_runnable_not_util);
 	suite_add_tcase(s, update);
 
-	tcase_add_test(attach,
-		       pelt_attach_rebuilds_the_entity_sums_at_the_cfs_rq_divider);
+	tcase_add_test(
+		attach,
+		pelt_attach_rebuilds_the_entity_sums_at_the_cfs_rq_divider);
 	tcase_add_test(attach, pelt_attach_then_detach_restores_the_cfs_rq);
 	tcase_add_test(attach,
 		       pelt_attach_of_a_zero_load_entity_still_counts_one_unit);
-	tcase_add_test(attach,
-		       pelt_detach_clamps_at_zero_and_floors_sums_by_their_averages);
+	tcase_add_test(
+		attach,
+		pelt_detach_clamps_at_zero_and_floors_sums_by_their_averages);
 	suite_add_tcase(s, attach);
 
-	tcase_add_loop_test(init, pelt_init_task_follows_post_init_entity_util_avg,
-			    0, (int)ARRAY_SIZE(init_cases));
+	tcase_add_loop_test(init,
+			    pelt_init_task_follows_post_init_entity_util_avg, 0,
+			    (int)ARRAY_SIZE(init_cases));
 	tcase_add_test(init, pelt_successive_forks_get_half_the_remaining_room);
 	suite_add_tcase(s, init);
 	return s;

@@ -232,7 +232,8 @@ START_TEST(mutex_hands_off_in_fifo_order)
 	ck_assert(eevdf_sim_done(sim));
 	/* each held the lock 2 ms in turn; the last leaves at ~8 ms */
 	ck_assert_int_eq(stats(sim, 4).sleep_ns + stats(sim, 4).wait_ns +
-				 stats(sim, 4).cpu_ns, eevdf_sim_now(sim));
+				 stats(sim, 4).cpu_ns,
+			 eevdf_sim_now(sim));
 	ck_assert_int_lt(stats(sim, 2).sleep_ns, stats(sim, 3).sleep_ns);
 	ck_assert_int_lt(stats(sim, 3).sleep_ns, stats(sim, 4).sleep_ns);
 	eevdf_sim_free(sim);
@@ -300,8 +301,7 @@ START_TEST(pipe_ping_pong_round_trip_is_the_sum_of_its_costs)
 		ck_assert_msg(llabs(t - loops * per_trip[k]) < 5 * US,
 			      "%lld ns for %lld round trips", (long long)t,
 			      (long long)loops);
-		ck_assert_uint_eq(sim->objs[p1]->u.chan.msgs_total,
-				  (u64)loops);
+		ck_assert_uint_eq(sim->objs[p1]->u.chan.msgs_total, (u64)loops);
 		if (k == 0)
 			ck_assert_uint_eq(stats(sim, 1).involuntary,
 					  (u64)loops);
@@ -509,8 +509,7 @@ START_TEST(signal_interrupts_sleep_and_runs_the_handler)
 {
 	eevdf_sim *sim = new_sim(false);
 	int hits = eevdf__sim_add_metric(sim, "hits", MET_COUNTER,
-					 EEVDF_HIST_EXACT, false, false,
-					 false);
+					 EEVDF_HIST_EXACT, false, false, false);
 	struct pb par, chi, vic;
 	struct pop *op;
 	int pp, vp;

@@ -14,7 +14,7 @@
 struct tnode {
 	struct eevdf_rb_node rb;
 	s64 key;
-	u64 id;        /* insertion id, from a counter of the test */
+	u64 id;	       /* insertion id, from a counter of the test */
 	s64 value;     /* what the aggregates summarise */
 	s64 min_value; /* min of value over the subtree */
 	s64 max_value; /* max of value over the subtree */
@@ -101,8 +101,7 @@ static void model_erase(struct model *m, struct tnode *t)
 }
 
 /* Insert a fresh pool entry with the given key and value. */
-static struct tnode *model_add(struct model *m, size_t slot, s64 key,
-			       s64 value)
+static struct tnode *model_add(struct model *m, size_t slot, s64 key, s64 value)
 {
 	struct tnode *t = &m->pool[slot];
 
@@ -144,10 +143,10 @@ static bool verify_subtree(struct model *m, const struct eevdf_rb_node *n,
 	if (t->min_value != *mn || t->max_value != *mx) {
 		snprintf(m->why, sizeof(m->why),
 			 "node key %lld id %llu: aggregate [%lld, %lld], "
-			 "recomputed [%lld, %lld]", (long long)t->key,
-			 (unsigned long long)t->id, (long long)t->min_value,
-			 (long long)t->max_value, (long long)*mn,
-			 (long long)*mx);
+			 "recomputed [%lld, %lld]",
+			 (long long)t->key, (unsigned long long)t->id,
+			 (long long)t->min_value, (long long)t->max_value,
+			 (long long)*mn, (long long)*mx);
 		return false;
 	}
 	return true;
@@ -180,7 +179,8 @@ static bool verify(struct model *m)
 		if (i >= m->nr || tn(n) != m->ref[i]) {
 			snprintf(m->why, sizeof(m->why),
 				 "in-order position %zu differs from the "
-				 "model", i);
+				 "model",
+				 i);
 			return false;
 		}
 	}
@@ -200,8 +200,8 @@ static bool verify(struct model *m)
 	if ((u64)1 << (bh - 1) > count + 1 || height > 2 * (bh - 1) ||
 	    ((u64)1 << height) > (u64)(count + 1) * (count + 1)) {
 		snprintf(m->why, sizeof(m->why),
-			 "%zu nodes, height %d, black height %d", count,
-			 height, bh - 1);
+			 "%zu nodes, height %d, black height %d", count, height,
+			 bh - 1);
 		return false;
 	}
 	return true;
@@ -209,12 +209,12 @@ static bool verify(struct model *m)
 
 /* step is evaluated exactly once: ck_assert_msg() evaluates its message
  * arguments only on failure. */
-#define ck_verify(m, step)                                                    \
-	do {                                                                  \
-		int step_ = (int)(step);                                      \
-									      \
-		ck_assert_msg(verify(m), "after step %d: %s", step_,          \
-			      (m)->why);                                      \
+#define ck_verify(m, step)                                                     \
+	do {                                                                   \
+		int step_ = (int)(step);                                       \
+                                                                               \
+		ck_assert_msg(verify(m), "after step %d: %s", step_,           \
+			      (m)->why);                                       \
 	} while (0)
 
 /* Deterministic stream for the randomized tests (64-bit LCG, Knuth's MMIX
@@ -568,8 +568,9 @@ START_TEST(rbtree_random_operations_match_a_sorted_reference_model)
 
 	model_init(&m);
 	for (step = 0; step < steps; step++) {
-		u32 grow = step < steps / 3 ? 65 :
-			   step < 2 * steps / 3 ? 50 : 30;
+		u32 grow = step < steps / 3	? 65 :
+			   step < 2 * steps / 3 ? 50 :
+						  30;
 		u32 r = lcg_below(&seed, 100);
 
 		if (m.nr < POOL && (m.nr == 0 || r < grow)) {
@@ -613,34 +614,40 @@ Suite *rbtree_suite(void)
 	TCase *augment = tcase_create("augment");
 	TCase *randomized = tcase_create("random");
 
-	tcase_add_test(order, rbtree_empty_tree_has_no_first_node_and_checks_clean);
-	tcase_add_test(order, rbtree_single_node_is_a_black_root_and_the_leftmost);
-	tcase_add_test(order, rbtree_ascending_inserts_stay_sorted_and_balanced);
+	tcase_add_test(order,
+		       rbtree_empty_tree_has_no_first_node_and_checks_clean);
+	tcase_add_test(order,
+		       rbtree_single_node_is_a_black_root_and_the_leftmost);
+	tcase_add_test(order,
+		       rbtree_ascending_inserts_stay_sorted_and_balanced);
 	tcase_add_test(order,
 		       rbtree_descending_inserts_stay_sorted_and_move_leftmost);
 	tcase_add_test(order, rbtree_keeps_equal_keys_in_insertion_order);
 	tcase_add_test(order,
 		       rbtree_interleaves_equal_keys_fifo_among_other_keys);
-	tcase_add_test(order, rbtree_reinserted_node_goes_behind_its_equal_keys);
+	tcase_add_test(order,
+		       rbtree_reinserted_node_goes_behind_its_equal_keys);
 	tcase_add_test(order, rbtree_height_stays_within_twice_log2_of_size);
 	suite_add_tcase(s, order);
 
 	tcase_add_test(erase, rbtree_erase_of_leftmost_advances_the_cache);
 	tcase_add_test(erase, rbtree_erase_of_root_keeps_tree_valid);
 	tcase_add_test(erase, rbtree_erase_of_a_leaf_keeps_tree_valid);
-	tcase_add_test(erase,
-		       rbtree_erase_of_a_node_with_two_children_keeps_tree_valid);
+	tcase_add_test(
+		erase,
+		rbtree_erase_of_a_node_with_two_children_keeps_tree_valid);
 	tcase_add_test(erase,
 		       rbtree_erase_of_a_node_with_one_child_keeps_tree_valid);
 	suite_add_tcase(s, erase);
 
-	tcase_add_test(augment,
-		       rbtree_propagate_updates_aggregates_after_a_value_change);
+	tcase_add_test(
+		augment,
+		rbtree_propagate_updates_aggregates_after_a_value_change);
 	suite_add_tcase(s, augment);
 
-	tcase_add_loop_test(randomized,
-			    rbtree_random_operations_match_a_sorted_reference_model,
-			    0, 8);
+	tcase_add_loop_test(
+		randomized,
+		rbtree_random_operations_match_a_sorted_reference_model, 0, 8);
 	suite_add_tcase(s, randomized);
 	return s;
 }

@@ -51,11 +51,12 @@ static char *report(eevdf_sim *sim, const char *fmt, const char *const *kv)
 START_TEST(hackbench_prints_its_three_lines)
 {
 	eevdf_sim *sim = bare_sim();
-	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE,
-				      EEVDF_HIST_EXACT, false, false, false);
-	static const char *const kv[] = { "groups", "10", "fds", "20",
-					  "loops", "100", "datasize", "100",
-					  "mode", "process", NULL };
+	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE, EEVDF_HIST_EXACT,
+				      false, false, false);
+	static const char *const kv[] = { "groups",   "10",    "fds",
+					  "20",	      "loops", "100",
+					  "datasize", "100",   "mode",
+					  "process",  NULL };
 	char *out;
 
 	/* %lu.%03lu with the milliseconds truncated: 0.123 */
@@ -68,11 +69,10 @@ START_TEST(hackbench_prints_its_three_lines)
 			 "Time: 0.123\n");
 	free(out);
 	out = report(sim, "perf-bench-messaging", kv);
-	ck_assert_str_eq(out,
-			 "# Running 'sched/messaging' benchmark:\n"
-			 "# 20 sender and receiver processes per group\n"
-			 "# 10 groups == 400 processes run\n\n"
-			 "     Total time: 0.123 [sec]\n");
+	ck_assert_str_eq(out, "# Running 'sched/messaging' benchmark:\n"
+			      "# 20 sender and receiver processes per group\n"
+			      "# 10 groups == 400 processes run\n\n"
+			      "     Total time: 0.123 [sec]\n");
 	free(out);
 	eevdf_sim_free(sim);
 }
@@ -81,21 +81,20 @@ END_TEST
 START_TEST(pipe_prints_usecs_per_op_and_ops_per_sec)
 {
 	eevdf_sim *sim = bare_sim();
-	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE,
-				      EEVDF_HIST_EXACT, false, false, false);
+	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE, EEVDF_HIST_EXACT,
+				      false, false, false);
 	static const char *const kv[] = { "loops", "1000000", NULL };
 	char *out;
 
 	/* 2.790614 s for a million loops: 2.790614 us/op, 358344 ops/s */
 	eevdf__metric_record(sim, (u32)t, NULL, 0, 2790614000LL);
 	out = report(sim, "perf-bench-sched-pipe", kv);
-	ck_assert_str_eq(out,
-			 "# Running 'sched/pipe' benchmark:\n"
-			 "# Executed 1000000 pipe operations between two "
-			 "processes\n\n"
-			 "     Total time: 2.790 [sec]\n\n"
-			 "       2.790614 usecs/op\n"
-			 "         358344 ops/sec\n");
+	ck_assert_str_eq(out, "# Running 'sched/pipe' benchmark:\n"
+			      "# Executed 1000000 pipe operations between two "
+			      "processes\n\n"
+			      "     Total time: 2.790 [sec]\n\n"
+			      "       2.790614 usecs/op\n"
+			      "         358344 ops/sec\n");
 	free(out);
 	eevdf_sim_free(sim);
 }
@@ -105,8 +104,7 @@ START_TEST(dbench_prints_ops_and_throughput)
 {
 	eevdf_sim *sim = bare_sim();
 	int bytes = eevdf__sim_add_metric(sim, "bytes", MET_COUNTER,
-					  EEVDF_HIST_EXACT, false, false,
-					  true);
+					  EEVDF_HIST_EXACT, false, false, true);
 	int lat = eevdf__sim_add_metric(sim, "oplat", MET_HIST,
 					EEVDF_HIST_EXACT, true, false, true);
 	s64 readx, close_;
@@ -124,14 +122,14 @@ START_TEST(dbench_prints_ops_and_throughput)
 	eevdf__metric_record(sim, (u32)lat, NULL, close_, 140000);
 	out = report(sim, "dbench", kv);
 	/* keys print in key order: ReadX was interned first */
-	ck_assert_str_eq(out,
-			 "\n Operation                Count    AvgLat    MaxLat\n"
-			 " ------------------------------------------------"
-			 "--\n"
-			 " ReadX                        2     0.009     0.010\n"
-			 " Close                        1     0.140     0.140\n"
-			 "\nThroughput 570 MB/sec  4 clients  4 procs  "
-			 "max_latency=0.140 ms\n");
+	ck_assert_str_eq(
+		out, "\n Operation                Count    AvgLat    MaxLat\n"
+		     " ------------------------------------------------"
+		     "--\n"
+		     " ReadX                        2     0.009     0.010\n"
+		     " Close                        1     0.140     0.140\n"
+		     "\nThroughput 570 MB/sec  4 clients  4 procs  "
+		     "max_latency=0.140 ms\n");
 	free(out);
 	eevdf_sim_free(sim);
 }
@@ -141,8 +139,7 @@ START_TEST(massive_intr_prints_counts_by_pid)
 {
 	eevdf_sim *sim = bare_sim();
 	int loops = eevdf__sim_add_metric(sim, "loops", MET_VALUE,
-					  EEVDF_HIST_EXACT, true, false,
-					  false);
+					  EEVDF_HIST_EXACT, true, false, false);
 	static const char *const none[] = { NULL };
 	char *out;
 
@@ -165,8 +162,7 @@ START_TEST(schbench_prints_blocks_average_rps_and_sched_delay)
 					EEVDF_HIST_FIO_PLAT8, false, false,
 					true);
 	int reqs = eevdf__sim_add_metric(sim, "requests", MET_COUNTER,
-					 EEVDF_HIST_EXACT, false, false,
-					 false);
+					 EEVDF_HIST_EXACT, false, false, false);
 	static const char *const kv[] = { "runtime", "30", NULL };
 	char *out;
 
@@ -234,8 +230,11 @@ START_TEST(cyclictest_blogbench_unixbench_starve_and_stress_ng_lines)
 	eevdf__metric_count(sim, (u32)it, NULL, 300000);
 	out = report(sim, "unixbench", none);
 	/* "%-40s %12.1f %-5s": 24 + 1 + 5 spaces after the label */
-	ck_assert_str_eq(out, "Process Creation" "                        "
-			      " " "     " "10000.0 lps   (30.0 s, 1 samples)\n");
+	ck_assert_str_eq(out, "Process Creation"
+			      "                        "
+			      " "
+			      "     "
+			      "10000.0 lps   (30.0 s, 1 samples)\n");
 	free(out);
 	/* 24.4 s of run: real 0m24.400s */
 	sim->sched.now = 24400 * MS;
@@ -292,12 +291,14 @@ START_TEST(report_errors_name_the_problem)
 	char *out = (char *)1;
 
 	ck_assert_int_eq(eevdf_report(sim, "nope", NULL, NULL, &out, err,
-				      sizeof(err)), EEVDF_EINVAL);
+				      sizeof(err)),
+			 EEVDF_EINVAL);
 	ck_assert_ptr_null(out);
 	ck_assert_ptr_nonnull(strstr(err, "'nope'"));
 	ck_assert_ptr_nonnull(strstr(err, "schbench"));
 	ck_assert_int_eq(eevdf_report(sim, "dbench", NULL, NULL, &out, err,
-				      sizeof(err)), EEVDF_EINVAL);
+				      sizeof(err)),
+			 EEVDF_EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "'bytes'"));
 	ck_assert(eevdf_report_known("tbench"));
 	ck_assert(!eevdf_report_known("tbench2"));
@@ -323,11 +324,10 @@ static size_t heads(eevdf_sim *sim, const char *fmt, const char *const *kv,
 START_TEST(headlines_are_the_printed_figures)
 {
 	eevdf_sim *sim = bare_sim();
-	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE,
-				      EEVDF_HIST_EXACT, false, false, false);
+	int t = eevdf__sim_add_metric(sim, "time", MET_VALUE, EEVDF_HIST_EXACT,
+				      false, false, false);
 	int loops = eevdf__sim_add_metric(sim, "loops", MET_VALUE,
-					  EEVDF_HIST_EXACT, true, false,
-					  false);
+					  EEVDF_HIST_EXACT, true, false, false);
 	static const char *const kv[] = { "loops", "1000000", NULL };
 	struct eevdf_headline h[EEVDF_HEADLINES_MAX];
 	char *json = NULL;
@@ -358,8 +358,7 @@ START_TEST(headlines_are_the_printed_figures)
 	ck_assert_int_eq(h[2].better, -1);
 
 	/* in the results JSON they follow the built-in summary keys */
-	ck_assert_int_eq(eevdf_sim_results_json_headlines(sim, h, 3, &json),
-			 0);
+	ck_assert_int_eq(eevdf_sim_results_json_headlines(sim, h, 3, &json), 0);
 	ck_assert_ptr_nonnull(strstr(json, "\"context_switches\":"));
 	ck_assert_ptr_nonnull(strstr(json, "\"loops_total\":\t2221,"));
 	ck_assert_ptr_nonnull(strstr(json, "\"loops_spread\":\t247\n"));
@@ -380,8 +379,8 @@ START_TEST(headlines_are_the_printed_figures)
 		size_t n = 5;
 		char err[128] = "";
 
-		ck_assert_int_eq(eevdf_report_headlines(sim, "nope", NULL,
-							NULL, h, 8, &n, err,
+		ck_assert_int_eq(eevdf_report_headlines(sim, "nope", NULL, NULL,
+							h, 8, &n, err,
 							sizeof(err)),
 				 EEVDF_EINVAL);
 		ck_assert_uint_eq(n, 0);
@@ -401,8 +400,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, dbench_prints_ops_and_throughput);
 	tcase_add_test(tc, massive_intr_prints_counts_by_pid);
 	tcase_add_test(tc, schbench_prints_blocks_average_rps_and_sched_delay);
-	tcase_add_test(tc,
-		       cyclictest_blogbench_unixbench_starve_and_stress_ng_lines);
+	tcase_add_test(
+		tc, cyclictest_blogbench_unixbench_starve_and_stress_ng_lines);
 	tcase_add_test(tc, video_prints_frames_drops_and_lateness);
 	tcase_add_test(tc, report_errors_name_the_problem);
 	tcase_add_test(tc, headlines_are_the_printed_figures);

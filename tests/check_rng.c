@@ -113,7 +113,11 @@ START_TEST(rng_nearby_seeds_keys_and_purposes_never_collide)
 	 * 64 seeds x 16 names x 2 purposes: every first output distinct.
 	 * Nearby inputs are where a weak mix (say seed ^ hash) would collide.
 	 */
-	enum { SEEDS = 64, KEYS = 16, PURPOSES = 2 };
+	enum {
+		SEEDS = 64,
+		KEYS = 16,
+		PURPOSES = 2
+	};
 	static u64 out[SEEDS * KEYS * PURPOSES];
 	char key[16];
 	size_t n = 0, i;
@@ -165,7 +169,7 @@ START_TEST(rng_below_rejects_draws_in_the_biased_zone)
 
 	ck_assert_uint_eq(eevdf__rng_next(&twin), 2);
 	m = (u128)eevdf__rng_next(&twin) * bound;
-	ck_assert_uint_ge((u64)m, threshold);	/* the second draw is kept */
+	ck_assert_uint_ge((u64)m, threshold); /* the second draw is kept */
 	ck_assert_uint_ne((u64)(m >> 64), 1);
 	ck_assert_uint_eq(eevdf__rng_below(&r, bound), (u64)(m >> 64));
 	ck_assert(memcmp(&r, &twin, sizeof(r)) == 0);
@@ -175,8 +179,18 @@ END_TEST
 START_TEST(rng_below_stays_under_bound)
 {
 	static const u64 bounds[] = {
-		2, 3, 6, 7, 10, 1000, 1ULL << 32, (1ULL << 32) + 1,
-		(1ULL << 63) - 1, (1ULL << 63) + 1, UINT64_MAX - 1, UINT64_MAX,
+		2,
+		3,
+		6,
+		7,
+		10,
+		1000,
+		1ULL << 32,
+		(1ULL << 32) + 1,
+		(1ULL << 63) - 1,
+		(1ULL << 63) + 1,
+		UINT64_MAX - 1,
+		UINT64_MAX,
 	};
 	struct eevdf_rng r;
 	size_t b;
@@ -266,8 +280,8 @@ START_TEST(rng_double_lies_in_unit_interval)
 		d = eevdf__rng_double(&r);
 		ck_assert(d >= 0.0 && d < 1.0);
 		/* Exactly the top 53 bits scaled by 2^-53. */
-		ck_assert(d == (double)(eevdf__rng_next(&twin) >> 11) *
-				       0x1.0p-53);
+		ck_assert(d ==
+			  (double)(eevdf__rng_next(&twin) >> 11) * 0x1.0p-53);
 	}
 }
 END_TEST

@@ -127,11 +127,11 @@ static void expect_error(const char *s, const char *path, const char *sub)
 }
 
 /* The 13.3 example of reference/workloads.md (rt-app's tutorial). */
-#define EXAMPLE3                                                             \
-	"{'tasks': {'thread0': {'instance': 12, 'loop': 1, 'phases': {"      \
-	"  'light': {'loop': 10, 'run': 3000, "                              \
-	"            'timer': {'ref': 'unique', 'period': 30000}},"          \
-	"  'heavy': {'loop': 10, 'run': 27000, "                             \
+#define EXAMPLE3                                                               \
+	"{'tasks': {'thread0': {'instance': 12, 'loop': 1, 'phases': {"        \
+	"  'light': {'loop': 10, 'run': 3000, "                                \
+	"            'timer': {'ref': 'unique', 'period': 30000}},"            \
+	"  'heavy': {'loop': 10, 'run': 27000, "                               \
 	"            'timer': {'ref': 'unique', 'period': 30000}}}}}}"
 
 /* ---- lenient reading --------------------------------------------------- */
@@ -174,16 +174,15 @@ START_TEST(commented_file_translates_and_keeps_line_numbers)
 		"\t\"global\": { \"duration\": 2, }, // seconds\n"
 		"\t\"tasks\": { \"t\": { \"run\": 10, \"sleep\": 10, }, },\n"
 		"}\n";
-	static const char bad[] =
-		"/* line 1\n"
-		"   line 2 */ {\"tasks\": {\n"
-		"  \"t\": {\"run\": 10,, }}}\n";
+	static const char bad[] = "/* line 1\n"
+				  "   line 2 */ {\"tasks\": {\n"
+				  "  \"t\": {\"run\": 10,, }}}\n";
 	struct eevdf_diag d;
 	char *out = NULL;
 	cJSON *j;
 
-	ck_assert_int_eq(eevdf__rtapp_translate(ok, strlen(ok), "a.json",
-						&out, &d), 0);
+	ck_assert_int_eq(
+		eevdf__rtapp_translate(ok, strlen(ok), "a.json", &out, &d), 0);
 	j = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(j);
 	STR_AT(j, "tasks[0].program[0].loop.body[1].sleep", "10us");
@@ -191,14 +190,15 @@ START_TEST(commented_file_translates_and_keeps_line_numbers)
 	free(out);
 
 	ck_assert_int_eq(eevdf__rtapp_translate(bad, strlen(bad), "b.json",
-						&out, &d), EEVDF_EPARSE);
+						&out, &d),
+			 EEVDF_EPARSE);
 	ck_assert_ptr_null(out);
 	ck_assert_int_eq(d.line, 3);
 	ck_assert_str_eq(d.path, "");
 	ck_assert_msg(strstr(d.msg, "JSON syntax error"), "%s", d.msg);
 
-	ck_assert_int_eq(eevdf__rtapp_translate("{}\n/* x", 7, NULL, &out,
-						&d), EEVDF_EPARSE);
+	ck_assert_int_eq(eevdf__rtapp_translate("{}\n/* x", 7, NULL, &out, &d),
+			 EEVDF_EPARSE);
 	ck_assert_int_eq(d.line, 2);
 	ck_assert_str_eq(d.file, "<memory>");
 	ck_assert_msg(strstr(d.msg, "unterminated comment"), "%s", d.msg);
@@ -243,7 +243,8 @@ START_TEST(duplicate_keys_run_in_file_order)
 	STR_AT(j, "tasks[0].program[0].loop.body[2].run", "2000us");
 	STR_AT(j, "tasks[0].program[0].loop.body[3].sleep", "700us");
 	ck_assert_int_eq(cJSON_GetArraySize(at(j, "tasks[0].program[0].loop."
-						  "body")), 4);
+						  "body")),
+			 4);
 	cJSON_Delete(j);
 }
 END_TEST
@@ -415,8 +416,8 @@ START_TEST(global_duration_becomes_stop)
 	STR_AT(j, "tasks[0].program[0].loop.count", "forever");
 	STR_AT(j, "stop.when", "all_exited");
 	STR_AT(j, "duration", "10s");
-	ck_assert_ptr_nonnull(strstr(str_at(j, "description"),
-				     "loops for ever"));
+	ck_assert_ptr_nonnull(
+		strstr(str_at(j, "description"), "loops for ever"));
 	cJSON_Delete(j);
 }
 END_TEST
@@ -432,12 +433,15 @@ START_TEST(ignored_keys_are_listed_in_the_description)
 	const char *desc = str_at(j, "description");
 
 	ck_assert_msg(strstr(desc, "Imported from the rt-app file "
-			     "'dir/w.json'.") == desc, "%s", desc);
-	ck_assert_msg(strstr(desc, " Ignored: resources, global.calibration, "
+				   "'dir/w.json'.") == desc,
+		      "%s", desc);
+	ck_assert_msg(strstr(desc,
+			     " Ignored: resources, global.calibration, "
 			     "global.logdir, global.ftrace, global.gnuplot, "
 			     "tasks.a.taskgroup, tasks.a.util_min,"
 			     " tasks.a.phases.p.util_max, "
-			     "tasks.a.phases.p.nodes_membind."), "%s", desc);
+			     "tasks.a.phases.p.nodes_membind."),
+		      "%s", desc);
 	cJSON_Delete(j);
 }
 END_TEST
@@ -567,14 +571,15 @@ END_TEST
 START_TEST(unsupported_policy_names_its_path)
 {
 	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'priority': "
-		     "10, 'run': 1}}}", "tasks.t.policy",
+		     "10, 'run': 1}}}",
+		     "tasks.t.policy",
 		     "policy 'SCHED_FIFO' is not supported yet");
 	expect_error("{'tasks': {'t': {'phases': {'p1': {'run': 1}, 'p2': "
 		     "{'policy': 'SCHED_DEADLINE', 'run': 1}}}}}",
 		     "tasks.t.phases.p2.policy", "not supported yet");
 	expect_error("{'global': {'default_policy': 'SCHED_RR'}, 'tasks': "
-		     "{'t': {'run': 1}}}", "global.default_policy",
-		     "not supported yet");
+		     "{'t': {'run': 1}}}",
+		     "global.default_policy", "not supported yet");
 	expect_error("{'tasks': {'t': {'policy': 'SCHED_FOO', 'run': 1}}}",
 		     "tasks.t.policy", "unknown policy 'SCHED_FOO'");
 }
@@ -589,7 +594,8 @@ START_TEST(unknown_event_or_key_names_path_and_valid_ones)
 	expect_error("{'tasks': {'t': {'run': 1, 'bogus': 5}}}",
 		     "tasks.t.bogus", "for the thread keys");
 	expect_error("{'tasks': {'t': {'timer': {'ref': 'a', 'period': 1, "
-		     "'when': 2}}}}", "tasks.t.timer.when",
+		     "'when': 2}}}}",
+		     "tasks.t.timer.when",
 		     "unknown key 'when' (valid: ref, period, mode)");
 	expect_error("{'global': {'duraton': 1}, 'tasks': {}}",
 		     "global.duraton", "valid: duration, default_policy");
@@ -602,28 +608,29 @@ START_TEST(bad_values_name_their_path)
 {
 	expect_error("{'global': {}}", "", "missing key 'tasks'");
 	expect_error("{'tasks': []}", "tasks", "must be an object");
-	expect_error("{'tasks': {'t': {'loop': 3}}}", "tasks.t",
-		     "no events");
+	expect_error("{'tasks': {'t': {'loop': 3}}}", "tasks.t", "no events");
 	expect_error("{'tasks': {'t': {'phases': {'p': {'loop': 3}}}}}",
 		     "tasks.t.phases.p", "no events");
 	expect_error("{'tasks': {'t': {'run': -1}}}", "tasks.t.run",
 		     "microseconds");
 	expect_error("{'tasks': {'t': {'run': 1.5}}}", "tasks.t.run",
 		     "microseconds");
-	expect_error("{'tasks': {'t': {'loop': -2, 'run': 1}}}",
-		     "tasks.t.loop", "-1 (for ever)");
+	expect_error("{'tasks': {'t': {'loop': -2, 'run': 1}}}", "tasks.t.loop",
+		     "-1 (for ever)");
 	expect_error("{'tasks': {'t': {'loop': 1, 'loop': 2, 'run': 1}}}",
 		     "tasks.t.loop", "duplicate key 'loop'");
-	expect_error("{'tasks': {'t': {'run': 1}, 't': {'run': 2}}}",
-		     "tasks.t", "duplicate thread name");
+	expect_error("{'tasks': {'t': {'run': 1}, 't': {'run': 2}}}", "tasks.t",
+		     "duplicate thread name");
 	expect_error("{'tasks': {'t': {'phases': {'p': {'run': 1}}, "
-		     "'sleep': 5}}}", "tasks.t.sleep", "outside \"phases\"");
+		     "'sleep': 5}}}",
+		     "tasks.t.sleep", "outside \"phases\"");
 	expect_error("{'tasks': {'t': {'timer': {'ref': 'a', 'period': 0}}}}",
 		     "tasks.t.timer.period", "greater than 0");
 	expect_error("{'tasks': {'t': {'timer': {'ref': 'a', 'period': 5, "
-		     "'mode': 'late'}}}}", "tasks.t.timer.mode", "relative");
-	expect_error("{'tasks': {'t': {'wait': {'ref': 'c'}}}}",
-		     "tasks.t.wait", "missing key 'mutex'");
+		     "'mode': 'late'}}}}",
+		     "tasks.t.timer.mode", "relative");
+	expect_error("{'tasks': {'t': {'wait': {'ref': 'c'}}}}", "tasks.t.wait",
+		     "missing key 'mutex'");
 	expect_error("{'tasks': {'t': {'lock': 'a b'}}}", "tasks.t.lock",
 		     "names may use only");
 	expect_error("{'tasks': {'t': {'fork': 'nobody', 'run': 1}}}",
@@ -631,8 +638,8 @@ START_TEST(bad_values_name_their_path)
 	expect_error("{'tasks': {'t': {'cpus': [0, 5000], 'run': 1}}}",
 		     "tasks.t.cpus[1]", "from 0 to 4095");
 	expect_error("{'tasks': {'t': {'instance': 0, 'barrier': 'b'}, "
-		     "'m': {'fork': 't', 'barrier': 'b'}}}", "tasks.t.barrier",
-		     "do not work with fork");
+		     "'m': {'fork': 't', 'barrier': 'b'}}}",
+		     "tasks.t.barrier", "do not work with fork");
 	expect_error("{'tasks': {'t': {'instance': 0, 'run': 1}}}", "tasks",
 		     "every one has instance 0");
 	expect_error("{'tasks': {'t': {'run': 1}}} x", "",
@@ -765,10 +772,10 @@ static struct eevdf_task_stats stats_of(const eevdf_sim *sim, size_t i,
 }
 
 /* cpu_ns is the work plus the syscall and switch costs: a little more. */
-#define CK_CPU(st, work, slack)                                              \
-	do {                                                                 \
-		ck_assert_int_ge((st).cpu_ns, (work));                       \
-		ck_assert_int_le((st).cpu_ns, (work) + (slack));             \
+#define CK_CPU(st, work, slack)                                                \
+	do {                                                                   \
+		ck_assert_int_ge((st).cpu_ns, (work));                         \
+		ck_assert_int_le((st).cpu_ns, (work) + (slack));               \
 	} while (0)
 
 START_TEST(end_to_end_suspend_and_resume)
@@ -784,7 +791,8 @@ START_TEST(end_to_end_suspend_and_resume)
 		"  'waker': {'loop': 5, 'run': 1000, 'resume': 'sleeper',"
 		"            'sleep': 1000},\n"
 		"  'sleeper': {'loop': 5, 'run': 500, 'suspend': ''},\n"
-		" }}", 2);
+		" }}",
+		2);
 	struct eevdf_task_stats w = stats_of(sim, 0, "waker");
 	struct eevdf_task_stats s = stats_of(sim, 1, "sleeper");
 
@@ -818,7 +826,8 @@ START_TEST(end_to_end_phases_locks_semaphores_and_barriers)
 		"   'meet': {'barrier': 'b', 'yield': ''}}},"
 		" 'cons': {'loop': 2, 'phases': {"
 		"   'take': {'loop': 6, 'sem_wait': 's', 'run': 100},"
-		"   'meet': {'barrier': 'b', 'sleep': 10}}}}}", 2);
+		"   'meet': {'barrier': 'b', 'sleep': 10}}}}}",
+		2);
 	struct eevdf_task_stats p0 = stats_of(sim, 0, "prod[0]");
 	struct eevdf_task_stats p1 = stats_of(sim, 1, "prod[1]");
 	struct eevdf_task_stats c = stats_of(sim, 2, "cons");
@@ -850,7 +859,8 @@ START_TEST(end_to_end_barriers_alternate_until_the_global_duration)
 		"   'runtime3': 2000, 'barrier3': 'THIRD',},\n"
 		" },\n"
 		" 'global': {'duration': 5, 'calibration': 'CPU0',"
-		"  'ftrace': 'main,task,loop,event', 'gnuplot': false,}}", 2);
+		"  'ftrace': 'main,task,loop,event', 'gnuplot': false,}}",
+		2);
 	struct eevdf_task_stats t0 = stats_of(sim, 0, "task0");
 	struct eevdf_task_stats t1 = stats_of(sim, 1, "task1");
 
@@ -882,20 +892,23 @@ START_TEST(loader_reads_rtapp_by_detection_or_when_told)
 	eevdf_workload *wl = NULL;
 
 	/* auto: the rt-app text is imported (a, b[0..2]: four tasks) */
-	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json",
-						   &o, &wl, &d), 0);
+	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json", &o,
+						   &wl, &d),
+			 0);
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 4);
 	ck_assert_str_eq(eevdf_workload_name(wl), "r");
 	eevdf_workload_free(wl);
 	/* auto: a native file stays native */
 	ck_assert_int_eq(eevdf_workload_parse_opts(native, strlen(native),
-						   "n.json", &o, &wl, &d), 0);
+						   "n.json", &o, &wl, &d),
+			 0);
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 1);
 	eevdf_workload_free(wl);
 	/* told native: the rt-app text is a native file with a bad "tasks" */
 	o.input = EEVDF_INPUT_NATIVE;
-	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json",
-						   &o, &wl, &d), EEVDF_EPARSE);
+	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json", &o,
+						   &wl, &d),
+			 EEVDF_EPARSE);
 	ck_assert_ptr_null(wl);
 	ck_assert_str_eq(d.file, "r.json");
 	/* told rt-app: a native file has keys rt-app does not know */
@@ -907,8 +920,9 @@ START_TEST(loader_reads_rtapp_by_detection_or_when_told)
 	ck_assert_ptr_nonnull(strstr(d.msg, "format"));
 	/* an input mode that does not exist */
 	o.input = (enum eevdf_input)7;
-	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json",
-						   &o, &wl, &d), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_workload_parse_opts(rt, strlen(rt), "r.json", &o,
+						   &wl, &d),
+			 EEVDF_EINVAL);
 	ck_assert_ptr_null(wl);
 }
 END_TEST

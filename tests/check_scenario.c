@@ -40,7 +40,8 @@ static eevdf_sim *make_sim(const char *kernel, int nr_cpus, int hz,
 	cfg.hz = hz;
 	if (features)
 		ck_assert_int_eq(eevdf_config_set_features(&cfg, features, err,
-							   sizeof(err)), 0);
+							   sizeof(err)),
+				 0);
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
 	return sim;
 }
@@ -50,8 +51,13 @@ static int add_on(eevdf_sim *sim, const char *name, int nice,
 		  size_t n, int cpu)
 {
 	struct eevdf_task_spec s = {
-		.name = name, .nice = nice, .policy = policy, .program = prog,
-		.nr_ops = n, .cpus = &cpu, .nr_cpus = 1,
+		.name = name,
+		.nice = nice,
+		.policy = policy,
+		.program = prog,
+		.nr_ops = n,
+		.cpus = &cpu,
+		.nr_cpus = 1,
 	};
 	int pid = eevdf_sim_add_task(sim, &s);
 
@@ -74,8 +80,8 @@ static u64 weight_of(int nice)
 
 /* Two or three always-running tasks share the CPU as their weights. */
 static const int share_cases[][3] = {
-	{ 0, 0, 99 }, { 0, 5, 99 }, { -5, 0, 99 }, { 0, 10, 99 },
-	{ -3, 3, 99 }, { 0, 0, 0 }, { 0, 5, 10 }, { -3, 0, 3 }, { 2, -2, 7 },
+	{ 0, 0, 99 }, { 0, 5, 99 }, { -5, 0, 99 }, { 0, 10, 99 }, { -3, 3, 99 },
+	{ 0, 0, 0 },  { 0, 5, 10 }, { -3, 0, 3 },  { 2, -2, 7 },
 };
 
 START_TEST(long_run_shares_follow_the_weights)
@@ -96,7 +102,8 @@ START_TEST(long_run_shares_follow_the_weights)
 	ck_assert_int_eq(total, 100 * SEC);
 	/* each pair's runtime ratio is its weight ratio within 0.1 % */
 	for (int i = 1; i < n; i++) {
-		double got = (double)cpu_of(sim, 0) / (double)cpu_of(sim, (size_t)i);
+		double got = (double)cpu_of(sim, 0) /
+			     (double)cpu_of(sim, (size_t)i);
 		double want = (double)weight_of(nices[0]) /
 			      (double)weight_of(nices[i]);
 
@@ -138,8 +145,10 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 	add_on(sim, "hm3", -3, EEVDF_POLICY_NORMAL, hog, 2, 0);
 	add_on(sim, "s", 0, EEVDF_POLICY_NORMAL, short_sleeper, 3, 0);
 	add_on(sim, "b", 2, EEVDF_POLICY_NORMAL, blip, 3, 0);
-	bound = (s64)(sim->sched.sp.sysctl_sched_base_slice + sim->sched.sp.tick_nsec);
-	while ((ret = eevdf_sim_step(sim)) == 1 && eevdf_sim_now(sim) < 5 * SEC) {
+	bound = (s64)(sim->sched.sp.sysctl_sched_base_slice +
+		      sim->sched.sp.tick_nsec);
+	while ((ret = eevdf_sim_step(sim)) == 1 &&
+	       eevdf_sim_now(sim) < 5 * SEC) {
 		u64 v = avg_vruntime_peek(cfs);
 
 		for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
@@ -311,8 +320,11 @@ START_TEST(fork_preempts_at_once_only_before_6_18_32)
 		eevdf_sim *sim;
 		static const int cpu0 = 0;
 		struct eevdf_task_spec s = {
-			.name = "P", .program = hog, .nr_ops = 2,
-			.cpus = &cpu0, .nr_cpus = 1,
+			.name = "P",
+			.program = hog,
+			.nr_ops = 2,
+			.cpus = &cpu0,
+			.nr_cpus = 1,
 		};
 
 		eevdf_config_init(&cfg);
@@ -369,7 +381,8 @@ START_TEST(nice_change_reweights_a_running_pair)
 	b = cpu_of(sim, 1) - b0;
 	ratio = (double)a / (double)b;
 	ck_assert_msg(ratio > 1024.0 / 335 * 0.995 &&
-		      ratio < 1024.0 / 335 * 1.005, "ratio %.5f", ratio);
+			      ratio < 1024.0 / 335 * 1.005,
+		      "ratio %.5f", ratio);
 	ck_assert_int_eq(eevdf_sim_set_nice(sim, 99, 0), EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf_sim_set_nice(sim, 1, 20), EEVDF_EINVAL);
 	eevdf_sim_free(sim);
@@ -422,11 +435,12 @@ Suite *scenario_suite(void)
 	TCase *tc = tcase_create("workloads");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, long_run_shares_follow_the_weights, 0,
-			    4 * (int)(sizeof(share_cases) /
-				      sizeof(share_cases[0])));
+	tcase_add_loop_test(
+		tc, long_run_shares_follow_the_weights, 0,
+		4 * (int)(sizeof(share_cases) / sizeof(share_cases[0])));
 	tcase_add_loop_test(tc, lag_stays_within_the_eevdf_bound, 0, 4);
-	tcase_add_loop_test(tc, sleeper_gets_close_to_its_fair_share_and_no_bonus, 0, 2);
+	tcase_add_loop_test(
+		tc, sleeper_gets_close_to_its_fair_share_and_no_bonus, 0, 2);
 	tcase_add_test(tc, yield_forfeits_a_request_per_yield_under_6_18);
 	tcase_add_test(tc, hrtick_ends_slices_between_ticks);
 	tcase_add_test(tc, fork_preempts_at_once_only_before_6_18_32);

@@ -75,10 +75,8 @@ START_TEST(bad_task_specs_are_rejected_with_a_message)
 		{ EEVDF_OP_RUN, MS, 0, 0 },
 	};
 	static const struct eevdf_op crossing[] = {
-		{ EEVDF_OP_LOOP, 0, 2, 2 },
-		{ EEVDF_OP_RUN, MS, 0, 0 },
-		{ EEVDF_OP_LOOP, 0, 2, 2 },
-		{ EEVDF_OP_RUN, MS, 0, 0 },
+		{ EEVDF_OP_LOOP, 0, 2, 2 }, { EEVDF_OP_RUN, MS, 0, 0 },
+		{ EEVDF_OP_LOOP, 0, 2, 2 }, { EEVDF_OP_RUN, MS, 0, 0 },
 		{ EEVDF_OP_RUN, MS, 0, 0 },
 	};
 	static const struct eevdf_op negative[] = {
@@ -139,7 +137,8 @@ START_TEST(accounting_of_a_lone_task_matches_hand_count)
 		{ EEVDF_OP_RUN, 1 * MS, 0, 0 },
 	};
 	eevdf_sim *sim = sim_1cpu();
-	struct eevdf_task_spec s = { .name = "lone", .program = prog,
+	struct eevdf_task_spec s = { .name = "lone",
+				     .program = prog,
 				     .nr_ops = 3 };
 	struct eevdf_task_stats st;
 	struct eevdf_cpu_stats cs;
@@ -182,7 +181,8 @@ START_TEST(csv_rows_hold_the_hand_counted_values)
 		{ EEVDF_OP_RUN, 1 * MS, 0, 0 },
 	};
 	eevdf_sim *sim = sim_1cpu();
-	struct eevdf_task_spec s = { .name = "lone", .program = prog,
+	struct eevdf_task_spec s = { .name = "lone",
+				     .program = prog,
 				     .nr_ops = 3 };
 	char *csv = NULL;
 
@@ -192,7 +192,8 @@ START_TEST(csv_rows_hold_the_hand_counted_values)
 	ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 2);
 	ck_assert_int_eq(eevdf_sim_run(sim, SEC), 0);
 	ck_assert_int_eq(eevdf_sim_results_csv(sim, &csv), 0);
-	ck_assert_str_eq(csv,
+	ck_assert_str_eq(
+		csv,
 		"name,pid,cpu,nice,policy,state,cpu_ns,wait_ns,sleep_ns,"
 		"switches,voluntary,involuntary,migrations,delay_count,"
 		"delay_avg_ns,delay_max_ns,delay_max_at_ns,delay_sum_ns\n"
@@ -248,8 +249,9 @@ END_TEST
 START_TEST(start_time_delays_creation)
 {
 	eevdf_sim *sim = sim_1cpu();
-	struct eevdf_task_spec s = { .name = "late", .program = hog,
-				     .nr_ops = 2, .start = 7 * MS };
+	struct eevdf_task_spec s = {
+		.name = "late", .program = hog, .nr_ops = 2, .start = 7 * MS
+	};
 	struct eevdf_task_stats st;
 
 	eevdf_sim_add_task(sim, &s);
@@ -275,7 +277,9 @@ START_TEST(nested_counted_loops_run_exactly)
 		{ EEVDF_OP_RUN, 500 * US, 0, 0 },
 	};
 	eevdf_sim *sim = sim_1cpu();
-	struct eevdf_task_spec s = { .name = "n", .program = prog, .nr_ops = 5 };
+	struct eevdf_task_spec s = { .name = "n",
+				     .program = prog,
+				     .nr_ops = 5 };
 	struct eevdf_task_stats st;
 
 	eevdf_sim_add_task(sim, &s);
@@ -297,7 +301,9 @@ START_TEST(loops_ending_together_both_count)
 		{ EEVDF_OP_RUN, 2 * MS, 0, 0 },
 	};
 	eevdf_sim *sim = sim_1cpu();
-	struct eevdf_task_spec s = { .name = "n", .program = prog, .nr_ops = 4 };
+	struct eevdf_task_spec s = { .name = "n",
+				     .program = prog,
+				     .nr_ops = 4 };
 	struct eevdf_task_stats st;
 
 	eevdf_sim_add_task(sim, &s);
@@ -318,7 +324,8 @@ START_TEST(zero_time_yield_storm_is_reported_as_livelock)
 	};
 	struct eevdf_config cfg;
 	eevdf_sim *sim;
-	struct eevdf_task_spec s = { .name = "storm", .program = storm,
+	struct eevdf_task_spec s = { .name = "storm",
+				     .program = storm,
 				     .nr_ops = 2 };
 	int ret;
 

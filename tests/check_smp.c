@@ -25,14 +25,17 @@ static const struct eevdf_op hog[] = {
 static eevdf_machine *regular(int pkgs, int llcs, int cores, int threads)
 {
 	struct eevdf_machine_spec spec = {
-		.name = "test", .packages = pkgs, .llcs_per_package = llcs,
-		.cores_per_llc = cores, .threads_per_core = threads,
+		.name = "test",
+		.packages = pkgs,
+		.llcs_per_package = llcs,
+		.cores_per_llc = cores,
+		.threads_per_core = threads,
 	};
 	eevdf_machine *m;
 	char err[256];
 
-	ck_assert_msg(eevdf_machine_new(&spec, &m, err, sizeof(err)) == 0,
-		      "%s", err);
+	ck_assert_msg(eevdf_machine_new(&spec, &m, err, sizeof(err)) == 0, "%s",
+		      err);
 	return m;
 }
 
@@ -51,12 +54,16 @@ static eevdf_sim *sim_on(const eevdf_machine *m, int nr_cpus)
 	return sim;
 }
 
-static int add_hog(eevdf_sim *sim, const char *name, int nice,
-		   const int *cpus, size_t nr)
+static int add_hog(eevdf_sim *sim, const char *name, int nice, const int *cpus,
+		   size_t nr)
 {
 	struct eevdf_task_spec s = {
-		.name = name, .nice = nice, .program = hog, .nr_ops = 2,
-		.cpus = cpus, .nr_cpus = nr,
+		.name = name,
+		.nice = nice,
+		.program = hog,
+		.nr_ops = 2,
+		.cpus = cpus,
+		.nr_cpus = nr,
 	};
 	int pid = eevdf_sim_add_task(sim, &s);
 
@@ -139,7 +146,8 @@ START_TEST(domains_of_many_small_llcs)
 {
 	eevdf_machine *m = regular(1, 8, 8, 2);
 	eevdf_sim *sim = sim_on(m, 0);
-	const struct sched_domain *pkg = sim->sched.topo.cpu[0].sd->parent->parent;
+	const struct sched_domain *pkg =
+		sim->sched.topo.cpu[0].sd->parent->parent;
 
 	ck_assert_int_eq(pkg->level, SD_LVL_PKG);
 	ck_assert_uint_eq(pkg->span_weight, 128);
@@ -190,7 +198,8 @@ START_TEST(four_and_four_hogs_share_by_weight)
 			n0 += st.cpu_ns;
 	}
 	ratio = (double)n0 / (double)n5;
-	ck_assert_msg(ratio > 1024.0 / 335 * 0.98 && ratio < 1024.0 / 335 * 1.02,
+	ck_assert_msg(ratio > 1024.0 / 335 * 0.98 &&
+			      ratio < 1024.0 / 335 * 1.02,
 		      "ratio %.4f", ratio);
 	eevdf_sim_free(sim);
 }
@@ -283,7 +292,8 @@ START_TEST(released_pinning_is_balanced_within_two_intervals)
 	ck_assert_int_eq(eevdf_sim_run(sim, 1 * SEC), 0);
 	for (int i = 0; i < 4; i++) {
 		ck_assert_int_eq(stats(sim, i + 1).cpu, 0);
-		ck_assert_int_eq(eevdf_sim_set_affinity(sim, i + 1, NULL, 0), 0);
+		ck_assert_int_eq(eevdf_sim_set_affinity(sim, i + 1, NULL, 0),
+				 0);
 	}
 	ck_assert_int_eq(eevdf_sim_run(sim, 1018 * MS), 0);
 	for (int c = 0; c < 4; c++)
@@ -320,8 +330,7 @@ START_TEST(affinity_is_never_violated)
 	ck_assert(stats(sim, 3).cpu == 1 || stats(sim, 3).cpu == 2);
 	ck_assert(stats(sim, 4).cpu == 1 || stats(sim, 4).cpu == 2);
 	ck_assert_int_eq(eevdf_sim_set_affinity(sim, 1, cpu3, 0), 0);
-	ck_assert_int_eq(eevdf_sim_set_affinity(sim, 9, cpu3, 1),
-			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_set_affinity(sim, 9, cpu3, 1), EEVDF_EINVAL);
 	{
 		static const int bad[] = { 4 }, twice[] = { 1, 1 };
 
@@ -385,7 +394,8 @@ START_TEST(a_ping_pong_pair_lands_on_idle_cpus_of_the_llc)
 	ck_assert_uint_ge(ss.wakeups, 3999);
 	ck_assert_uint_eq(ss.wakeups_idle, ss.wakeups);
 	/* wake_affine keeps the pair inside one LLC */
-	ck_assert_int_eq(sim->sched.topo.cpu[a->cpu].llc, sim->sched.topo.cpu[b->cpu].llc);
+	ck_assert_int_eq(sim->sched.topo.cpu[a->cpu].llc,
+			 sim->sched.topo.cpu[b->cpu].llc);
 	ck_assert_int_ne(a->cpu, b->cpu);
 	eevdf_sim_free(sim);
 }
@@ -401,21 +411,22 @@ static eevdf_time round_trip(int a, int b, eevdf_time *ping_ns)
 	eevdf_sim *sim;
 	eevdf_time t;
 
-	snprintf(json, sizeof(json),
-		 "{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"1s\","
-		 "\"machine\": {\"topology\": {\"packages\": 1,"
-		 " \"llcs_per_package\": 2, \"cores_per_llc\": 4,"
-		 " \"threads_per_core\": 1}},"
-		 "\"objects\": [{\"type\": \"channel\", \"kind\": \"pipe\", \"name\": \"ab\"},"
-		 " {\"type\": \"channel\", \"kind\": \"pipe\", \"name\": \"ba\"}],"
-		 "\"tasks\": ["
-		 "{\"name\": \"ping\", \"cpus\": [%d], \"program\": [{\"loop\":"
-		 " {\"count\": 1000, \"body\": [{\"send\": {\"chan\": \"ab\","
-		 " \"bytes\": 1}}, {\"recv\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]},"
-		 "{\"name\": \"pong\", \"cpus\": [%d], \"program\": [{\"loop\":"
-		 " {\"count\": 1000, \"body\": [{\"recv\": {\"chan\": \"ab\","
-		 " \"bytes\": 1}}, {\"send\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]}]}",
-		 a, b);
+	snprintf(
+		json, sizeof(json),
+		"{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"1s\","
+		"\"machine\": {\"topology\": {\"packages\": 1,"
+		" \"llcs_per_package\": 2, \"cores_per_llc\": 4,"
+		" \"threads_per_core\": 1}},"
+		"\"objects\": [{\"type\": \"channel\", \"kind\": \"pipe\", \"name\": \"ab\"},"
+		" {\"type\": \"channel\", \"kind\": \"pipe\", \"name\": \"ba\"}],"
+		"\"tasks\": ["
+		"{\"name\": \"ping\", \"cpus\": [%d], \"program\": [{\"loop\":"
+		" {\"count\": 1000, \"body\": [{\"send\": {\"chan\": \"ab\","
+		" \"bytes\": 1}}, {\"recv\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]},"
+		"{\"name\": \"pong\", \"cpus\": [%d], \"program\": [{\"loop\":"
+		" {\"count\": 1000, \"body\": [{\"recv\": {\"chan\": \"ab\","
+		" \"bytes\": 1}}, {\"send\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]}]}",
+		a, b);
 	sim = run_workload(json, NULL, 10 * SEC);
 	ck_assert(eevdf_sim_done(sim));
 	t = eevdf_sim_now(sim);
@@ -462,8 +473,8 @@ static eevdf_time finish_after_move(int to)
 	eevdf_sim *sim;
 	eevdf_time t;
 
-	ck_assert_int_eq(eevdf_workload_parse(json, strlen(json), "<smp>", &wl,
-					      &d), 0);
+	ck_assert_int_eq(
+		eevdf_workload_parse(json, strlen(json), "<smp>", &wl, &d), 0);
 	sim = sim_on(eevdf_workload_machine(wl), 1);
 	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), 0);
 	ck_assert_int_eq(eevdf_sim_run(sim, 5 * MS), 0);
@@ -494,25 +505,26 @@ static u64 newidle_runs(const char *balance_cost)
 	struct eevdf_smp_stats ss;
 	eevdf_sim *sim;
 
-	snprintf(json, sizeof(json),
-		 "{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"1s\","
-		 "\"costs\": {\"balance_per_cpu\": %s},"
-		 "\"machine\": {\"topology\": {\"packages\": 1,"
-		 " \"llcs_per_package\": 1, \"cores_per_llc\": 8,"
-		 " \"threads_per_core\": 1}},"
-		 "\"objects\": [{\"type\": \"channel\", \"kind\": \"pipe\","
-		 " \"name\": \"ab\"}, {\"type\": \"channel\", \"kind\":"
-		 " \"pipe\", \"name\": \"ba\"}],"
-		 "\"tasks\": ["
-		 "{\"name\": \"hog\", \"count\": 3, \"cpus\": [0],"
-		 " \"program\": [{\"loop\": {\"body\": [{\"run\": \"1ms\"}]}}]},"
-		 "{\"name\": \"ping\", \"cpus\": [1], \"program\": [{\"loop\":"
-		 " {\"count\": 2000, \"body\": [{\"send\": {\"chan\": \"ab\","
-		 " \"bytes\": 1}}, {\"recv\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]},"
-		 "{\"name\": \"pong\", \"cpus\": [2], \"program\": [{\"loop\":"
-		 " {\"count\": 2000, \"body\": [{\"recv\": {\"chan\": \"ab\","
-		 " \"bytes\": 1}}, {\"send\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]}]}",
-		 balance_cost);
+	snprintf(
+		json, sizeof(json),
+		"{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"1s\","
+		"\"costs\": {\"balance_per_cpu\": %s},"
+		"\"machine\": {\"topology\": {\"packages\": 1,"
+		" \"llcs_per_package\": 1, \"cores_per_llc\": 8,"
+		" \"threads_per_core\": 1}},"
+		"\"objects\": [{\"type\": \"channel\", \"kind\": \"pipe\","
+		" \"name\": \"ab\"}, {\"type\": \"channel\", \"kind\":"
+		" \"pipe\", \"name\": \"ba\"}],"
+		"\"tasks\": ["
+		"{\"name\": \"hog\", \"count\": 3, \"cpus\": [0],"
+		" \"program\": [{\"loop\": {\"body\": [{\"run\": \"1ms\"}]}}]},"
+		"{\"name\": \"ping\", \"cpus\": [1], \"program\": [{\"loop\":"
+		" {\"count\": 2000, \"body\": [{\"send\": {\"chan\": \"ab\","
+		" \"bytes\": 1}}, {\"recv\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]},"
+		"{\"name\": \"pong\", \"cpus\": [2], \"program\": [{\"loop\":"
+		" {\"count\": 2000, \"body\": [{\"recv\": {\"chan\": \"ab\","
+		" \"bytes\": 1}}, {\"send\": {\"chan\": \"ba\", \"bytes\": 1}}]}}]}]}",
+		balance_cost);
 	sim = run_workload(json, NULL, 30 * MS);
 	ck_assert_int_eq(eevdf_sim_smp_stats(sim, &ss), 0);
 	eevdf_sim_free(sim);
@@ -605,7 +617,8 @@ static eevdf_sim *two_busy_cpus(eevdf_machine **m, struct task **p)
 	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
 	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
 	*p = sim->sched.tasks[2];
-	ck_assert(!available_idle_cpu(&sim->sched, 0) && !available_idle_cpu(&sim->sched, 1));
+	ck_assert(!available_idle_cpu(&sim->sched, 0) &&
+		  !available_idle_cpu(&sim->sched, 1));
 	for (int c = 2; c < 8; c++)
 		ck_assert(available_idle_cpu(&sim->sched, c));
 	return sim;

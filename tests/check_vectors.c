@@ -37,7 +37,8 @@ static eevdf_sim *new_sim(struct rec *r, const char *kernel,
 	cfg.check_invariants = true;
 	if (features)
 		ck_assert_int_eq(eevdf_config_set_features(&cfg, features, err,
-							   sizeof(err)), 0);
+							   sizeof(err)),
+				 0);
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
 	return sim;
 }
@@ -47,16 +48,20 @@ static void add(eevdf_sim *sim, const char *name, int nice,
 {
 	static const int cpu0 = 0;
 	struct eevdf_task_spec s = {
-		.name = name, .nice = nice, .program = prog, .nr_ops = n,
-		.cpus = &cpu0, .nr_cpus = 1,
+		.name = name,
+		.nice = nice,
+		.program = prog,
+		.nr_ops = n,
+		.cpus = &cpu0,
+		.nr_cpus = 1,
 	};
 
 	ck_assert_int_gt(eevdf_sim_add_task(sim, &s), 0);
 }
 
 static void hogs_trace(const char *kernel, eevdf_time base,
-		       const char *features, const int *nices, int n,
-		       char *out, int nms)
+		       const char *features, const int *nices, int n, char *out,
+		       int nms)
 {
 	static const char *const names[] = { "A", "B", "C", "D" };
 	struct rec *r = malloc(sizeof(*r));
@@ -148,7 +153,9 @@ START_TEST(tv5_nice_0_against_nice_5)
 		eevdf_sim *sim;
 		static const int cpu0 = 0;
 		struct eevdf_task_spec s = {
-			.program = hog, .nr_ops = 2, .cpus = &cpu0,
+			.program = hog,
+			.nr_ops = 2,
+			.cpus = &cpu0,
 			.nr_cpus = 1,
 		};
 
@@ -250,7 +257,9 @@ Suite *vectors_suite(void)
 	TCase *tc = tcase_create("traces");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, tv3_two_equal_tasks_alternate_after_a_short_first_turn, 0, 3);
+	tcase_add_loop_test(
+		tc, tv3_two_equal_tasks_alternate_after_a_short_first_turn, 0,
+		3);
 	tcase_add_loop_test(tc, tv4_three_equal_tasks_round_robin, 0, 3);
 	tcase_add_loop_test(tc, tv5_nice_0_against_nice_5, 0, 3);
 	tcase_add_loop_test(tc, tv9_delayed_dequeue_trace, 0, 2);

@@ -22,20 +22,13 @@ struct cdf_case {
 
 /* kernel-model.md section 1.4 and TV-1 (integer model of the kernel). */
 static const struct cdf_case tv1[] = {
-	{ -20, 1000000, 11536 },
-	{ -5, 1000000, 328099 },
-	{ 5, 1000000, 3056716 },
-	{ 19, 1000000, 68266666 },
-	{ -20, 2800000, 32302 },
-	{ -5, 2800000, 918679 },
-	{ 5, 2800000, 8558806 },
-	{ 19, 2800000, 191146666 },
-	{ -20, 3000000, 34609 },
-	{ -5, 3000000, 984299 },
-	{ 5, 3000000, 9170149 },
-	{ 19, 3000000, 204799999 },
-	{ -1, 1000000000, 801879405 },
-	{ 1, 1000000000, 1248780488 },
+	{ -20, 1000000, 11536 },	  { -5, 1000000, 328099 },
+	{ 5, 1000000, 3056716 },	  { 19, 1000000, 68266666 },
+	{ -20, 2800000, 32302 },	  { -5, 2800000, 918679 },
+	{ 5, 2800000, 8558806 },	  { 19, 2800000, 191146666 },
+	{ -20, 3000000, 34609 },	  { -5, 3000000, 984299 },
+	{ 5, 3000000, 9170149 },	  { 19, 3000000, 204799999 },
+	{ -1, 1000000000, 801879405 },	  { 1, 1000000000, 1248780488 },
 	{ 5, 1000000000, 3056716442ULL },
 };
 
@@ -69,8 +62,9 @@ END_TEST
 
 START_TEST(weights_calc_delta_fair_of_nice_0_returns_delta_unchanged)
 {
-	static const u64 deltas[] = { 0, 1, 999, 1000000, 2800000,
-				      1000000000, 123456789012345ULL };
+	static const u64 deltas[] = {
+		0, 1, 999, 1000000, 2800000, 1000000000, 123456789012345ULL
+	};
 	struct load_weight lw;
 	size_t i;
 
@@ -236,7 +230,7 @@ struct slice_case {
 };
 
 static const struct slice_case tv2[] = {
-	{ 1, 700000 },  { 2, 1400000 }, { 3, 1400000 },  { 4, 2100000 },
+	{ 1, 700000 },	{ 2, 1400000 }, { 3, 1400000 },	 { 4, 2100000 },
 	{ 7, 2100000 }, { 8, 2800000 }, { 64, 2800000 },
 };
 
@@ -317,27 +311,35 @@ Suite *weights_suite(void)
 
 	tcase_add_loop_test(fixed, weights_calc_delta_fair_matches_tv1, 0,
 			    (int)ARRAY_SIZE(tv1));
+	tcase_add_test(
+		fixed,
+		weights_calc_delta_fair_uses_table_inverse_not_a_recomputed_one);
+	tcase_add_test(
+		fixed,
+		weights_calc_delta_fair_of_nice_0_returns_delta_unchanged);
 	tcase_add_test(fixed,
-		       weights_calc_delta_fair_uses_table_inverse_not_a_recomputed_one);
-	tcase_add_test(fixed,
-		       weights_calc_delta_fair_of_nice_0_returns_delta_unchanged);
-	tcase_add_test(fixed, weights_calc_delta_by_aggregate_computes_lazy_inverse);
-	tcase_add_test(fixed,
-		       weights_aggregate_built_by_update_load_add_divides_like_the_kernel);
+		       weights_calc_delta_by_aggregate_computes_lazy_inverse);
+	tcase_add_test(
+		fixed,
+		weights_aggregate_built_by_update_load_add_divides_like_the_kernel);
 	tcase_add_test(fixed, weights_update_load_add_and_sub_reset_inverse);
-	tcase_add_test(fixed, weights_lazy_inverse_handles_zero_and_huge_weights);
+	tcase_add_test(fixed,
+		       weights_lazy_inverse_handles_zero_and_huge_weights);
 	suite_add_tcase(s, fixed);
 
-	tcase_add_test(tables, weights_sched_idle_gets_weight_3_whatever_the_nice);
+	tcase_add_test(tables,
+		       weights_sched_idle_gets_weight_3_whatever_the_nice);
 	tcase_add_test(tables, weights_scale_load_down_floors_at_two);
 	tcase_add_test(tables, weights_tables_have_40_levels_centred_on_nice_0);
+	tcase_add_test(
+		tables,
+		weights_adjacent_levels_differ_by_a_factor_of_1_2_to_1_3);
 	tcase_add_test(tables,
-		       weights_adjacent_levels_differ_by_a_factor_of_1_2_to_1_3);
-	tcase_add_test(tables, weights_inverse_table_is_2_to_the_32_over_weight);
+		       weights_inverse_table_is_2_to_the_32_over_weight);
 	suite_add_tcase(s, tables);
 
-	tcase_add_loop_test(slice, weights_base_slice_scales_with_log2_of_cpus, 0,
-			    (int)ARRAY_SIZE(tv2));
+	tcase_add_loop_test(slice, weights_base_slice_scales_with_log2_of_cpus,
+			    0, (int)ARRAY_SIZE(tv2));
 	tcase_add_test(slice, weights_explicit_base_slice_is_used_as_is);
 	tcase_add_test(slice, weights_base_slice_below_100us_is_rejected);
 	suite_add_tcase(s, slice);

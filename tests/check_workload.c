@@ -61,9 +61,8 @@ static eevdf_workload *parse_ok(const char *s)
  * Parse s with opts, expect error code with diag.path == path and msg
  * containing sub.
  */
-static void expect_error_opts(const char *s,
-			      const struct eevdf_load_opts *opts, int code,
-			      const char *path, const char *sub)
+static void expect_error_opts(const char *s, const struct eevdf_load_opts *opts,
+			      int code, const char *path, const char *sub)
 {
 	struct eevdf_diag d;
 	/* Non-NULL on purpose: the loader must set *out to NULL on error. */
@@ -103,7 +102,7 @@ static void expect_error(const char *s, int code, const char *path,
 		      buf);
 }
 
-#define EXPECT_PARSE_ERROR(s, path, sub) \
+#define EXPECT_PARSE_ERROR(s, path, sub)                                       \
 	expect_error(s, EEVDF_EPARSE, path, sub)
 
 static void check_op(const struct eevdf_op *op, enum eevdf_op_kind kind,
@@ -157,10 +156,13 @@ START_TEST(duration_rejects_malformed_strings_with_einval)
 {
 	/* ".5ms" and "5.ms" are rejected on purpose: a digit on each side. */
 	static const char *const bad[] = {
-		"", "-5ms", "-0", "-5", "+5ms", "5 ms", " 5ms", "5ms ", "5m",
-		"5MS", "5Ms", "1e3ns", "1e3", "1.5", ".5ms", "5.ms",
-		"0.0005us", "1.5ns", "0x10", "ms", "5msx", "1..5ms",
-		"1.2.3ms", "5min", "5 ", "\t5ms", "1,5ms", "0.0000000001s",
+		"",	    "-5ms",   "-0",	 "-5",
+		"+5ms",	    "5 ms",   " 5ms",	 "5ms ",
+		"5m",	    "5MS",    "5Ms",	 "1e3ns",
+		"1e3",	    "1.5",    ".5ms",	 "5.ms",
+		"0.0005us", "1.5ns",  "0x10",	 "ms",
+		"5msx",	    "1..5ms", "1.2.3ms", "5min",
+		"5 ",	    "\t5ms",  "1,5ms",	 "0.0000000001s",
 	};
 	eevdf_time t0 = 777;
 	size_t i;
@@ -382,9 +384,11 @@ START_TEST(workload_seed_is_a_small_number_or_digits)
 		eevdf_workload_free(wl);
 	}
 	EXPECT_PARSE_ERROR("{" FMT "'seed':9007199254740994,'tasks':[" TASK_A
-			   "]}", "seed", "string of digits");
-	EXPECT_PARSE_ERROR("{" FMT "'seed':'18446744073709551616','tasks':["
-			   TASK_A "]}", "seed", "decimal digits");
+			   "]}",
+			   "seed", "string of digits");
+	EXPECT_PARSE_ERROR(
+		"{" FMT "'seed':'18446744073709551616','tasks':[" TASK_A "]}",
+		"seed", "decimal digits");
 	EXPECT_PARSE_ERROR("{" FMT "'seed':'12a','tasks':[" TASK_A "]}", "seed",
 			   "decimal digits");
 	EXPECT_PARSE_ERROR("{" FMT "'seed':-1,'tasks':[" TASK_A "]}", "seed",
@@ -502,9 +506,9 @@ END_TEST
 
 START_TEST(workload_add_tasks_adds_every_task_in_order)
 {
-	eevdf_workload *wl = parse_ok("{" FMT "'tasks':[{'name':'w','count':2,"
-				      "'cpus':[1],'program':[{'run':'1ms'}]},"
-				      TASK_A "]}");
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'tasks':[{'name':'w','count':2,"
+		"'cpus':[1],'program':[{'run':'1ms'}]}," TASK_A "]}");
 	static const char *const names[] = { "w[0]", "w[1]", "a" };
 	struct eevdf_task_stats st;
 	struct eevdf_config cfg;
@@ -620,7 +624,8 @@ END_TEST
 START_TEST(workload_wrong_format_is_rejected_naming_it)
 {
 	EXPECT_PARSE_ERROR("{'format':'eevdf-sim-workload/2','tasks':[" TASK_A
-			   "]}", "format", "'eevdf-sim-workload/2'");
+			   "]}",
+			   "format", "'eevdf-sim-workload/2'");
 	EXPECT_PARSE_ERROR("{'format':1,'tasks':[" TASK_A "]}", "format",
 			   "eevdf-sim-workload/1");
 }
@@ -648,8 +653,8 @@ END_TEST
 /* "kernel": a known profile by name or alias, read as its profile. */
 START_TEST(workload_kernel_names_a_profile)
 {
-	eevdf_workload *wl = parse_ok("{" FMT "'kernel':'6.12','tasks':["
-				      TASK_A "]}");
+	eevdf_workload *wl = parse_ok("{" FMT "'kernel':'6.12','tasks':[" TASK_A
+				      "]}");
 
 	ck_assert_str_eq(eevdf_workload_kernel(wl), "6.12");
 	eevdf_workload_free(wl);
@@ -660,7 +665,8 @@ START_TEST(workload_kernel_names_a_profile)
 	ck_assert_ptr_null(eevdf_workload_kernel(wl));
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'kernel':'5.15','tasks':[" TASK_A "]}",
-			   "kernel", "unknown kernel profile '5.15' (known: "
+			   "kernel",
+			   "unknown kernel profile '5.15' (known: "
 			   "cfs-6.1, 6.6, 6.8, 6.12, 6.17, 6.18, 6.19)");
 	EXPECT_PARSE_ERROR("{" FMT "'kernel':{},'tasks':[" TASK_A "]}",
 			   "kernel", "must be a string");
@@ -684,7 +690,8 @@ START_TEST(workload_duplicate_key_is_rejected)
 			   "'program':[{'run':1}]}]}",
 			   "tasks[0]", "duplicate key 'nice'");
 	EXPECT_PARSE_ERROR("{" FMT "'name':'x','name':'y','tasks':[" TASK_A
-			   "]}", "", "duplicate key 'name'");
+			   "]}",
+			   "", "duplicate key 'name'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':[{'loop':"
 			   "{'body':[{'run':1}],'body':[{'run':1}]}}]}]}",
 			   "tasks[0].program[0].loop", "duplicate key 'body'");
@@ -708,24 +715,29 @@ END_TEST
 START_TEST(workload_non_integer_ns_is_rejected)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'run':1.5}]}]}", "tasks[0].program[0].run",
+			   "[{'run':1.5}]}]}",
+			   "tasks[0].program[0].run",
 			   "must be an integer number of ns or a string with a "
 			   "unit");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'run':true}]}]}", "tasks[0].program[0].run",
+			   "[{'run':true}]}]}",
+			   "tasks[0].program[0].run",
 			   "must be an integer number of ns");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'run':'5 ms'}]}]}", "tasks[0].program[0].run",
+			   "[{'run':'5 ms'}]}]}",
+			   "tasks[0].program[0].run",
 			   "invalid duration '5 ms'");
 }
 END_TEST
 
 START_TEST(workload_durations_above_10_pow_15_ns_are_rejected)
 {
-	EXPECT_PARSE_ERROR("{" FMT "'duration':1000000000000001,'tasks':["
-			   TASK_A "]}", "duration", "1000000000000000 ns");
+	EXPECT_PARSE_ERROR("{" FMT
+			   "'duration':1000000000000001,'tasks':[" TASK_A "]}",
+			   "duration", "1000000000000000 ns");
 	EXPECT_PARSE_ERROR("{" FMT "'duration':'1000001s','tasks':[" TASK_A
-			   "]}", "duration", "1000000000000000 ns");
+			   "]}",
+			   "duration", "1000000000000000 ns");
 	EXPECT_PARSE_ERROR("{" FMT "'duration':0,'tasks':[" TASK_A "]}",
 			   "duration", "greater than 0");
 }
@@ -750,8 +762,10 @@ START_TEST(workload_over_a_million_tasks_is_rejected)
 	for (i = 0; i < 11; i++) {
 		char t[64];
 
-		snprintf(t, sizeof(t), "%s{'name':'t%d','count':100000,"
-			 "'program':[{'run':1}]}", i ? "," : "", i);
+		snprintf(t, sizeof(t),
+			 "%s{'name':'t%d','count':100000,"
+			 "'program':[{'run':1}]}",
+			 i ? "," : "", i);
 		strcat(json, t);
 	}
 	strcat(json, "]}");
@@ -830,26 +844,26 @@ END_TEST
 START_TEST(workload_bad_task_names_are_rejected)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a b','program':"
-			   "[{'run':1}]}]}", "tasks[0].name",
-			   "invalid character");
+			   "[{'run':1}]}]}",
+			   "tasks[0].name", "invalid character");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a@0','program':"
-			   "[{'run':1}]}]}", "tasks[0].name",
-			   "invalid character '@'");
+			   "[{'run':1}]}]}",
+			   "tasks[0].name", "invalid character '@'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'','program':"
-			   "[{'run':1}]}]}", "tasks[0].name",
-			   "1 to 63 characters");
+			   "[{'run':1}]}]}",
+			   "tasks[0].name", "1 to 63 characters");
 	/* 64 characters: one too many for the engine's task names */
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':"
 			   "'abcdefghijabcdefghijabcdefghijabcdefghij"
 			   "abcdefghijabcdefghijabcd',"
-			   "'program':[{'run':1}]}]}", "tasks[0].name",
-			   "1 to 63 characters");
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].name", "1 to 63 characters");
 	/* and the limit holds after count expansion: 60 + "[10]" */
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':"
 			   "'abcdefghijabcdefghijabcdefghijabcdefghij"
 			   "abcdefghijabcdefghij','count':11,"
-			   "'program':[{'run':1}]}]}", "tasks[0].name",
-			   "1 to 63 characters");
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].name", "1 to 63 characters");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'program':[{'run':1}]}]}",
 			   "tasks[0]", "missing key 'name'");
 }
@@ -971,8 +985,11 @@ START_TEST(workload_loops_nest_16_deep_but_not_17)
 	ck_assert_int_eq(parse(s, &wl, &d), EEVDF_EPARSE);
 	ck_assert_ptr_null(wl);
 	ck_assert_ptr_nonnull(strstr(d.msg, "loops may nest at most 16 deep"));
-	ck_assert_int_eq(strncmp(d.path, "tasks[0].program[0].loop.body[0]."
-				 "loop.body[0]", 45), 0);
+	ck_assert_int_eq(strncmp(d.path,
+				 "tasks[0].program[0].loop.body[0]."
+				 "loop.body[0]",
+				 45),
+			 0);
 	free(s);
 }
 END_TEST
@@ -1000,8 +1017,8 @@ START_TEST(workload_programs_over_65536_ops_are_rejected)
 		} else {
 			ck_assert_int_eq(parse(s, &wl, &d), EEVDF_EPARSE);
 			ck_assert_str_eq(d.path, "tasks[0].program[65536]");
-			ck_assert_ptr_nonnull(strstr(d.msg,
-						     "at most 65536 ops"));
+			ck_assert_ptr_nonnull(
+				strstr(d.msg, "at most 65536 ops"));
 		}
 	}
 	free(s);
@@ -1048,9 +1065,9 @@ static eevdf_workload *parse_opts_ok(const char *s,
 static eevdf_workload *parse_params(const char *s, const char *const *params,
 				    size_t n, int ncpus)
 {
-	struct eevdf_load_opts o = {
-		.params = params, .nr_params = n, .ncpus = ncpus
-	};
+	struct eevdf_load_opts o = { .params = params,
+				     .nr_params = n,
+				     .ncpus = ncpus };
 
 	return parse_opts_ok(s, &o);
 }
@@ -1075,8 +1092,7 @@ static eevdf_workload *parse_ex(const char *const *parts,
 	return wl;
 }
 
-static const struct program *prog_of(const eevdf_workload *wl,
-				     const char *task)
+static const struct program *prog_of(const eevdf_workload *wl, const char *task)
 {
 	int i = eevdf__wl_find_task(wl, task);
 
@@ -1153,8 +1169,7 @@ static void run_to_end(eevdf_sim *sim, eevdf_time limit)
 {
 	int r = eevdf_sim_run(sim, limit);
 
-	ck_assert_msg(r == 0, "run failed (%d): %s", r,
-		      eevdf_sim_errmsg(sim));
+	ck_assert_msg(r == 0, "run failed (%d): %s", r, eevdf_sim_errmsg(sim));
 	ck_assert_msg(eevdf_sim_done(sim), "not done at %lld ns",
 		      (long long)eevdf_sim_now(sim));
 }
@@ -1259,10 +1274,8 @@ START_TEST(section12_hackbench_compiles_groups_of_pairs)
 	/* main, then 10 x 20 receivers, then 10 x 20 senders */
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 401);
 	ck_assert_str_eq(eevdf_workload_task(wl, 1)->name, "receiver[0][0]");
-	ck_assert_str_eq(eevdf_workload_task(wl, 21)->name,
-			 "receiver[1][0]");
-	ck_assert_str_eq(eevdf_workload_task(wl, 400)->name,
-			 "sender[9][19]");
+	ck_assert_str_eq(eevdf_workload_task(wl, 21)->name, "receiver[1][0]");
+	ck_assert_str_eq(eevdf_workload_task(wl, 400)->name, "sender[9][19]");
 	ck_assert_uint_eq(wl->nr_objs, 202);
 	ck_assert_int_eq(ready, 200);
 	ch = &wl->objs[obj_idx(wl, "ch[3][7]")].tmpl;
@@ -1392,8 +1405,7 @@ START_TEST(section12_tbench_passes_resp_in_a_message_field)
 	ck_assert_uint_eq(wl->objs[obj_idx(wl, "c2s[0]")].tmpl.u.chan.capacity,
 			  4u << 20);
 	ck_assert_int_eq(wl->warmup, 120000 * MS);
-	ck_assert_str_eq(eevdf_workload_report_option(wl, "print_every"),
-			 "1s");
+	ck_assert_str_eq(eevdf_workload_report_option(wl, "print_every"), "1s");
 	eevdf_workload_free(wl);
 }
 END_TEST
@@ -1528,8 +1540,8 @@ START_TEST(params_are_typed_and_overridden_by_name)
 {
 	static const char *const over[] = { "n=3", "d=\"7ms\"", "s=200us",
 					    "k=process" };
-	static const char *const wl_src =
-		P1 "'tasks':[{'name':'t[${i}]','for':{'i':[0,'${n}']},"
+	static const char *const wl_src = P1
+		"'tasks':[{'name':'t[${i}]','for':{'i':[0,'${n}']},"
 		"'kind':'${k}','slice':'${s}',"
 		"'program':[{'run':'${d}'},{'sleep':'${d / 5}'}]}]}";
 	eevdf_workload *wl = parse_ok(wl_src);
@@ -1564,16 +1576,18 @@ START_TEST(params_override_of_an_unknown_name_is_an_error)
 	struct eevdf_load_opts o = { .params = bad, .nr_params = 1 };
 
 	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
-			  "params", "--param zz: the workload has no param "
+			  "params",
+			  "--param zz: the workload has no param "
 			  "'zz'");
-	expect_error_opts("{" FMT "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
-			  "", "no param 'zz'");
+	expect_error_opts("{" FMT "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE, "",
+			  "no param 'zz'");
 	o.params = noeq;
 	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
 			  "params", "expected NAME=VALUE");
 	o.params = frac;
 	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EPARSE,
-			  "params.n", "--param n=1.5: the value must be an "
+			  "params.n",
+			  "--param n=1.5: the value must be an "
 			  "integer");
 	o.params = NULL;
 	expect_error_opts(P1 "'tasks':[" TASK_A "]}", &o, EEVDF_EINVAL, "",
@@ -1621,11 +1635,11 @@ START_TEST(params_see_earlier_params_and_the_machine)
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 1);
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'params':{'a':'${b}','b':1},"
-			   "'tasks':[" TASK_A "]}", "params.a",
-			   "unknown name 'b'");
+			   "'tasks':[" TASK_A "]}",
+			   "params.a", "unknown name 'b'");
 	EXPECT_PARSE_ERROR("{" FMT "'params':{'ncpus':1},"
-			   "'tasks':[" TASK_A "]}", "params.ncpus",
-			   "'ncpus' is a built-in name");
+			   "'tasks':[" TASK_A "]}",
+			   "params.ncpus", "'ncpus' is a built-in name");
 	EXPECT_PARSE_ERROR("{" FMT "'params':{'k':'x'},'tasks':[{'name':'a',"
 			   "'program':[{'run':'${k * 2}'}]}]}",
 			   "tasks[0].program[0].run",
@@ -1644,8 +1658,8 @@ START_TEST(for_instantiates_the_cross_product_in_key_order)
 		"{'name':'none[${z}]','for':{'z':[5,5]},'program':[{'run':1}]},"
 		"{'name':'c${g}','count':2,'program':[{'run':1}]}]}");
 	static const char *const names[] = {
-		"w[0][1]", "w[0][2]", "w[1][1]", "w[1][2]", "tri[1].0",
-		"tri[2].0", "tri[2].1", "c2[0]", "c2[1]",
+		"w[0][1]",  "w[0][2]",	"w[1][1]", "w[1][2]", "tri[1].0",
+		"tri[2].0", "tri[2].1", "c2[0]",   "c2[1]",
 	};
 
 	ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 9);
@@ -1660,8 +1674,8 @@ START_TEST(for_instantiates_the_cross_product_in_key_order)
 	ck_assert_ptr_eq(prog_of(wl, "c2[0]"), prog_of(wl, "c2[1]"));
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','for':{'i':[0,1]},"
-			   "'count':2,'program':[{'run':1}]}]}", "tasks[0]",
-			   "either 'for' or 'count'");
+			   "'count':2,'program':[{'run':1}]}]}",
+			   "tasks[0]", "either 'for' or 'count'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${i}','for':"
 			   "{'i':[3,1]},'program':[{'run':1}]}]}",
 			   "tasks[0].for.i", "runs backwards");
@@ -1670,7 +1684,8 @@ START_TEST(for_instantiates_the_cross_product_in_key_order)
 			   "tasks[0].for.i", "half-open range");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','for':"
 			   "{'i':[0,2]},'program':[{'run':1}]}]}",
-			   "tasks[0].name", "duplicate task name 'a' (also "
+			   "tasks[0].name",
+			   "duplicate task name 'a' (also "
 			   "used by tasks[0])");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${i}','for':"
 			   "{'i':[0,0]},'program':[{'run':1}]}]}",
@@ -1711,10 +1726,11 @@ START_TEST(vars_and_pid_seed_each_task)
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','vars':{'@pid':1},"
-			   "'program':[{'run':1}]}]}", "tasks[0].vars.@pid",
-			   "'@pid' is set by the loader");
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].vars.@pid", "'@pid' is set by the loader");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','vars':{'@@g':1},"
-			   "'program':[{'run':1}]}]}", "tasks[0].vars.@@g",
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].vars.@@g",
 			   "globals, '@@x', are set with let");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','vars':"
 			   "{'@t':'now'},'program':[{'run':1}]}]}",
@@ -1939,17 +1955,17 @@ START_TEST(stop_and_warmup_reach_the_simulation)
 	eevdf_workload_free(wl);
 
 	EXPECT_PARSE_ERROR("{" FMT "'stop':{'when':'task_exited','task':'x'},"
-			   "'tasks':[" TASK_A "]}", "stop.task",
-			   "no task named 'x'");
+			   "'tasks':[" TASK_A "]}",
+			   "stop.task", "no task named 'x'");
 	EXPECT_PARSE_ERROR("{" FMT "'stop':{'after':'1s','when':'all_exited'},"
-			   "'tasks':[" TASK_A "]}", "stop",
-			   "exactly one of 'after' and 'when'");
+			   "'tasks':[" TASK_A "]}",
+			   "stop", "exactly one of 'after' and 'when'");
 	EXPECT_PARSE_ERROR("{" FMT "'stop':{'after':'1s','mode':'halt'},"
-			   "'tasks':[" TASK_A "]}", "stop.mode",
-			   "\"flag\" or \"kill\"");
+			   "'tasks':[" TASK_A "]}",
+			   "stop.mode", "\"flag\" or \"kill\"");
 	EXPECT_PARSE_ERROR("{" FMT "'stop':{'when':'never'},"
-			   "'tasks':[" TASK_A "]}", "stop.when",
-			   "\"all_exited\" or \"task_exited\"");
+			   "'tasks':[" TASK_A "]}",
+			   "stop.when", "\"all_exited\" or \"task_exited\"");
 	EXPECT_PARSE_ERROR("{" FMT "'warmup':-1,'tasks':[" TASK_A "]}",
 			   "warmup", "must not be negative");
 }
@@ -1977,13 +1993,14 @@ START_TEST(costs_override_the_cost_table)
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'costs':{'pipe_wrte':'1us'},"
-			   "'tasks':[" TASK_A "]}", "costs.pipe_wrte",
+			   "'tasks':[" TASK_A "]}",
+			   "costs.pipe_wrte",
 			   "unknown cost 'pipe_wrte': did you mean "
 			   "'pipe_write'? (valid: syscall, pipe_write, "
 			   "pipe_read");
 	EXPECT_PARSE_ERROR("{" FMT "'costs':{'fork':1,'fork':2},"
-			   "'tasks':[" TASK_A "]}", "costs.fork",
-			   "duplicate key 'fork'");
+			   "'tasks':[" TASK_A "]}",
+			   "costs.fork", "duplicate key 'fork'");
 }
 END_TEST
 
@@ -2078,15 +2095,16 @@ START_TEST(every_op_may_carry_a_cost)
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'latch','name':'l'}],"
 			   "'tasks':[{'name':'a','program':[{'set':{'latch':"
-			   "'l','cost':5},'cost':1}]}]}", "tasks[0].program[0]",
-			   "'cost' is given twice");
+			   "'l','cost':5},'cost':1}]}]}",
+			   "tasks[0].program[0]", "'cost' is given twice");
 	EXPECT_PARSE_ERROR("{" FMT "'macros':{'m':{'body':[{'run':1}]}},"
 			   "'tasks':[{'name':'a','program':[{'call':"
-			   "{'macro':'m'},'cost':1}]}]}", "tasks[0].program[0]",
+			   "{'macro':'m'},'cost':1}]}]}",
+			   "tasks[0].program[0]",
 			   "'cost' is not allowed on call");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':[{'run':1,"
-			   "'cost':'-1us'}]}]}", "tasks[0].program[0].cost",
-			   "must not be negative");
+			   "'cost':'-1us'}]}]}",
+			   "tasks[0].program[0].cost", "must not be negative");
 }
 END_TEST
 
@@ -2274,27 +2292,28 @@ START_TEST(error_undefined_or_recursive_macro)
 			   "{'call':{'macro':'m'}}]}]}",
 			   "macros.m.body[0].run", "invalid duration '@x +'");
 	EXPECT_PARSE_ERROR("{" FMT "'macros':{'m':{'bdy':[]}},"
-			   "'tasks':[" TASK_A "]}", "macros.m",
-			   "unknown key 'bdy'");
+			   "'tasks':[" TASK_A "]}",
+			   "macros.m", "unknown key 'bdy'");
 }
 END_TEST
 
 START_TEST(error_undefined_param)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'run':'${nope}'}]}]}", "tasks[0].program[0].run",
-			   "unknown name 'nope'");
+			   "[{'run':'${nope}'}]}]}",
+			   "tasks[0].program[0].run", "unknown name 'nope'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a${x','program':"
-			   "[{'run':1}]}]}", "tasks[0].name",
-			   "unterminated '${'");
+			   "[{'run':1}]}]}",
+			   "tasks[0].name", "unterminated '${'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','nice':'${@x}',"
-			   "'program':[{'run':1}]}]}", "tasks[0].nice",
-			   "'@x' is only known at run time");
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].nice", "'@x' is only known at run time");
 }
 END_TEST
 
-#define OBJS "'objects':[{'type':'sem','name':'s'},"			\
-	"{'type':'latch','name':'l'},{'type':'mutex','name':'m'},"	\
+#define OBJS                                                                   \
+	"'objects':[{'type':'sem','name':'s'},"                                \
+	"{'type':'latch','name':'l'},{'type':'mutex','name':'m'},"             \
 	"{'type':'channel','name':'c'},{'type':'event','name':'e'}],"
 
 START_TEST(error_type_mismatch_of_an_object)
@@ -2506,7 +2525,8 @@ START_TEST(error_distribution_parameters)
 			   "'values' has 2 entries and 'weights' 1");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'if':{'cond':{'dist':'const','value':1},"
-			   "'then':[]}}]}]}", "tasks[0].program[0].if.cond",
+			   "'then':[]}}]}]}",
+			   "tasks[0].program[0].if.cond",
 			   "a condition cannot be a distribution");
 }
 END_TEST
@@ -2514,7 +2534,8 @@ END_TEST
 START_TEST(error_features_not_supported_yet)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
-			   "'slot':4096}],'tasks':[" TASK_A "]}", "objects[0]",
+			   "'slot':4096}],'tasks':[" TASK_A "]}",
+			   "objects[0]",
 			   "'slot' is not supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
 			   "'readers':'all'}],'tasks':[" TASK_A "]}",
@@ -2524,11 +2545,13 @@ START_TEST(error_features_not_supported_yet)
 			   "objects[0].capacity", "not supported");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'mutex','name':'m',"
 			   "'handoff':'barging'}],'tasks':[" TASK_A "]}",
-			   "objects[0].handoff", "\"barging\" is not "
+			   "objects[0].handoff",
+			   "\"barging\" is not "
 			   "supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'w':{'type':'window_max',"
 			   "'window':'1s'}},'tasks':[" TASK_A "]}",
-			   "metrics.w.type", "metric type 'window_max' is not "
+			   "metrics.w.type",
+			   "metric type 'window_max' is not "
 			   "supported by this version yet");
 	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'cgroup':'/x',"
 			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
@@ -2541,21 +2564,23 @@ START_TEST(error_duplicate_or_reserved_object_name)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'x[${i}]',"
 			   "'for':{'i':[0,3]}},{'type':'latch','name':'x[1]'}],"
-			   "'tasks':[" TASK_A "]}", "objects[1].name",
+			   "'tasks':[" TASK_A "]}",
+			   "objects[1].name",
 			   "duplicate object name 'x[1]' (also used by "
 			   "objects[0])");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':"
 			   "'a.self'}],'tasks':[" TASK_A "]}",
 			   "objects[0].name", "may not be called 'self'");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'pipe','name':'p'}],"
-			   "'tasks':[" TASK_A "]}", "objects[0].type",
-			   "unknown object type 'pipe'");
+			   "'tasks':[" TASK_A "]}",
+			   "objects[0].type", "unknown object type 'pipe'");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'s',"
 			   "'initial':3,'max':1}],'tasks':[" TASK_A "]}",
 			   "objects[0].initial", "must not be above max");
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'channel','name':'c',"
 			   "'kind':'udp'}],'tasks':[" TASK_A "]}",
-			   "objects[0].kind", "unknown kind 'udp' (expected "
+			   "objects[0].kind",
+			   "unknown kind 'udp' (expected "
 			   "pipe, unix_stream, tcp_loopback, msgq or ideal)");
 }
 END_TEST
@@ -2580,8 +2605,8 @@ START_TEST(error_metric_of_the_wrong_type)
 			   "metric 'h' is not keyed");
 	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'h':{'type':'hist'},"
 			   "'r':{'type':'rate','of':'h','every':'1s'}},"
-			   "'tasks':[" TASK_A "]}", "metrics.r.of",
-			   "metric 'h' is not a counter");
+			   "'tasks':[" TASK_A "]}",
+			   "metrics.r.of", "metric 'h' is not a counter");
 	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'c':{'type':'counter',"
 			   "'drop_zero':true}},'tasks':[" TASK_A "]}",
 			   "metrics.c.drop_zero",
@@ -2590,8 +2615,8 @@ START_TEST(error_metric_of_the_wrong_type)
 			   "'quantizer':'log2'}},'tasks':[" TASK_A "]}",
 			   "metrics.h.quantizer", "unknown quantizer 'log2'");
 	EXPECT_PARSE_ERROR("{" FMT "'metrics':{'r':{'type':'rate','of':'c'}},"
-			   "'tasks':[" TASK_A "]}", "metrics.r",
-			   "missing key 'every'");
+			   "'tasks':[" TASK_A "]}",
+			   "metrics.r", "missing key 'every'");
 }
 END_TEST
 
@@ -2710,8 +2735,8 @@ START_TEST(templates_compile_with_their_vars_first)
 		" {'spawn':{'template':'worker','count':'${n}'}},"
 		" {'join':{'tasks':'children'}}]}]}");
 	const struct program *m = prog_of(wl, "main");
-	const struct program *w =
-		eevdf__workload_template_program(wl, "worker");
+	const struct program *w = eevdf__workload_template_program(wl,
+								   "worker");
 	const struct pop *op;
 	eevdf_sim *sim;
 
@@ -2934,7 +2959,8 @@ START_TEST(run_starve_delivers_the_signals_to_the_handler)
 	 */
 	ck_assert_int_ge(handled, 300);
 	ck_assert_int_le(handled, 302);
-	ck_assert_int_eq(sim->sched.tasks[0]->locals[local_slot(wl, "@left")], 0);
+	ck_assert_int_eq(sim->sched.tasks[0]->locals[local_slot(wl, "@left")],
+			 0);
 	/* every handled signal but the last ended a sleep early */
 	ck_assert_int_ge(eintr, 299);
 	ck_assert_int_le(eintr, 300);
@@ -3225,8 +3251,7 @@ START_TEST(error_unknown_signal_names)
 			   "unknown signal 'SIGFOO'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'signal':{'task':'a'}}]}]}",
-			   "tasks[0].program[0].signal",
-			   "missing key 'sig'");
+			   "tasks[0].program[0].signal", "missing key 'sig'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','on_signal':"
 			   "{'KILL':[]},'program':[{'run':1}]}]}",
 			   "tasks[0].on_signal.KILL",
@@ -3316,7 +3341,8 @@ START_TEST(error_unknown_or_malformed_templates)
 			   "templates.c", "duplicate template 'c'");
 	EXPECT_PARSE_ERROR("{" FMT "'templates':{'w':{'program':[{'run':1}]}},"
 			   "'tasks':[{'name':'w','count':2,'program':"
-			   "[{'run':1}]}]}", "templates.w",
+			   "[{'run':1}]}]}",
+			   "templates.w",
 			   "template 'w' would name its instances like task "
 			   "'w[0]'");
 	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'program':"
@@ -3360,7 +3386,8 @@ END_TEST
 START_TEST(error_setattr_values)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'setattr':{}}]}]}", "tasks[0].program[0].setattr",
+			   "[{'setattr':{}}]}]}",
+			   "tasks[0].program[0].setattr",
 			   "needs at least one of 'nice', 'slice' and "
 			   "'policy'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
@@ -3480,7 +3507,8 @@ START_TEST(validator_load_reports_every_program_error)
 		"{\"wait\": {\"sem\": \"nope\"}}]}]}";
 	struct eevdf_diag errs[2], d;
 	size_t nr = 99;
-	struct eevdf_load_opts o = { .errors = errs, .max_errors = 2,
+	struct eevdf_load_opts o = { .errors = errs,
+				     .max_errors = 2,
 				     .nr_errors = &nr };
 	eevdf_workload *wl = NULL;
 
@@ -3498,12 +3526,13 @@ START_TEST(validator_load_reports_every_program_error)
 	/* with room for all, the third names e's own path */
 	{
 		struct eevdf_diag all[8];
-		struct eevdf_load_opts o2 = { .errors = all, .max_errors = 8,
+		struct eevdf_load_opts o2 = { .errors = all,
+					      .max_errors = 8,
 					      .nr_errors = &nr };
 
-		ck_assert_int_eq(eevdf_workload_parse_opts(
-					 src, strlen(src), "v.json", &o2, &wl,
-					 &d),
+		ck_assert_int_eq(eevdf_workload_parse_opts(src, strlen(src),
+							   "v.json", &o2, &wl,
+							   &d),
 				 EEVDF_EPARSE);
 		ck_assert_uint_eq(nr, 3);
 		ck_assert_str_eq(all[2].path, "tasks[4].program[1].wait.sem");
@@ -3569,8 +3598,10 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, workload_missing_format_is_rejected);
 	tcase_add_test(tc, workload_wrong_format_is_rejected_naming_it);
 	tcase_add_test(tc, workload_unknown_top_level_key_is_rejected);
-	tcase_add_test(tc, workload_unknown_task_key_bogus_is_rejected_naming_it);
-	tcase_add_test(tc, workload_keys_of_later_versions_are_not_supported_yet);
+	tcase_add_test(tc,
+		       workload_unknown_task_key_bogus_is_rejected_naming_it);
+	tcase_add_test(tc,
+		       workload_keys_of_later_versions_are_not_supported_yet);
 	tcase_add_test(tc, workload_kernel_names_a_profile);
 	tcase_add_test(tc, workload_duplicate_key_is_rejected);
 	tcase_add_test(tc, workload_negative_duration_is_rejected_at_its_path);

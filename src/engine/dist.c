@@ -103,8 +103,8 @@ int eevdf__dist_init_const(struct eevdf_dist *d, s64 value)
 	return 0;
 }
 
-int eevdf__dist_init_uniform(struct eevdf_dist *d, s64 min, s64 max,
-			     char *err, size_t errlen)
+int eevdf__dist_init_uniform(struct eevdf_dist *d, s64 min, s64 max, char *err,
+			     size_t errlen)
 {
 	dist_zero(d);
 	if (min >= max) {
@@ -260,7 +260,8 @@ int eevdf__dist_init_choice(struct eevdf_dist *d, const s64 *values,
 		if (!(weights[i] >= 0.0 && isfinite(weights[i]))) {
 			set_err(err, errlen,
 				"choice: weights[%zu] (%g) must be finite "
-				"and >= 0", i, weights[i]);
+				"and >= 0",
+				i, weights[i]);
 			return EEVDF_EINVAL;
 		}
 		total += weights[i];

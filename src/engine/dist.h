@@ -35,7 +35,7 @@
 enum eevdf_dist_kind {
 	EEVDF_DIST_CONST,	/* value */
 	EEVDF_DIST_UNIFORM,	/* min + rng_below(max - min): [min, max) */
-	EEVDF_DIST_UNIFORM_INT,	/* [min, max], both ends included */
+	EEVDF_DIST_UNIFORM_INT, /* [min, max], both ends included */
 	EEVDF_DIST_EXP,		/* round(-mean * log(1 - u)) */
 	EEVDF_DIST_NORMAL,	/* round(mean + stddev * z), clamped */
 	EEVDF_DIST_LOGNORMAL,	/* round(median * e^(sigma * z)), capped */
@@ -78,8 +78,8 @@ struct eevdf_dist {
 int eevdf__dist_init_const(struct eevdf_dist *d, s64 value);
 
 /* min < max; draws are integers in [min, max). */
-int eevdf__dist_init_uniform(struct eevdf_dist *d, s64 min, s64 max,
-			     char *err, size_t errlen);
+int eevdf__dist_init_uniform(struct eevdf_dist *d, s64 min, s64 max, char *err,
+			     size_t errlen);
 
 /* min <= max; draws are integers in [min, max] (min == max is a
  * constant that still consumes its draw). */

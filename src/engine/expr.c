@@ -56,10 +56,10 @@ enum {
 
 /* How an operator is named in messages. */
 static const char *const op_names[] = {
-	[OP_NEG] = "unary '-'", [OP_ABS] = "abs()",     [OP_ADD] = "'+'",
-	[OP_SUB] = "'-'",       [OP_MUL] = "'*'",       [OP_DIV] = "'/'",
-	[OP_MOD] = "'%'",       [OP_SHL] = "'<<'",      [OP_SHR] = "'>>'",
-	[OP_CEIL] = "ceil()",   [OP_FLOOR] = "floor()",
+	[OP_NEG] = "unary '-'", [OP_ABS] = "abs()",	[OP_ADD] = "'+'",
+	[OP_SUB] = "'-'",	[OP_MUL] = "'*'",	[OP_DIV] = "'/'",
+	[OP_MOD] = "'%'",	[OP_SHL] = "'<<'",	[OP_SHR] = "'>>'",
+	[OP_CEIL] = "ceil()",	[OP_FLOOR] = "floor()",
 };
 
 /*
@@ -73,9 +73,9 @@ struct expr_insn {
 };
 
 struct expr {
-	u32 n;          /* instructions */
-	u32 depth;      /* stack slots evaluation needs */
-	bool constant;  /* folded: value is the result, code is one OP_CONST */
+	u32 n;	       /* instructions */
+	u32 depth;     /* stack slots evaluation needs */
+	bool constant; /* folded: value is the result, code is one OP_CONST */
 	s64 value;
 	struct expr_insn code[];
 };
@@ -159,8 +159,9 @@ static enum ek apply_binary(uint8_t op, s64 a, s64 b, s64 *r)
 			return EK_DIV0;
 		if (a == INT64_MIN && b == -1)
 			return EK_OVERFLOW;
-		*r = op == OP_DIV ? a / b :
-		     op == OP_CEIL ? div_ceil(a, b) : div_floor(a, b);
+		*r = op == OP_DIV  ? a / b :
+		     op == OP_CEIL ? div_ceil(a, b) :
+				     div_floor(a, b);
 		return EK_OK;
 	case OP_MOD:
 		if (b == 0)
@@ -182,8 +183,8 @@ static enum ek apply_binary(uint8_t op, s64 a, s64 b, s64 *r)
 			*r = a == 0 ? 0 : INT64_MIN;
 			return EK_OK;
 		}
-		return __builtin_mul_overflow(a, (s64)1 << b, r) ?
-			       EK_OVERFLOW : EK_OK;
+		return __builtin_mul_overflow(a, (s64)1 << b, r) ? EK_OVERFLOW :
+								   EK_OK;
 	case OP_SHR:
 		if (b < 0 || b > 63)
 			return EK_SHIFT;
@@ -225,7 +226,8 @@ static int op_error(enum ek k, const struct expr_insn *in, s64 b, char *err,
 {
 	const char *name = (size_t)in->op < ARRAY_SIZE(op_names) &&
 					   op_names[in->op] ?
-				   op_names[in->op] : "?";
+				   op_names[in->op] :
+				   "?";
 
 	switch (k) {
 	case EK_DIV0:
@@ -324,23 +326,20 @@ static int run(const struct expr *e, const struct expr_ctx *ctx, s64 *out,
 	*out = st[0];
 	return 0;
 
-bad_slot:
-	{
-		const struct expr_insn *in = &e->code[pc - 1];
+bad_slot : {
+	const struct expr_insn *in = &e->code[pc - 1];
 
-		if (!ctx)
-			seterr(err, errlen,
-			       "column %" PRIu32
-			       ": no context to read a variable from",
-			       in->col);
-		else
-			seterr(err, errlen,
-			       "column %" PRIu32 ": %s slot %" PRId64
-			       " is out of range",
-			       in->col,
-			       in->op == OP_LOCAL ? "local" : "global",
-			       in->arg);
-	}
+	if (!ctx)
+		seterr(err, errlen,
+		       "column %" PRIu32 ": no context to read a variable from",
+		       in->col);
+	else
+		seterr(err, errlen,
+		       "column %" PRIu32 ": %s slot %" PRId64
+		       " is out of range",
+		       in->col, in->op == OP_LOCAL ? "local" : "global",
+		       in->arg);
+}
 	return EEVDF_EINVAL;
 }
 
@@ -376,9 +375,9 @@ void eevdf__expr_free(struct expr *e)
 
 enum tok_kind {
 	T_END,
-	T_NUM,   /* val; big when the literal is exactly 2^63 */
-	T_NAME,  /* identifier or @name, @@name, @name.field */
-	T_FUNC,  /* identifier directly followed by '(' (not consumed) */
+	T_NUM,	/* val; big when the literal is exactly 2^63 */
+	T_NAME, /* identifier or @name, @@name, @name.field */
+	T_FUNC, /* identifier directly followed by '(' (not consumed) */
 	T_LPAREN,
 	T_RPAREN,
 	T_COMMA,
@@ -418,8 +417,8 @@ static u32 colof(const struct parser *p, size_t at)
 }
 
 /* Record a syntax error at src offset at and return EEVDF_EPARSE. */
-__attribute__((format(printf, 3, 4)))
-static int perr(struct parser *p, size_t at, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int
+perr(struct parser *p, size_t at, const char *fmt, ...)
 {
 	char msg[192];
 	va_list ap;
@@ -535,8 +534,8 @@ static int lex_number(struct parser *p, struct tok *t)
 	if (rc == EEVDF_ERANGE)
 		return perr(p, s, "duration '%s' is out of range", buf);
 	if (rc)
-		return perr(p, s,
-			    "duration '%s' is not a whole number of ns", buf);
+		return perr(p, s, "duration '%s' is not a whole number of ns",
+			    buf);
 	t->val = ns;
 	return 0;
 }
@@ -770,8 +769,8 @@ static int resolve_name(struct parser *p)
 		seterr(p->err, p->errlen,
 		       "column %" PRIu32
 		       ": the resolver gave '%.*s' an invalid kind %d",
-		       colof(p, t->start), quote_len(t->len),
-		       p->src + t->start, (int)sym.kind);
+		       colof(p, t->start), quote_len(t->len), p->src + t->start,
+		       (int)sym.kind);
 		return EEVDF_EINVAL;
 	}
 	return emit(p, op, sym.slot, t->start);
@@ -782,9 +781,8 @@ static const struct {
 	uint8_t op;
 	uint8_t nargs;
 } funcs[] = {
-	{ "min", OP_MIN, 2 },	  { "max", OP_MAX, 2 },
-	{ "ceil", OP_CEIL, 2 },	  { "floor", OP_FLOOR, 2 },
-	{ "abs", OP_ABS, 1 },	  { "sec", OP_SEC, 1 },
+	{ "min", OP_MIN, 2 },	  { "max", OP_MAX, 2 }, { "ceil", OP_CEIL, 2 },
+	{ "floor", OP_FLOOR, 2 }, { "abs", OP_ABS, 1 }, { "sec", OP_SEC, 1 },
 	{ "us", OP_US, 1 },
 };
 
@@ -865,7 +863,8 @@ static int parse_unary(struct parser *p)
 		if (p->tok.kind == T_END)
 			return perr(p, p->tok.start,
 				    "missing ')' for the '(' at column "
-				    "%" PRIu32, colof(p, at));
+				    "%" PRIu32,
+				    colof(p, at));
 		if (p->tok.kind != T_RPAREN)
 			return unexpected(p, "expected ')'");
 		p->nesting--;
@@ -977,8 +976,7 @@ static int check_depth(struct parser *p)
 
 		if (op <= OP_STOP)
 			d++;
-		else if (is_binary_op(op) || op == OP_JFALSE ||
-			 op == OP_JTRUE)
+		else if (is_binary_op(op) || op == OP_JFALSE || op == OP_JTRUE)
 			d--;
 		if (d > max)
 			max = d;
@@ -1078,8 +1076,8 @@ static int compile(const char *src, size_t len, size_t colbase,
 		p.e->value = v;
 	}
 	/* Shrink to fit; failing to shrink is harmless. */
-	shrunk = realloc(p.e, sizeof(*p.e) +
-				      (size_t)p.e->n * sizeof(p.e->code[0]));
+	shrunk = realloc(p.e,
+			 sizeof(*p.e) + (size_t)p.e->n * sizeof(p.e->code[0]));
 	if (shrunk)
 		p.e = shrunk;
 	*out = p.e;
@@ -1202,8 +1200,7 @@ nomem:
 }
 
 int eevdf__expr_whole(const char *s, expr_resolve_fn resolve, void *ud,
-		      bool *is_whole, int64_t *value, char *err,
-		      size_t errlen)
+		      bool *is_whole, int64_t *value, char *err, size_t errlen)
 {
 	const char *close;
 	size_t end;

@@ -46,11 +46,11 @@
 
 /* What a name stands for, as the resolver says. */
 enum expr_sym_kind {
-	EXPR_SYM_CONST,  /* value */
-	EXPR_SYM_LOCAL,  /* ctx->locals[slot] */
+	EXPR_SYM_CONST,	 /* value */
+	EXPR_SYM_LOCAL,	 /* ctx->locals[slot] */
 	EXPR_SYM_GLOBAL, /* ctx->globals[slot] */
-	EXPR_SYM_NOW,    /* ctx->now */
-	EXPR_SYM_STOP,   /* ctx->stop as 0 or 1 */
+	EXPR_SYM_NOW,	 /* ctx->now */
+	EXPR_SYM_STOP,	 /* ctx->stop as 0 or 1 */
 };
 
 struct expr_sym {
@@ -140,7 +140,6 @@ int eevdf__expr_interpolate(const char *s, expr_resolve_fn resolve, void *ud,
  * "${" and never closes it.
  */
 int eevdf__expr_whole(const char *s, expr_resolve_fn resolve, void *ud,
-		      bool *is_whole, int64_t *value, char *err,
-		      size_t errlen);
+		      bool *is_whole, int64_t *value, char *err, size_t errlen);
 
 #endif

@@ -213,7 +213,8 @@ void eevdf__metric_count(struct eevdf_sim *sim, u32 idx, struct task *p,
 				return;
 			}
 			memset(n + m->nr_per_task, 0,
-			       (sim->sched.nr_tasks - m->nr_per_task) * sizeof(*n));
+			       (sim->sched.nr_tasks - m->nr_per_task) *
+				       sizeof(*n));
 			m->per_task_sum = n;
 			m->nr_per_task = sim->sched.nr_tasks;
 		}

@@ -19,7 +19,7 @@ enum metric_type {
 	MET_COUNTER = 1,
 	MET_VALUE,
 	MET_HIST,
-	MET_RATE,  /* a counter's increase per `every`, sampled into a hist */
+	MET_RATE, /* a counter's increase per `every`, sampled into a hist */
 };
 
 /* "counter", "value", "hist" or "rate": the spelling of the workload format. */
@@ -27,7 +27,7 @@ const char *eevdf__metric_type_name(enum metric_type t);
 
 struct metric_cell {
 	s64 key;
-	s64 value;             /* counter sum or last value */
+	s64 value; /* counter sum or last value */
 	bool set;
 	struct eevdf_hist *hist;
 };
@@ -39,16 +39,16 @@ struct metric {
 	bool keyed;
 	bool per_task;
 	bool reset_at_warmup;
-	bool drop_zero;          /* hist: samples <= 0 are dropped (schbench) */
-	struct metric_cell all;  /* the unkeyed cell */
+	bool drop_zero;		/* hist: samples <= 0 are dropped (schbench) */
+	struct metric_cell all; /* the unkeyed cell */
 	struct metric_cell *cells; /* keyed: sorted by key */
 	u32 nr_cells, cap_cells;
-	s64 *per_task_sum;       /* per_task counters, by pid - 1 */
+	s64 *per_task_sum; /* per_task counters, by pid - 1 */
 	size_t nr_per_task;
 	/* MET_RATE */
-	u32 of;                  /* the counter sampled */
+	u32 of; /* the counter sampled */
 	eevdf_time every;
-	s64 last;                /* the counter at the last sample */
+	s64 last; /* the counter at the last sample */
 	struct eevdf_event ev;
 };
 

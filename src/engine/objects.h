@@ -25,7 +25,7 @@ enum obj_type {
 	OBJ_SPINLOCK,
 	OBJ_BARRIER,
 	OBJ_LIST,
-	OBJ_TIMER,    /* a shared periodic timer (rt-app "timer") */
+	OBJ_TIMER, /* a shared periodic timer (rt-app "timer") */
 };
 
 enum chan_kind {
@@ -39,8 +39,8 @@ enum chan_kind {
 /* When a reader frees space, which blocked writers are woken. */
 enum writer_wake {
 	WW_SLOT_FREED_IF_FULL = 1, /* pipe_read(): only if it was full */
-	WW_QUARTER_FREE,           /* unix_writable(): used * 4 <= capacity */
-	WW_ANY_SPACE,              /* tcp: any freed space */
+	WW_QUARTER_FREE,	   /* unix_writable(): used * 4 <= capacity */
+	WW_ANY_SPACE,		   /* tcp: any freed space */
 };
 
 /* A FIFO of blocked tasks, linked through the tasks themselves. */
@@ -60,16 +60,16 @@ struct chan_msg {
 
 struct obj_channel {
 	enum chan_kind kind;
-	u64 capacity;      /* bytes; 0 = unbounded */
-	u64 overhead;      /* bytes charged per message */
+	u64 capacity; /* bytes; 0 = unbounded */
+	u64 overhead; /* bytes charged per message */
 	enum writer_wake writer_wake;
-	bool reader_sync;  /* readers are woken with WF_SYNC */
-	bool writers_all;  /* wake every blocked writer (else one) */
-	u64 used;          /* bytes charged now */
+	bool reader_sync; /* readers are woken with WF_SYNC */
+	bool writers_all; /* wake every blocked writer (else one) */
+	u64 used;	  /* bytes charged now */
 	/* queued messages: a ring */
 	struct chan_msg *msgs;
 	u32 msg_head, msg_nr, msg_cap;
-	u32 nr_writers;    /* live tasks that have written: 0 after a write
+	u32 nr_writers; /* live tasks that have written: 0 after a write
 			    * and all exits means end of file */
 	bool written;
 	struct waitq readers, writers;
@@ -78,7 +78,7 @@ struct obj_channel {
 
 struct obj_sem {
 	s64 count;
-	s64 max;           /* < 0: unbounded */
+	s64 max; /* < 0: unbounded */
 	struct waitq waiters;
 };
 
@@ -115,8 +115,8 @@ struct sim_object {
 		struct obj_barrier barrier;
 		struct obj_list list;
 	} u;
-	bool latch_set;       /* OBJ_LATCH */
-	s64 timer_next;       /* OBJ_TIMER: next expiry, 0 = not started */
+	bool latch_set;	      /* OBJ_LATCH */
+	s64 timer_next;	      /* OBJ_TIMER: next expiry, 0 = not started */
 	struct waitq waiters; /* OBJ_LATCH, OBJ_EVENT */
 };
 

@@ -42,25 +42,25 @@ static inline int stay(int err)
 enum phase {
 	PH_START = 0, /* nothing done yet */
 	PH_COST,      /* burning the op's CPU cost */
-	PH_ACT,       /* cost paid: acting (or running its own burst) */
+	PH_ACT,	      /* cost paid: acting (or running its own burst) */
 	PH_WAIT,      /* blocked, or just woken with wake_result */
 	PH_RELOCK,    /* block with release: re-taking the mutex */
 };
 
 enum burst {
 	B_NONE = 0,
-	B_WORK,       /* op_work_left: a RUN op or an op's cost */
-	B_OVERHEAD,   /* overhead_left: switch and wakeup costs */
-	B_SPIN,       /* until spin_until */
-	B_SPINLOCK,   /* spinning on a lock: no end event */
+	B_WORK,	    /* op_work_left: a RUN op or an op's cost */
+	B_OVERHEAD, /* overhead_left: switch and wakeup costs */
+	B_SPIN,	    /* until spin_until */
+	B_SPINLOCK, /* spinning on a lock: no end event */
 };
 
 enum wake_result {
 	WR_NONE = 0,
-	WR_DONE,      /* the waker completed the op for us */
-	WR_RETRY,     /* the condition may hold now: try again */
+	WR_DONE,  /* the waker completed the op for us */
+	WR_RETRY, /* the condition may hold now: try again */
 	WR_TIMEOUT,
-	WR_EINTR,     /* a signal interrupted the wait */
+	WR_EINTR, /* a signal interrupted the wait */
 };
 
 /* Values of status variables (the OK TIMEOUT EINTR EOF constants). */
@@ -83,8 +83,8 @@ enum {
 static int task_fail(struct eevdf_sim *sim, struct task *p, int code,
 		     const char *what)
 {
-	return eevdf__sim_fail(sim, code, "task %s: op %u: %s", p->name,
-			       p->pc, what);
+	return eevdf__sim_fail(sim, code, "task %s: op %u: %s", p->name, p->pc,
+			       what);
 }
 
 static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
@@ -220,8 +220,7 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 					      "%lld", (long long)x);
 		}
 		if (n >= sizeof(name)) {
-			task_fail(sim, p, EEVDF_ERANGE,
-				  "object name too long");
+			task_fail(sim, p, EEVDF_ERANGE, "object name too long");
 			return NULL;
 		}
 	}
@@ -274,8 +273,9 @@ static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 	p->burst_speed = 100;
 	if (b == B_WORK || b == B_OVERHEAD) {
 		p->burst_speed = cpu_speed(sim, p->cpu);
-		until = sim->sched.now + work_to_wall((u64)(until - sim->sched.now),
-						p->burst_speed);
+		until = sim->sched.now +
+			work_to_wall((u64)(until - sim->sched.now),
+				     p->burst_speed);
 	}
 	p->ev.type = TEV_BURST;
 	p->ev.class = EVC_TASK;
@@ -301,9 +301,8 @@ static void stop_burst(struct eevdf_sim *sim, struct task *p)
 		p->op_work_left -= done < p->op_work_left ? done :
 							    p->op_work_left;
 	else if (p->burst == B_OVERHEAD)
-		p->overhead_left -= done < p->overhead_left ?
-					    done :
-					    p->overhead_left;
+		p->overhead_left -= done < p->overhead_left ? done :
+							      p->overhead_left;
 	p->burst = B_NONE;
 }
 
@@ -321,10 +320,10 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 	    p->burst_speed == cpu_speed(sim, p->cpu))
 		return 0;
 	stop_burst(sim, p);
-	return start_burst(sim, p, b,
-			   sim->sched.now + (eevdf_time)(b == B_WORK ?
-							   p->op_work_left :
-							   p->overhead_left));
+	return start_burst(
+		sim, p, b,
+		sim->sched.now + (eevdf_time)(b == B_WORK ? p->op_work_left :
+							    p->overhead_left));
 }
 
 /* The switch itself is charged to the task switched in (exec_start is
@@ -376,7 +375,8 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (timeout > 0) {
 		p->ev.type = TEV_TIMER;
 		p->ev.class = EVC_WAKEUP;
-		ret = eevdf__queue_event(&sim->sched, &p->ev, sim->sched.now + timeout);
+		ret = eevdf__queue_event(&sim->sched, &p->ev,
+					 sim->sched.now + timeout);
 	}
 	eevdf__schedule(&sim->sched, rq);
 	return ret ? ret : R_STAY;
@@ -401,8 +401,8 @@ static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 						 sim->sched.costs.ttwu_local;
 }
 
-static void wake_all(struct eevdf_sim *sim, struct task *waker,
-		     struct waitq *q, enum wake_result result, unsigned int wf)
+static void wake_all(struct eevdf_sim *sim, struct task *waker, struct waitq *q,
+		     enum wake_result result, unsigned int wf)
 {
 	struct task *w;
 
@@ -518,7 +518,8 @@ first:
 				store(sim, p, op->slot, op->flags,
 				      (op->flags & SLOT_GLOBAL ?
 					       sim->globals[op->slot] :
-					       p->locals[op->slot]) + step);
+					       p->locals[op->slot]) +
+					      step);
 			}
 			if (loop_continues(sim, p, op, (u32)j, &err)) {
 				p->pc = (u32)j + 1;
@@ -600,8 +601,7 @@ static int enter_loop(struct eevdf_sim *sim, struct task *p,
  * Entering a branch goes straight to its first op; only finishing a body
  * runs the closers (an if's then-ops jump over the else-ops).
  */
-static int enter_if(struct eevdf_sim *sim, struct task *p,
-		    const struct pop *op)
+static int enter_if(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 {
 	u32 i = p->pc;
 	s64 cond;
@@ -847,8 +847,10 @@ static int op_recv(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		p->op_phase = PH_ACT;
 		if (p->partial) {
 			p->op_phase = PH_COST;
-			p->op_work_left = op->cost.kind == PV_NONE ?
-				chan_read_cost(&sim->sched.costs, ch) : 0;
+			p->op_work_left =
+				op->cost.kind == PV_NONE ?
+					chan_read_cost(&sim->sched.costs, ch) :
+					0;
 			p->partial = false;
 			return R_AGAIN;
 		}
@@ -859,8 +861,7 @@ static int op_recv(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 
 			chan_take(ch, m.bytes);
 			for (u32 k = 0; k < op->nr_fields; k++)
-				store(sim, p, op->field_slot[k], 0,
-				      m.field[k]);
+				store(sim, p, op->field_slot[k], 0, m.field[k]);
 			chan_wake_writers(sim, p, ch);
 			store(sim, p, op->slot, op->flags, STATUS_OK);
 			return R_NEXT;
@@ -917,8 +918,7 @@ static int note_writer(struct task *p, struct sim_object *o)
 
 /* Does name match the pieces of a run-time name (any text for each
  * expression part)? */
-static bool parts_match(const struct name_part *parts, u32 nr,
-			const char *name)
+static bool parts_match(const struct name_part *parts, u32 nr, const char *name)
 {
 	size_t len;
 
@@ -1023,8 +1023,8 @@ static void sem_post(struct eevdf_sim *sim, struct task *p,
 		sem->count++;
 }
 
-static int op_post(struct eevdf_sim *sim, struct task *p,
-		   const struct pop *op, struct sim_object *o)
+static int op_post(struct eevdf_sim *sim, struct task *p, const struct pop *op,
+		   struct sim_object *o)
 {
 	s64 n = 1;
 	int err;
@@ -1067,8 +1067,8 @@ static int op_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return block(sim, rq, p, WAIT_SEM, o, &o->u.sem.waiters, t);
 }
 
-static int op_set(struct eevdf_sim *sim, struct task *p,
-		  const struct pop *op, struct sim_object *o)
+static int op_set(struct eevdf_sim *sim, struct task *p, const struct pop *op,
+		  struct sim_object *o)
 {
 	if (o->type != OBJ_LATCH)
 		return task_fail(sim, p, EEVDF_EINVAL, "set needs a latch");
@@ -1079,8 +1079,8 @@ static int op_set(struct eevdf_sim *sim, struct task *p,
 	return R_NEXT;
 }
 
-static int op_wake(struct eevdf_sim *sim, struct task *p,
-		   const struct pop *op, struct sim_object *o)
+static int op_wake(struct eevdf_sim *sim, struct task *p, const struct pop *op,
+		   struct sim_object *o)
 {
 	s64 n = -1;
 	int err;
@@ -1275,8 +1275,7 @@ static int op_barrier(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return block(sim, rq, p, WAIT_BARRIER, o, &b->waiters, 0);
 }
 
-static int op_push(struct eevdf_sim *sim, struct task *p,
-		   struct sim_object *o)
+static int op_push(struct eevdf_sim *sim, struct task *p, struct sim_object *o)
 {
 	struct obj_list *l = &o->u.list;
 
@@ -1320,13 +1319,13 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 	if (!p->xfer_left)
 		return R_NEXT;
 	m = l->members[0];
-	memmove(l->members, l->members + 1,
-		(l->nr - 1) * sizeof(*l->members));
+	memmove(l->members, l->members + 1, (l->nr - 1) * sizeof(*l->members));
 	l->nr--;
 	p->xfer_left--;
 	if (op->slot != NO_SLOT)
-		m->locals[op->slot] = (op->flags & STAMP_EACH) ? sim->sched.now :
-								 p->op_stamp;
+		m->locals[op->slot] = (op->flags & STAMP_EACH) ?
+					      sim->sched.now :
+					      p->op_stamp;
 	sem_post(sim, p, m->self, false);
 	if (op->cost.kind == PV_NONE)
 		p->overhead_left += sim->sched.costs.futex_wake;
@@ -1364,7 +1363,7 @@ static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	}
 	if (p->op_phase == PH_WAIT || joined(sim, p, op->a.c)) {
 		reaped = op->a.c == JOIN_CHILDREN ? 1 :
-			sim->join_sets[op->a.c].nr;
+						    sim->join_sets[op->a.c].nr;
 		if (op->cost.kind == PV_NONE)
 			p->overhead_left += sim->sched.costs.wait_reap * reaped;
 		store(sim, p, op->slot, op->flags, STATUS_OK);
@@ -1378,8 +1377,7 @@ static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
  * fork() / pthread_create(): the parent pays the fork, the child starts
  * at once as a new task (wake_up_new_task) named template[k].
  */
-static int op_spawn(struct eevdf_sim *sim, struct task *p,
-		    const struct pop *op)
+static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 {
 	struct task_template *t;
 	s64 n = 1;
@@ -1456,7 +1454,8 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 
 	if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &nice)))
 		return err;
-	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &slice)))
+	if (op->b.kind != PV_NONE &&
+	    (err = eval_nonneg(sim, p, &op->b, &slice)))
 		return err;
 	if (op->c.kind != PV_NONE && (err = eval(sim, p, &op->c, &policy)))
 		return err;
@@ -1464,8 +1463,7 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	    (op->c.kind != PV_NONE && (policy < 0 || policy > 2)))
 		return task_fail(sim, p, EEVDF_ERANGE,
 				 "setattr: nice or policy out of range");
-	eevdf__sched_setattr(&sim->sched, rq, p, (int)nice, slice,
-			     (int)policy);
+	eevdf__sched_setattr(&sim->sched, rq, p, (int)nice, slice, (int)policy);
 	return R_NEXT;
 }
 
@@ -1476,8 +1474,8 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
  * passed) a relative timer restarts from now, an absolute one keeps its
  * grid and the next activations come late.
  */
-static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq,
-			 struct task *p, const struct pop *op)
+static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+			 const struct pop *op)
 {
 	s64 period, *next, t;
 	int err;
@@ -1527,7 +1525,8 @@ static int op_signal(struct eevdf_sim *sim, struct task *p,
 	struct waitq *q;
 	u32 bit;
 
-	if (op->obj.task_pid <= 0 || (size_t)op->obj.task_pid > sim->sched.nr_tasks)
+	if (op->obj.task_pid <= 0 ||
+	    (size_t)op->obj.task_pid > sim->sched.nr_tasks)
 		return task_fail(sim, p, EEVDF_EINVAL,
 				 "signal to an unknown task");
 	if (op->a.c <= 0 || op->a.c >= SIG_NR)
@@ -1553,8 +1552,7 @@ static int op_signal(struct eevdf_sim *sim, struct task *p,
  * end the task; the others are ignored).  Returns true when the task
  * exited.
  */
-static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq,
-			   struct task *p)
+static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 {
 	u32 sig;
 
@@ -1850,16 +1848,16 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			return eevdf__sim_fail(sim, EEVDF_ELIVELOCK,
 					       "task %s ran %llu ops at %lld "
 					       "ns without simulated time "
-					       "advancing", p->name,
-					       LIVELOCK_OPS,
+					       "advancing",
+					       p->name, LIVELOCK_OPS,
 					       (long long)sim->sched.now);
 		if (rq->curr != p || p->state != TASK_RUNNING)
 			return 0;
 		/* costs owed from switches and wakeups come first */
 		if (p->overhead_left)
-			return start_burst(sim, p, B_OVERHEAD,
-					   sim->sched.now +
-						   (eevdf_time)p->overhead_left);
+			return start_burst(
+				sim, p, B_OVERHEAD,
+				sim->sched.now + (eevdf_time)p->overhead_left);
 		if (p->sig_pending && !p->in_handler &&
 		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
 			return 0;
@@ -2068,8 +2066,7 @@ int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
 }
 
 /* What each blocked task waits on, for the deadlock report. */
-void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
-				  size_t len)
+void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf, size_t len)
 {
 	size_t n = 0;
 	unsigned int shown = 0, total = 0;
@@ -2083,12 +2080,12 @@ void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
 		total++;
 		if (shown >= 8 || n >= len)
 			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s (%s%s%s)",
-				      shown ? "; " : "", t->name,
-				      eevdf__wait_kind_name(
-					      (enum wait_kind)t->wait_kind),
-				      t->wait_obj ? " " : "",
-				      t->wait_obj ? t->wait_obj->name : "");
+		n += (size_t)snprintf(
+			buf + n, len - n, "%s%s (%s%s%s)", shown ? "; " : "",
+			t->name,
+			eevdf__wait_kind_name((enum wait_kind)t->wait_kind),
+			t->wait_obj ? " " : "",
+			t->wait_obj ? t->wait_obj->name : "");
 		shown++;
 	}
 	if (total > shown && n < len)

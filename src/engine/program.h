@@ -24,7 +24,7 @@ struct expr;
 struct eevdf_dist;
 
 enum pval_kind {
-	PV_NONE = 0,  /* absent (an optional operand) */
+	PV_NONE = 0, /* absent (an optional operand) */
 	PV_CONST,
 	PV_EXPR,
 	PV_DIST,
@@ -33,7 +33,7 @@ enum pval_kind {
 struct pval {
 	enum pval_kind kind;
 	s64 c;
-	struct expr *expr;       /* PV_EXPR, owned by the program */
+	struct expr *expr;	 /* PV_EXPR, owned by the program */
 	struct eevdf_dist *dist; /* PV_DIST, owned by the program */
 };
 
@@ -44,52 +44,52 @@ struct name_part {
 };
 
 #define OBJ_NONE (-1)
-#define OBJ_SELF (-2)   /* the executing task's own binary semaphore */
+#define OBJ_SELF (-2) /* the executing task's own binary semaphore */
 
 struct objref {
-	s32 idx;                 /* >= 0, OBJ_SELF, or OBJ_NONE when dynamic */
-	s32 task_pid;            /* > 0: the own semaphore of that task */
+	s32 idx;		 /* >= 0, OBJ_SELF, or OBJ_NONE when dynamic */
+	s32 task_pid;		 /* > 0: the own semaphore of that task */
 	struct name_part *parts; /* dynamic: resolved at run time */
 	u32 nr_parts;
-	char *text;              /* the reference as written, for messages */
+	char *text; /* the reference as written, for messages */
 };
 
 enum popcode {
-	P_RUN = 1,       /* a: CPU work */
-	P_SPIN,          /* a: wall time to burn */
-	P_SLEEP,         /* a: duration, b: slack */
-	P_SLEEP_UNTIL,   /* a: absolute time, b: slack */
+	P_RUN = 1,     /* a: CPU work */
+	P_SPIN,	       /* a: wall time to burn */
+	P_SLEEP,       /* a: duration, b: slack */
+	P_SLEEP_UNTIL, /* a: absolute time, b: slack */
 	P_YIELD,
-	P_LOOP,          /* a: count (PV_NONE = forever), b: while cond,
+	P_LOOP,	  /* a: count (PV_NONE = forever), b: while cond,
 			  * c: until cond; slot: loop variable or NO_SLOT;
 			  * flags: LOOP_CHECK_AFTER; len: body */
-	P_IF,            /* a: cond; len then-ops, len2 else-ops */
-	P_CHOOSE,        /* len: BRANCH ops (with their bodies) */
-	P_BRANCH,        /* a: weight; len: body */
-	P_LET,           /* slot (LOCAL or GLOBAL flag): a */
-	P_SEND,          /* obj channel, a: bytes, msg fields */
-	P_RECV,          /* obj channel, a: bytes, b: calls; slot: status */
-	P_POST,          /* obj sem, a: n */
-	P_WAIT,          /* obj sem or latch; b: timeout; slot: status */
-	P_SET,           /* obj latch */
-	P_WAKE,          /* obj event, a: n (PV_NONE = all) */
-	P_BLOCK,         /* obj event; b: timeout; slot: status;
+	P_IF,	  /* a: cond; len then-ops, len2 else-ops */
+	P_CHOOSE, /* len: BRANCH ops (with their bodies) */
+	P_BRANCH, /* a: weight; len: body */
+	P_LET,	  /* slot (LOCAL or GLOBAL flag): a */
+	P_SEND,	  /* obj channel, a: bytes, msg fields */
+	P_RECV,	  /* obj channel, a: bytes, b: calls; slot: status */
+	P_POST,	  /* obj sem, a: n */
+	P_WAIT,	  /* obj sem or latch; b: timeout; slot: status */
+	P_SET,	  /* obj latch */
+	P_WAKE,	  /* obj event, a: n (PV_NONE = all) */
+	P_BLOCK,  /* obj event; b: timeout; slot: status;
 			  * obj2: mutex to release and re-take */
-	P_LOCK,          /* obj mutex or spinlock */
+	P_LOCK,	  /* obj mutex or spinlock */
 	P_UNLOCK,
-	P_BARRIER,       /* obj barrier */
-	P_PUSH,          /* obj list */
-	P_WAKE_LIST,     /* obj list; slot: stamp variable (in the woken) */
-	P_SIGNAL,        /* a: signal number; obj.task_pid: the target */
-	P_SPAWN,         /* template index in a; b: count */
+	P_BARRIER,   /* obj barrier */
+	P_PUSH,	     /* obj list */
+	P_WAKE_LIST, /* obj list; slot: stamp variable (in the woken) */
+	P_SIGNAL,    /* a: signal number; obj.task_pid: the target */
+	P_SPAWN,     /* template index in a; b: count */
 	P_EXIT,
-	P_JOIN,          /* join set index in a */
-	P_SETATTR,       /* a: nice, b: slice */
-	P_RECORD,        /* metric index in slot; a: value; b: key */
-	P_COUNT,         /* metric index in slot; a: add */
+	P_JOIN,	   /* join set index in a */
+	P_SETATTR, /* a: nice, b: slice */
+	P_RECORD,  /* metric index in slot; a: value; b: key */
+	P_COUNT,   /* metric index in slot; a: add */
 	P_MARK,
-	P_SIGRETURN,     /* end of an on_signal handler body */
-	P_TIMER_WAIT,    /* rt-app timer: a = period; flags TIMER_ABSOLUTE;
+	P_SIGRETURN,  /* end of an on_signal handler body */
+	P_TIMER_WAIT, /* rt-app timer: a = period; flags TIMER_ABSOLUTE;
 			  * slot: a task-local "next expiry" (a unique
 			  * timer), else obj: a shared OBJ_TIMER */
 };
@@ -106,15 +106,17 @@ enum popcode {
 
 /* op flags */
 #define LOOP_CHECK_AFTER 0x01u
-#define SLOT_GLOBAL      0x02u /* slot names a global variable */
-#define RECV_EXACT       0x04u
-#define RECV_MESSAGE     0x08u
-#define SEND_NONBLOCK    0x10u
-#define SLEEP_INTR       0x20u /* interruptible: a signal ends the wait
+#define SLOT_GLOBAL 0x02u /* slot names a global variable */
+#define RECV_EXACT 0x04u
+#define RECV_MESSAGE 0x08u
+#define SEND_NONBLOCK 0x10u
+#define SLEEP_INTR                                                             \
+	0x20u		     /* interruptible: a signal ends the wait
 				* (sleep, wait, block, join) with EINTR */
-#define STAMP_EACH       0x40u /* wake_list: one timestamp per member */
-#define TIMER_ABSOLUTE   0x80u /* timer_wait: keep the grid after a miss */
-#define WAKE_THEN_BLOCK  0x100u /* wake: run the next op (a block) at once,
+#define STAMP_EACH 0x40u     /* wake_list: one timestamp per member */
+#define TIMER_ABSOLUTE 0x80u /* timer_wait: keep the grid after a miss */
+#define WAKE_THEN_BLOCK                                                        \
+	0x100u /* wake: run the next op (a block) at once,
 				 * before any cost or preemption */
 #define NO_SLOT UINT32_MAX
 
@@ -130,15 +132,15 @@ struct pop {
 	struct objref obj;
 	struct objref obj2;
 	u32 slot;
-	u32 field_slot[MSG_FIELDS];   /* SEND: field values from a-fields */
+	u32 field_slot[MSG_FIELDS]; /* SEND: field values from a-fields */
 	struct pval field[MSG_FIELDS];
 	u32 nr_fields;
-	struct pval cost;             /* PV_NONE: the cost table's default */
-	char *text;                   /* MARK text */
+	struct pval cost; /* PV_NONE: the cost table's default */
+	char *text;	  /* MARK text */
 };
 
 struct program {
-	int refs;             /* tasks share a program; the last frees it */
+	int refs; /* tasks share a program; the last frees it */
 	struct pop *ops;
 	u32 nr_ops;
 	u32 nr_locals;
@@ -151,7 +153,7 @@ struct program {
 	 */
 	u32 handler[SIG_NR];
 	u32 main_ops;
-	size_t *closer;       /* per pc: innermost structured op ending there */
+	size_t *closer;	      /* per pc: innermost structured op ending there */
 	size_t *outer_closer; /* per op: next one ending at the same pc */
 	/*
 	 * Every choose's branches as running weight sums, so that a choice
@@ -160,10 +162,10 @@ struct program {
 	 * from choose_first[pc].
 	 */
 	struct choose_entry {
-		s64 cum;          /* sum of the weights up to this branch */
-		u32 branch;       /* its BRANCH op */
-	} *choose_tab;
-	u32 *choose_first;    /* per op (CHOOSE only) */
+		s64 cum;    /* sum of the weights up to this branch */
+		u32 branch; /* its BRANCH op */
+	} * choose_tab;
+	u32 *choose_first; /* per op (CHOOSE only) */
 	u32 *choose_nr;
 };
 

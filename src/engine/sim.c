@@ -115,8 +115,8 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		size_t n = 0;
 		char names[128] = "";
 
-		for (size_t i = 0; i < eevdf_profile_count() &&
-				   n < sizeof(names); i++)
+		for (size_t i = 0;
+		     i < eevdf_profile_count() && n < sizeof(names); i++)
 			n += (size_t)snprintf(names + n, sizeof(names) - n,
 					      "%s%s", i ? ", " : "",
 					      eevdf_profile_name(i));
@@ -128,12 +128,16 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 	sp->profile = prof;
 	sp->features = ((mask | cfg->feat_on) & ~cfg->feat_off) &
 		       prof->feat_present;
-	factor = 1 + ilog2_u((unsigned int)(sim->sched.nr_cpus < 8 ? sim->sched.nr_cpus : 8));
+	factor = 1 + ilog2_u((unsigned int)(sim->sched.nr_cpus < 8 ?
+						    sim->sched.nr_cpus :
+						    8));
 	if (cfg->base_slice) {
 		if (cfg->base_slice < 100 * EEVDF_NSEC_PER_USEC ||
 		    cfg->base_slice > 100 * EEVDF_NSEC_PER_MSEC) {
-			set_err(err, errlen, "base slice %lld ns is outside "
-				"100us..100ms", (long long)cfg->base_slice);
+			set_err(err, errlen,
+				"base slice %lld ns is outside "
+				"100us..100ms",
+				(long long)cfg->base_slice);
 			return EEVDF_EINVAL;
 		}
 		sp->sysctl_sched_base_slice = (u64)cfg->base_slice;
@@ -151,7 +155,8 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 	sp->sysctl_sched_latency = 6000000ull * factor;
 	sp->sysctl_sched_wakeup_granularity = 1000000ull * factor;
 	sp->sysctl_sched_idle_min_granularity = 750000;
-	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->sched.hz / 2) / sim->sched.hz);
+	sp->tick_nsec = (u64)((EEVDF_NSEC_PER_SEC + sim->sched.hz / 2) /
+			      sim->sched.hz);
 	sp->migration_cost = 500000;
 	sp->smp = sim->sched.nr_cpus > 1;
 	return 0;
@@ -184,7 +189,8 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	}
 #ifdef EEVDF_NO_INVARIANTS
 	if (cfg->check_invariants) {
-		set_err(err, errlen, "invariant checking is compiled out of "
+		set_err(err, errlen,
+			"invariant checking is compiled out of "
 			"this build (EEVDF_NO_INVARIANTS)");
 		return EEVDF_EINVAL;
 	}
@@ -204,18 +210,22 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		eevdf_sim_free(sim);
 		return ret;
 	}
-	sim->sched.rqs = calloc((size_t)sim->sched.nr_cpus, sizeof(*sim->sched.rqs));
-	sim->sched.settle = calloc((size_t)sim->sched.nr_cpus, sizeof(*sim->sched.settle));
+	sim->sched.rqs = calloc((size_t)sim->sched.nr_cpus,
+				sizeof(*sim->sched.rqs));
+	sim->sched.settle = calloc((size_t)sim->sched.nr_cpus,
+				   sizeof(*sim->sched.settle));
 	sim->sched.core_mark = calloc((size_t)sim->sched.topo.nr_cores,
-				sizeof(*sim->sched.core_mark));
+				      sizeof(*sim->sched.core_mark));
 	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
-	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark || !sim->sched.idle_map) {
+	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
+	    !sim->sched.idle_map) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
 	sim->seed = cfg->seed;
 	sim->duration = cfg->duration;
-	snprintf(sim->name, sizeof(sim->name), "%s", cfg->name ? cfg->name : "");
+	snprintf(sim->name, sizeof(sim->name), "%s",
+		 cfg->name ? cfg->name : "");
 	sim->check_invariants = cfg->check_invariants;
 	sim->sched.trace = cfg->trace;
 	sim->sched.trace_ud = cfg->trace_ud;
@@ -337,8 +347,8 @@ static int check_program(struct eevdf_sim *sim, const char *name,
 				return sim_reject(sim, EEVDF_EINVAL,
 						  "task %s: op %zu: loop body "
 						  "of %u ops does not fit the "
-						  "program", name, i,
-						  op->body_len);
+						  "program",
+						  name, i, op->body_len);
 			for (size_t k = i + 1; k < end; k++) {
 				const struct eevdf_op *in = &ops[k];
 
@@ -355,8 +365,8 @@ static int check_program(struct eevdf_sim *sim, const char *name,
 				return sim_reject(sim, EEVDF_EINVAL,
 						  "task %s: op %zu: a forever "
 						  "loop needs a run or sleep "
-						  "of non-zero duration", name,
-						  i);
+						  "of non-zero duration",
+						  name, i);
 			break;
 		}
 		default:
@@ -373,43 +383,57 @@ static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
 	size_t len;
 
 	if (!s->name || !(len = strlen(s->name)) || len >= EEVDF_NAME_MAX)
-		return sim_reject(sim, EEVDF_EINVAL, "task name must have "
-				  "1..%d characters", EEVDF_NAME_MAX - 1);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task name must have "
+				  "1..%d characters",
+				  EEVDF_NAME_MAX - 1);
 	if (s->nice < -20 || s->nice > 19)
-		return sim_reject(sim, EEVDF_EINVAL, "task %s: nice %d is "
-				  "outside -20..19", s->name, s->nice);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: nice %d is "
+				  "outside -20..19",
+				  s->name, s->nice);
 	if (s->policy != EEVDF_POLICY_NORMAL &&
 	    s->policy != EEVDF_POLICY_BATCH && s->policy != EEVDF_POLICY_IDLE)
-		return sim_reject(sim, EEVDF_EINVAL, "task %s: unknown policy "
-				  "%d", s->name, (int)s->policy);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: unknown policy "
+				  "%d",
+				  s->name, (int)s->policy);
 	if (s->slice < 0)
 		return sim_reject(sim, EEVDF_EINVAL, "task %s: negative slice",
 				  s->name);
 	if (s->start < 0 || s->start > MAX_DURATION)
-		return sim_reject(sim, EEVDF_EINVAL, "task %s: start %lld ns "
-				  "is outside 0..10^15", s->name,
-				  (long long)s->start);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: start %lld ns "
+				  "is outside 0..10^15",
+				  s->name, (long long)s->start);
 	if (s->nr_ops && !s->program)
-		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_ops without "
-				  "a program", s->name);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: nr_ops without "
+				  "a program",
+				  s->name);
 	if (s->nr_ops > 65536)
-		return sim_reject(sim, EEVDF_EINVAL, "task %s: program of %zu "
-				  "ops is longer than 65536", s->name,
-				  s->nr_ops);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: program of %zu "
+				  "ops is longer than 65536",
+				  s->name, s->nr_ops);
 	if (s->nr_cpus && !s->cpus)
-		return sim_reject(sim, EEVDF_EINVAL, "task %s: nr_cpus without "
-				  "a cpu list", s->name);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: nr_cpus without "
+				  "a cpu list",
+				  s->name);
 	for (size_t i = 0; i < s->nr_cpus; i++) {
 		if (s->cpus[i] < 0 || s->cpus[i] >= sim->sched.nr_cpus)
-			return sim_reject(sim, EEVDF_EINVAL, "task %s: cpu %d "
+			return sim_reject(sim, EEVDF_EINVAL,
+					  "task %s: cpu %d "
 					  "is not on this %d-CPU machine",
-					  s->name, s->cpus[i], sim->sched.nr_cpus);
+					  s->name, s->cpus[i],
+					  sim->sched.nr_cpus);
 		for (size_t j = 0; j < i; j++)
 			if (s->cpus[j] == s->cpus[i])
 				return sim_reject(sim, EEVDF_EINVAL,
 						  "task %s: cpu %d is listed "
-						  "twice", s->name,
-						  s->cpus[i]);
+						  "twice",
+						  s->name, s->cpus[i]);
 	}
 	return check_program(sim, s->name, s->program, s->nr_ops);
 }
@@ -454,7 +478,8 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	struct task *p;
 
 	if (sim->sched.nr_tasks == sim->sched.cap_tasks) {
-		size_t cap = sim->sched.cap_tasks ? 2 * sim->sched.cap_tasks : 16;
+		size_t cap = sim->sched.cap_tasks ? 2 * sim->sched.cap_tasks :
+						    16;
 		struct task **t = realloc(sim->sched.tasks, cap * sizeof(*t));
 
 		if (!t) {
@@ -473,10 +498,9 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->locals = calloc(prog->nr_locals + 1, sizeof(*p->locals));
 	p->loop_left = calloc(prog->nr_ops + 1, sizeof(*p->loop_left));
 	/* no list means every CPU: nothing to store */
-	p->cpus_allowed = spec->nr_cpus ?
-				  dup_array(spec->cpus, spec->nr_cpus,
-					    sizeof(*p->cpus_allowed)) :
-				  NULL;
+	p->cpus_allowed = spec->nr_cpus ? dup_array(spec->cpus, spec->nr_cpus,
+						    sizeof(*p->cpus_allowed)) :
+					  NULL;
 	p->self = new_self_sem(spec->name);
 	if (!p->locals || !p->loop_left ||
 	    (spec->nr_cpus && !p->cpus_allowed) || !p->self) {
@@ -509,7 +533,8 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	 * balancer chooses the CPU when it starts.
 	 */
 	if (p->nr_cpus_allowed > 1)
-		qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int), cmp_int);
+		qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int),
+		      cmp_int);
 	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
 	p->recent_used_cpu = -1;
 	p->wakelist_waker = -1;
@@ -583,8 +608,10 @@ int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 	if (!sim || !spec)
 		return EEVDF_EINVAL;
 	if (sim->sched.error)
-		return sim_reject(sim, EEVDF_EMISUSE, "the simulation failed "
-				  "earlier: %s", eevdf_strerror(sim->sched.error));
+		return sim_reject(sim, EEVDF_EMISUSE,
+				  "the simulation failed "
+				  "earlier: %s",
+				  eevdf_strerror(sim->sched.error));
 	if (sim->sched.nr_tasks >= EEVDF_MAX_TASKS)
 		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
 				  EEVDF_MAX_TASKS);
@@ -602,18 +629,20 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 	if (!sim)
 		return EEVDF_EINVAL;
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
-		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
+		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d",
+				  pid);
 	if (nice < -20 || nice > 19)
-		return sim_reject(sim, EEVDF_EINVAL, "nice %d is outside "
-				  "-20..19", nice);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "nice %d is outside "
+				  "-20..19",
+				  nice);
 	if (sim->sched.error)
 		return sim->sched.error;
 	eevdf__task_set_nice(&sim->sched, sim->sched.tasks[pid - 1], nice);
 	return sim->sched.error;
 }
 
-int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
-			   size_t nr)
+int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus, size_t nr)
 {
 	struct task *p;
 	int *mask = NULL;
@@ -621,14 +650,16 @@ int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
 	if (!sim)
 		return EEVDF_EINVAL;
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
-		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d", pid);
+		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d",
+				  pid);
 	if (nr && !cpus)
 		return sim_reject(sim, EEVDF_EINVAL, "nr without a cpu list");
 	for (size_t i = 0; i < nr; i++) {
 		if (cpus[i] < 0 || cpus[i] >= sim->sched.nr_cpus)
-			return sim_reject(sim, EEVDF_EINVAL, "cpu %d is not on "
-					  "this %d-CPU machine", cpus[i],
-					  sim->sched.nr_cpus);
+			return sim_reject(sim, EEVDF_EINVAL,
+					  "cpu %d is not on "
+					  "this %d-CPU machine",
+					  cpus[i], sim->sched.nr_cpus);
 		for (size_t j = 0; j < i; j++)
 			if (cpus[j] == cpus[i])
 				return sim_reject(sim, EEVDF_EINVAL,
@@ -687,8 +718,8 @@ int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o)
 	}
 	idx = (u32)sim->nr_objs;
 	sim->objs[sim->nr_objs++] = o;
-	for (k = idx; k > 0 && cmp_name_idx(sim, sim->objs_by_name[k - 1],
-					    idx) > 0; k--)
+	for (k = idx;
+	     k > 0 && cmp_name_idx(sim, sim->objs_by_name[k - 1], idx) > 0; k--)
 		sim->objs_by_name[k] = sim->objs_by_name[k - 1];
 	sim->objs_by_name[k] = idx;
 	return (int)idx;
@@ -821,8 +852,9 @@ static int check_all(struct eevdf_sim *sim)
 		if (err)
 			return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
 					       "invariant broken on CPU %d at "
-					       "%lld ns: %s", i,
-					       (long long)sim->sched.now, err);
+					       "%lld ns: %s",
+					       i, (long long)sim->sched.now,
+					       err);
 	}
 	return 0;
 }
@@ -849,8 +881,8 @@ static int step_one(struct eevdf_sim *sim)
 	sim->sched.now = ev->time;
 	sim->nr_events++;
 	if (ev->type == SEV_RATE)
-		eevdf__metric_rate_tick(sim, container_of(ev, struct metric,
-							  ev));
+		eevdf__metric_rate_tick(sim,
+					container_of(ev, struct metric, ev));
 	else if (ev->type == SEV_STOP || ev->type == SEV_WARMUP)
 		sim_event(sim, ev);
 	else
@@ -886,7 +918,8 @@ static int deadlock(struct eevdf_sim *sim)
 	char who[200];
 
 	eevdf__prog_describe_blocked(sim, who, sizeof(who));
-	return eevdf__sim_fail(sim, EEVDF_EDEADLOCK, "deadlock at %lld ns: "
+	return eevdf__sim_fail(sim, EEVDF_EDEADLOCK,
+			       "deadlock at %lld ns: "
 			       "every remaining task is blocked: %s",
 			       (long long)sim->sched.now, who);
 }
@@ -900,9 +933,10 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (until < sim->sched.now)
-		return sim_reject(sim, EEVDF_EINVAL, "cannot run back to %lld "
-				  "ns from %lld ns", (long long)until,
-				  (long long)sim->sched.now);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "cannot run back to %lld "
+				  "ns from %lld ns",
+				  (long long)until, (long long)sim->sched.now);
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until) {
 		int ret = step_one(sim);

@@ -47,17 +47,18 @@ struct join_set {
 
 /* What spawn creates: a task spec and its program. */
 struct task_template {
-	char *name;               /* instances are name[k] */
+	char *name;		     /* instances are name[k] */
 	struct eevdf_task_spec spec; /* spec.name unused; cpus owned */
-	struct program *prog;     /* a reference */
+	struct program *prog;	     /* a reference */
 	bool is_thread;
-	u32 spawned;              /* instances so far, for their names */
+	u32 spawned; /* instances so far, for their names */
 };
 
 struct eevdf_sim {
 	struct scheduler sched; /* the clock, the CPUs, the tasks */
 
-	struct eevdf_machine *machine; /* owned copy: the config's or a flat one */
+	struct eevdf_machine
+		*machine; /* owned copy: the config's or a flat one */
 	u64 seed;
 	eevdf_time duration;
 	char name[128];
@@ -72,9 +73,9 @@ struct eevdf_sim {
 	 * program, not a hundred thousand copies.
 	 */
 	struct prog_cache {
-		struct eevdf_op *ops;  /* a copy of the public ops */
+		struct eevdf_op *ops; /* a copy of the public ops */
 		size_t nr;
-		struct program *prog;  /* a reference */
+		struct program *prog; /* a reference */
 	} prog_cache[8];
 	unsigned int prog_cache_next;
 
@@ -85,7 +86,7 @@ struct eevdf_sim {
 	/* Workload engine (program.c). */
 	struct sim_object **objs;
 	size_t nr_objs, cap_objs;
-	u32 *objs_by_name;   /* object indices sorted by name */
+	u32 *objs_by_name; /* object indices sorted by name */
 	bool objs_sorted;
 	s64 *globals;
 	size_t nr_globals;
@@ -96,13 +97,13 @@ struct eevdf_sim {
 	struct task_template *templates;
 	size_t nr_templates;
 	struct waitq joiners;
-	bool stop_flag;            /* the workload's "stop" expression */
-	eevdf_time kill_at;        /* stop mode kill: the run ends here */
-	int end_on_exit_of;        /* pid whose exit ends the run, or 0 */
-	bool ended;                /* the workload's stop condition held */
+	bool stop_flag;	    /* the workload's "stop" expression */
+	eevdf_time kill_at; /* stop mode kill: the run ends here */
+	int end_on_exit_of; /* pid whose exit ends the run, or 0 */
+	bool ended;	    /* the workload's stop condition held */
 	struct eevdf_event stop_ev;
 	struct eevdf_event warmup_ev;
-	char **strings;            /* interned string constants (keys) */
+	char **strings; /* interned string constants (keys) */
 	size_t nr_strings;
 };
 
@@ -158,8 +159,7 @@ int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p);
 int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
 			    struct program **out);
 /* The deadlock report: every blocked task and what it waits on. */
-void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf,
-				  size_t len);
+void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf, size_t len);
 /* The hooks the scheduler runs programs through. */
 extern const struct sched_task_ops eevdf__prog_ops;
 

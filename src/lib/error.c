@@ -9,8 +9,8 @@ const char *eevdf_strerror(int code)
 	switch (code) {
 	case 0:
 		return "success";
-#define XX(num, name, text)                                                   \
-	case -(num):                                                          \
+#define XX(num, name, text)                                                    \
+	case -(num):                                                           \
 		return text;
 		EEVDF_ERRNO_MAP(XX)
 #undef XX
@@ -24,8 +24,8 @@ const char *eevdf_err_name(int code)
 	switch (code) {
 	case 0:
 		return "OK";
-#define XX(num, name, text)                                                   \
-	case -(num):                                                          \
+#define XX(num, name, text)                                                    \
+	case -(num):                                                           \
 		return #name;
 		EEVDF_ERRNO_MAP(XX)
 #undef XX

@@ -136,7 +136,9 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
 	{
 		struct eevdf_eq_slot s = {
-			ev->time, (u64)ev->class << 48 | ev->seq, ev,
+			ev->time,
+			(u64)ev->class << 48 | ev->seq,
+			ev,
 		};
 
 		eventq_place(q, q->nr, &s);
@@ -158,8 +160,8 @@ static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 	q->nr--;
 	if (i != q->nr) {
 		eventq_place(q, i, &q->heap[q->nr]);
-		if (i > 0 && slot_before(&q->heap[i],
-					 &q->heap[(i - 1) / EQ_ARITY]))
+		if (i > 0 &&
+		    slot_before(&q->heap[i], &q->heap[(i - 1) / EQ_ARITY]))
 			eventq_sift_up(q, i);
 		else
 			eventq_sift_down(q, i);

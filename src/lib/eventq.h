@@ -26,16 +26,16 @@
 
 struct eevdf_event {
 	eevdf_time time;
-	u32 class;       /* same-time order: lower runs first */
-	u32 type;        /* for the dispatcher; the queue ignores it */
-	u64 seq;         /* push order, assigned by eevdf__eventq_push */
+	u32 class; /* same-time order: lower runs first */
+	u32 type;  /* for the dispatcher; the queue ignores it */
+	u64 seq;   /* push order, assigned by eevdf__eventq_push */
 	size_t heap_index;
 };
 
 /* A heap slot: the event's order key, copied in at push. */
 struct eevdf_eq_slot {
 	eevdf_time time;
-	u64 key;          /* class << 48 | seq: seq stays below 2^48 */
+	u64 key; /* class << 48 | seq: seq stays below 2^48 */
 	struct eevdf_event *ev;
 };
 
@@ -83,7 +83,8 @@ void eevdf__eventq_destroy(struct eevdf_eventq *q);
 int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev);
 
 /* The earliest event, or NULL when empty. */
-static inline struct eevdf_event *eevdf__eventq_peek(const struct eevdf_eventq *q)
+static inline struct eevdf_event *
+eevdf__eventq_peek(const struct eevdf_eventq *q)
 {
 	return q->nr ? q->heap[0].ev : NULL;
 }

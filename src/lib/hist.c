@@ -260,7 +260,8 @@ static int exact_reserve(struct eevdf_hist *h, size_t want)
 	need = h->nsorted + tail_cap;
 	if (need > h->sorted_cap) {
 		cap = h->sorted_cap <= SIZE_MAX / sizeof(*h->sorted) / 2 ?
-			      h->sorted_cap * 2 : need;
+			      h->sorted_cap * 2 :
+			      need;
 		if (cap < need)
 			cap = need;
 		p = realloc(h->sorted, cap * sizeof(*h->sorted));
@@ -587,13 +588,15 @@ static int schbench_print(struct sink *s, struct eevdf_hist *h,
 	if (!plist_ok(plist, n) || rep->star < -1 || rep->star >= (int)n)
 		return EEVDF_EINVAL;
 	percentiles(h, plist, n, out);
-	sink_printf(s, "%s percentiles (%s) runtime %llu (s) (%" PRIu64
+	sink_printf(s,
+		    "%s percentiles (%s) runtime %llu (s) (%" PRIu64
 		    " total samples)\n",
 		    rep->label, rep->units, rep->runtime, h->count);
 	for (i = 0; i < n; i++) {
 		if (!(rep->mask & (1ul << i)))
 			continue;
-		sink_printf(s, "\t%s%u.%uth: %-10" PRIu64 " (%" PRIu64
+		sink_printf(s,
+			    "\t%s%u.%uth: %-10" PRIu64 " (%" PRIu64
 			    " samples)\n",
 			    (int)i == rep->star ? "* " : "  ",
 			    out[i].permille / 10, out[i].permille % 10,

@@ -66,8 +66,8 @@ struct eevdf_hist_entry {
 struct eevdf_hist {
 	enum eevdf_hist_kind kind;
 	u64 count;
-	u128 sum;	/* cannot overflow: values < 2^63, count < 2^64 */
-	s64 min, max;	/* 0 when empty */
+	u128 sum;     /* cannot overflow: values < 2^63, count < 2^64 */
+	s64 min, max; /* 0 when empty */
 	/* FIO_PLAT8, HDR3: nbuckets counters. */
 	u64 *buckets;
 	size_t nbuckets;
@@ -142,8 +142,8 @@ s64 eevdf__hist_percentile(struct eevdf_hist *h, unsigned int permille);
 struct eevdf_hist_pct {
 	unsigned int permille;
 	s64 value;
-	u64 cum;	/* samples in value's bucket and below */
-	u64 samples;	/* schbench's "(N samples)": cum minus the
+	u64 cum;     /* samples in value's bucket and below */
+	u64 samples; /* schbench's "(N samples)": cum minus the
 			 * previous entry's cum; the first's own cum */
 };
 
@@ -156,7 +156,10 @@ int eevdf__hist_percentiles(struct eevdf_hist *h, const unsigned int *plist,
 			    size_t n, struct eevdf_hist_pct *out);
 
 /* schbench's plist, and its masks and stars over it (bit i = plist[i]). */
-#define EEVDF_HIST_SCHBENCH_PLIST { 200, 500, 900, 990, 999 }
+#define EEVDF_HIST_SCHBENCH_PLIST                                              \
+	{                                                                      \
+		200, 500, 900, 990, 999                                        \
+	}
 #define EEVDF_HIST_SCHBENCH_NPLIST 5
 #define EEVDF_HIST_SCHBENCH_MASK_LAT 0x1eul /* 50, 90, 99, 99.9 */
 #define EEVDF_HIST_SCHBENCH_STAR_LAT 3	    /* * 99.0th */
@@ -165,13 +168,13 @@ int eevdf__hist_percentiles(struct eevdf_hist *h, const unsigned int *plist,
 
 /* What schbench's show_latencies() takes besides the histogram. */
 struct eevdf_hist_report {
-	const char *label;	/* "Wakeup Latencies", "RPS" */
-	const char *units;	/* "usec", "requests" */
-	unsigned long long runtime;	/* seconds, as printed */
-	const unsigned int *plist;	/* NULL: EEVDF_HIST_SCHBENCH_PLIST */
+	const char *label;	    /* "Wakeup Latencies", "RPS" */
+	const char *units;	    /* "usec", "requests" */
+	unsigned long long runtime; /* seconds, as printed */
+	const unsigned int *plist;  /* NULL: EEVDF_HIST_SCHBENCH_PLIST */
 	size_t nplist;
-	unsigned long mask;	/* bit i prints plist[i] */
-	int star;		/* plist index of the "* " line; -1: none */
+	unsigned long mask; /* bit i prints plist[i] */
+	int star;	    /* plist index of the "* " line; -1: none */
 };
 
 /*
@@ -196,7 +199,7 @@ int eevdf__hist_schbench_snprint(char *buf, size_t len, struct eevdf_hist *h,
 
 /* The quantizers' index and value maps, for tests and documentation. */
 unsigned int eevdf__plat_val_to_idx(u64 val);
-u64 eevdf__plat_idx_to_val(unsigned int idx);	/* the bucket midpoint */
+u64 eevdf__plat_idx_to_val(unsigned int idx); /* the bucket midpoint */
 unsigned int eevdf__hdr3_val_to_idx(u64 val);
 u64 eevdf__hdr3_idx_lowest(unsigned int idx);
 u64 eevdf__hdr3_idx_highest(unsigned int idx);

@@ -30,8 +30,8 @@ typedef int32_t s32;
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 s128;
 
-#define container_of(ptr, type, member)                                       \
-	((type *)(uintptr_t)((const char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member)                                        \
+	((type *)(uintptr_t)((const char *)(ptr)-offsetof(type, member)))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -40,14 +40,13 @@ __extension__ typedef __int128 s128;
  * every build (a simulator that keeps going on a corrupted run queue only
  * produces plausible-looking wrong numbers).
  */
-#define EEVDF_ASSERT(cond)                                                    \
-	do {                                                                  \
-		if (!(cond))                                                  \
-			eevdf__assert_fail(#cond, __FILE__, __LINE__);        \
+#define EEVDF_ASSERT(cond)                                                     \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			eevdf__assert_fail(#cond, __FILE__, __LINE__);         \
 	} while (0)
 
-_Noreturn void eevdf__assert_fail(const char *cond, const char *file,
-				  int line);
+_Noreturn void eevdf__assert_fail(const char *cond, const char *file, int line);
 
 /*
  * Format a message into the caller's err buffer of errlen bytes (the
@@ -56,9 +55,21 @@ _Noreturn void eevdf__assert_fail(const char *cond, const char *file,
 void eevdf__set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static inline u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
-static inline u64 max_u64(u64 a, u64 b) { return a > b ? a : b; }
-static inline s64 min_s64(s64 a, s64 b) { return a < b ? a : b; }
-static inline s64 max_s64(s64 a, s64 b) { return a > b ? a : b; }
+static inline u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+static inline u64 max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+static inline s64 min_s64(s64 a, s64 b)
+{
+	return a < b ? a : b;
+}
+static inline s64 max_s64(s64 a, s64 b)
+{
+	return a > b ? a : b;
+}
 
 #endif

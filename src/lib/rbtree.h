@@ -55,7 +55,8 @@ void eevdf__rb_propagate(struct eevdf_rb_root *t, struct eevdf_rb_node *node);
 
 struct eevdf_rb_node *eevdf__rb_next(const struct eevdf_rb_node *node);
 
-static inline struct eevdf_rb_node *eevdf__rb_first(const struct eevdf_rb_root *t)
+static inline struct eevdf_rb_node *
+eevdf__rb_first(const struct eevdf_rb_root *t)
 {
 	return t->leftmost;
 }

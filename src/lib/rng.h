@@ -18,7 +18,7 @@ struct eevdf_rng {
 /* Purposes, so one name can own several independent streams. */
 enum eevdf_rng_purpose {
 	EEVDF_RNG_BEHAVIOUR = 1, /* a task's program draws */
-	EEVDF_RNG_COSTS = 2,     /* jitter of the cost model */
+	EEVDF_RNG_COSTS = 2,	 /* jitter of the cost model */
 };
 
 /* One splitmix64 step: advances *state and returns the next output. */

@@ -18,8 +18,7 @@ static const char *const cost_name[] = {
 };
 
 /* Sets of overridden entries are u64 bitmasks. */
-_Static_assert(ARRAY_SIZE(cost_off) == COST_NR_ENTRIES &&
-		       COST_NR_ENTRIES <= 64,
+_Static_assert(ARRAY_SIZE(cost_off) == COST_NR_ENTRIES && COST_NR_ENTRIES <= 64,
 	       "a set of cost entries must fit in 64 bits");
 
 void eevdf__costs_default(struct cost_table *c)

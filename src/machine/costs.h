@@ -20,33 +20,33 @@
 #include "lib/internal.h"
 
 /* COST(name, default in ns) */
-#define EEVDF_COST_MAP(COST)                                                  \
-	COST(syscall, 100)                                                    \
-	COST(pipe_write, 250)                                                 \
-	COST(pipe_read, 300)                                                  \
-	COST(unix_write, 800)                                                 \
-	COST(unix_read, 600)                                                  \
-	COST(tcp_send, 1800)                                                  \
-	COST(tcp_recv, 600)                                                   \
-	COST(futex_wake, 150)                                                 \
-	COST(futex_wait, 250)                                                 \
-	COST(ttwu_local, 300)                                                 \
-	COST(ctxsw_thread, 400)                                               \
-	COST(ctxsw_process, 550)                                              \
-	COST(signal_send, 350)                                                \
-	COST(signal_deliver, 600)                                             \
-	COST(timer_arm, 250)                                                  \
-	COST(fork, 35000)                                                     \
-	COST(exit, 25000)                                                     \
-	COST(wait_reap, 5000)                                                 \
-	COST(gettimeofday, 20)                                                \
-	COST(ttwu_remote, 500)                                                \
-	COST(ipi, 1500)                                                       \
-	COST(idle_exit, 2000)                                                 \
-	COST(migrate_llc, 2000)                                               \
-	COST(migrate_cross_llc, 10000)                                        \
-	COST(migrate_cross_pkg, 25000)                                        \
-	COST(balance_per_cpu, 100)                                            \
+#define EEVDF_COST_MAP(COST)                                                   \
+	COST(syscall, 100)                                                     \
+	COST(pipe_write, 250)                                                  \
+	COST(pipe_read, 300)                                                   \
+	COST(unix_write, 800)                                                  \
+	COST(unix_read, 600)                                                   \
+	COST(tcp_send, 1800)                                                   \
+	COST(tcp_recv, 600)                                                    \
+	COST(futex_wake, 150)                                                  \
+	COST(futex_wait, 250)                                                  \
+	COST(ttwu_local, 300)                                                  \
+	COST(ctxsw_thread, 400)                                                \
+	COST(ctxsw_process, 550)                                               \
+	COST(signal_send, 350)                                                 \
+	COST(signal_deliver, 600)                                              \
+	COST(timer_arm, 250)                                                   \
+	COST(fork, 35000)                                                      \
+	COST(exit, 25000)                                                      \
+	COST(wait_reap, 5000)                                                  \
+	COST(gettimeofday, 20)                                                 \
+	COST(ttwu_remote, 500)                                                 \
+	COST(ipi, 1500)                                                        \
+	COST(idle_exit, 2000)                                                  \
+	COST(migrate_llc, 2000)                                                \
+	COST(migrate_cross_llc, 10000)                                         \
+	COST(migrate_cross_pkg, 25000)                                         \
+	COST(balance_per_cpu, 100)                                             \
 	COST(smt_speed_pct, 62)
 
 struct cost_table {
@@ -68,7 +68,9 @@ bool eevdf__costs_set(struct cost_table *c, const char *name, u64 ns);
  * they can be layered: defaults, then the machine's, then the workload's.
  */
 #define COST_ONE(name, dflt) +1
-enum { COST_NR_ENTRIES = 0 EEVDF_COST_MAP(COST_ONE) };
+enum {
+	COST_NR_ENTRIES = 0 EEVDF_COST_MAP(COST_ONE)
+};
 #undef COST_ONE
 /* An entry in ns is at most 10^15 ns, as any duration of a workload. */
 #define COST_MAX_NS ((u64)1000000000000000)

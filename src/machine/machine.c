@@ -68,17 +68,20 @@ static int build_regular(const struct eevdf_machine_spec *s,
 
 	for (size_t i = 0; i < ARRAY_SIZE(count); i++) {
 		if (count[i] < 1) {
-			eevdf__set_err(err, errlen, "%s must be at least 1, "
-				       "not %d", what[i], count[i]);
+			eevdf__set_err(err, errlen,
+				       "%s must be at least 1, "
+				       "not %d",
+				       what[i], count[i]);
 			return EEVDF_EINVAL;
 		}
 		/* each factor is checked before the next: no overflow */
 		total *= (u64)count[i];
 		if (total > EEVDF_MAX_CPUS) {
-			eevdf__set_err(err, errlen, "%d package%s x %d LLC%s "
+			eevdf__set_err(err, errlen,
+				       "%d package%s x %d LLC%s "
 				       "x %d core%s x %d thread%s: more than "
-				       "%d CPUs", s->packages,
-				       s->packages == 1 ? "" : "s",
+				       "%d CPUs",
+				       s->packages, s->packages == 1 ? "" : "s",
 				       s->llcs_per_package,
 				       s->llcs_per_package == 1 ? "" : "s",
 				       s->cores_per_llc,
@@ -91,7 +94,8 @@ static int build_regular(const struct eevdf_machine_spec *s,
 	}
 	if (s->numbering != EEVDF_SMT_SPLIT &&
 	    s->numbering != EEVDF_SMT_ADJACENT) {
-		eevdf__set_err(err, errlen, "numbering must be "
+		eevdf__set_err(err, errlen,
+			       "numbering must be "
 			       "EEVDF_SMT_SPLIT or EEVDF_SMT_ADJACENT, not %d",
 			       (int)s->numbering);
 		return EEVDF_EINVAL;
@@ -107,7 +111,8 @@ static int build_regular(const struct eevdf_machine_spec *s,
 	for (int i = 0; i < n; i++) {
 		/* split: cpu i is thread i / ncores of core i % ncores */
 		int k = s->numbering == EEVDF_SMT_SPLIT ?
-				i % ncores : i / s->threads_per_core;
+				i % ncores :
+				i / s->threads_per_core;
 
 		m->cpu[i].core = k;
 		m->cpu[i].llc = k / s->cores_per_llc;
@@ -136,8 +141,8 @@ static int dense_id(int *ids, int *n, int x)
  * CPU that introduced it, to name both sides of a contradiction.
  */
 static int build_explicit(const struct eevdf_machine_spec *s,
-			  struct eevdf_machine **out, char *err,
-			  size_t errlen, int *bad)
+			  struct eevdf_machine **out, char *err, size_t errlen,
+			  int *bad)
 {
 	const struct eevdf_cpu_desc *c = s->cpus;
 	int n = (int)s->nr_cpus, nc = 0, nl = 0, np = 0;
@@ -155,9 +160,10 @@ static int build_explicit(const struct eevdf_machine_spec *s,
 		return EEVDF_EINVAL;
 	}
 	for (int i = 0; i < n; i++) {
-		const char *neg = c[i].core < 0 ? "core" :
-				  c[i].llc < 0	? "llc" :
-				  c[i].package < 0 ? "package" : NULL;
+		const char *neg = c[i].core < 0	   ? "core" :
+				  c[i].llc < 0	   ? "llc" :
+				  c[i].package < 0 ? "package" :
+						     NULL;
 
 		*bad = i;
 		if (neg) {
@@ -166,7 +172,8 @@ static int build_explicit(const struct eevdf_machine_spec *s,
 			return EEVDF_EINVAL;
 		}
 		if (c[i].capacity > CAPACITY_SCALE) {
-			eevdf__set_err(err, errlen, "capacity %u is above %u "
+			eevdf__set_err(err, errlen,
+				       "capacity %u is above %u "
 				       "(SCHED_CAPACITY_SCALE)",
 				       c[i].capacity, CAPACITY_SCALE);
 			return EEVDF_EINVAL;
@@ -202,14 +209,16 @@ static int build_explicit(const struct eevdf_machine_spec *s,
 		/* the kernel's domains nest: a core in one LLC, an LLC in
 		 * one package */
 		if (m->cpu[first_core[mc->core]].llc != mc->llc) {
-			eevdf__set_err(err, errlen, "core %d is in LLC %d, "
+			eevdf__set_err(err, errlen,
+				       "core %d is in LLC %d, "
 				       "but cpus[%d] put it in LLC %d",
 				       c[i].core, c[i].llc,
 				       first_core[mc->core],
 				       c[first_core[mc->core]].llc);
 			r = EEVDF_EINVAL;
 		} else if (m->cpu[first_llc[mc->llc]].package != mc->package) {
-			eevdf__set_err(err, errlen, "LLC %d is in package %d, "
+			eevdf__set_err(err, errlen,
+				       "LLC %d is in package %d, "
 				       "but cpus[%d] put it in package %d",
 				       c[i].llc, c[i].package,
 				       first_llc[mc->llc],
@@ -240,7 +249,8 @@ int eevdf__machine_build(const struct eevdf_machine_spec *spec,
 	if (bad_cpu)
 		*bad_cpu = -1;
 	if (!spec || !out) {
-		eevdf__set_err(err, errlen, "no machine spec or no place for "
+		eevdf__set_err(err, errlen,
+			       "no machine spec or no place for "
 			       "the machine");
 		return EEVDF_EINVAL;
 	}
@@ -290,8 +300,10 @@ int eevdf_machine_new_flat(int nr_cpus, eevdf_machine **out, char *err,
 	};
 
 	if (nr_cpus < 1 || nr_cpus > EEVDF_MAX_CPUS) {
-		eevdf__set_err(err, errlen, "a flat machine has 1..%d CPUs, "
-			       "not %d", EEVDF_MAX_CPUS, nr_cpus);
+		eevdf__set_err(err, errlen,
+			       "a flat machine has 1..%d CPUs, "
+			       "not %d",
+			       EEVDF_MAX_CPUS, nr_cpus);
 		return EEVDF_EINVAL;
 	}
 	snprintf(name, sizeof(name), "flat-%d", nr_cpus);

@@ -37,8 +37,8 @@ struct eevdf_machine {
 	int hz;
 	int nr_cores, nr_llcs, nr_packages;
 	struct machine_cpu *cpu;
-	u64 cost_set;             /* overridden entries of costs */
-	struct cost_table costs;  /* the overrides' values */
+	u64 cost_set;		 /* overridden entries of costs */
+	struct cost_table costs; /* the overrides' values */
 };
 
 /* Apply m's cost overrides on top of *c. */

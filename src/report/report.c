@@ -79,7 +79,10 @@ static void headline(struct rctx *c, const char *name, const char *unit,
 	if (c->nr_head == EEVDF_HEADLINES_MAX)
 		return;
 	c->head[c->nr_head++] = (struct eevdf_headline){
-		.name = name, .unit = unit, .better = better, .value = value,
+		.name = name,
+		.unit = unit,
+		.better = better,
+		.value = value,
 	};
 }
 
@@ -142,8 +145,10 @@ static struct metric *metric(struct rctx *c, const char *name,
 		if (strcmp(m->name, name) != 0)
 			continue;
 		if (m->type != type) {
-			*err = fail(c, "metric '%s' has the wrong type for "
-				    "this report", name);
+			*err = fail(c,
+				    "metric '%s' has the wrong type for "
+				    "this report",
+				    name);
 			return NULL;
 		}
 		return m;
@@ -178,9 +183,9 @@ static double secs_ms(eevdf_time ns)
 
 /* schbench ------------------------------------------------------------- */
 
-static void schbench_block(struct rctx *c, struct metric *m,
-			   const char *label, const char *units,
-			   unsigned long long runtime, bool rps)
+static void schbench_block(struct rctx *c, struct metric *m, const char *label,
+			   const char *units, unsigned long long runtime,
+			   bool rps)
 {
 	struct eevdf_hist empty;
 	struct eevdf_hist_report rep = {
@@ -269,7 +274,8 @@ static int report_schbench(struct rctx *c)
 		 pct_of(wake ? wake->all.hist : NULL, 990));
 	headline(c, "request_p99_us", "us", -1,
 		 pct_of(req ? req->all.hist : NULL, 990));
-	sb_printf(&c->out, "sched delay: message %llu (usec) worker %llu "
+	sb_printf(&c->out,
+		  "sched delay: message %llu (usec) worker %llu "
 		  "(usec)\n",
 		  sched_delay_us(c, opt_str(c, "message_tasks", "msg*")),
 		  sched_delay_us(c, opt_str(c, "worker_tasks", "worker*")));
@@ -295,12 +301,14 @@ static int report_hackbench(struct rctx *c)
 	long long fds = opt_int(c, "fds", 20);
 	const char *mode = opt_str(c, "mode", "process");
 
-	sb_printf(&c->out, "Running in %s mode with %lld groups using %lld "
-		  "file descriptors each (== %lld tasks)\n", mode, groups,
-		  2 * fds, groups * 2 * fds);
-	sb_printf(&c->out, "Each sender will pass %lld messages of %lld "
-		  "bytes\n", opt_int(c, "loops", 100),
-		  opt_int(c, "datasize", 100));
+	sb_printf(&c->out,
+		  "Running in %s mode with %lld groups using %lld "
+		  "file descriptors each (== %lld tasks)\n",
+		  mode, groups, 2 * fds, groups * 2 * fds);
+	sb_printf(&c->out,
+		  "Each sender will pass %lld messages of %lld "
+		  "bytes\n",
+		  opt_int(c, "loops", 100), opt_int(c, "datasize", 100));
 	sb_printf(&c->out, "Time: ");
 	sb_secs_ms(&c->out, measured(c));
 	sb_printf(&c->out, "\n");
@@ -335,8 +343,10 @@ static int report_perf_pipe(struct rctx *c)
 	double usecs = (double)t / 1e3 / (double)(loops ? loops : 1);
 
 	sb_printf(&c->out, "# Running 'sched/pipe' benchmark:\n");
-	sb_printf(&c->out, "# Executed %lld pipe operations between two "
-		  "%s\n\n", loops, threads ? "threads" : "processes");
+	sb_printf(&c->out,
+		  "# Executed %lld pipe operations between two "
+		  "%s\n\n",
+		  loops, threads ? "threads" : "processes");
 	sb_printf(&c->out, "     Total time: ");
 	sb_secs_ms(&c->out, t);
 	sb_printf(&c->out, " [sec]\n\n");
@@ -365,7 +375,8 @@ static int report_dbench(struct rctx *c)
 	if (err)
 		return err;
 	span = sim->sched.now - since;
-	sb_printf(&c->out, "\n Operation                Count    AvgLat    "
+	sb_printf(&c->out,
+		  "\n Operation                Count    AvgLat    "
 		  "MaxLat\n --------------------------------------------"
 		  "------\n");
 	for (u32 k = 0; k < oplat->nr_cells; k++) {
@@ -385,9 +396,10 @@ static int report_dbench(struct rctx *c)
 	}
 	mbs = span > 0 ? (double)bytes->all.value / 1e6 / ((double)span / 1e9) :
 			 0.0;
-	sb_printf(&c->out, "\nThroughput %g MB/sec  %lld clients  %lld procs "
-		  " max_latency=%.03f ms\n", mbs, clients, clients,
-		  (double)maxlat / 1e6);
+	sb_printf(&c->out,
+		  "\nThroughput %g MB/sec  %lld clients  %lld procs "
+		  " max_latency=%.03f ms\n",
+		  mbs, clients, clients, (double)maxlat / 1e6);
 	headline(c, "throughput_mb_s", "MB/s", +1, mbs);
 	headline(c, "max_latency_ms", "ms", -1, (double)maxlat / 1e6);
 	return 0;
@@ -416,12 +428,15 @@ static int report_massive_intr(struct rctx *c)
 		u32 x = order[i], j = i;
 		s64 kx = loops->cells[x].key;
 		eevdf_time tx = kx > 0 && (size_t)kx <= sim->sched.nr_tasks ?
-			sim->sched.tasks[kx - 1]->exited_at : 0;
+					sim->sched.tasks[kx - 1]->exited_at :
+					0;
 
 		while (j > 0) {
 			s64 ky = loops->cells[order[j - 1]].key;
-			eevdf_time ty = ky > 0 && (size_t)ky <= sim->sched.nr_tasks ?
-				sim->sched.tasks[ky - 1]->exited_at : 0;
+			eevdf_time ty =
+				ky > 0 && (size_t)ky <= sim->sched.nr_tasks ?
+					sim->sched.tasks[ky - 1]->exited_at :
+					0;
 
 			if (ty < tx || (ty == tx && ky < kx))
 				break;
@@ -482,7 +497,8 @@ static int report_cyclictest(struct rctx *c)
 				break;
 			}
 		}
-		sb_printf(&c->out, "T:%2lld (%5lld) P:%2lld I:%lld C:%7llu "
+		sb_printf(&c->out,
+			  "T:%2lld (%5lld) P:%2lld I:%lld C:%7llu "
 			  "Min:%7lld Act:%5lld Avg:%5lld Max:%8lld\n",
 			  (long long)cell->key, pid, prio,
 			  interval + cell->key * distance,
@@ -539,15 +555,20 @@ static int report_stress_ng(struct rctx *c)
 		eevdf_sim_task_stats(c->sim, i, &st);
 		cpu += (double)st.cpu_ns / 1e9;
 	}
-	sb_printf(&c->out, "stress-ng: metrc: [1] %-13s %9.9s %9.9s %9.9s "
-		  "%9.9s %12s %14s\n", "stressor", "bogo ops", "real time",
-		  "usr time", "sys time", "bogo ops/s", "bogo ops/s");
-	sb_printf(&c->out, "stress-ng: metrc: [1] %-13s %9.9s %9.9s %9.9s "
-		  "%9.9s %12s %14s\n", "", "", "(secs)", "(secs)", "(secs)",
-		  "(real time)", "(usr+sys time)");
-	sb_printf(&c->out, "stress-ng: metrc: [1] %-13s %9lld %9.2f %9.2f "
-		  "%9.2f %12.2f %14.2f\n", name, (long long)ops->all.value,
-		  real, 0.0, cpu,
+	sb_printf(&c->out,
+		  "stress-ng: metrc: [1] %-13s %9.9s %9.9s %9.9s "
+		  "%9.9s %12s %14s\n",
+		  "stressor", "bogo ops", "real time", "usr time", "sys time",
+		  "bogo ops/s", "bogo ops/s");
+	sb_printf(&c->out,
+		  "stress-ng: metrc: [1] %-13s %9.9s %9.9s %9.9s "
+		  "%9.9s %12s %14s\n",
+		  "", "", "(secs)", "(secs)", "(secs)", "(real time)",
+		  "(usr+sys time)");
+	sb_printf(&c->out,
+		  "stress-ng: metrc: [1] %-13s %9lld %9.2f %9.2f "
+		  "%9.2f %12.2f %14.2f\n",
+		  name, (long long)ops->all.value, real, 0.0, cpu,
 		  real > 0 ? (double)ops->all.value / real : 0.0,
 		  cpu > 0 ? (double)ops->all.value / cpu : 0.0);
 	headline(c, "bogo_ops_per_s", "ops/s", +1,
@@ -602,8 +623,7 @@ static int report_video(struct rctx *c)
 	int err = 0;
 	struct metric *late = metric(c, "frame_late", MET_HIST, true, &err);
 	struct metric *frames = metric(c, "frames", MET_COUNTER, true, &err);
-	struct metric *dropped = metric(c, "dropped", MET_COUNTER, false,
-					&err);
+	struct metric *dropped = metric(c, "dropped", MET_COUNTER, false, &err);
 	struct eevdf_hist_pct pct[4];
 	struct eevdf_hist *h;
 
@@ -621,10 +641,12 @@ static int report_video(struct rctx *c)
 		return 0;
 	if (eevdf__hist_percentiles(h, plist, 4, pct))
 		return EEVDF_EINVAL;
-	sb_printf(&c->out, "lateness (usec): p50 %lld  p90 %lld  p99 %lld  "
-		  "p99.9 %lld  max %lld\n", (long long)pct[0].value,
-		  (long long)pct[1].value, (long long)pct[2].value,
-		  (long long)pct[3].value, (long long)eevdf__hist_max(h));
+	sb_printf(&c->out,
+		  "lateness (usec): p50 %lld  p90 %lld  p99 %lld  "
+		  "p99.9 %lld  max %lld\n",
+		  (long long)pct[0].value, (long long)pct[1].value,
+		  (long long)pct[2].value, (long long)pct[3].value,
+		  (long long)eevdf__hist_max(h));
 	return 0;
 }
 
@@ -688,8 +710,9 @@ int eevdf_report(const eevdf_sim *sim, const char *format,
 		 eevdf_report_opt_fn opt, void *ud, char **out, char *err,
 		 size_t errlen)
 {
-	struct rctx c = { .sim = sim, .opt = opt, .ud = ud, .err = err,
-			  .errlen = errlen };
+	struct rctx c = {
+		.sim = sim, .opt = opt, .ud = ud, .err = err, .errlen = errlen
+	};
 	int ret;
 
 	if (!out)
@@ -711,8 +734,9 @@ int eevdf_report_headlines(const eevdf_sim *sim, const char *format,
 			   struct eevdf_headline *out, size_t max, size_t *n,
 			   char *err, size_t errlen)
 {
-	struct rctx c = { .sim = sim, .opt = opt, .ud = ud, .err = err,
-			  .errlen = errlen };
+	struct rctx c = {
+		.sim = sim, .opt = opt, .ud = ud, .err = err, .errlen = errlen
+	};
 	int ret;
 
 	if (!n || (max && !out))

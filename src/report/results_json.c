@@ -219,8 +219,7 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
 	cJSON *o = cJSON_CreateObject();
 
 	eevdf_sim_smp_stats(sim, &st);
-	return attach(root, "smp", o) &&
-	       add_u64(o, "wakeups", st.wakeups) &&
+	return attach(root, "smp", o) && add_u64(o, "wakeups", st.wakeups) &&
 	       add_u64(o, "wakeups_idle", st.wakeups_idle) &&
 	       add_u64(o, "wakeups_affine", st.wakeups_affine) &&
 	       add_u64(o, "wakeups_remote", st.wakeups_remote) &&
@@ -243,8 +242,7 @@ static bool add_config(cJSON *root, const eevdf_sim *sim)
 	       add_s64(c, "duration_ns", eevdf_sim_duration(sim)) &&
 	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
 	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
-	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
-	       add_machine(c, sim) &&
+	       add_s64(c, "hz", eevdf_sim_hz(sim)) && add_machine(c, sim) &&
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
 }
 
@@ -252,10 +250,8 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	return append(arr, o) &&
-	       add_str(o, "name", t->name) &&
-	       add_s64(o, "pid", t->pid) &&
-	       add_s64(o, "cpu", t->cpu) &&
+	return append(arr, o) && add_str(o, "name", t->name) &&
+	       add_s64(o, "pid", t->pid) && add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
 	       add_str(o, "policy", eevdf__policy_name(t->policy)) &&
 	       add_str(o, "state", eevdf__state_name(t->state)) &&
@@ -278,8 +274,7 @@ static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	return append(arr, o) &&
-	       add_s64(o, "cpu", c->cpu) &&
+	return append(arr, o) && add_s64(o, "cpu", c->cpu) &&
 	       add_s64(o, "busy_ns", c->busy_ns) &&
 	       add_s64(o, "idle_ns", c->idle_ns) &&
 	       add_u64(o, "switches", c->switches) &&

@@ -21,14 +21,25 @@
 #include "fair.h"
 #include "smp.h"
 
-enum cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
-enum migration_type { migrate_load, migrate_util, migrate_task };
-enum lb_group_type { lb_has_spare, lb_fully_busy, lb_overloaded };
+enum cpu_idle_type {
+	CPU_IDLE,
+	CPU_NOT_IDLE,
+	CPU_NEWLY_IDLE
+};
+enum migration_type {
+	migrate_load,
+	migrate_util,
+	migrate_task
+};
+enum lb_group_type {
+	lb_has_spare,
+	lb_fully_busy,
+	lb_overloaded
+};
 
 struct sg_lb_stats {
 	unsigned long avg_load, load, capacity, util, runnable;
-	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, weight,
-		cores;
+	unsigned int sum_nr_running, sum_h_nr_running, idle_cpus, weight, cores;
 	enum lb_group_type type;
 };
 
@@ -150,9 +161,8 @@ static void update_idle_cpu_scan(struct lb_env *env)
 	if (!sched_feat(sched->sp.features, SIS_UTIL) ||
 	    env->idle == CPU_NEWLY_IDLE || env->sd->span_weight != llc_weight)
 		return;
-	sched->topo.llc[ct->llc].nr_idle_scan =
-		sis_util_nr_idle_scan(env->sum_util, llc_weight,
-				      env->sd->imbalance_pct);
+	sched->topo.llc[ct->llc].nr_idle_scan = sis_util_nr_idle_scan(
+		env->sum_util, llc_weight, env->sd->imbalance_pct);
 }
 
 /*
@@ -227,8 +237,9 @@ static void calculate_imbalance(struct lb_env *env)
 		if (b->type > lb_fully_busy &&
 		    !(env->sd->flags & SD_SHARE_LLC)) {
 			/* fill the local group's spare capacity */
-			unsigned long cap = l->capacity > l->util ? l->capacity :
-								   l->util;
+			unsigned long cap = l->capacity > l->util ?
+						    l->capacity :
+						    l->util;
 
 			env->type = migrate_util;
 			env->imbalance = (long)(cap - l->util);
@@ -523,7 +534,10 @@ static int sched_balance_rq(struct scheduler *sched, struct rq *rq,
 			    struct sched_domain *sd, enum cpu_idle_type idle)
 {
 	struct lb_env env = {
-		.sched = sched, .sd = sd, .dst_rq = rq, .dst_cpu = rq->cpu,
+		.sched = sched,
+		.sd = sd,
+		.dst_rq = rq,
+		.dst_cpu = rq->cpu,
 		.idle = idle,
 	};
 	int moved = 0;
@@ -581,7 +595,8 @@ static void balance_domains(struct scheduler *sched, struct rq *rq,
 	u64 j = jiffies(sched), next = j + 60 * (u64)sched->hz;
 	struct sched_domain *sd;
 
-	for_each_domain(&sched->topo, rq->cpu, sd) {
+	for_each_domain(&sched->topo, rq->cpu, sd)
+	{
 		bool busy = idle == CPU_NOT_IDLE;
 		u64 iv = balance_interval(sched, sd, busy);
 
@@ -626,8 +641,7 @@ void eevdf__balance_tick(struct scheduler *sched, struct rq *rq)
 	if (!rq->sched->topo.cpu[rq->cpu].sd)
 		return;
 	if (j >= rq->next_balance)
-		balance_domains(sched, rq,
-				rq->curr ? CPU_NOT_IDLE : CPU_IDLE);
+		balance_domains(sched, rq, rq->curr ? CPU_NOT_IDLE : CPU_IDLE);
 	if (rq->cfs.h_nr_runnable >= 2 && j >= sched->nohz_next_balance)
 		nohz_idle_balance(sched);
 }
@@ -676,7 +690,8 @@ int eevdf__balance_newidle(struct scheduler *sched, struct rq *rq)
 		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
 			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
-			pulled = sched_balance_rq(sched, rq, sd, CPU_NEWLY_IDLE);
+			pulled = sched_balance_rq(sched, rq, sd,
+						  CPU_NEWLY_IDLE);
 			cost = sched->costs.balance_per_cpu * sd->span_weight;
 			curr_cost += cost;
 			update_newidle_cost(sched, sd, cost);

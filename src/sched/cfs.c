@@ -165,8 +165,8 @@ static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
  */
 u64 wakeup_gran(struct sched_entity *se)
 {
-	return calc_delta_fair(se->cfs_rq->rq->sp->sysctl_sched_wakeup_granularity,
-			       se);
+	return calc_delta_fair(
+		se->cfs_rq->rq->sp->sysctl_sched_wakeup_granularity, se);
 }
 
 int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se)
@@ -197,7 +197,8 @@ static bool entity_is_long_sleeper(const struct cfs_rq *cfs_rq,
 	if (se->exec_start == 0)
 		return false;
 	sleep_time = (s64)(cfs_rq->rq->clock - se->exec_start);
-	return sleep_time > (s64)(((u64)1 << 63) / scale_load_down(NICE_0_LOAD));
+	return sleep_time >
+	       (s64)(((u64)1 << 63) / scale_load_down(NICE_0_LOAD));
 }
 
 /*
@@ -377,8 +378,9 @@ struct sched_entity *cfs_pick_next_entity(struct cfs_rq *cfs_rq,
 			second = pick_first_entity(cfs_rq);
 		} else {
 			second = node_se(eevdf__rb_next(&se->run_node));
-			if (!second || (curr && vruntime_before(curr->vruntime,
-								second->vruntime)))
+			if (!second ||
+			    (curr &&
+			     vruntime_before(curr->vruntime, second->vruntime)))
 				second = curr;
 		}
 		if (second && wakeup_preempt_entity(second, left) < 1)
@@ -404,7 +406,8 @@ static void cfs_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
-static void cfs_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
+static void cfs_put_prev_entity(struct cfs_rq *cfs_rq,
+				struct sched_entity *prev)
 {
 	if (prev->on_rq) {
 		cfs_update_curr(cfs_rq);
@@ -547,8 +550,7 @@ void cfs_check_preempt_wakeup(struct rq *rq, struct task *p,
 	if (rq->need_resched)
 		return;
 	/* SCHED_IDLE tasks are preempted by anything else */
-	if (curr->policy == EEVDF_POLICY_IDLE &&
-	    p->policy != EEVDF_POLICY_IDLE)
+	if (curr->policy == EEVDF_POLICY_IDLE && p->policy != EEVDF_POLICY_IDLE)
 		goto preempt;
 	/* batch and idle wakees never preempt: the tick does */
 	if (p->policy != EEVDF_POLICY_NORMAL ||

@@ -9,26 +9,26 @@
 
 #include "fair.h"
 
-#define sched_nr_latency         8u
+#define sched_nr_latency 8u
 
-#define __sched_period           eevdf__cfs_sched_period
-#define sched_slice              eevdf__cfs_sched_slice
-#define sched_vslice             eevdf__cfs_sched_vslice
-#define wakeup_gran              eevdf__cfs_wakeup_gran
-#define wakeup_preempt_entity    eevdf__cfs_wakeup_preempt_entity
-#define cfs_update_curr          eevdf__cfs_update_curr
-#define cfs_place_entity         eevdf__cfs_place_entity
-#define cfs_pick_next_entity     eevdf__cfs_pick_next_entity
-#define cfs_migrate_task         eevdf__cfs_migrate_task
-#define cfs_task_fork            eevdf__cfs_task_fork
-#define cfs_enqueue_task         eevdf__cfs_enqueue_task
-#define cfs_dequeue_task         eevdf__cfs_dequeue_task
-#define cfs_pick_next_task       eevdf__cfs_pick_next_task
+#define __sched_period eevdf__cfs_sched_period
+#define sched_slice eevdf__cfs_sched_slice
+#define sched_vslice eevdf__cfs_sched_vslice
+#define wakeup_gran eevdf__cfs_wakeup_gran
+#define wakeup_preempt_entity eevdf__cfs_wakeup_preempt_entity
+#define cfs_update_curr eevdf__cfs_update_curr
+#define cfs_place_entity eevdf__cfs_place_entity
+#define cfs_pick_next_entity eevdf__cfs_pick_next_entity
+#define cfs_migrate_task eevdf__cfs_migrate_task
+#define cfs_task_fork eevdf__cfs_task_fork
+#define cfs_enqueue_task eevdf__cfs_enqueue_task
+#define cfs_dequeue_task eevdf__cfs_dequeue_task
+#define cfs_pick_next_task eevdf__cfs_pick_next_task
 #define cfs_check_preempt_wakeup eevdf__cfs_check_preempt_wakeup
-#define cfs_task_tick            eevdf__cfs_task_tick
-#define cfs_yield_task           eevdf__cfs_yield_task
-#define cfs_sched_change         eevdf__cfs_sched_change
-#define cfs_hrtick_start         eevdf__cfs_hrtick_start
+#define cfs_task_tick eevdf__cfs_task_tick
+#define cfs_yield_task eevdf__cfs_yield_task
+#define cfs_sched_change eevdf__cfs_sched_change
+#define cfs_hrtick_start eevdf__cfs_hrtick_start
 
 /* The period that nr runnable tasks share (latency, or nr x min_gran). */
 u64 __sched_period(const struct sched_params *sp, u64 nr);

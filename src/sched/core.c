@@ -85,8 +85,9 @@ int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 	eevdf__eventq_cancel(&sched->evq, ev);
 	ev->time = when;
 	if (eevdf__eventq_push(&sched->evq, ev))
-		return eevdf__sched_fail(sched, EEVDF_ENOMEM,
-				       "out of memory growing the event queue");
+		return eevdf__sched_fail(
+			sched, EEVDF_ENOMEM,
+			"out of memory growing the event queue");
 	return 0;
 }
 
@@ -137,7 +138,8 @@ static void tick_start(struct scheduler *sched, struct rq *rq)
 	eevdf_time tick = (eevdf_time)sched->sp.tick_nsec;
 
 	if (!eevdf__event_queued(&rq->tick_ev))
-		eevdf__queue_event(sched, &rq->tick_ev, (sched->now / tick + 1) * tick);
+		eevdf__queue_event(sched, &rq->tick_ev,
+				   (sched->now / tick + 1) * tick);
 }
 
 /* Accounting ---------------------------------------------------------- */
@@ -312,7 +314,8 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 		return;
 	if (sched->costs.idle_exit && rq->idle_since < sched->now) {
 		eevdf__queue_event(sched, &rq->idle_exit_ev,
-				   sched->now + (eevdf_time)sched->costs.idle_exit);
+				   sched->now +
+					   (eevdf_time)sched->costs.idle_exit);
 		return;
 	}
 	resched_curr(rq);
@@ -335,7 +338,8 @@ static int select_task_rq(struct scheduler *sched, struct task *p, int this_cpu,
 			  unsigned int *wake_flags)
 {
 	struct task *waker = sched->ttwu_waker > 0 ?
-				     sched->tasks[sched->ttwu_waker - 1] : NULL;
+				     sched->tasks[sched->ttwu_waker - 1] :
+				     NULL;
 	int cpu;
 
 	if (!sched->sp.smp || p->spin_held || p->spinning)
@@ -359,8 +363,9 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 {
 	unsigned int wf = WF_FORK;
 	struct rq *rq;
-	int this_cpu = p->parent_pid > 0 ? sched->tasks[p->parent_pid - 1]->cpu :
-					   p->cpu;
+	int this_cpu = p->parent_pid > 0 ?
+			       sched->tasks[p->parent_pid - 1]->cpu :
+			       p->cpu;
 
 	/* __set_task_cpu(): a new task has no cache to lose */
 	p->cpu = select_task_rq(sched, p, this_cpu, &wf);
@@ -369,15 +374,15 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 	rq->clock = (u64)sched->now;
 	init_entity(rq, p);
 	if (sched->sp.smp) {
-		pelt_update_cfs_rq((u64)sched->now, &rq->cfs.avg,
-				   (unsigned long)scale_load_down(
-					   rq->cfs.load.weight),
-				   rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
-		pelt_init_task(&p->se.avg,
-			       (unsigned long)scale_load_down(
-				       p->se.load.weight),
-			       rq->cfs.avg.util_avg, rq->cfs.avg.load_avg,
-			       capacity_of(sched, rq->cpu), (u64)sched->now);
+		pelt_update_cfs_rq(
+			(u64)sched->now, &rq->cfs.avg,
+			(unsigned long)scale_load_down(rq->cfs.load.weight),
+			rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
+		pelt_init_task(
+			&p->se.avg,
+			(unsigned long)scale_load_down(p->se.load.weight),
+			rq->cfs.avg.util_avg, rq->cfs.avg.load_avg,
+			capacity_of(sched, rq->cpu), (u64)sched->now);
 		pelt_attach(&rq->cfs.avg, &p->se.avg,
 			    (unsigned long)scale_load_down(p->se.load.weight));
 	}
@@ -386,8 +391,9 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 	p->on_rq = true;
 	eevdf__trace(sched, EEVDF_TRACE_NEW, rq->cpu, p->pid, -1,
 		     EEVDF_TASK_RUNNING);
-	enqueue_task_fair(rq, p, sched->sp.profile->new_task_initial ?
-					 ENQUEUE_INITIAL : 0);
+	enqueue_task_fair(
+		rq, p,
+		sched->sp.profile->new_task_initial ? ENQUEUE_INITIAL : 0);
 	eevdf__wakeup_preempt(rq, p, wf);
 	eevdf__mark_settle(sched, rq);
 }
@@ -417,7 +423,8 @@ static void ttwu_queue_wakelist(struct scheduler *sched, struct task *p,
 	rq_idle_update(&sched->rqs[cpu]);
 	p->ev.type = TEV_WAKELIST;
 	p->ev.class = EVC_WAKEUP;
-	eevdf__queue_event(sched, &p->ev, sched->now + (eevdf_time)sched->costs.ipi);
+	eevdf__queue_event(sched, &p->ev,
+			   sched->now + (eevdf_time)sched->costs.ipi);
 }
 
 /*
@@ -471,7 +478,8 @@ static void complete_delayed_dequeue(struct scheduler *sched, struct task *p)
 static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
 {
 	const struct task *w = sched->ttwu_waker > 0 ?
-				       sched->tasks[sched->ttwu_waker - 1] : NULL;
+				       sched->tasks[sched->ttwu_waker - 1] :
+				       NULL;
 
 	if (sched_feat(sched->sp.features, TTWU_DEQUEUE))
 		return true;
@@ -499,8 +507,8 @@ bool eevdf__ttwu(struct scheduler *sched, struct task *p,
 		 * list; that CPU completes the dequeue and runs a normal
 		 * wakeup, CPU selection included.
 		 */
-		if (sched->sp.smp && sched_feat(sched->sp.features,
-					      TTWU_QUEUE_DELAYED) &&
+		if (sched->sp.smp &&
+		    sched_feat(sched->sp.features, TTWU_QUEUE_DELAYED) &&
 		    sched->ttwu_waker > 0 && this_cpu != p->cpu &&
 		    sched->costs.ipi) {
 			ttwu_queue_wakelist(sched, p, p->cpu, wake_flags, true);
@@ -535,15 +543,16 @@ static void ttwu_do_activate(struct scheduler *sched, struct task *p,
 		rq->idle_stamped = false;
 	}
 	became_runnable(p, sched->now);
-	eevdf__trace(sched, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid, sched->ttwu_waker,
-		     EEVDF_TASK_RUNNING);
+	eevdf__trace(sched, EEVDF_TRACE_WAKEUP, rq->cpu, p->pid,
+		     sched->ttwu_waker, EEVDF_TASK_RUNNING);
 	if (p->on_rq) {
 		EEVDF_ASSERT(p->se.sched_delayed);
 		enqueue_task_fair(rq, p, ENQUEUE_DELAYED);
 	} else {
-		enqueue_task_fair(rq, p, ENQUEUE_WAKEUP |
-				  ((wake_flags & WF_MIGRATED) ?
-					   ENQUEUE_MIGRATED : 0));
+		enqueue_task_fair(rq, p,
+				  ENQUEUE_WAKEUP | ((wake_flags & WF_MIGRATED) ?
+							    ENQUEUE_MIGRATED :
+							    0));
 		p->on_rq = true;
 	}
 	eevdf__wakeup_preempt(rq, p, wake_flags);
@@ -671,8 +680,8 @@ static int rq_event(struct scheduler *sched, struct rq *rq,
 	EEVDF_ASSERT(rq->curr);
 	if (ev->type == REV_TICK) {
 		rq->ticks++;
-		eevdf__trace(sched, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid, -1,
-			     EEVDF_TASK_RUNNING);
+		eevdf__trace(sched, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid,
+			     -1, EEVDF_TASK_RUNNING);
 		task_tick_fair(rq, rq->curr, false);
 		if (sched->sp.smp)
 			eevdf__balance_tick(sched, rq);
@@ -694,10 +703,11 @@ int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 	if (ev->type == REV_TICK || ev->type == REV_HRTICK ||
 	    ev->type == REV_IDLE_EXIT) {
 		struct rq *rq = ev->type == REV_TICK ?
-			container_of(ev, struct rq, tick_ev) :
-			ev->type == REV_HRTICK ?
-			container_of(ev, struct rq, hrtick_ev) :
-			container_of(ev, struct rq, idle_exit_ev);
+					container_of(ev, struct rq, tick_ev) :
+				ev->type == REV_HRTICK ?
+					container_of(ev, struct rq, hrtick_ev) :
+					container_of(ev, struct rq,
+						     idle_exit_ev);
 		ret = rq_event(sched, rq, ev);
 	} else {
 		task_event(sched, container_of(ev, struct task, ev));
@@ -804,7 +814,8 @@ const char *eevdf__rq_check(const struct rq *rq)
 	{
 		unsigned int n = 0;
 
-		for (const struct task *p = rq->cfs_tasks; p; p = p->tasks_next) {
+		for (const struct task *p = rq->cfs_tasks; p;
+		     p = p->tasks_next) {
 			if (p->cpu != rq->cpu || !p->on_rq)
 				return "rq->cfs_tasks holds a task of another "
 				       "CPU or one not queued";

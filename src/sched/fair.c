@@ -259,8 +259,7 @@ static bool vruntime_eligible(const struct cfs_rq *cfs_rq, u64 vruntime)
 	return avg >= mul_wrap((s64)(vruntime - cfs_rq->v0), load);
 }
 
-bool entity_eligible(const struct cfs_rq *cfs_rq,
-		     const struct sched_entity *se)
+bool entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
 {
 	return vruntime_eligible(cfs_rq, se->vruntime);
 }
@@ -410,8 +409,7 @@ static void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 /* A shorter-slice task arrived: shrink the window to its slice. */
-static void update_protect_slice(struct cfs_rq *cfs_rq,
-				 struct sched_entity *se)
+static void update_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 slice = cfs_rq_min_slice(cfs_rq);
 
@@ -583,8 +581,7 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	avg_vruntime_add(cfs_rq, se);
-	eevdf__rb_insert(&cfs_rq->tasks_timeline, &se->run_node,
-			 less_deadline);
+	eevdf__rb_insert(&cfs_rq->tasks_timeline, &se->run_node, less_deadline);
 }
 
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -609,7 +606,8 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	if (!rq->sp->smp)
 		return;
-	pelt_update_se(now, &se->avg, (unsigned long)scale_load_down(se->load.weight),
+	pelt_update_se(now, &se->avg,
+		       (unsigned long)scale_load_down(se->load.weight),
 		       se->on_rq, se->on_rq && !se->sched_delayed,
 		       cfs_rq->curr == se);
 	pelt_update_cfs_rq(now, &cfs_rq->avg,
@@ -742,7 +740,8 @@ void requeue_delayed_entity(struct sched_entity *se)
 struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 {
 	struct eevdf_rb_node *node = cfs_rq->tasks_timeline.root;
-	struct sched_entity *se = node_se(eevdf__rb_first(&cfs_rq->tasks_timeline));
+	struct sched_entity *se = node_se(
+		eevdf__rb_first(&cfs_rq->tasks_timeline));
 	struct sched_entity *curr = cfs_rq->curr;
 	struct sched_entity *best = NULL;
 	struct sched_entity *next = cfs_rq->next;
@@ -772,7 +771,8 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	while (node) {
 		struct eevdf_rb_node *left = node->left;
 
-		if (left && vruntime_eligible(cfs_rq, node_se(left)->min_vruntime)) {
+		if (left &&
+		    vruntime_eligible(cfs_rq, node_se(left)->min_vruntime)) {
 			node = left;
 			continue;
 		}
@@ -789,8 +789,7 @@ found:
 	return best;
 }
 
-void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
-		     bool first)
+void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
 {
 	clear_buddies(cfs_rq, se);
 	/* curr is not kept in the tree. */
@@ -931,9 +930,8 @@ static void finish_delayed_task(struct rq *rq, struct sched_entity *se)
  * become eligible: its sleep is completed now and NULL tells the caller
  * to pick again.
  */
-static struct sched_entity *pick_next_entity(struct rq *rq,
-					     struct cfs_rq *cfs_rq,
-					     bool protect)
+static struct sched_entity *
+pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect)
 {
 	struct sched_entity *se;
 
@@ -1073,7 +1071,10 @@ static bool preempt_sync(struct rq *rq, unsigned int wake_flags,
 	return entity_before(pse, se) && delta >= (s64)threshold;
 }
 
-enum preempt_action { ACT_PICK, ACT_SHORT };
+enum preempt_action {
+	ACT_PICK,
+	ACT_SHORT
+};
 
 /*
  * Wakeup preemption as in v6.19 (kernel-model.md section 7.3 with the rc7
@@ -1081,7 +1082,7 @@ enum preempt_action { ACT_PICK, ACT_SHORT };
  * kernel-6.18y.md section 3.1).
  */
 static void check_preempt_6_19(struct rq *rq, struct task *p,
-				unsigned int wake_flags)
+			       unsigned int wake_flags)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se, *nse;
@@ -1114,8 +1115,7 @@ pick:
 	if (rq->sp->profile->wakeup_pick_reaps) {
 		/* Reaping a delayed choice moves V: pick again. */
 		do {
-			nse = pick_next_entity(rq, cfs_rq,
-					       action != ACT_SHORT);
+			nse = pick_next_entity(rq, cfs_rq, action != ACT_SHORT);
 		} while (!nse && cfs_rq->nr_queued);
 	} else {
 		nse = pick_eevdf(cfs_rq, action != ACT_SHORT);
@@ -1332,7 +1332,8 @@ static void reweight_eevdf_task(struct rq *rq, struct task *p, int nice,
 			se->vruntime = avruntime - (u64)vlag;
 		}
 		se->deadline = avruntime +
-			       (u64)(s64)(((s128)(s64)(se->deadline - avruntime) *
+			       (u64)(s64)(((s128)(s64)(se->deadline -
+						       avruntime) *
 					   (s128)old_weight) /
 					  (s128)lw.weight);
 	} else {
@@ -1378,8 +1379,7 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 	if (policy >= 0)
 		p->policy = (enum eevdf_policy)policy;
 	eevdf__set_load_weight(&lw, nice, p->policy == EEVDF_POLICY_IDLE);
-	se->vlag = (s64)(((s128)se->vlag * (s128)old_weight) /
-			 (s128)lw.weight);
+	se->vlag = (s64)(((s128)se->vlag * (s128)old_weight) / (s128)lw.weight);
 	if (se->rel_deadline)
 		se->deadline = (u64)(s64)(((s128)(s64)se->deadline *
 					   (s128)old_weight) /
@@ -1527,7 +1527,8 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 	avg_sums(cfs_rq, &avg, &load);
 	if (load) {
 		v = avg_vruntime_delta(cfs_rq);
-		if (avg - mul_wrap(v, load) < 0 || avg - mul_wrap(v, load) >= load)
+		if (avg - mul_wrap(v, load) < 0 ||
+		    avg - mul_wrap(v, load) >= load)
 			return "lags do not sum to zero";
 	}
 	if (cfs_rq->next && !cfs_rq->next->on_rq)

@@ -12,62 +12,62 @@
 #include "sched.h"
 
 /* enqueue flags */
-#define ENQUEUE_WAKEUP   0x01u
-#define ENQUEUE_RESTORE  0x02u
-#define ENQUEUE_INITIAL  0x04u
+#define ENQUEUE_WAKEUP 0x01u
+#define ENQUEUE_RESTORE 0x02u
+#define ENQUEUE_INITIAL 0x04u
 #define ENQUEUE_MIGRATED 0x08u
-#define ENQUEUE_DELAYED  0x10u
+#define ENQUEUE_DELAYED 0x10u
 
 /* dequeue flags */
-#define DEQUEUE_SLEEP    0x01u
-#define DEQUEUE_SAVE     0x02u
-#define DEQUEUE_MOVE     0x04u
-#define DEQUEUE_SPECIAL  0x08u
-#define DEQUEUE_DELAYED  0x10u
+#define DEQUEUE_SLEEP 0x01u
+#define DEQUEUE_SAVE 0x02u
+#define DEQUEUE_MOVE 0x04u
+#define DEQUEUE_SPECIAL 0x08u
+#define DEQUEUE_DELAYED 0x10u
 
 /* wake flags */
-#define WF_TTWU          0x01u /* a real wakeup (try_to_wake_up) */
-#define WF_FORK          0x02u /* wake_up_new_task */
-#define WF_SYNC          0x04u /* the waker is about to sleep */
-#define WF_MIGRATED      0x08u
-#define WF_RQ_SELECTED   0x10u /* select_task_rq() ran */
+#define WF_TTWU 0x01u /* a real wakeup (try_to_wake_up) */
+#define WF_FORK 0x02u /* wake_up_new_task */
+#define WF_SYNC 0x04u /* the waker is about to sleep */
+#define WF_MIGRATED 0x08u
+#define WF_RQ_SELECTED 0x10u /* select_task_rq() ran */
 
-#define init_cfs_rq            eevdf__init_cfs_rq
-#define avg_vruntime           eevdf__avg_vruntime
-#define avg_vruntime_peek      eevdf__avg_vruntime_peek
-#define entity_eligible        eevdf__entity_eligible
-#define update_curr            eevdf__update_curr
-#define place_entity           eevdf__place_entity
-#define enqueue_entity         eevdf__enqueue_entity
-#define dequeue_entity         eevdf__dequeue_entity
-#define pick_eevdf             eevdf__pick_eevdf
-#define set_next_entity        eevdf__set_next_entity
-#define put_prev_entity        eevdf__put_prev_entity
-#define cfs_rq_min_slice       eevdf__cfs_rq_min_slice
-#define cfs_rq_max_slice       eevdf__cfs_rq_max_slice
-#define protect_slice          eevdf__protect_slice
-#define init_entity            eevdf__init_entity
-#define enqueue_task_fair      eevdf__enqueue_task_fair
-#define dequeue_task_fair      eevdf__dequeue_task_fair
-#define pick_next_task_fair    eevdf__pick_next_task_fair
+#define init_cfs_rq eevdf__init_cfs_rq
+#define avg_vruntime eevdf__avg_vruntime
+#define avg_vruntime_peek eevdf__avg_vruntime_peek
+#define entity_eligible eevdf__entity_eligible
+#define update_curr eevdf__update_curr
+#define place_entity eevdf__place_entity
+#define enqueue_entity eevdf__enqueue_entity
+#define dequeue_entity eevdf__dequeue_entity
+#define pick_eevdf eevdf__pick_eevdf
+#define set_next_entity eevdf__set_next_entity
+#define put_prev_entity eevdf__put_prev_entity
+#define cfs_rq_min_slice eevdf__cfs_rq_min_slice
+#define cfs_rq_max_slice eevdf__cfs_rq_max_slice
+#define protect_slice eevdf__protect_slice
+#define init_entity eevdf__init_entity
+#define enqueue_task_fair eevdf__enqueue_task_fair
+#define dequeue_task_fair eevdf__dequeue_task_fair
+#define pick_next_task_fair eevdf__pick_next_task_fair
 #define check_preempt_wakeup_fair eevdf__check_preempt_wakeup_fair
-#define task_tick_fair         eevdf__task_tick_fair
-#define yield_task_fair        eevdf__yield_task_fair
-#define reweight_task_fair     eevdf__reweight_task_fair
-#define sched_change_fair      eevdf__sched_change_fair
-#define hrtick_start_fair      eevdf__hrtick_start_fair
-#define resched_curr           eevdf__resched_curr
-#define update_entity_lag      eevdf__update_entity_lag
+#define task_tick_fair eevdf__task_tick_fair
+#define yield_task_fair eevdf__yield_task_fair
+#define reweight_task_fair eevdf__reweight_task_fair
+#define sched_change_fair eevdf__sched_change_fair
+#define hrtick_start_fair eevdf__hrtick_start_fair
+#define resched_curr eevdf__resched_curr
+#define update_entity_lag eevdf__update_entity_lag
 #define requeue_delayed_entity eevdf__requeue_delayed_entity
-#define set_next_buddy         eevdf__set_next_buddy
-#define update_min_vruntime    eevdf__update_min_vruntime
-#define update_curr_se         eevdf__update_curr_se
-#define __enqueue_entity       eevdf__tree_enqueue_entity
-#define __dequeue_entity       eevdf__tree_dequeue_entity
-#define update_load_avg        eevdf__update_load_avg
-#define hrtick_update          eevdf__hrtick_update
-#define enqueue_task_upkeep    eevdf__enqueue_task_upkeep
-#define dequeue_task_upkeep    eevdf__dequeue_task_upkeep
+#define set_next_buddy eevdf__set_next_buddy
+#define update_min_vruntime eevdf__update_min_vruntime
+#define update_curr_se eevdf__update_curr_se
+#define __enqueue_entity eevdf__tree_enqueue_entity
+#define __dequeue_entity eevdf__tree_dequeue_entity
+#define update_load_avg eevdf__update_load_avg
+#define hrtick_update eevdf__hrtick_update
+#define enqueue_task_upkeep eevdf__enqueue_task_upkeep
+#define dequeue_task_upkeep eevdf__dequeue_task_upkeep
 
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
 

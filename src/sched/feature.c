@@ -59,7 +59,8 @@ static void unknown_feature(const char *item, size_t len, char *err,
 		return;
 	n = (size_t)snprintf(err, errlen,
 			     "unknown feature '%.*s'; valid names (each may "
-			     "take a NO_ prefix):", (int)len, item);
+			     "take a NO_ prefix):",
+			     (int)len, item);
 	for (size_t i = 0; i < EEVDF_FEAT_NR && n < errlen; i++)
 		n += (size_t)snprintf(err + n, errlen - n, "%s %s",
 				      i ? "," : "", feat_names[i]);

@@ -174,9 +174,8 @@ int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
 	return 1;
 }
 
-int pelt_update_cfs_rq(u64 now, struct sched_avg *sa,
-		       unsigned long load_weight, unsigned int h_nr_runnable,
-		       bool running)
+int pelt_update_cfs_rq(u64 now, struct sched_avg *sa, unsigned long load_weight,
+		       unsigned int h_nr_runnable, bool running)
 {
 	if (!___update_load_sum(now, sa, load_weight, h_nr_runnable, running))
 		return 0;

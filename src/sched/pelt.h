@@ -43,14 +43,14 @@ struct sched_avg {
 	unsigned long util_avg;
 };
 
-#define decay_load         eevdf__decay_load
+#define decay_load eevdf__decay_load
 #define ___update_load_sum eevdf__pelt_update_load_sum
 #define ___update_load_avg eevdf__pelt_update_load_avg
-#define pelt_update_se     eevdf__pelt_update_se
+#define pelt_update_se eevdf__pelt_update_se
 #define pelt_update_cfs_rq eevdf__pelt_update_cfs_rq
-#define pelt_attach        eevdf__pelt_attach
-#define pelt_detach        eevdf__pelt_detach
-#define pelt_init_task     eevdf__pelt_init_task
+#define pelt_attach eevdf__pelt_attach
+#define pelt_detach eevdf__pelt_detach
+#define pelt_init_task eevdf__pelt_init_task
 
 /* val * y^n, y^32 = 1/2, by the kernel's table recipe (0 beyond 2016). */
 u64 decay_load(u64 val, u64 n);
@@ -93,9 +93,8 @@ int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
  * scale_load_down(cfs_rq->load.weight), runnable h_nr_runnable, running
  * cfs_rq->curr != NULL.  Returns 1 if the averages were updated.
  */
-int pelt_update_cfs_rq(u64 now, struct sched_avg *sa,
-		       unsigned long load_weight, unsigned int h_nr_runnable,
-		       bool running);
+int pelt_update_cfs_rq(u64 now, struct sched_avg *sa, unsigned long load_weight,
+		       unsigned int h_nr_runnable, bool running);
 
 /*
  * attach_entity_load_avg() / detach_entity_load_avg(): an entity joins or

@@ -10,36 +10,38 @@
 #include "feature.h"
 #include "profile.h"
 
-#define EVERY_FEATURE ((EEVDF_FEAT_NR == 64) ? ~(u64)0 :                      \
-		       (((u64)1 << EEVDF_FEAT_NR) - 1))
+#define EVERY_FEATURE                                                          \
+	((EEVDF_FEAT_NR == 64) ? ~(u64)0 : (((u64)1 << EEVDF_FEAT_NR) - 1))
 /* The flags only CFS (6.1-6.5) lists; no EEVDF profile has them. */
-#define CFS_ONLY_FEATURES (FEAT_BIT(GENTLE_FAIR_SLEEPERS) |                   \
-			   FEAT_BIT(START_DEBIT) | FEAT_BIT(LAST_BUDDY) |      \
-			   FEAT_BIT(ALT_PERIOD) | FEAT_BIT(BASE_SLICE) |       \
-			   FEAT_BIT(UTIL_EST_FASTUP))
+#define CFS_ONLY_FEATURES                                                      \
+	(FEAT_BIT(GENTLE_FAIR_SLEEPERS) | FEAT_BIT(START_DEBIT) |              \
+	 FEAT_BIT(LAST_BUDDY) | FEAT_BIT(ALT_PERIOD) | FEAT_BIT(BASE_SLICE) |  \
+	 FEAT_BIT(UTIL_EST_FASTUP))
 #define ALL_FEATURES (EVERY_FEATURE & ~CFS_ONLY_FEATURES)
 /*
  * The 6.1-6.5 list (kernel-model.md 8.3 with the CFS-era 8.2 flags): no
  * EEVDF placement, protection, delayed dequeue or pick buddy; SIS_PROP and
  * DOUBLE_TICK still listed (off); the RFC knobs stay settable.
  */
-#define FEATURES_CFS ((ALL_FEATURES | CFS_ONLY_FEATURES) &                    \
-		      ~FEAT_BIT(PLACE_LAG) & ~FEAT_BIT(PLACE_DEADLINE_INITIAL) &\
-		      ~FEAT_BIT(PLACE_REL_DEADLINE) & ~FEAT_BIT(RUN_TO_PARITY) &\
-		      ~FEAT_BIT(PREEMPT_SHORT) & ~FEAT_BIT(PICK_BUDDY) &       \
-		      ~FEAT_BIT(DELAY_DEQUEUE) & ~FEAT_BIT(DELAY_ZERO))
+#define FEATURES_CFS                                                           \
+	((ALL_FEATURES | CFS_ONLY_FEATURES) & ~FEAT_BIT(PLACE_LAG) &           \
+	 ~FEAT_BIT(PLACE_DEADLINE_INITIAL) & ~FEAT_BIT(PLACE_REL_DEADLINE) &   \
+	 ~FEAT_BIT(RUN_TO_PARITY) & ~FEAT_BIT(PREEMPT_SHORT) &                 \
+	 ~FEAT_BIT(PICK_BUDDY) & ~FEAT_BIT(DELAY_DEQUEUE) &                    \
+	 ~FEAT_BIT(DELAY_ZERO))
 /* The 6.14+ lists: DOUBLE_TICK went in 6.13, SIS_PROP in 6.12. */
-#define FEATURES_6_14 (ALL_FEATURES & ~FEAT_BIT(DOUBLE_TICK) &                \
-		       ~FEAT_BIT(SIS_PROP))
+#define FEATURES_6_14                                                          \
+	(ALL_FEATURES & ~FEAT_BIT(DOUBLE_TICK) & ~FEAT_BIT(SIS_PROP))
 /* 6.12-6.13: DOUBLE_TICK still there, PICK_BUDDY not yet (NEXT_BUDDY
  * gated both sides of the buddy). */
-#define FEATURES_6_12 (ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY) &                 \
-		       ~FEAT_BIT(SIS_PROP))
+#define FEATURES_6_12                                                          \
+	(ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY) & ~FEAT_BIT(SIS_PROP))
 /* 6.8-6.11: no delayed dequeue, PREEMPT_SHORT or PLACE_REL_DEADLINE yet;
  * SIS_PROP still listed (off). */
-#define FEATURES_6_8 (ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY) &                  \
-		      ~FEAT_BIT(DELAY_DEQUEUE) & ~FEAT_BIT(DELAY_ZERO) &       \
-		      ~FEAT_BIT(PREEMPT_SHORT) & ~FEAT_BIT(PLACE_REL_DEADLINE))
+#define FEATURES_6_8                                                           \
+	(ALL_FEATURES & ~FEAT_BIT(PICK_BUDDY) & ~FEAT_BIT(DELAY_DEQUEUE) &     \
+	 ~FEAT_BIT(DELAY_ZERO) & ~FEAT_BIT(PREEMPT_SHORT) &                    \
+	 ~FEAT_BIT(PLACE_REL_DEADLINE))
 
 /* 6.6-6.7: the 6.8 list plus UTIL_EST_FASTUP (removed in 6.8). */
 #define FEATURES_6_6 (FEATURES_6_8 | FEAT_BIT(UTIL_EST_FASTUP))
@@ -50,12 +52,12 @@
  * requests, no custom slices, reweight_eevdf().  Their rows differ in the
  * feature list.
  */
-#define EEVDF_6_6_TO_6_11                                                     \
-	.policy = POLICY_EEVDF, .normalized_base_slice = 750000,              \
-	.v0 = V0_MIN_VRUNTIME, .lag_clamp = LAG_CLAMP_2SLICE,                 \
-	.wakeup = WAKEUP_6_6, .protect = PROTECT_VLAG_STASH,                  \
-	.wakeup_pick_reaps = false, .yield_forfeit = false,                   \
-	.protect_first_only = false, .new_task_initial = false,               \
+#define EEVDF_6_6_TO_6_11                                                      \
+	.policy = POLICY_EEVDF, .normalized_base_slice = 750000,               \
+	.v0 = V0_MIN_VRUNTIME, .lag_clamp = LAG_CLAMP_2SLICE,                  \
+	.wakeup = WAKEUP_6_6, .protect = PROTECT_VLAG_STASH,                   \
+	.wakeup_pick_reaps = false, .yield_forfeit = false,                    \
+	.protect_first_only = false, .new_task_initial = false,                \
 	.custom_slices = false, .reweight_eevdf = true
 
 static const struct eevdf_profile profiles[] = {
@@ -73,7 +75,7 @@ static const struct eevdf_profile profiles[] = {
 			       "order, 6 ms latency, sleeper credit",
 		.policy = POLICY_CFS,
 		.normalized_base_slice = 750000, /* min_granularity */
-		.v0 = V0_MIN_VRUNTIME, /* CFS's own min_vruntime */
+		.v0 = V0_MIN_VRUNTIME,		 /* CFS's own min_vruntime */
 		.lag_clamp = LAG_CLAMP_2SLICE,
 		.wakeup = WAKEUP_6_6,
 		.protect = PROTECT_VLAG_STASH,

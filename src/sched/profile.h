@@ -24,7 +24,7 @@ enum v0_mode {
 
 /* Bound of the lag saved by update_entity_lag(). */
 enum lag_clamp {
-	LAG_CLAMP_2SLICE,    /* cdf(max(2 * se->slice, TICK_NSEC)) [6.6..6.19] */
+	LAG_CLAMP_2SLICE, /* cdf(max(2 * se->slice, TICK_NSEC)) [6.6..6.19] */
 	LAG_CLAMP_MAX_SLICE, /* cdf(max_slice on queue + TICK_NSEC) [6.18.17+] */
 };
 
@@ -77,7 +77,7 @@ enum sched_policy_kind {
 
 struct eevdf_profile {
 	const char *name;
-	const char *alias;       /* second accepted name, or NULL */
+	const char *alias; /* second accepted name, or NULL */
 	const char *description;
 	enum sched_policy_kind policy;
 	/* ns, before tunable scaling; CFS: sysctl_sched_min_granularity */

@@ -32,8 +32,8 @@ struct sched_entity {
 	struct eevdf_rb_node run_node;
 	u64 deadline;
 	u64 min_vruntime; /* augmented: min vruntime in this subtree */
-	u64 min_slice;    /* augmented: min slice in this subtree */
-	u64 max_slice;    /* augmented: max slice in this subtree */
+	u64 min_slice;	  /* augmented: min slice in this subtree */
+	u64 max_slice;	  /* augmented: max slice in this subtree */
 
 	bool on_rq;
 	bool sched_delayed;
@@ -65,7 +65,7 @@ struct sched_entity {
 
 struct cfs_rq {
 	struct load_weight load;
-	unsigned int nr_queued;     /* entities on the queue, delayed included */
+	unsigned int nr_queued; /* entities on the queue, delayed included */
 	unsigned int h_nr_runnable; /* queued and not delayed */
 	/*
 	 * Sum over tree entities of (v_i - v0) * w_i and of w_i (unscaled
@@ -74,8 +74,8 @@ struct cfs_rq {
 	 */
 	s64 sum_w_vruntime;
 	u64 sum_weight;
-	u64 sum_w_slice; /* sum of slice * w_i: the PLACE_FUDGE average */
-	u64 v0; /* min_vruntime or zero_vruntime, per profile */
+	u64 sum_w_slice;      /* sum of slice * w_i: the PLACE_FUDGE average */
+	u64 v0;		      /* min_vruntime or zero_vruntime, per profile */
 	struct sched_avg avg; /* PELT of the queue: cpu_load(), cpu_util() */
 	struct eevdf_rb_root tasks_timeline;
 	struct sched_entity *curr;
@@ -89,16 +89,16 @@ struct cfs_rq {
 struct sched_params {
 	u64 features;
 	const struct eevdf_profile *profile;
-	u64 sysctl_sched_base_slice;   /* scaled by CPU count, or as written */
-	u64 normalized_base_slice;     /* NO_RUN_TO_PARITY quantum */
+	u64 sysctl_sched_base_slice; /* scaled by CPU count, or as written */
+	u64 normalized_base_slice;   /* NO_RUN_TO_PARITY quantum */
 	/* CFS (cfs.c) tunables, scaled by CPU count like the base slice;
 	 * sysctl_sched_base_slice is CFS's sysctl_sched_min_granularity */
 	u64 sysctl_sched_latency;
 	u64 sysctl_sched_wakeup_granularity;
 	u64 sysctl_sched_idle_min_granularity; /* not scaled */
-	u64 tick_nsec;                 /* TICK_NSEC = (1e9 + HZ/2) / HZ */
-	u64 migration_cost;            /* sysctl_sched_migration_cost */
-	bool smp;                      /* more than one CPU */
+	u64 tick_nsec;	    /* TICK_NSEC = (1e9 + HZ/2) / HZ */
+	u64 migration_cost; /* sysctl_sched_migration_cost */
+	bool smp;	    /* more than one CPU */
 };
 
 enum task_state {
@@ -113,9 +113,9 @@ enum task_state {
 
 /* Why a task's single event is queued. */
 enum task_event_type {
-	TEV_START = 1, /* creation (wake_up_new_task) */
-	TEV_TIMER = 2, /* sleep expiry or a wait's timeout */
-	TEV_BURST = 3, /* the current burst of CPU work ends, if on CPU */
+	TEV_START = 1,	  /* creation (wake_up_new_task) */
+	TEV_TIMER = 2,	  /* sleep expiry or a wait's timeout */
+	TEV_BURST = 3,	  /* the current burst of CPU work ends, if on CPU */
 	TEV_WAKELIST = 4, /* a queued remote wakeup reaches its CPU */
 };
 
@@ -136,8 +136,8 @@ enum event_class {
 
 struct task_stats {
 	u64 yields;
-	u64 wakeups;          /* ttwu of this task */
-	u64 wakeups_idle;     /* ... onto an idle CPU */
+	u64 wakeups;	  /* ttwu of this task */
+	u64 wakeups_idle; /* ... onto an idle CPU */
 	u64 nvcsw;
 	u64 nivcsw;
 	u64 migrations;
@@ -156,59 +156,59 @@ struct task {
 	int nice;
 	enum eevdf_policy policy;
 	enum task_state state;
-	bool on_rq;   /* task-level: queued (possibly delayed) */
-	bool on_cpu;  /* rq->curr == this */
+	bool on_rq;  /* task-level: queued (possibly delayed) */
+	bool on_cpu; /* rq->curr == this */
 	char name[EEVDF_NAME_MAX];
 
 	/* Program (program.c). */
 	struct program *prog;
 	s64 *locals;
-	u64 *loop_left;       /* per op index: iterations left of a LOOP */
+	u64 *loop_left; /* per op index: iterations left of a LOOP */
 	u32 pc;
-	u32 op_phase;         /* how far the op at pc has got */
-	u32 burst;            /* what the queued TEV_BURST ends */
-	u32 burst_speed;      /* percent of nominal speed of the burst */
-	u64 op_work_left;     /* the op's RUN work or its cost still to do */
+	u32 op_phase;	  /* how far the op at pc has got */
+	u32 burst;	  /* what the queued TEV_BURST ends */
+	u32 burst_speed;  /* percent of nominal speed of the burst */
+	u64 op_work_left; /* the op's RUN work or its cost still to do */
 	eevdf_time spin_until;
 	u64 overhead_left;    /* switch and wakeup costs still to burn */
-	u64 xfer_left;        /* exact recv: bytes still to come */
+	u64 xfer_left;	      /* exact recv: bytes still to come */
 	bool needs_step;      /* on CPU and must execute its next op */
-	bool is_thread;       /* kind thread: cheaper switches */
-	bool spinning;        /* queued as a spinner on a spinlock */
-	u32 spin_held;        /* spinlocks held: no migration meanwhile */
-	s64 op_stamp;         /* wake_list: the splice's timestamp */
-	bool op_begun;        /* the op's operands were evaluated */
-	bool partial;         /* an exact recv read part of its bytes */
-	bool exiting;         /* paying for exit() at the end of its program */
-	bool wait_intr;       /* its wait ends early on a signal */
+	bool is_thread;	      /* kind thread: cheaper switches */
+	bool spinning;	      /* queued as a spinner on a spinlock */
+	u32 spin_held;	      /* spinlocks held: no migration meanwhile */
+	s64 op_stamp;	      /* wake_list: the splice's timestamp */
+	bool op_begun;	      /* the op's operands were evaluated */
+	bool partial;	      /* an exact recv read part of its bytes */
+	bool exiting;	      /* paying for exit() at the end of its program */
+	bool wait_intr;	      /* its wait ends early on a signal */
 	bool in_handler;      /* running an on_signal handler */
 	u32 sig_pending;      /* bit n: signal n is pending */
-	u32 saved_pc;         /* where the handler returns to */
-	int parent_pid;       /* the spawner, 0 for workload tasks */
+	u32 saved_pc;	      /* where the handler returns to */
+	int parent_pid;	      /* the spawner, 0 for workload tasks */
 	u32 live_children;    /* spawned and not yet exited */
-	s32 join_set;         /* the join set a joiner waits for */
+	s32 join_set;	      /* the join set a joiner waits for */
 	eevdf_time run_since; /* when the current burst started */
 
 	/* Blocking (program.c, objects.c). */
 	struct task *wait_next;
-	u32 wait_kind;        /* enum wait_kind */
+	u32 wait_kind; /* enum wait_kind */
 	struct sim_object *wait_obj;
 	int wake_result;
-	struct sim_object *self; /* binary semaphore, "<name>.self" */
+	struct sim_object *self;     /* binary semaphore, "<name>.self" */
 	struct sim_object **written; /* channels written (end of file) */
 	u32 nr_written, cap_written;
 
-	int *cpus_allowed;    /* ascending; nr 0 = every CPU */
+	int *cpus_allowed; /* ascending; nr 0 = every CPU */
 	size_t nr_cpus_allowed;
 	/* SMP (smp.c): wakeup placement history, the balancer's list. */
 	int recent_used_cpu;
 	struct task *last_wakee;
 	u32 wakee_flips;
-	u64 wakee_flip_decay_ts;  /* jiffies */
+	u64 wakee_flip_decay_ts;	      /* jiffies */
 	struct task *tasks_prev, *tasks_next; /* rq->cfs_tasks, MRU first */
 	unsigned int wake_flags; /* of a wakeup in flight (TASK_WAKING) */
-	int wakelist_waker;      /* ... and its waker's pid, or -1 */
-	bool wakelist_delayed;   /* ... of a delayed task (TTWU_QUEUE_DELAYED) */
+	int wakelist_waker;	 /* ... and its waker's pid, or -1 */
+	bool wakelist_delayed; /* ... of a delayed task (TTWU_QUEUE_DELAYED) */
 	eevdf_time start;
 	eevdf_time exited_at;
 
@@ -217,18 +217,18 @@ struct task {
 
 	/* Accounting. */
 	struct task_stats st;
-	eevdf_time state_since;  /* start of the current wait/sleep span */
-	eevdf_time delay_since;  /* perf atom: runnable since; -1 = none */
+	eevdf_time state_since; /* start of the current wait/sleep span */
+	eevdf_time delay_since; /* perf atom: runnable since; -1 = none */
 };
 
 struct rq {
 	int cpu;
-	bool settle_pending;        /* on the scheduler's settle ring */
+	bool settle_pending; /* on the scheduler's settle ring */
 	struct cfs_rq cfs;
-	struct task *curr;          /* NULL = idle */
-	unsigned int nr_running;    /* tasks on this rq, delayed included */
+	struct task *curr;	 /* NULL = idle */
+	unsigned int nr_running; /* tasks on this rq, delayed included */
 	bool need_resched;
-	u64 clock;                  /* rq_clock_task: simulated now */
+	u64 clock; /* rq_clock_task: simulated now */
 	const struct sched_params *sp;
 	struct scheduler *sched;
 
@@ -236,19 +236,19 @@ struct rq {
 	struct eevdf_event hrtick_ev;
 
 	/* SMP (smp.c, balance.c) */
-	struct task *cfs_tasks;     /* head: most recently enqueued/picked */
+	struct task *cfs_tasks; /* head: most recently enqueued/picked */
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
-	uint8_t *idle_slot;             /* its byte of the machine's idle map */
+	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
 	struct eevdf_event idle_exit_ev;
-	unsigned int nr_wakelist;   /* remote wakeups in flight to here */
-	u64 next_balance;           /* jiffies */
-	eevdf_time idle_stamp;      /* when it last went idle */
-	bool idle_stamped;          /* idle_stamp is set (cleared on wakeup) */
-	u64 avg_idle;               /* ns: average idle span */
-	u64 max_idle_balance_cost;  /* ns */
+	unsigned int nr_wakelist;  /* remote wakeups in flight to here */
+	u64 next_balance;	   /* jiffies */
+	eevdf_time idle_stamp;	   /* when it last went idle */
+	bool idle_stamped;	   /* idle_stamp is set (cleared on wakeup) */
+	u64 avg_idle;		   /* ns: average idle span */
+	u64 max_idle_balance_cost; /* ns */
 
-	eevdf_time busy_since;      /* start of the current busy span */
+	eevdf_time busy_since; /* start of the current busy span */
 	eevdf_time idle_since;
 	u64 busy_ns, idle_ns, switches, ticks;
 };
@@ -283,14 +283,14 @@ struct sched_task_ops {
  */
 struct scheduler {
 	struct sched_params sp;
-	struct eevdf_eventq evq;  /* timers: ticks, hrticks, wakeups, ... */
-	eevdf_time now;           /* moved by the engine's event loop only */
+	struct eevdf_eventq evq; /* timers: ticks, hrticks, wakeups, ... */
+	eevdf_time now;		 /* moved by the engine's event loop only */
 
 	struct topology topo;
-	u32 *core_mark;           /* select_idle_cpu(): cores already scanned */
-	uint8_t *idle_map;        /* per CPU: available_idle_cpu() (rq_idle_update) */
+	u32 *core_mark;	   /* select_idle_cpu(): cores already scanned */
+	uint8_t *idle_map; /* per CPU: available_idle_cpu() (rq_idle_update) */
 	u32 mark_gen;
-	u64 nohz_next_balance;    /* jiffies: next NOHZ idle balance kick */
+	u64 nohz_next_balance;	    /* jiffies: next NOHZ idle balance kick */
 	unsigned int nr_overloaded; /* CPUs with more than one task queued */
 	struct eevdf_smp_stats smp;
 	struct rq *rqs;
@@ -309,7 +309,7 @@ struct scheduler {
 	const struct sched_task_ops *ops;
 
 	/* CPUs whose state changed during the current event. */
-	struct rq **settle;  /* a ring of nr_cpus slots */
+	struct rq **settle; /* a ring of nr_cpus slots */
 	size_t settle_head, nr_settle;
 
 	int error; /* sticky: once a run failed, it stays failed */

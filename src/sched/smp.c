@@ -123,11 +123,13 @@ static int wake_affine_idle(const struct scheduler *sched, int this_cpu,
 	/* a cache-sharing idle waker CPU: prefer prev if it is idle too */
 	if (available_idle_cpu(sched, this_cpu) &&
 	    cpus_share_cache(&sched->topo, this_cpu, prev_cpu))
-		return available_idle_cpu(sched, prev_cpu) ? prev_cpu : this_cpu;
+		return available_idle_cpu(sched, prev_cpu) ? prev_cpu :
+							     this_cpu;
 	/* a sync waker about to sleep leaves its CPU to the wakee (6.12+:
 	 * delayed tasks do not count) */
 	if (sync && this_rq->nr_running - (this_rq->cfs.nr_queued -
-					   this_rq->cfs.h_nr_runnable) == 1)
+					   this_rq->cfs.h_nr_runnable) ==
+			    1)
 		return this_cpu;
 	if (available_idle_cpu(sched, prev_cpu))
 		return prev_cpu;
@@ -250,7 +252,8 @@ static int select_idle_cpu(struct scheduler *sched, const struct task *p,
 			   int target)
 {
 	const struct sd_span *span = sd->span;
-	struct llc_shared *shared = &sched->topo.llc[sched->topo.cpu[target].llc];
+	struct llc_shared *shared =
+		&sched->topo.llc[sched->topo.cpu[target].llc];
 	int idle_cpu = NO_CPU, nr = INT32_MAX;
 	u32 start = 0;
 
@@ -342,8 +345,7 @@ struct sg_wakeup_stats {
 };
 
 /* group_is_overloaded() / group_has_capacity() on util and task count. */
-static enum group_type group_classify(u32 pct,
-				      const struct sg_wakeup_stats *s)
+static enum group_type group_classify(u32 pct, const struct sg_wakeup_stats *s)
 {
 	if (s->nr_running > s->weight && s->capacity * 100 < s->util * pct)
 		return group_overloaded;
@@ -368,9 +370,9 @@ static void sg_wakeup_stats(const struct scheduler *sched,
 
 		if (p->cpu == cpu && p->state != TASK_NEW) {
 			load -= load < p->se.avg.load_avg ? load :
-							     p->se.avg.load_avg;
+							    p->se.avg.load_avg;
 			util -= util < p->se.avg.util_avg ? util :
-							     p->se.avg.util_avg;
+							    p->se.avg.util_avg;
 			if (p->on_rq && nr)
 				nr--;
 		}
@@ -506,9 +508,8 @@ static int find_idlest_group_cpu(const struct scheduler *sched,
 }
 
 static int find_idlest_cpu(struct scheduler *sched,
-			   const struct sched_domain *sd,
-			   const struct task *p, int cpu, int prev_cpu,
-			   u32 sd_flag)
+			   const struct sched_domain *sd, const struct task *p,
+			   int cpu, int prev_cpu, u32 sd_flag)
 {
 	int new_cpu = cpu;
 
@@ -537,7 +538,8 @@ static int find_idlest_cpu(struct scheduler *sched,
 		cpu = new_cpu;
 		weight = sd->span_weight;
 		sd = NULL;
-		for_each_domain(&sched->topo, cpu, tmp) {
+		for_each_domain(&sched->topo, cpu, tmp)
+		{
 			if (weight <= tmp->span_weight)
 				break;
 			if (tmp->flags & sd_flag)
@@ -565,7 +567,8 @@ int select_task_rq_fair(struct scheduler *sched, struct task *p, int prev_cpu,
 		want_affine = !wake_wide(sched, waker, p, this_cpu) &&
 			      task_allowed(p, cpu);
 	}
-	for_each_domain(&sched->topo, cpu, tmp) {
+	for_each_domain(&sched->topo, cpu, tmp)
+	{
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
 		    sd_spans(sched, tmp, cpu, prev_cpu)) {
 			if (cpu != prev_cpu)

@@ -149,10 +149,11 @@ static int build_spans(struct topology *t, const struct eevdf_machine *m)
 			for (u32 j = 0; j < s->weight; j++) {
 				int c = s->cpus[j];
 				struct sd_span *g =
-					l == 0 ? &t->spans[c] :
-						 &t->spans[base[l - 1] +
-							   (size_t)level_key(
-								   m, c, l - 1)];
+					l == 0 ?
+						&t->spans[c] :
+						&t->spans[base[l - 1] +
+							  (size_t)level_key(
+								  m, c, l - 1)];
 
 				if (g->first_cpu == c)
 					s->groups[s->nr_groups++] = g;
@@ -211,13 +212,15 @@ static void build_domains(struct topology *t)
 		for (int l = 0; l < NR_SD_LEVELS; l++) {
 			int key = l == SD_LVL_SMT ? ct->core :
 				  l == SD_LVL_MC  ? ct->llc :
-				  l == SD_LVL_PKG ? ct->package : 0;
+				  l == SD_LVL_PKG ? ct->package :
+						    0;
 			const struct sd_span *s = &t->spans[lbase + (size_t)key];
 			struct sched_domain *sd;
 
 			lbase += l == SD_LVL_SMT ? (size_t)t->nr_cores :
-				 l == SD_LVL_MC  ? (size_t)t->nr_llcs :
-				 l == SD_LVL_PKG ? (size_t)t->nr_packages : 1;
+				 l == SD_LVL_MC	 ? (size_t)t->nr_llcs :
+				 l == SD_LVL_PKG ? (size_t)t->nr_packages :
+						   1;
 			if (s->weight <= last_weight)
 				continue;
 			sd = &t->domains[(size_t)c * NR_SD_LEVELS + (size_t)l];

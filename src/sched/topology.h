@@ -14,19 +14,24 @@
 struct eevdf_machine;
 
 /* sd->flags, named as include/linux/sched/sd_flags.h. */
-#define SD_BALANCE_NEWIDLE   0x0001
-#define SD_BALANCE_EXEC      0x0002
-#define SD_BALANCE_FORK      0x0004
-#define SD_BALANCE_WAKE      0x0008
-#define SD_WAKE_AFFINE       0x0010
+#define SD_BALANCE_NEWIDLE 0x0001
+#define SD_BALANCE_EXEC 0x0002
+#define SD_BALANCE_FORK 0x0004
+#define SD_BALANCE_WAKE 0x0008
+#define SD_WAKE_AFFINE 0x0010
 #define SD_SHARE_CPUCAPACITY 0x0020
-#define SD_SHARE_LLC         0x0040
-#define SD_SERIALIZE         0x0080
-#define SD_PREFER_SIBLING    0x0100
-#define SD_NUMA              0x0200
+#define SD_SHARE_LLC 0x0040
+#define SD_SERIALIZE 0x0080
+#define SD_PREFER_SIBLING 0x0100
+#define SD_NUMA 0x0200
 
-enum sd_level { SD_LVL_SMT, SD_LVL_MC, SD_LVL_PKG, SD_LVL_NUMA,
-		NR_SD_LEVELS };
+enum sd_level {
+	SD_LVL_SMT,
+	SD_LVL_MC,
+	SD_LVL_PKG,
+	SD_LVL_NUMA,
+	NR_SD_LEVELS
+};
 
 /*
  * A set of CPUs at one level (one core, one LLC, one package, or the
@@ -34,11 +39,11 @@ enum sd_level { SD_LVL_SMT, SD_LVL_MC, SD_LVL_PKG, SD_LVL_NUMA,
  * spans of the level below, or single CPUs at the bottom.
  */
 struct sd_span {
-	int *cpus;      /* ascending */
+	int *cpus; /* ascending */
 	u32 weight;
 	struct sd_span **groups;
 	u32 nr_groups;
-	int first_cpu;  /* group_balance_cpu() */
+	int first_cpu; /* group_balance_cpu() */
 };
 
 /* One CPU's domain at one level; the balance state is per CPU as in the
@@ -53,12 +58,12 @@ struct sched_domain {
 	u32 busy_factor;
 	u32 imbalance_pct;
 	u32 cache_nice_tries;
-	u32 balance_interval;           /* ms */
+	u32 balance_interval; /* ms */
 	u32 nr_balance_failed;
-	u32 imb_numa_nr;                /* NUMA: tolerated imbalance */
-	u64 max_newidle_lb_cost;        /* ns: dearest newly-idle pass */
-	u64 next_decay_max_lb_cost;     /* jiffies */
-	u64 last_balance;               /* jiffies */
+	u32 imb_numa_nr;	    /* NUMA: tolerated imbalance */
+	u64 max_newidle_lb_cost;    /* ns: dearest newly-idle pass */
+	u64 next_decay_max_lb_cost; /* jiffies */
+	u64 last_balance;	    /* jiffies */
 };
 
 /* sd_llc_shared: per LLC, for select_idle_sibling. */
@@ -79,15 +84,15 @@ struct cpu_topo {
 struct topology {
 	int nr_cpus;
 	int nr_cores, nr_llcs, nr_packages;
-	bool smt_active;             /* some core has two or more threads */
+	bool smt_active; /* some core has two or more threads */
 	struct cpu_topo *cpu;
 	struct sched_domain *domains; /* nr_cpus x NR_SD_LEVELS, used ones */
-	struct sd_span *spans;        /* every span of every level */
+	struct sd_span *spans;	      /* every span of every level */
 	size_t nr_spans;
-	struct sd_span *core_spans;   /* per core (indexed by core id) */
-	struct llc_shared *llc;       /* per LLC */
-	int *cpu_pool;                /* storage of the spans' cpus */
-	struct sd_span **group_pool;  /* storage of the spans' groups */
+	struct sd_span *core_spans;  /* per core (indexed by core id) */
+	struct llc_shared *llc;	     /* per LLC */
+	int *cpu_pool;		     /* storage of the spans' cpus */
+	struct sd_span **group_pool; /* storage of the spans' groups */
 };
 
 /* Build from m; 0 or EEVDF_ENOMEM. */
@@ -102,7 +107,7 @@ static inline bool cpus_share_cache(const struct topology *t, int a, int b)
 /* The level's kernel name ("SMT", "MC", "PKG", "NUMA"). */
 const char *eevdf__sd_level_name(enum sd_level l);
 
-#define for_each_domain(t, c, d) \
+#define for_each_domain(t, c, d)                                               \
 	for ((d) = (t)->cpu[c].sd; (d); (d) = (d)->parent)
 
 #endif

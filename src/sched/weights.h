@@ -18,7 +18,7 @@
 #define WMULT_CONST (~0u)
 
 struct load_weight {
-	u64 weight;     /* scaled */
+	u64 weight;	/* scaled */
 	u32 inv_weight; /* ~2^32 / unscaled weight; 0 = not computed yet */
 };
 

@@ -28,11 +28,10 @@ static const char *const machine_keys[] = {
 	"format", "name", "description", "hz", "topology", "cpus", "costs",
 };
 static const char *const topo_keys[] = {
-	"packages", "llcs_per_package", "cores_per_llc", "threads_per_core",
-	"numbering", "capacity",
+	"packages",	    "llcs_per_package", "cores_per_llc",
+	"threads_per_core", "numbering",	"capacity",
 };
-static const char *const cpu_keys[] = { "core", "llc", "package",
-					"capacity" };
+static const char *const cpu_keys[] = { "core", "llc", "package", "capacity" };
 /* In the order of enum eevdf_smt_numbering. */
 static const char *const numberings[] = { "split", "adjacent" };
 
@@ -112,11 +111,12 @@ static int unknown_cost(struct wl_parser *p, const char *k)
 		}
 	}
 	if (best)
-		snprintf(head, sizeof(head), "unknown cost '%s': did you mean "
-			 "'%s'?", SHOWN(sb, k), best);
+		snprintf(head, sizeof(head),
+			 "unknown cost '%s': did you mean "
+			 "'%s'?",
+			 SHOWN(sb, k), best);
 	else
-		snprintf(head, sizeof(head), "unknown cost '%s'",
-			 SHOWN(sb, k));
+		snprintf(head, sizeof(head), "unknown cost '%s'", SHOWN(sb, k));
 	/* what is left of the message for the list and its ", ...)" */
 	room = sizeof(p->diag->msg) - 1 - strlen(head) - sizeof(" (valid: ") -
 	       sizeof(", ...)");
@@ -141,7 +141,7 @@ static int pct_value(struct wl_parser *p, const cJSON *it, u64 *out)
 	if (cJSON_IsString(it) && it->valuestring &&
 	    !strstr(it->valuestring, "${"))
 		return fail(p, "a percentage: must be an integer from 1 to "
-			    "100, not a string");
+			       "100, not a string");
 	r = eevdf__wl_ld_int(p, it, 1, 100, &v);
 	if (!r)
 		*out = (u64)v;
@@ -193,26 +193,26 @@ static int parse_topology(struct wl_parser *p, const cJSON *obj,
 
 	if (!cJSON_IsObject(obj))
 		return fail(p, "must be an object: {\"packages\": P, "
-			    "\"llcs_per_package\": L, \"cores_per_llc\": C, "
-			    "\"threads_per_core\": T}");
-	if ((r = eevdf__wl_check_keys(p, obj, topo_keys,
-				      ARRAY_SIZE(topo_keys), NULL, 0)))
+			       "\"llcs_per_package\": L, \"cores_per_llc\": C, "
+			       "\"threads_per_core\": T}");
+	if ((r = eevdf__wl_check_keys(p, obj, topo_keys, ARRAY_SIZE(topo_keys),
+				      NULL, 0)))
 		return r;
 	s->packages = s->llcs_per_package = s->threads_per_core = 1;
 	/* each count alone fits; their product is the builder's to check */
 	r = part(p, int_key(p, obj, "packages", 1, EEVDF_MAX_CPUS, false,
 			    &s->packages));
 	if (!r)
-		r = part(p, int_key(p, obj, "llcs_per_package", 1,
-				    EEVDF_MAX_CPUS, false,
-				    &s->llcs_per_package));
+		r = part(p,
+			 int_key(p, obj, "llcs_per_package", 1, EEVDF_MAX_CPUS,
+				 false, &s->llcs_per_package));
 	if (!r)
-		r = part(p, int_key(p, obj, "cores_per_llc", 1,
-				    EEVDF_MAX_CPUS, true, &s->cores_per_llc));
+		r = part(p, int_key(p, obj, "cores_per_llc", 1, EEVDF_MAX_CPUS,
+				    true, &s->cores_per_llc));
 	if (!r)
-		r = part(p, int_key(p, obj, "threads_per_core", 1,
-				    EEVDF_MAX_CPUS, false,
-				    &s->threads_per_core));
+		r = part(p,
+			 int_key(p, obj, "threads_per_core", 1, EEVDF_MAX_CPUS,
+				 false, &s->threads_per_core));
 	if (!r)
 		r = part(p, eevdf__wl_get_enum(p, obj, "numbering", numberings,
 					       ARRAY_SIZE(numberings),
@@ -231,7 +231,7 @@ static int parse_cpu(struct wl_parser *p, const cJSON *obj,
 
 	if (!cJSON_IsObject(obj))
 		return fail(p, "must be an object: {\"core\": C, \"llc\": L, "
-			    "\"package\": P}");
+			       "\"package\": P}");
 	if ((r = eevdf__wl_check_keys(p, obj, cpu_keys, ARRAY_SIZE(cpu_keys),
 				      NULL, 0)) ||
 	    (r = int_key(p, obj, "core", 0, INT32_MAX, true, &c->core)) ||
@@ -254,7 +254,7 @@ static int parse_cpus(struct wl_parser *p, const cJSON *arr,
 
 	if (!cJSON_IsArray(arr) || !arr->child)
 		return fail(p, "must be a non-empty array of CPUs "
-			    "({\"core\": C, \"llc\": L, \"package\": P})");
+			       "({\"core\": C, \"llc\": L, \"package\": P})");
 	/* counted before anything is allocated for them */
 	n = cJSON_GetArraySize(arr);
 	if (n > EEVDF_MAX_CPUS)
@@ -326,10 +326,10 @@ static int machine_doc(struct wl_parser *p, const cJSON *obj, bool embedded,
 	list = get(obj, "cpus");
 	if (topo && list)
 		return fail(p, "'topology' and 'cpus' exclude each other: a "
-			    "machine is regular or a list of CPUs");
+			       "machine is regular or a list of CPUs");
 	if (!topo && !list)
 		return fail(p, "missing key 'topology' (or 'cpus', a list of "
-			    "CPUs)");
+			       "CPUs)");
 
 	p->literal = true;
 	r = part(p, eevdf__wl_get_opt_string(p, obj, "name", &name));
@@ -441,11 +441,11 @@ int eevdf__wl_parse_machine(struct wl_parser *p, const cJSON *it,
 		return machine_doc(p, it, true, "", out);
 	if (!cJSON_IsString(it) || !it->valuestring || !it->valuestring[0])
 		return fail(p, "must be a machine object or the path of a "
-			    "machine file");
+			       "machine file");
 	s = it->valuestring;
 	if (strstr(s, "${"))
 		return fail(p, "the path of a machine file is literal: no "
-			    "\"${...}\" (the machine decides ${ncpus})");
+			       "\"${...}\" (the machine decides ${ncpus})");
 	/* relative to the workload's directory, as an include would be */
 	slash = strrchr(file, '/');
 	dir = s[0] != '/' && slash ? (size_t)(slash - file) + 1 : 0;
@@ -461,8 +461,7 @@ int eevdf__wl_parse_machine(struct wl_parser *p, const cJSON *it,
 
 /* Entry points ------------------------------------------------------------ */
 
-int eevdf_machine_parse_opts(const char *buf, size_t len,
-			     const char *filename,
+int eevdf_machine_parse_opts(const char *buf, size_t len, const char *filename,
 			     const struct eevdf_load_opts *opts,
 			     eevdf_machine **out, struct eevdf_diag *diag)
 {
@@ -475,8 +474,8 @@ int eevdf_machine_parse_opts(const char *buf, size_t len,
 	if (!diag)
 		diag = &scratch;
 	eevdf__wl_diag_init(diag, filename);
-	if (!out || (!buf && len) || (opts && opts->errors &&
-				      !opts->nr_errors)) {
+	if (!out || (!buf && len) ||
+	    (opts && opts->errors && !opts->nr_errors)) {
 		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
 				  "bad arguments (no place for the machine, "
 				  "or errors without nr_errors)");
@@ -514,8 +513,8 @@ int eevdf_machine_load_file_opts(const char *path,
 
 	if (out)
 		*out = NULL;
-	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch,
-				      &buf, &len)))
+	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch, &buf,
+				      &len)))
 		return r;
 	r = eevdf_machine_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);

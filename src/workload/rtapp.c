@@ -35,17 +35,17 @@
 #include "rtapp.h"
 #include "workload_impl.h"
 
-#define NAME_MAX_LEN 63                 /* native names, after expansion */
-#define MAX_US ((s64)1000000000000)     /* 10^15 ns, the native maximum */
+#define NAME_MAX_LEN 63			/* native names, after expansion */
+#define MAX_US ((s64)1000000000000)	/* 10^15 ns, the native maximum */
 #define MAX_JSON_INT 9007199254740992.0 /* 2^53: exact in a double */
-#define MAX_INSTANCE 100000             /* the native "count" limit */
-#define MAX_LOOP ((s64)1 << 32)         /* the native loop count limit */
+#define MAX_INSTANCE 100000		/* the native "count" limit */
+#define MAX_LOOP ((s64)1 << 32)		/* the native loop count limit */
 #define MAX_CPU 4095
-#define MAX_DURATION_S 1000000          /* 10^15 ns */
-#define SLICE_MIN_US 100                /* sched_setattr() clamps the */
-#define SLICE_MAX_US 100000             /* custom slice to 0.1..100 ms */
+#define MAX_DURATION_S 1000000 /* 10^15 ns */
+#define SLICE_MIN_US 100       /* sched_setattr() clamps the */
+#define SLICE_MAX_US 100000    /* custom slice to 0.1..100 ms */
 #define FOREVER_DURATION "10s"
-#define NO_END UINT64_MAX               /* a bound of a loop for ever */
+#define NO_END UINT64_MAX /* a bound of a loop for ever */
 #define NS_PER_S ((u64)1000000000)
 
 enum rt_ev {
@@ -78,15 +78,15 @@ static const struct {
 	enum rt_ev ev;
 } events[] = {
 	{ "runtime", EV_RUNTIME },   { "run", EV_RUN },
-	{ "sleep", EV_SLEEP },       { "timer", EV_TIMER },
+	{ "sleep", EV_SLEEP },	     { "timer", EV_TIMER },
 	{ "memrun", EV_MEMRUN },     { "mem", EV_MEM },
-	{ "iorun", EV_IORUN },       { "lock", EV_LOCK },
+	{ "iorun", EV_IORUN },	     { "lock", EV_LOCK },
 	{ "unlock", EV_UNLOCK },     { "wait", EV_WAIT },
 	{ "signal", EV_SIGNAL },     { "broad", EV_BROAD },
-	{ "sync", EV_SYNC },         { "barrier", EV_BARRIER },
+	{ "sync", EV_SYNC },	     { "barrier", EV_BARRIER },
 	{ "suspend", EV_SUSPEND },   { "resume", EV_RESUME },
 	{ "sem_post", EV_SEM_POST }, { "sem_wait", EV_SEM_WAIT },
-	{ "yield", EV_YIELD },       { "fork", EV_FORK },
+	{ "yield", EV_YIELD },	     { "fork", EV_FORK },
 };
 
 /* Thread (LV_T) and phase (LV_P) properties. */
@@ -139,21 +139,21 @@ static const struct {
 
 /* "frag" and "spacing" are legacy keys still in rt-app's example files. */
 static const char *const global_ignored[] = {
-	"calibration",     "pi_enabled",       "lock_pages", "logdir",
-	"log_basename",    "log_size",         "ftrace",     "gnuplot",
-	"io_device",       "mem_buffer_size",  "cumulative_slack",
-	"frag",            "spacing",
+	"calibration",	"pi_enabled",	   "lock_pages",       "logdir",
+	"log_basename", "log_size",	   "ftrace",	       "gnuplot",
+	"io_device",	"mem_buffer_size", "cumulative_slack", "frag",
+	"spacing",
 };
 
 static const char *const policy_names[] = { "normal", "batch", "idle" };
 
 struct rt_task {
-	const char *name;  /* the key in "tasks" (owned by the parsed tree) */
+	const char *name; /* the key in "tasks" (owned by the parsed tree) */
 	const cJSON *json;
-	s64 inst;          /* "instance" as surveyed (1 when not an integer) */
-	bool forked;       /* some fork event names it */
-	bool per_inst;     /* instances suspend on their own events X[i] */
-	u64 tbound;        /* its template's configured time, ns */
+	s64 inst;      /* "instance" as surveyed (1 when not an integer) */
+	bool forked;   /* some fork event names it */
+	bool per_inst; /* instances suspend on their own events X[i] */
+	u64 tbound;    /* its template's configured time, ns */
 };
 
 enum rt_otype {
@@ -169,12 +169,12 @@ enum rt_otype {
 
 struct rt_obj {
 	enum rt_otype type;
-	char *name;     /* native name; with nfor, the base of name[${i}] */
-	s64 nfor;       /* > 0: one per instance, name[0] .. name[nfor-1] */
-	bool unique;    /* timer: one per task */
-	bool absolute;  /* timer: some use is "absolute" */
-	bool dead;      /* event: covered by a later per-instance object */
-	s64 parties;    /* barrier */
+	char *name;    /* native name; with nfor, the base of name[${i}] */
+	s64 nfor;      /* > 0: one per instance, name[0] .. name[nfor-1] */
+	bool unique;   /* timer: one per task */
+	bool absolute; /* timer: some use is "absolute" */
+	bool dead;     /* event: covered by a later per-instance object */
+	s64 parties;   /* barrier */
 	const struct rt_task *last; /* barrier: last task counted */
 };
 
@@ -192,12 +192,12 @@ struct rt {
 	size_t nr_tasks;
 	struct rt_obj *objs;
 	size_t nr_objs, cap_objs;
-	struct strlist ignored;  /* rt-app paths of ignored keys */
-	struct strlist remarks;  /* sentences for the description */
-	bool approx;             /* mem, iorun or memrun seen */
+	struct strlist ignored; /* rt-app paths of ignored keys */
+	struct strlist remarks; /* sentences for the description */
+	bool approx;		/* mem, iorun or memrun seen */
 	int def_policy;
 	const struct rt_task *cur; /* the task being emitted */
-	bool cur_tmpl;             /* ... as a template */
+	bool cur_tmpl;		   /* ... as a template */
 };
 
 /* Settings of a thread or a phase. */
@@ -211,7 +211,7 @@ struct rt_attrs {
 	int policy;
 	bool has_nice;
 	s64 nice;
-	s64 slice_us;      /* 0: none */
+	s64 slice_us;	   /* 0: none */
 	const cJSON *cpus; /* checked */
 	u32 nevents;
 };
@@ -286,8 +286,8 @@ static void strlist_free(struct strlist *l)
 
 #define SHOWN(buf, s) eevdf__wl_shown(buf, sizeof(buf), s)
 
-__attribute__((format(printf, 2, 3)))
-static int fail(struct rt *t, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(struct rt *t,
+						      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -371,7 +371,8 @@ int eevdf__rtapp_strip(char *buf, size_t len, size_t *bad)
 			buf[i++] = ' ';
 			buf[i++] = ' ';
 			for (; i + 1 < len &&
-			       !(buf[i] == '*' && buf[i + 1] == '/'); i++)
+			       !(buf[i] == '*' && buf[i + 1] == '/');
+			     i++)
 				if (buf[i] != '\n')
 					buf[i] = ' ';
 			if (i + 1 >= len) {
@@ -388,10 +389,10 @@ int eevdf__rtapp_strip(char *buf, size_t len, size_t *bad)
 		if (buf[i] == '"') {
 			i = string_end(buf, len, i);
 		} else if (buf[i] == ',') {
-			for (j = i + 1; j < len && (buf[j] == ' ' ||
-						    buf[j] == '\t' ||
-						    buf[j] == '\r' ||
-						    buf[j] == '\n'); j++)
+			for (j = i + 1;
+			     j < len && (buf[j] == ' ' || buf[j] == '\t' ||
+					 buf[j] == '\r' || buf[j] == '\n');
+			     j++)
 				;
 			if (j < len && (buf[j] == '}' || buf[j] == ']'))
 				buf[i] = ' ';
@@ -412,7 +413,8 @@ static size_t skip_blank(const char *buf, size_t len, size_t i)
 				i++;
 		} else if (buf[i] == '/' && i + 1 < len && buf[i + 1] == '*') {
 			for (i += 2; i + 1 < len &&
-				     !(buf[i] == '*' && buf[i + 1] == '/'); i++)
+				     !(buf[i] == '*' && buf[i + 1] == '/');
+			     i++)
 				;
 			i += 2;
 		} else {
@@ -631,8 +633,8 @@ static bool json_valid(const char *s, size_t n)
 static enum rt_ev classify(const char *key)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
-		if (strncmp(key, events[i].prefix,
-			    strlen(events[i].prefix)) == 0)
+		if (strncmp(key, events[i].prefix, strlen(events[i].prefix)) ==
+		    0)
 			return events[i].ev;
 	return EV_NONE;
 }
@@ -664,8 +666,10 @@ static int get_int(struct rt *t, const cJSON *v, s64 min, s64 max, s64 *out)
 static int get_us(struct rt *t, const cJSON *v, s64 *out)
 {
 	if (!as_int(v, out) || *out < 0 || *out > MAX_US)
-		return fail(t, "must be a whole number of microseconds from 0 "
-			       "to %lld", (long long)MAX_US);
+		return fail(t,
+			    "must be a whole number of microseconds from 0 "
+			    "to %lld",
+			    (long long)MAX_US);
 	return 0;
 }
 
@@ -711,13 +715,15 @@ static int check_name(struct rt *t, const char *what, const char *s,
 	char sb[48];
 
 	if (!name_chars_ok(s))
-		return fail(t, "%s '%s': names may use only A-Z a-z 0-9 _ . : "
-			       "- and [N] (the native format's names)", what,
-			    SHOWN(sb, s));
+		return fail(t,
+			    "%s '%s': names may use only A-Z a-z 0-9 _ . : "
+			    "- and [N] (the native format's names)",
+			    what, SHOWN(sb, s));
 	if (strlen(s) + extra > NAME_MAX_LEN)
-		return fail(t, "%s '%s' is too long: at most %zu characters "
-			       "here", what, SHOWN(sb, s),
-			    NAME_MAX_LEN - extra);
+		return fail(t,
+			    "%s '%s' is too long: at most %zu characters "
+			    "here",
+			    what, SHOWN(sb, s), NAME_MAX_LEN - extra);
 	return 0;
 }
 
@@ -850,8 +856,8 @@ static struct rt_task *find_task(struct rt *t, const char *name)
 
 /* Survey ----------------------------------------------------------------- */
 
-static int survey_events(struct rt *t, struct rt_task *task,
-			 const cJSON *obj, bool *own)
+static int survey_events(struct rt *t, struct rt_task *task, const cJSON *obj,
+			 bool *own)
 {
 	const cJSON *it, *ref, *mode;
 	struct rt_task *target;
@@ -1076,11 +1082,14 @@ static int parse_policy(struct rt *t, const cJSON *v, int *out)
 	}
 	if (!strcmp(s, "SCHED_RR") || !strcmp(s, "SCHED_FIFO") ||
 	    !strcmp(s, "SCHED_DEADLINE"))
-		return fail(t, "policy '%s' is not supported yet (eevdf-sim "
-			       "models the fair class: SCHED_OTHER, "
-			       "SCHED_BATCH or SCHED_IDLE)", s);
-	return fail(t, "unknown policy '%s' (valid: SCHED_OTHER, SCHED_BATCH, "
-		       "SCHED_IDLE, SCHED_RR, SCHED_FIFO, SCHED_DEADLINE)",
+		return fail(t,
+			    "policy '%s' is not supported yet (eevdf-sim "
+			    "models the fair class: SCHED_OTHER, "
+			    "SCHED_BATCH or SCHED_IDLE)",
+			    s);
+	return fail(t,
+		    "unknown policy '%s' (valid: SCHED_OTHER, SCHED_BATCH, "
+		    "SCHED_IDLE, SCHED_RR, SCHED_FIFO, SCHED_DEADLINE)",
 		    SHOWN(sb, s));
 }
 
@@ -1115,16 +1124,18 @@ static int parse_slice(struct rt *t, const cJSON *v, s64 *out)
 		return 0; /* no custom slice */
 	*out = max_s64(SLICE_MIN_US, min_s64(SLICE_MAX_US, us));
 	if (*out != us) {
-		snprintf(b, sizeof(b), "%s: %lld us clamped to %lld us, as "
+		snprintf(b, sizeof(b),
+			 "%s: %lld us clamped to %lld us, as "
 			 "sched_setattr() clamps a custom slice to 0.1..100 "
-			 "ms.", t->path, (long long)us, (long long)*out);
+			 "ms.",
+			 t->path, (long long)us, (long long)*out);
 		strlist_add(t, &t->remarks, b);
 	}
 	return 0;
 }
 
-static int parse_prop(struct rt *t, int pr, const cJSON *v,
-		      struct rt_attrs *a, s64 *legacy_us)
+static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
+		      s64 *legacy_us)
 {
 	switch (pr) {
 	case PR_LOOP:
@@ -1132,8 +1143,11 @@ static int parse_prop(struct rt *t, int pr, const cJSON *v,
 		if (as_int(v, &a->loop) && a->loop == -1)
 			return 0;
 		return get_int(t, v, 0, MAX_LOOP, &a->loop) ?
-			       fail(t, "must be -1 (for ever) or a count from "
-				       "0 to %lld", (long long)MAX_LOOP) : 0;
+			       fail(t,
+				    "must be -1 (for ever) or a count from "
+				    "0 to %lld",
+				    (long long)MAX_LOOP) :
+			       0;
 	case PR_INSTANCE:
 		return get_int(t, v, 0, MAX_INSTANCE, &a->inst);
 	case PR_DELAY:
@@ -1167,9 +1181,10 @@ static int parse_prop(struct rt *t, int pr, const cJSON *v,
 }
 
 /* Valid keys, for the messages about unknown ones. */
-#define EVENT_LIST "run, runtime, sleep, timer, mem, iorun, memrun, lock, " \
-		   "unlock, wait, signal, broad, sync, barrier, suspend, "   \
-		   "resume, sem_post, sem_wait, yield, fork"
+#define EVENT_LIST                                                             \
+	"run, runtime, sleep, timer, mem, iorun, memrun, lock, "               \
+	"unlock, wait, signal, broad, sync, barrier, suspend, "                \
+	"resume, sem_post, sem_wait, yield, fork"
 
 /*
  * The properties of a thread (LV_T) or phase (LV_P) object, every key
@@ -1204,10 +1219,13 @@ static int parse_attrs(struct rt *t, const cJSON *obj, unsigned level,
 		} else if (classify(key) != EV_NONE) {
 			a->nevents++;
 		} else {
-			r = fail(t, "unknown key '%s': events start with "
-				    EVENT_LIST "; for the %s keys see "
-				    "docs/rtapp-import.md", SHOWN(sb, key),
-				 level == LV_T ? "thread" : "phase");
+			r = fail(
+				t,
+				"unknown key '%s': events start with " EVENT_LIST
+				"; for the %s keys see "
+				"docs/rtapp-import.md",
+				SHOWN(sb, key),
+				level == LV_T ? "thread" : "phase");
 		}
 		pop(t, old);
 	}
@@ -1215,9 +1233,9 @@ static int parse_attrs(struct rt *t, const cJSON *obj, unsigned level,
 	if (!r && legacy_us && !(seen & (1u << PR_DL_RUNTIME))) {
 		size_t old = push(t, "runtime");
 
-		r = parse_slice(t, cJSON_GetObjectItemCaseSensitive(obj,
-								    "runtime"),
-				&a->slice_us);
+		r = parse_slice(
+			t, cJSON_GetObjectItemCaseSensitive(obj, "runtime"),
+			&a->slice_us);
 		pop(t, old);
 	}
 	return r;
@@ -1286,7 +1304,8 @@ static int ev_timer(struct rt *t, const cJSON *v, cJSON *body, u64 *bound)
 	s64 period;
 	int r;
 
-	if ((r = check_keys(t, v, keys, ARRAY_SIZE(keys), "ref, period, "
+	if ((r = check_keys(t, v, keys, ARRAY_SIZE(keys),
+			    "ref, period, "
 			    "mode")) ||
 	    (r = member_name(t, v, "ref", "unknown", "timer:", name, &ref)))
 		return r;
@@ -1331,14 +1350,15 @@ static int ev_timer(struct rt *t, const cJSON *v, cJSON *body, u64 *bound)
 /* memrun: bytes touched = size * count; the rest only shapes the access. */
 static int ev_memrun(struct rt *t, const cJSON *v, s64 *bytes)
 {
-	static const char *const keys[] = { "type", "size", "count", "stride",
-					    "pattern", "ref" };
+	static const char *const keys[] = { "type",   "size",	 "count",
+					    "stride", "pattern", "ref" };
 	const cJSON *m;
 	s64 size, count = 1;
 	size_t old;
 	int r;
 
-	if ((r = check_keys(t, v, keys, ARRAY_SIZE(keys), "type, size, "
+	if ((r = check_keys(t, v, keys, ARRAY_SIZE(keys),
+			    "type, size, "
 			    "count, stride, pattern, ref")))
 		return r;
 	if (!(m = cJSON_GetObjectItemCaseSensitive(v, "size")))
@@ -1360,8 +1380,8 @@ static int ev_memrun(struct rt *t, const cJSON *v, s64 *bytes)
 }
 
 /* The event name a suspend of the current task blocks on. */
-static int suspend_name(struct rt *t, const char *s,
-			char out[NAME_MAX_LEN + 1], s64 *nfor)
+static int suspend_name(struct rt *t, const char *s, char out[NAME_MAX_LEN + 1],
+			s64 *nfor)
 {
 	const struct rt_task *c = t->cur;
 
@@ -1403,8 +1423,7 @@ static int ev_resume(struct rt *t, const char *s, cJSON *body)
 }
 
 /* The template a fork of name starts. */
-static const char *tmpl_name(const struct rt_task *task, char *buf,
-			     size_t n)
+static const char *tmpl_name(const struct rt_task *task, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s%s", task->name, task->inst ? "-fork" : "");
 	return buf;
@@ -1428,8 +1447,11 @@ static int emit_event(struct rt *t, const char *key, const cJSON *v,
 	case EV_SLEEP:
 		if ((r = get_us(t, v, &x)))
 			return r;
-		put_op_dur(t, body, ev == EV_RUN ? "run" : ev == EV_RUNTIME ?
-			   "spin" : "sleep", x, "us");
+		put_op_dur(t, body,
+			   ev == EV_RUN	    ? "run" :
+			   ev == EV_RUNTIME ? "spin" :
+					      "sleep",
+			   x, "us");
 		*bound = sat_add(*bound, (u64)x * 1000);
 		return 0;
 	case EV_MEM:
@@ -1501,10 +1523,12 @@ static int emit_event(struct rt *t, const char *key, const cJSON *v,
 		    (r = res_name(t, "barrier:", s, name)))
 			return r;
 		if (t->cur_tmpl)
-			return fail(t, "barrier '%s' in a task that fork "
-				       "starts: rt-app counts a barrier's "
-				       "users from the file, so barriers do "
-				       "not work with fork", SHOWN(sb, s));
+			return fail(t,
+				    "barrier '%s' in a task that fork "
+				    "starts: rt-app counts a barrier's "
+				    "users from the file, so barriers do "
+				    "not work with fork",
+				    SHOWN(sb, s));
 		if (!use_obj(t, RO_BARRIER, name, 0))
 			return EEVDF_ENOMEM;
 		put_op(t, body, "barrier", cJSON_CreateString(name));
@@ -1549,8 +1573,8 @@ static int emit_event(struct rt *t, const char *key, const cJSON *v,
 			return fail(t, "no task named '%s' to fork",
 				    SHOWN(sb, s));
 		op = put_op(t, body, "spawn", cJSON_CreateObject());
-		put_str(t, op, "template", tmpl_name(target, name,
-						     sizeof(name)));
+		put_str(t, op, "template",
+			tmpl_name(target, name, sizeof(name)));
 		*bound = sat_add(*bound, target->tbound);
 		return 0;
 	case EV_NONE:
@@ -1560,8 +1584,7 @@ static int emit_event(struct rt *t, const char *key, const cJSON *v,
 }
 
 /* The events of obj, in key order, into body. */
-static int emit_events(struct rt *t, const cJSON *obj, cJSON *body,
-		       u64 *bound)
+static int emit_events(struct rt *t, const cJSON *obj, cJSON *body, u64 *bound)
 {
 	const cJSON *it;
 	int r = 0;
@@ -1621,15 +1644,15 @@ static int emit_phases(struct rt *t, const struct rt_attrs *ta, cJSON *body,
 				put_dur(t, sa, "slice", a.slice_us, "us");
 			/* rt-app returns to the thread's affinity */
 			if (a.cpus || ta->cpus)
-				put_cpus(t, sa, "cpus", a.cpus ? a.cpus :
-							ta->cpus);
+				put_cpus(t, sa, "cpus",
+					 a.cpus ? a.cpus : ta->cpus);
 			else if (any_cpus)
 				put(t, sa, "cpus", cJSON_CreateNull());
 		}
 		lb = put_loop(t, body, a.has_loop ? a.loop : 1);
 		r = emit_events(t, ph, lb, &pb);
-		*bound = sat_add(*bound, loop_bound(a.has_loop ? a.loop : 1,
-						    pb));
+		*bound = sat_add(*bound,
+				 loop_bound(a.has_loop ? a.loop : 1, pb));
 		pop(t, old);
 	}
 	pop(t, o1);
@@ -1651,8 +1674,8 @@ static int emit_task(struct rt *t, struct rt_task *task, bool as_tmpl,
 	t->cur_tmpl = as_tmpl;
 	if ((r = parse_attrs(t, task->json, LV_T, &a)))
 		goto out;
-	r = as_tmpl ? check_name(t, "task name", tmpl_name(task, tn,
-							  sizeof(tn)), 8) :
+	r = as_tmpl ? check_name(t, "task name",
+				 tmpl_name(task, tn, sizeof(tn)), 8) :
 		      check_name(t, "task name", task->name,
 				 a.inst > 1 ? 2 + digits(a.inst - 1) : 0);
 	if (r)
@@ -1735,7 +1758,8 @@ static int parse_global(struct rt *t, const cJSON *g, s64 *duration)
 			if (strcmp(jt->string, it->string) == 0)
 				break;
 		for (i = 0; i < ARRAY_SIZE(global_ignored) &&
-			    strcmp(it->string, global_ignored[i]); i++)
+			    strcmp(it->string, global_ignored[i]);
+		     i++)
 			;
 		if (jt != it)
 			r = fail(t, "duplicate key '%s'", it->string);
@@ -1746,11 +1770,12 @@ static int parse_global(struct rt *t, const cJSON *g, s64 *duration)
 		else if (i < ARRAY_SIZE(global_ignored))
 			ignore_here(t);
 		else
-			r = fail(t, "unknown key '%s' (valid: duration, "
-				    "default_policy, calibration, pi_enabled, "
-				    "lock_pages, logdir, log_basename, "
-				    "log_size, ftrace, gnuplot, io_device, "
-				    "mem_buffer_size, cumulative_slack)",
+			r = fail(t,
+				 "unknown key '%s' (valid: duration, "
+				 "default_policy, calibration, pi_enabled, "
+				 "lock_pages, logdir, log_basename, "
+				 "log_size, ftrace, gnuplot, io_device, "
+				 "mem_buffer_size, cumulative_slack)",
 				 SHOWN(sb, it->string));
 		pop(t, o2);
 	}
@@ -1808,8 +1833,9 @@ out:
 static void put_object(struct rt *t, cJSON *objs, const struct rt_obj *o)
 {
 	static const char *const types[] = {
-		[RO_MUTEX] = "mutex", [RO_EVENT] = "event", [RO_SEM] = "sem",
-		[RO_BARRIER] = "barrier", [RO_TIMER] = "timer",
+		[RO_MUTEX] = "mutex", [RO_EVENT] = "event",
+		[RO_SEM] = "sem",     [RO_BARRIER] = "barrier",
+		[RO_TIMER] = "timer",
 	};
 	char name[NAME_MAX_LEN + 16];
 	cJSON *j = put(t, objs, NULL, cJSON_CreateObject());
@@ -1916,7 +1942,8 @@ static void put_description(struct rt *t, cJSON *root, const char *file)
 		sb_add(t, &b, t->remarks.v[i]);
 	}
 	if (t->approx) {
-		snprintf(line, sizeof(line), " Approximate: mem, iorun and "
+		snprintf(line, sizeof(line),
+			 " Approximate: mem, iorun and "
 			 "memrun are CPU work of 1 ns per %d bytes.",
 			 EEVDF_RTAPP_BYTES_PER_NS);
 		sb_add(t, &b, line);
@@ -1989,8 +2016,9 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 			ignore_here(t); /* legacy: resources come by name */
 		else if (strcmp(it->string, "global") &&
 			 strcmp(it->string, "tasks"))
-			r = fail(t, "unknown key '%s' (valid: global, "
-				    "resources, tasks)",
+			r = fail(t,
+				 "unknown key '%s' (valid: global, "
+				 "resources, tasks)",
 				 SHOWN(sb, it->string));
 		pop(t, old);
 		if (r)
@@ -2023,7 +2051,8 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		if (!task->forked) {
 			char note[160];
 
-			snprintf(note, sizeof(note), "tasks.%.64s: instance 0 "
+			snprintf(note, sizeof(note),
+				 "tasks.%.64s: instance 0 "
 				 "and no fork starts it, so it never runs.",
 				 task->name);
 			strlist_add(t, &t->remarks, note);
@@ -2052,7 +2081,8 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		goto fail;
 	}
 	if (duration <= 0 && total == NO_END)
-		strlist_add(t, &t->remarks, "A thread loops for ever and "
+		strlist_add(t, &t->remarks,
+			    "A thread loops for ever and "
 			    "global.duration is -1: the run stops at the "
 			    "workload's duration (" FOREVER_DURATION ").");
 	put_str(t, root, "format", "eevdf-sim-workload/1");
@@ -2099,13 +2129,14 @@ int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 		diag = &scratch;
 	memset(diag, 0, sizeof(*diag));
 	eevdf__wl_set_str(diag->file, sizeof(diag->file),
-		filename ? filename : "<memory>");
+			  filename ? filename : "<memory>");
 	if (!json_out || (!buf && len))
 		return EEVDF_EINVAL;
 	*json_out = NULL;
 	if (len == 0) {
 		diag->line = 1;
-		eevdf__wl_set_str(diag->msg, sizeof(diag->msg), "the file is empty");
+		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+				  "the file is empty");
 		return EEVDF_EPARSE;
 	}
 
@@ -2132,8 +2163,8 @@ int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 				"JSON syntax error");
 		goto out;
 	}
-	while (end && end < text + len && (*end == ' ' || *end == '\t' ||
-					   *end == '\r' || *end == '\n'))
+	while (end && end < text + len &&
+	       (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
 		end++;
 	if (end && end < text + len) {
 		r = eevdf__wl_syntax_error(

@@ -25,9 +25,9 @@
  * nobody hunts for a typo that is not there.
  */
 static const char *const top_keys[] = {
-	"format", "name", "description", "duration", "seed", "params",
-	"costs", "objects", "macros", "templates", "tasks", "stop", "warmup",
-	"metrics", "report", "machine", "kernel",
+	"format", "name",    "description", "duration",	 "seed",   "params",
+	"costs",  "objects", "macros",	    "templates", "tasks",  "stop",
+	"warmup", "metrics", "report",	    "machine",	 "kernel",
 };
 static const char *const top_later[] = {
 	"include",
@@ -124,8 +124,7 @@ static int parse_costs(struct wl_parser *p, const cJSON *obj)
 static const char *const stop_keys[] = { "after", "mode", "when", "task" };
 
 /* "stop"; a task name is resolved once the tasks are known. */
-static int parse_stop(struct wl_parser *p, const cJSON *obj,
-		      const cJSON **task)
+static int parse_stop(struct wl_parser *p, const cJSON *obj, const cJSON **task)
 {
 	struct eevdf_workload *wl = p->wl;
 	const cJSON *after = get(obj, "after"), *mode = get(obj, "mode");
@@ -234,8 +233,8 @@ static int parse_report(struct wl_parser *p, const cJSON *obj)
 			if (!cJSON_IsArray(it))
 				r = fail(p, "must be an array of report "
 					    "names");
-			n = cJSON_IsArray(it) ?
-				    (size_t)cJSON_GetArraySize(it) : 0;
+			n = cJSON_IsArray(it) ? (size_t)cJSON_GetArraySize(it) :
+						0;
 			wl->report_also = calloc(n ? n : 1,
 						 sizeof(*wl->report_also));
 			if (!r && !wl->report_also)
@@ -244,8 +243,8 @@ static int parse_report(struct wl_parser *p, const cJSON *obj)
 			     jt = jt->next, i++) {
 				size_t o2 = eevdf__wl_path_index(p, i);
 
-				r = eevdf__wl_ld_string(
-					p, jt, &wl->report_also[i]);
+				r = eevdf__wl_ld_string(p, jt,
+							&wl->report_also[i]);
 				if (!r)
 					wl->nr_also++;
 				path_pop(p, o2);
@@ -293,8 +292,8 @@ static int parse_macros(struct wl_parser *p, const cJSON *obj)
 			r = fail(p, "a macro must be an object with a "
 				    "\"body\"");
 		else
-			r = eevdf__wl_check_keys(p, it, keys,
-						 ARRAY_SIZE(keys), NULL, 0);
+			r = eevdf__wl_check_keys(p, it, keys, ARRAY_SIZE(keys),
+						 NULL, 0);
 		if (!r && !(b = get(it, "body"))) {
 			r = fail(p, "missing key 'body'");
 		} else if (!r) {
@@ -487,8 +486,7 @@ static int check_opts(struct wl_parser *p, const struct eevdf_load_opts *o)
 	return 0;
 }
 
-int eevdf_workload_parse_opts(const char *buf, size_t len,
-			      const char *filename,
+int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 			      const struct eevdf_load_opts *opts,
 			      eevdf_workload **out, struct eevdf_diag *diag)
 {
@@ -533,23 +531,19 @@ int eevdf_workload_parse_opts(const char *buf, size_t len,
 		r = eevdf__rtapp_translate(buf, len, filename, &text, diag);
 		if (r)
 			return r;
-		r = eevdf_workload_parse_opts(text, strlen(text), filename,
-					      &(struct eevdf_load_opts){
-						      .ncpus = p.ncpus,
-						      .nllc = p.nllc,
-						      .params = opts ?
-							      opts->params : NULL,
-						      .nr_params = opts ?
-							      opts->nr_params : 0,
-						      .input = EEVDF_INPUT_NATIVE,
-						      .errors = opts ?
-							      opts->errors : NULL,
-						      .max_errors = opts ?
-							      opts->max_errors : 0,
-						      .nr_errors = opts ?
-							      opts->nr_errors : NULL,
-					      },
-					      out, diag);
+		r = eevdf_workload_parse_opts(
+			text, strlen(text), filename,
+			&(struct eevdf_load_opts){
+				.ncpus = p.ncpus,
+				.nllc = p.nllc,
+				.params = opts ? opts->params : NULL,
+				.nr_params = opts ? opts->nr_params : 0,
+				.input = EEVDF_INPUT_NATIVE,
+				.errors = opts ? opts->errors : NULL,
+				.max_errors = opts ? opts->max_errors : 0,
+				.nr_errors = opts ? opts->nr_errors : NULL,
+			},
+			out, diag);
 		free(text);
 		return r;
 	}
@@ -587,8 +581,7 @@ int eevdf_workload_parse(const char *buf, size_t len, const char *filename,
 
 int eevdf_workload_load_file_opts(const char *path,
 				  const struct eevdf_load_opts *opts,
-				  eevdf_workload **out,
-				  struct eevdf_diag *diag)
+				  eevdf_workload **out, struct eevdf_diag *diag)
 {
 	struct eevdf_diag scratch;
 	size_t len = 0;
@@ -597,8 +590,8 @@ int eevdf_workload_load_file_opts(const char *path,
 
 	if (out)
 		*out = NULL;
-	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch,
-				      &buf, &len)))
+	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch, &buf,
+				      &len)))
 		return r;
 	r = eevdf_workload_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);
@@ -782,8 +775,8 @@ const struct program *eevdf__workload_program(const eevdf_workload *wl,
 	return wl->progs[wl->tasks[i].prog].prog;
 }
 
-const struct program *
-eevdf__workload_template_program(const eevdf_workload *wl, const char *name)
+const struct program *eevdf__workload_template_program(const eevdf_workload *wl,
+						       const char *name)
 {
 	int i = wl && name ? eevdf__wl_find_template(wl, name) : -1;
 
@@ -878,9 +871,10 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
 		if (t->cpus[k] < sim->sched.nr_cpus)
 			continue;
-		snprintf(msg, sizeof(msg), "%s %s: cpu %d is not on this "
-			 "%d-CPU machine", what, t->name, t->cpus[k],
-			 sim->sched.nr_cpus);
+		snprintf(msg, sizeof(msg),
+			 "%s %s: cpu %d is not on this "
+			 "%d-CPU machine",
+			 what, t->name, t->cpus[k], sim->sched.nr_cpus);
 		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
 	}
 	return 0;
@@ -909,8 +903,7 @@ static int add_templates(const eevdf_workload *wl, eevdf_sim *sim,
 		idx = eevdf__sim_add_template(sim, t->name, &t->spec, prog,
 					      t->is_thread);
 		if (idx < 0)
-			return setup_fail(wl, diag, path, idx,
-					  "out of memory");
+			return setup_fail(wl, diag, path, idx, "out of memory");
 		if ((size_t)idx != i)
 			return setup_fail(wl, diag, path, EEVDF_EINTERNAL,
 					  "the template got an unexpected "
@@ -940,8 +933,7 @@ static int add_task(const eevdf_workload *wl, eevdf_sim *sim, size_t i,
 		init[t->init[k].slot] = t->init[k].v;
 	/* the task takes a reference of its own */
 	prog->refs++;
-	pid = eevdf__sim_add_task_prog(sim, &t->spec, prog, t->is_thread,
-				       init);
+	pid = eevdf__sim_add_task_prog(sim, &t->spec, prog, t->is_thread, init);
 	free(init);
 	if (pid < 0)
 		return setup_fail(wl, diag, path, pid, eevdf_sim_errmsg(sim));

@@ -17,14 +17,13 @@
 #define OBJ_COMMON "type", "name", "for", "count"
 
 static const char *const chan_keys[] = {
-	OBJ_COMMON, "kind", "capacity", "msg_overhead", "writer_wake",
-	"reader_wake", "writers", "readers",
+	OBJ_COMMON,    "kind",	      "capacity", "msg_overhead",
+	"writer_wake", "reader_wake", "writers",  "readers",
 };
 static const char *const chan_later[] = { "slot" };
 static const char *const sem_keys[] = { OBJ_COMMON, "initial", "max" };
 static const char *const plain_keys[] = { OBJ_COMMON };
-static const char *const mutex_keys[] = { OBJ_COMMON, "handoff",
-					  "spin_owner" };
+static const char *const mutex_keys[] = { OBJ_COMMON, "handoff", "spin_owner" };
 static const char *const spin_keys[] = { OBJ_COMMON, "per_cpu" };
 static const char *const barrier_keys[] = { OBJ_COMMON, "parties" };
 static const char *const timer_keys[] = { OBJ_COMMON, "period", "mode",
@@ -66,10 +65,14 @@ static const struct {
 	{ CHAN_IDEAL, 0, 0, WW_ANY_SPACE, false, false },
 };
 static const char *const ww_names[] = {
-	"slot_freed_if_full", "quarter_free", "any_space",
+	"slot_freed_if_full",
+	"quarter_free",
+	"any_space",
 };
 static const enum writer_wake ww_values[] = {
-	WW_SLOT_FREED_IF_FULL, WW_QUARTER_FREE, WW_ANY_SPACE,
+	WW_SLOT_FREED_IF_FULL,
+	WW_QUARTER_FREE,
+	WW_ANY_SPACE,
 };
 static const char *const reader_wake_names[] = { "sync", "normal" };
 static const char *const who_names[] = { "exclusive", "all" };
@@ -100,7 +103,7 @@ static int channel_settings(struct wl_parser *p, const cJSON *def,
 	int r;
 
 	r = eevdf__wl_get_enum(p, def, "kind", chan_kind_names,
-		     ARRAY_SIZE(chan_kind_names), &kind);
+			       ARRAY_SIZE(chan_kind_names), &kind);
 	if (r)
 		return r;
 	ch->kind = chan_defaults[kind].kind;
@@ -126,13 +129,13 @@ static int channel_settings(struct wl_parser *p, const cJSON *def,
 		return r;
 	ch->overhead = (u64)v;
 	if ((r = eevdf__wl_get_enum(p, def, "writer_wake", ww_names,
-			  ARRAY_SIZE(ww_names), &ww)) ||
+				    ARRAY_SIZE(ww_names), &ww)) ||
 	    (r = eevdf__wl_get_enum(p, def, "reader_wake", reader_wake_names,
-			  ARRAY_SIZE(reader_wake_names), &rw)) ||
+				    ARRAY_SIZE(reader_wake_names), &rw)) ||
 	    (r = eevdf__wl_get_enum(p, def, "writers", who_names,
-			  ARRAY_SIZE(who_names), &writers)) ||
+				    ARRAY_SIZE(who_names), &writers)) ||
 	    (r = eevdf__wl_get_enum(p, def, "readers", who_names,
-			  ARRAY_SIZE(who_names), &readers)))
+				    ARRAY_SIZE(who_names), &readers)))
 		return r;
 	if (ww >= 0)
 		ch->writer_wake = ww_values[ww];
@@ -160,8 +163,7 @@ static int timer_settings(struct wl_parser *p, const cJSON *def,
 
 	if (it) {
 		old = path_key(p, "period");
-		r = eevdf__wl_ld_duration(p, it, false, &o->timer_period,
-					  NULL);
+		r = eevdf__wl_ld_duration(p, it, false, &o->timer_period, NULL);
 		if (!r && o->timer_period == 0)
 			r = fail(p, "must be greater than 0");
 		path_pop(p, old);
@@ -206,7 +208,7 @@ static int object_settings(struct wl_parser *p, const cJSON *def,
 		return r;
 	case OBJ_MUTEX:
 		if ((r = eevdf__wl_get_enum(p, def, "handoff", handoff_names,
-				  ARRAY_SIZE(handoff_names), &h)) ||
+					    ARRAY_SIZE(handoff_names), &h)) ||
 		    (r = eevdf__wl_get_bool(p, def, "spin_owner", &b)))
 			return r;
 		old = path_key(p, h ? "handoff" : "spin_owner");
@@ -318,10 +320,12 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 				if (strcmp(type, obj_types[k].name) == 0)
 					td = &obj_types[k];
 			if (!r && !td)
-				r = fail(p, "unknown object type '%s' "
-					    "(expected channel, sem, latch, "
-					    "event, mutex, spinlock, barrier, "
-					    "list or timer)", SHOWN(sb, type));
+				r = fail(p,
+					 "unknown object type '%s' "
+					 "(expected channel, sem, latch, "
+					 "event, mutex, spinlock, barrier, "
+					 "list or timer)",
+					 SHOWN(sb, type));
 			path_pop(p, o2);
 			free(type);
 		}
@@ -347,9 +351,10 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 	if (dup != UINT32_MAX) {
 		old = path_index(p, wl->objs[dup].src);
 		path_key(p, "name");
-		r = fail(p, "duplicate object name '%s' (also used by "
-			    "objects[%zu])", wl->objs[dup].tmpl.name,
-			 wl->objs[first].src);
+		r = fail(p,
+			 "duplicate object name '%s' (also used by "
+			 "objects[%zu])",
+			 wl->objs[dup].tmpl.name, wl->objs[first].src);
 		path_pop(p, old);
 	}
 	return r;
@@ -358,17 +363,18 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 /* Metrics -------------------------------------------------------------- */
 
 static const char *const met_keys[] = {
-	"type", "unit", "quantizer", "drop_zero", "reset_at_warmup", "keyed",
-	"per_task", "of", "every",
+	"type",	 "unit",     "quantizer", "drop_zero", "reset_at_warmup",
+	"keyed", "per_task", "of",	  "every",
 };
-static const char *const met_types[] = { "hist", "counter", "value",
-					 "rate" };
+static const char *const met_types[] = { "hist", "counter", "value", "rate" };
 static const enum metric_type met_type_values[] = { MET_HIST, MET_COUNTER,
 						    MET_VALUE, MET_RATE };
 static const char *const met_later[] = { "span", "window_max", "builtin" };
 static const char *const quant_names[] = { "exact", "fio_plat8", "hdr3" };
 static const enum eevdf_hist_kind quant_values[] = {
-	EEVDF_HIST_EXACT, EEVDF_HIST_FIO_PLAT8, EEVDF_HIST_HDR3,
+	EEVDF_HIST_EXACT,
+	EEVDF_HIST_FIO_PLAT8,
+	EEVDF_HIST_HDR3,
 };
 
 /* A key that only some types take. */
@@ -406,7 +412,7 @@ static int parse_metric(struct wl_parser *p, const cJSON *m,
 	    (r = only_for(p, m, "of", t == MET_RATE, "rate")) ||
 	    (r = only_for(p, m, "every", t == MET_RATE, "rate")) ||
 	    (r = eevdf__wl_get_enum(p, m, "quantizer", quant_names,
-			  ARRAY_SIZE(quant_names), &q)) ||
+				    ARRAY_SIZE(quant_names), &q)) ||
 	    (r = eevdf__wl_get_bool(p, m, "drop_zero", &out->drop_zero)) ||
 	    (r = eevdf__wl_get_bool(p, m, "reset_at_warmup",
 				    &out->reset_at_warmup)) ||
@@ -482,8 +488,8 @@ int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj)
 	for (int pass = 0; pass < 2; pass++) {
 		for (it = obj->child; !r && it; it = it->next) {
 			const char *name = it->string ? it->string : "";
-			const cJSON *ty = cJSON_IsObject(it) ?
-						  get(it, "type") : NULL;
+			const cJSON *ty = cJSON_IsObject(it) ? get(it, "type") :
+							       NULL;
 			struct wl_metric *m = &wl->metrics[wl->nr_metrics];
 			int type = -1;
 
@@ -495,21 +501,23 @@ int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj)
 			if (!r) {
 				size_t o2 = path_key(p, "type");
 
-				for (size_t k = 0;
-				     cJSON_IsString(ty) &&
-				     k < ARRAY_SIZE(met_later); k++)
+				for (size_t k = 0; cJSON_IsString(ty) &&
+						   k < ARRAY_SIZE(met_later);
+				     k++)
 					if (!strcmp(ty->valuestring,
 						    met_later[k]))
-						r = fail(p, "metric type '%s' "
-							    "is not supported "
-							    "by this version "
-							    "yet",
+						r = fail(p,
+							 "metric type '%s' "
+							 "is not supported "
+							 "by this version "
+							 "yet",
 							 met_later[k]);
 				path_pop(p, o2);
 			}
 			if (!r)
 				r = eevdf__wl_get_enum(p, it, "type", met_types,
-					     ARRAY_SIZE(met_types), &type);
+						       ARRAY_SIZE(met_types),
+						       &type);
 			if (r || (type == 3) != (pass == 1)) {
 				path_pop(p, old);
 				continue;
@@ -536,13 +544,13 @@ int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj)
 /* Tasks ---------------------------------------------------------------- */
 
 static const char *const task_keys[] = {
-	"name", "for", "count", "kind", "policy", "nice", "slice", "cpus",
-	"start", "vars", "timer_slack", "on_signal", "program",
+	"name",	       "for",	    "count",   "kind",	"policy",
+	"nice",	       "slice",	    "cpus",    "start", "vars",
+	"timer_slack", "on_signal", "program",
 };
 static const char *const task_later[] = { "cgroup" };
 
-static int task_cpus(struct wl_parser *p, const cJSON *arr,
-		     struct wl_task *t)
+static int task_cpus(struct wl_parser *p, const cJSON *arr, struct wl_task *t)
 {
 	unsigned char seen[EEVDF_MAX_CPUS / 8] = { 0 };
 	const cJSON *it;
@@ -577,8 +585,7 @@ static int task_cpus(struct wl_parser *p, const cJSON *arr,
 }
 
 /* "vars": {"@x": value}: initial values of task-local variables. */
-static int task_vars(struct wl_parser *p, const cJSON *obj,
-		     struct wl_task *t)
+static int task_vars(struct wl_parser *p, const cJSON *obj, struct wl_task *t)
 {
 	const cJSON *it, *jt;
 	size_t n = 0, old;
@@ -612,8 +619,8 @@ static int task_vars(struct wl_parser *p, const cJSON *obj,
 			r = nomem(p);
 		if (r) {
 			/* nothing to do */
-		} else if (str && cJSON_IsString(str) &&
-			   !str->next && str == it->child) {
+		} else if (str && cJSON_IsString(str) && !str->next &&
+			   str == it->child) {
 			u32 id;
 
 			if (eevdf__wl_names_add(&p->wl->strings,
@@ -632,8 +639,7 @@ static int task_vars(struct wl_parser *p, const cJSON *obj,
 }
 
 /* The attributes of one task instance (everything but its program). */
-static int task_attrs(struct wl_parser *p, const cJSON *def,
-		      struct wl_task *t)
+static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 {
 	const cJSON *it;
 	size_t old;
@@ -655,8 +661,9 @@ static int task_attrs(struct wl_parser *p, const cJSON *def,
 	if (!r && (it = get(def, "slice"))) {
 		old = path_key(p, "slice");
 		r = eevdf__wl_ld_duration(p, it, true, &t->spec.slice, &null);
-		if (!r && !null && (t->spec.slice < WL_SLICE_MIN ||
-				    t->spec.slice > WL_SLICE_MAX))
+		if (!r && !null &&
+		    (t->spec.slice < WL_SLICE_MIN ||
+		     t->spec.slice > WL_SLICE_MAX))
 			r = fail(p, "must be between 100us and 100ms (the "
 				    "kernel's sched_runtime range); omit it "
 				    "or use null for the default slice");
@@ -676,8 +683,8 @@ static int task_attrs(struct wl_parser *p, const cJSON *def,
 		static const char *const kinds[] = { "process", "thread" };
 		int k = 0;
 
-		r = eevdf__wl_get_enum(p, def, "kind", kinds,
-				       ARRAY_SIZE(kinds), &k);
+		r = eevdf__wl_get_enum(p, def, "kind", kinds, ARRAY_SIZE(kinds),
+				       &k);
 		t->is_thread = k == 1;
 	}
 	if (!r && (it = get(def, "vars"))) {
@@ -699,7 +706,7 @@ struct share {
 struct task_def {
 	const cJSON *json;
 	size_t src;
-	bool by_count;  /* where a too-many-tasks error points */
+	bool by_count; /* where a too-many-tasks error points */
 	/* pass 2: the for variables the program reads, and the programs
 	 * compiled so far with their values of those */
 	bool mask_set;
@@ -718,8 +725,10 @@ static int task_inst(struct wl_parser *p, void *ud, const char *name)
 
 	if (wl->nr_tasks >= EEVDF_MAX_TASKS) {
 		old = path_key(p, d->by_count ? "count" : "for");
-		r = fail(p, "the workload has more than %d tasks after "
-			    "expansion", EEVDF_MAX_TASKS);
+		r = fail(p,
+			 "the workload has more than %d tasks after "
+			 "expansion",
+			 EEVDF_MAX_TASKS);
 		path_pop(p, old);
 		return r;
 	}
@@ -764,8 +773,10 @@ static int precount(struct wl_parser *p, const cJSON *arr)
 		if (total > EEVDF_MAX_TASKS && c) {
 			old = path_index(p, i);
 			path_key(p, "count");
-			r = fail(p, "the workload has more than %d tasks after "
-				    "expansion", EEVDF_MAX_TASKS);
+			r = fail(p,
+				 "the workload has more than %d tasks after "
+				 "expansion",
+				 EEVDF_MAX_TASKS);
 			path_pop(p, old);
 			break;
 		}
@@ -830,9 +841,10 @@ int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr)
 	if (dup != UINT32_MAX) {
 		old = path_index(p, wl->tasks[dup].src);
 		path_key(p, "name");
-		r = fail(p, "duplicate task name '%s' (also used by "
-			    "tasks[%zu])", wl->tasks[dup].name,
-			 wl->tasks[first].src);
+		r = fail(p,
+			 "duplicate task name '%s' (also used by "
+			 "tasks[%zu])",
+			 wl->tasks[dup].name, wl->tasks[first].src);
 		path_pop(p, old);
 	}
 	return r;
@@ -963,8 +975,8 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 /* Templates ------------------------------------------------------------ */
 
 static const char *const tmpl_keys[] = {
-	"kind", "policy", "nice", "slice", "cpus", "vars", "timer_slack",
-	"on_signal", "program",
+	"kind", "policy",      "nice",	    "slice",   "cpus",
+	"vars", "timer_slack", "on_signal", "program",
 };
 static const char *const tmpl_later[] = { "cgroup" };
 
@@ -1002,8 +1014,7 @@ static int tmpl_no_key(struct wl_parser *p, const cJSON *def)
 		if (!get(def, no[i].key))
 			continue;
 		old = path_key(p, no[i].key);
-		r = fail(p, "a template has no '%s': %s", no[i].key,
-			 no[i].why);
+		r = fail(p, "a template has no '%s': %s", no[i].key, no[i].why);
 		path_pop(p, old);
 		return r;
 	}
@@ -1021,19 +1032,20 @@ static int parse_template(struct wl_parser *p, const char *name,
 	if (!cJSON_IsObject(def))
 		return fail(p, "a template must be an object of task keys");
 	if ((r = tmpl_no_key(p, def)) ||
-	    (r = eevdf__wl_check_keys(p, def, tmpl_keys,
-				      ARRAY_SIZE(tmpl_keys), tmpl_later,
-				      ARRAY_SIZE(tmpl_later))) ||
+	    (r = eevdf__wl_check_keys(p, def, tmpl_keys, ARRAY_SIZE(tmpl_keys),
+				      tmpl_later, ARRAY_SIZE(tmpl_later))) ||
 	    (r = eevdf__wl_check_name(p, name, "template")))
 		return r;
 	if (strlen(name) > WL_NAME_MAX - WL_INST_SUFFIX)
-		return fail(p, "a template name is at most %d characters (its "
-			       "instances add \"[k]\")",
+		return fail(p,
+			    "a template name is at most %d characters (its "
+			    "instances add \"[k]\")",
 			    WL_NAME_MAX - WL_INST_SUFFIX);
 	if ((i = tmpl_clash(p->wl, name)) >= 0)
-		return fail(p, "template '%s' would name its instances like "
-			       "task '%s'", SHOWN(sb, name),
-			    p->wl->tasks[i].name);
+		return fail(p,
+			    "template '%s' would name its instances like "
+			    "task '%s'",
+			    SHOWN(sb, name), p->wl->tasks[i].name);
 	if (!(prog = get(def, "program")))
 		return fail(p, "missing key 'program'");
 	old = path_key(p, "program");

@@ -64,8 +64,10 @@ int eevdf__wl_lt_resolve(void *ud, const char *name, size_t len,
 	int i;
 
 	if (p->literal) {
-		snprintf(p->why, sizeof(p->why), "a machine's values are "
-			 "literal: '%.*s' is not known here", QLEN(len), name);
+		snprintf(p->why, sizeof(p->why),
+			 "a machine's values are "
+			 "literal: '%.*s' is not known here",
+			 QLEN(len), name);
 		return -1;
 	}
 	i = find_fv(p, name, len);
@@ -82,8 +84,10 @@ int eevdf__wl_lt_resolve(void *ud, const char *name, size_t len,
 			sym->value = pa->v.i;
 			return 0;
 		}
-		snprintf(p->why, sizeof(p->why), "param '%.*s' is %s, not a "
-			 "number", QLEN(len), name,
+		snprintf(p->why, sizeof(p->why),
+			 "param '%.*s' is %s, not a "
+			 "number",
+			 QLEN(len), name,
 			 pa->v.kind == WV_NULL ? "null" : "a string");
 		return -1;
 	}
@@ -93,14 +97,17 @@ int eevdf__wl_lt_resolve(void *ud, const char *name, size_t len,
 		return 0;
 	}
 	if (name[0] == '@' && p->in_dist)
-		snprintf(p->why, sizeof(p->why), "'%.*s' is only known at run "
+		snprintf(p->why, sizeof(p->why),
+			 "'%.*s' is only known at run "
 			 "time: distribution parameters that change at run "
 			 "time are not supported by this version yet",
 			 QLEN(len), name);
 	else if (name[0] == '@')
-		snprintf(p->why, sizeof(p->why), "'%.*s' is only known at run "
+		snprintf(p->why, sizeof(p->why),
+			 "'%.*s' is only known at run "
 			 "time; \"${...}\" sees params, for variables, ncpus "
-			 "and nllc", QLEN(len), name);
+			 "and nllc",
+			 QLEN(len), name);
 	return -1;
 }
 
@@ -154,8 +161,7 @@ static int expand_piece(struct wl_parser *p, const char *s, size_t at,
 }
 
 /* Append n bytes to a growing string. */
-static int sb_add(char **buf, size_t *len, size_t *cap, const char *s,
-		  size_t n)
+static int sb_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
 	if (*len + n + 1 > *cap) {
 		size_t c = 2 * *cap + n + 16;
@@ -177,8 +183,8 @@ static int sb_add(char **buf, size_t *len, size_t *cap, const char *s,
  * for its typed value (a number, or a string or null param); otherwise
  * each is replaced by its text, and the result is a string.
  */
-int eevdf__wl_expand(struct wl_parser *p, const char *s,
-		     struct wl_value *out, enum wl_form *form)
+int eevdf__wl_expand(struct wl_parser *p, const char *s, struct wl_value *out,
+		     enum wl_form *form)
 {
 	const char *close;
 	char *buf = NULL, num[24], sb[WL_SHOWN_MAX];
@@ -189,7 +195,7 @@ int eevdf__wl_expand(struct wl_parser *p, const char *s,
 	memset(out, 0, sizeof(*out));
 	if (p->literal && strstr(s, "${"))
 		return fail(p, "a machine's values are literal: no \"${...}\" "
-			    "(the machine decides ${ncpus} and ${nllc})");
+			       "(the machine decides ${ncpus} and ${nllc})");
 	if (!strstr(s, "${")) {
 		f = WL_PLAIN;
 		out->kind = WV_STR;
@@ -224,15 +230,17 @@ int eevdf__wl_expand(struct wl_parser *p, const char *s,
 			i = end;
 			if (v.kind == WV_NULL) {
 				free(buf);
-				return fail(p, "'%s': a null \"${...}\" cannot "
+				return fail(p,
+					    "'%s': a null \"${...}\" cannot "
 					    "be part of a string",
 					    SHOWN(sb, s));
 			}
 			if (v.kind == WV_INT)
 				snprintf(num, sizeof(num), "%lld",
 					 (long long)v.i);
-			r = sb_add(&buf, &len, &cap, v.kind == WV_INT ? num :
-				   v.s, strlen(v.kind == WV_INT ? num : v.s));
+			r = sb_add(&buf, &len, &cap,
+				   v.kind == WV_INT ? num : v.s,
+				   strlen(v.kind == WV_INT ? num : v.s));
 			eevdf__wl_value_free(&v);
 			if (r)
 				goto oom;
@@ -286,8 +294,8 @@ static int ld_expr(struct wl_parser *p, const char *what, const char *text,
 	int r;
 
 	p->why[0] = '\0';
-	r = eevdf__expr_compile(text, strlen(text), eevdf__wl_lt_resolve, p,
-				&x, err, sizeof(err));
+	r = eevdf__expr_compile(text, strlen(text), eevdf__wl_lt_resolve, p, &x,
+				err, sizeof(err));
 	if (r == EEVDF_ENOMEM)
 		return nomem(p);
 	if (r)
@@ -520,9 +528,10 @@ static int check_overrides(struct wl_parser *p, const cJSON *params)
 			return fail(p, "--param '%s': expected NAME=VALUE",
 				    a ? SHOWN(sb, a) : "(null)");
 		if (!has_key(params, a, (size_t)(eq - a)))
-			return fail(p, "--param %.*s: the workload has no "
-				       "param '%.*s'", QLEN(eq - a), a,
-				    QLEN(eq - a), a);
+			return fail(p,
+				    "--param %.*s: the workload has no "
+				    "param '%.*s'",
+				    QLEN(eq - a), a, QLEN(eq - a), a);
 	}
 	return 0;
 }
@@ -557,9 +566,11 @@ int eevdf__wl_parse_params(struct wl_parser *p, const cJSON *params)
 
 		old = path_key(p, name);
 		if (!eevdf__wl_is_ident(name, strlen(name)))
-			r = fail(p, "a param name must be an identifier of "
-				    "at most %d characters (letters, digits, "
-				    "_)", WL_IDENT_MAX);
+			r = fail(p,
+				 "a param name must be an identifier of "
+				 "at most %d characters (letters, digits, "
+				 "_)",
+				 WL_IDENT_MAX);
 		else if (is_reserved(name, strlen(name)))
 			r = fail(p, "'%s' is a built-in name", name);
 		else if (find_param(wl, name, strlen(name)))
@@ -592,7 +603,7 @@ struct inst {
 	const char *what; /* "task", "object" */
 	eevdf__wl_inst_fn fn;
 	void *ud;
-	bool multi;       /* more than one instance: name it in messages */
+	bool multi; /* more than one instance: name it in messages */
 };
 
 static int inst_leaf(struct wl_parser *p, const struct inst *in, s64 idx)
@@ -687,13 +698,15 @@ static int check_for(struct wl_parser *p, const cJSON *f)
 			r = fail(p, "at most %d for variables",
 				 WL_MAX_FOR_VARS);
 		else if (!eevdf__wl_is_ident(k, strlen(k)))
-			r = fail(p, "'%s' is not a valid variable name (an "
-				    "identifier, without '@')", k);
+			r = fail(p,
+				 "'%s' is not a valid variable name (an "
+				 "identifier, without '@')",
+				 k);
 		else if (is_reserved(k, strlen(k)) ||
 			 find_param(p->wl, k, strlen(k)))
 			r = fail(p, "for variable '%s' would hide %s", k,
-				 is_reserved(k, strlen(k)) ?
-					 "a built-in name" : "a param");
+				 is_reserved(k, strlen(k)) ? "a built-in name" :
+							     "a param");
 		for (jt = f->child; !r && jt != it; jt = jt->next)
 			if (strcmp(jt->string, k) == 0)
 				r = fail(p, "duplicate key '%s'", k);
@@ -706,8 +719,8 @@ static int check_for(struct wl_parser *p, const cJSON *f)
  * Call fn for every instance of def: the cross product of its "for"
  * ranges (the first key outermost), "count" instances NAME[i], or one.
  */
-int eevdf__wl_instances(struct wl_parser *p, const cJSON *def,
-			const char *what, eevdf__wl_inst_fn fn, void *ud)
+int eevdf__wl_instances(struct wl_parser *p, const cJSON *def, const char *what,
+			eevdf__wl_inst_fn fn, void *ud)
 {
 	const cJSON *f = get(def, "for"), *c = get(def, "count");
 	struct inst in = { def, what, fn, ud, false };
@@ -745,9 +758,8 @@ int eevdf__wl_instances(struct wl_parser *p, const cJSON *def,
 }
 
 /* A choice among names: *out is the index; absent keeps *out. */
-int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj,
-		       const char *key, const char *const *names, size_t n,
-		       int *out)
+int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj, const char *key,
+		       const char *const *names, size_t n, int *out)
 {
 	const cJSON *it = get(obj, key);
 	char list[160] = "", sb[WL_SHOWN_MAX];
@@ -767,11 +779,13 @@ int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj,
 	} else if (!r) {
 		for (i = 0; i < n && len < sizeof(list); i++)
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
-						"%s%s", !i ? "" :
-						i + 1 == n ? " or " : ", ",
+						"%s%s",
+						!i	   ? "" :
+						i + 1 == n ? " or " :
+							     ", ",
 						names[i]);
-		r = fail(p, "unknown %s '%s' (expected %s)", key,
-			 SHOWN(sb, s), list);
+		r = fail(p, "unknown %s '%s' (expected %s)", key, SHOWN(sb, s),
+			 list);
 	}
 	free(s);
 	path_pop(p, old);

@@ -32,7 +32,8 @@ int eevdf__wl_syntax_error(struct eevdf_diag *d, const char *buf, size_t len,
 	d->line = line_of(buf, pos);
 	/* cJSON reports a truncated document at its last byte. */
 	for (i = pos; i < len && (buf[i] == ' ' || buf[i] == '\t' ||
-				  buf[i] == '\r' || buf[i] == '\n'); i++)
+				  buf[i] == '\r' || buf[i] == '\n');
+	     i++)
 		;
 	if (i == len) {
 		snprintf(d->msg, sizeof(d->msg), "%s: unexpected end of file",

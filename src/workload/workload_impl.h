@@ -103,13 +103,13 @@ struct wl_names {
 struct wl_object {
 	/* type, name and settings; the run-time state stays zero */
 	struct sim_object tmpl;
-	size_t src;               /* index in "objects" */
+	size_t src;		  /* index in "objects" */
 	char *fields[MSG_FIELDS]; /* channel: message field names */
 	u32 nr_fields;
-	bool parties_set;         /* barrier: "parties" given */
-	u32 users;                /* barrier: tasks whose programs name it */
-	bool sent;                /* channel: some send names it */
-	bool posted;              /* sem: some post names it */
+	bool parties_set; /* barrier: "parties" given */
+	u32 users;	  /* barrier: tasks whose programs name it */
+	bool sent;	  /* channel: some send names it */
+	bool posted;	  /* sem: some post names it */
 	/* timer: the default period of its waits (0: none), its mode, and
 	 * whether each task has its own (a hidden task-local variable) */
 	eevdf_time timer_period;
@@ -118,10 +118,10 @@ struct wl_object {
 };
 
 struct wl_prog {
-	struct program *prog;  /* the workload's own reference */
-	struct eevdf_op *pub;  /* public view, NULL when not expressible */
+	struct program *prog; /* the workload's own reference */
+	struct eevdf_op *pub; /* public view, NULL when not expressible */
 	size_t nr_pub;
-	u32 *objs;             /* objects its ops name (may repeat) */
+	u32 *objs; /* objects its ops name (may repeat) */
 	u32 nr_objs, cap_objs;
 };
 
@@ -136,8 +136,8 @@ struct wl_task {
 	struct eevdf_task_spec spec; /* the public view */
 	char *name;
 	int *cpus;
-	size_t src;                  /* index in "tasks" */
-	u32 prog;                    /* index in progs */
+	size_t src; /* index in "tasks" */
+	u32 prog;   /* index in progs */
 	bool is_thread;
 	struct wl_init *init;
 	u32 nr_init;
@@ -149,7 +149,7 @@ struct wl_metric {
 	enum metric_type type;
 	enum eevdf_hist_kind quant;
 	bool keyed, per_task, reset_at_warmup, drop_zero;
-	u32 of;           /* rate: the counter sampled */
+	u32 of;		  /* rate: the counter sampled */
 	eevdf_time every; /* rate: sampling period */
 };
 
@@ -176,7 +176,7 @@ struct eevdf_workload {
 	char file[sizeof(((struct eevdf_diag *)NULL)->file)];
 	char *name;
 	char *description;
-	char *kernel;        /* "kernel": a profile's name, or NULL */
+	char *kernel; /* "kernel": a profile's name, or NULL */
 	eevdf_time duration;
 	bool has_seed;
 	u64 seed;
@@ -190,10 +190,10 @@ struct eevdf_workload {
 	size_t nr_params;
 	struct wl_object *objs;
 	size_t nr_objs, cap_objs;
-	u32 *objs_by_name;  /* object indices sorted by name */
+	u32 *objs_by_name; /* object indices sorted by name */
 	struct wl_task *tasks;
 	size_t nr_tasks, cap_tasks;
-	u32 *tasks_by_name; /* task indices sorted by name */
+	u32 *tasks_by_name;    /* task indices sorted by name */
 	struct wl_task *tmpls; /* "templates", in file order */
 	size_t nr_tmpls;
 	struct wl_prog *progs;
@@ -202,15 +202,15 @@ struct eevdf_workload {
 	size_t nr_metrics;
 	struct wl_join *joins;
 	size_t nr_joins;
-	struct wl_names locals;  /* task-local variables, one slot table */
+	struct wl_names locals; /* task-local variables, one slot table */
 	struct wl_names globals;
 	struct wl_names strings; /* {"str": ...} constants, by id */
 
 	enum wl_stop_kind stop;
 	eevdf_time stop_after;
 	bool stop_kill;
-	u32 stop_task;           /* WL_STOP_TASK_EXITED: task index */
-	eevdf_time warmup;       /* 0: none */
+	u32 stop_task;	   /* WL_STOP_TASK_EXITED: task index */
+	eevdf_time warmup; /* 0: none */
 
 	char *report_format;
 	char **report_also;
@@ -225,16 +225,16 @@ struct wl_fixup {
 	bool recv;
 	char *names[MSG_FIELDS]; /* send: its field names, as written */
 	u32 nr_names;
-	char *into;              /* recv: the variable, "@m" */
-	u32 *match;              /* dynamic channel: every channel it fits */
+	char *into; /* recv: the variable, "@m" */
+	u32 *match; /* dynamic channel: every channel it fits */
 	u32 nr_match;
 	char *path;
 };
 
 /* An op to check once every program is compiled. */
 enum wl_check_kind {
-	WL_CHECK_WAIT,  /* a wait without timeout on a sem: who posts? */
-	WL_CHECK_RECV,  /* a recv: who sends? */
+	WL_CHECK_WAIT, /* a wait without timeout on a sem: who posts? */
+	WL_CHECK_RECV, /* a recv: who sends? */
 };
 
 struct wl_check {
@@ -253,34 +253,34 @@ struct wl_parser {
 	struct eevdf_diag *diag;
 	char path[WL_PATH_MAX];
 	size_t plen;
-	char via[WL_PATH_MAX];   /* macro bodies: the call site */
+	char via[WL_PATH_MAX];	   /* macro bodies: the call site */
 	char inst[EEVDF_NAME_MAX]; /* the instance being compiled, or "" */
 	const struct eevdf_load_opts *opts;
 	/* errors collected for a validator (opts->errors) */
 	size_t nr_errors;
 	int first_error;
 	struct eevdf_diag first_diag;
-	int ncpus, nllc;         /* "${ncpus}", "${nllc}" */
+	int ncpus, nllc; /* "${ncpus}", "${nllc}" */
 	struct eevdf_workload *wl;
 	const cJSON *macros;
 
 	/* load-time scope: for variables */
 	struct wl_forvar fv[WL_MAX_FOR_VARS];
 	u32 nr_fv;
-	u32 used_for;            /* the for variables read, a bit each */
-	bool in_dist;            /* evaluating a distribution's parameter */
-	bool hidden_ok;          /* compiling the loader's own text */
-	bool in_template;        /* compiling a template: no "@pid" */
+	u32 used_for;	  /* the for variables read, a bit each */
+	bool in_dist;	  /* evaluating a distribution's parameter */
+	bool hidden_ok;	  /* compiling the loader's own text */
+	bool in_template; /* compiling a template: no "@pid" */
 	/* reading a machine: no "${...}" and no names in expressions, since
 	 * the machine itself decides ${ncpus} and ${nllc} */
 	bool literal;
-	char why[160];           /* a resolver's reason for failing */
+	char why[160]; /* a resolver's reason for failing */
 
 	/* the program being compiled, for task tasks[task] */
 	struct program *prog;
 	u32 cap_ops;
 	size_t task;
-	size_t next_task;        /* tasks compiled so far */
+	size_t next_task; /* tasks compiled so far */
 	eevdf_time timer_slack;
 	const char *calls[WL_MAX_DEPTH]; /* macro call stack */
 	u32 nr_calls;
@@ -300,7 +300,7 @@ struct wl_parser {
 
 /* Operand kinds, for the checks and defaults of eevdf__wl_operand(). */
 enum wl_vk {
-	VK_DUR,   /* a duration: >= 0, at most WL_MAX_DURATION */
+	VK_DUR,	  /* a duration: >= 0, at most WL_MAX_DURATION */
 	VK_COUNT, /* a count: >= 0 */
 	VK_VALUE, /* any integer; {"str": ...} allowed */
 	VK_COND,  /* a condition: no distribution */
@@ -309,12 +309,11 @@ enum wl_vk {
 /* workload_json.c */
 int eevdf__wl_fail(struct wl_parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int eevdf__wl_fail_at(struct wl_parser *p, const char *path,
-		      const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int eevdf__wl_fail_at(struct wl_parser *p, const char *path, const char *fmt,
+		      ...) __attribute__((format(printf, 3, 4)));
 int eevdf__wl_nomem(struct wl_parser *p);
-int eevdf__wl_fail_compile(struct wl_parser *p, const char *what,
-			   const char *s, size_t off, const char *err);
+int eevdf__wl_fail_compile(struct wl_parser *p, const char *what, const char *s,
+			   size_t off, const char *err);
 size_t eevdf__wl_path_key(struct wl_parser *p, const char *key);
 size_t eevdf__wl_path_index(struct wl_parser *p, size_t i);
 void eevdf__wl_path_pop(struct wl_parser *p, size_t old);
@@ -371,15 +370,13 @@ int eevdf__wl_check_keys(struct wl_parser *p, const cJSON *obj,
 			 const char *const *later, size_t nr_later);
 int eevdf__wl_get_int(struct wl_parser *p, const cJSON *it, s64 lo, s64 hi,
 		      s64 *out);
-int eevdf__wl_get_bool(struct wl_parser *p, const cJSON *obj,
-		       const char *key, bool *out);
+int eevdf__wl_get_bool(struct wl_parser *p, const cJSON *obj, const char *key,
+		       bool *out);
 bool eevdf__wl_is_ident(const char *s, size_t len);
-int eevdf__wl_check_name(struct wl_parser *p, const char *s,
-			 const char *what);
+int eevdf__wl_check_name(struct wl_parser *p, const char *s, const char *what);
 bool eevdf__wl_glob(const char *pat, size_t plen, const char *s);
 int eevdf__wl_names_find(const struct wl_names *t, const char *s, size_t len);
-int eevdf__wl_names_add(struct wl_names *t, const char *s, size_t len,
-			u32 *id);
+int eevdf__wl_names_add(struct wl_names *t, const char *s, size_t len, u32 *id);
 void eevdf__wl_names_free(struct wl_names *t);
 void eevdf__wl_value_free(struct wl_value *v);
 int eevdf__wl_push_u32(u32 **v, u32 *n, u32 *cap, u32 x);
@@ -394,8 +391,8 @@ enum wl_form {
 	WL_MIXED,
 };
 
-int eevdf__wl_expand(struct wl_parser *p, const char *s,
-		     struct wl_value *out, enum wl_form *form);
+int eevdf__wl_expand(struct wl_parser *p, const char *s, struct wl_value *out,
+		     enum wl_form *form);
 int eevdf__wl_ld_value(struct wl_parser *p, const cJSON *it,
 		       struct wl_value *out);
 int eevdf__wl_ld_int(struct wl_parser *p, const cJSON *it, s64 lo, s64 hi,
@@ -405,14 +402,13 @@ int eevdf__wl_ld_duration(struct wl_parser *p, const cJSON *it, bool nullable,
 			  eevdf_time *out, bool *is_null);
 int eevdf__wl_ld_string(struct wl_parser *p, const cJSON *it, char **out);
 int eevdf__wl_parse_params(struct wl_parser *p, const cJSON *params);
-int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj,
-		       const char *key, const char *const *names, size_t n,
-		       int *out);
+int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj, const char *key,
+		       const char *const *names, size_t n, int *out);
 /* Called for every instance of a definition, with its expanded name. */
 typedef int (*eevdf__wl_inst_fn)(struct wl_parser *p, void *ud,
 				 const char *name);
-int eevdf__wl_instances(struct wl_parser *p, const cJSON *def,
-			const char *what, eevdf__wl_inst_fn fn, void *ud);
+int eevdf__wl_instances(struct wl_parser *p, const cJSON *def, const char *what,
+			eevdf__wl_inst_fn fn, void *ud);
 
 /* workload_defs.c */
 int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr);
@@ -435,8 +431,7 @@ int eevdf__wl_index_tasks(struct eevdf_workload *wl, u32 *dup, u32 *first);
 int eevdf__wl_find_object(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_task(const struct eevdf_workload *wl, const char *name);
 int eevdf__wl_find_metric(const struct eevdf_workload *wl, const char *name);
-int eevdf__wl_find_template(const struct eevdf_workload *wl,
-			    const char *name);
+int eevdf__wl_find_template(const struct eevdf_workload *wl, const char *name);
 
 /* workload_values.c */
 /* A policy name (a task's "policy", setattr's): normal, batch or idle. */
@@ -452,8 +447,8 @@ int eevdf__wl_compile_text(struct wl_parser *p, const char *text,
 			   struct pval *out);
 int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
 		     struct objref *out);
-int eevdf__wl_var(struct wl_parser *p, const char *s, bool global_ok,
-		  u32 *slot, bool *global);
+int eevdf__wl_var(struct wl_parser *p, const char *s, bool global_ok, u32 *slot,
+		  bool *global);
 void eevdf__wl_pval_free(struct pval *v);
 
 /* workload_ops.c */
@@ -490,7 +485,7 @@ int eevdf__wl_parse_machine(struct wl_parser *p, const cJSON *it,
 const struct program *eevdf__workload_program(const eevdf_workload *wl,
 					      size_t i);
 /* For tests: the compiled program of the template name, or NULL. */
-const struct program *
-eevdf__workload_template_program(const eevdf_workload *wl, const char *name);
+const struct program *eevdf__workload_template_program(const eevdf_workload *wl,
+						       const char *name);
 
 #endif

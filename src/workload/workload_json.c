@@ -122,8 +122,8 @@ static int vfail(struct wl_parser *p, const char *path, const char *via,
 		return EEVDF_EPARSE;
 	nl = via ? NULL : strchr(path, '\n');
 	if (nl) {
-		n = (size_t)(nl - path) < sizeof(where) ?
-			    (size_t)(nl - path) : sizeof(where) - 1;
+		n = (size_t)(nl - path) < sizeof(where) ? (size_t)(nl - path) :
+							  sizeof(where) - 1;
 		memcpy(where, path, n);
 		where[n] = '\0';
 		eevdf__wl_set_str(d->path, sizeof(d->path), where);
@@ -137,8 +137,7 @@ static int vfail(struct wl_parser *p, const char *path, const char *via,
 		snprintf(d->msg + n, sizeof(d->msg) - n,
 			 " (in the macro called at %s)", via);
 	else if (p->inst[0])
-		snprintf(d->msg + n, sizeof(d->msg) - n, " (in '%s')",
-			 p->inst);
+		snprintf(d->msg + n, sizeof(d->msg) - n, " (in '%s')", p->inst);
 	return EEVDF_EPARSE;
 }
 
@@ -153,8 +152,8 @@ int eevdf__wl_fail(struct wl_parser *p, const char *fmt, ...)
 	return r;
 }
 
-int eevdf__wl_fail_at(struct wl_parser *p, const char *path,
-		      const char *fmt, ...)
+int eevdf__wl_fail_at(struct wl_parser *p, const char *path, const char *fmt,
+		      ...)
 {
 	va_list ap;
 	int r;
@@ -208,8 +207,10 @@ int eevdf__wl_check_keys(struct wl_parser *p, const cJSON *obj,
 						      k);
 			seen |= (uint32_t)1 << i;
 		} else if (later && find_key(later, nr_later, k) >= 0) {
-			return eevdf__wl_fail(p, "'%s' is not supported by "
-					      "this version yet", k);
+			return eevdf__wl_fail(p,
+					      "'%s' is not supported by "
+					      "this version yet",
+					      k);
 		} else {
 			return eevdf__wl_fail(p, "unknown key '%s'",
 					      eevdf__wl_shown(kb, sizeof(kb),
@@ -241,8 +242,8 @@ int eevdf__wl_get_int(struct wl_parser *p, const cJSON *it, s64 lo, s64 hi,
 }
 
 /* Optional boolean member; *out untouched when absent. */
-int eevdf__wl_get_bool(struct wl_parser *p, const cJSON *obj,
-		       const char *key, bool *out)
+int eevdf__wl_get_bool(struct wl_parser *p, const cJSON *obj, const char *key,
+		       bool *out)
 {
 	const cJSON *it = eevdf__wl_get(obj, key);
 	size_t old;
@@ -282,16 +283,16 @@ static bool name_char_ok(char c)
 }
 
 /* A task or object name after expansion. */
-int eevdf__wl_check_name(struct wl_parser *p, const char *s,
-			 const char *what)
+int eevdf__wl_check_name(struct wl_parser *p, const char *s, const char *what)
 {
 	char sb[WL_SHOWN_MAX];
 	size_t len = strlen(s);
 
 	if (len < 1 || len > WL_NAME_MAX)
-		return eevdf__wl_fail(p, "%s '%s' must be 1 to %d characters "
-				      "long", what,
-				      eevdf__wl_shown(sb, sizeof(sb), s),
+		return eevdf__wl_fail(p,
+				      "%s '%s' must be 1 to %d characters "
+				      "long",
+				      what, eevdf__wl_shown(sb, sizeof(sb), s),
 				      WL_NAME_MAX);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -299,15 +300,16 @@ int eevdf__wl_check_name(struct wl_parser *p, const char *s,
 		if (name_char_ok(s[i]))
 			continue;
 		if (c >= 0x20 && c < 0x7f)
-			return eevdf__wl_fail(p, "invalid character '%c' in "
-					      "%s '%s' (a name may use A-Z "
-					      "a-z 0-9 _ . : - [ ])", s[i],
-					      what,
-					      eevdf__wl_shown(sb, sizeof(sb),
-							      s));
-		return eevdf__wl_fail(p, "invalid byte 0x%02x in %s (a name "
-				      "may use A-Z a-z 0-9 _ . : - [ ])", c,
-				      what);
+			return eevdf__wl_fail(
+				p,
+				"invalid character '%c' in "
+				"%s '%s' (a name may use A-Z "
+				"a-z 0-9 _ . : - [ ])",
+				s[i], what, eevdf__wl_shown(sb, sizeof(sb), s));
+		return eevdf__wl_fail(p,
+				      "invalid byte 0x%02x in %s (a name "
+				      "may use A-Z a-z 0-9 _ . : - [ ])",
+				      c, what);
 	}
 	return 0;
 }
@@ -346,8 +348,7 @@ int eevdf__wl_names_find(const struct wl_names *t, const char *s, size_t len)
 }
 
 /* The id of s[0..len), added when new; EEVDF_ENOMEM. */
-int eevdf__wl_names_add(struct wl_names *t, const char *s, size_t len,
-			u32 *id)
+int eevdf__wl_names_add(struct wl_names *t, const char *s, size_t len, u32 *id)
 {
 	int i = eevdf__wl_names_find(t, s, len);
 	char *c;
@@ -409,8 +410,8 @@ int eevdf__wl_push_u32(u32 **v, u32 *n, u32 *cap, u32 x)
  * s + off.  A resolver's own reason (why a name is not usable here) is
  * clearer than the compiler's "unknown name", so it wins.
  */
-int eevdf__wl_fail_compile(struct wl_parser *p, const char *what,
-			   const char *s, size_t off, const char *err)
+int eevdf__wl_fail_compile(struct wl_parser *p, const char *what, const char *s,
+			   size_t off, const char *err)
 {
 	char sb[WL_SHOWN_MAX];
 	unsigned int col;
@@ -508,8 +509,10 @@ int eevdf__wl_check_format(struct wl_parser *p, const cJSON *obj,
 	int r = 0;
 
 	if (!it)
-		return required ? eevdf__wl_fail(p, "missing key 'format' "
-						 "(expected \"%s\")", want) :
+		return required ? eevdf__wl_fail(p,
+						 "missing key 'format' "
+						 "(expected \"%s\")",
+						 want) :
 				  0;
 	old = eevdf__wl_path_key(p, "format");
 	if (!cJSON_IsString(it) || !it->valuestring) {
@@ -525,7 +528,8 @@ int eevdf__wl_check_format(struct wl_parser *p, const cJSON *obj,
 			r = eevdf__wl_fail(p, "this is %s file, not %s", is,
 					   wanted);
 		else
-			r = eevdf__wl_fail(p, "unsupported format '%s' (this "
+			r = eevdf__wl_fail(p,
+					   "unsupported format '%s' (this "
 					   "version reads '%s')",
 					   eevdf__wl_shown(sb, sizeof(sb),
 							   it->valuestring),

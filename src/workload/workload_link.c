@@ -18,8 +18,8 @@ static struct pop *fix_op(struct eevdf_workload *wl, const struct wl_fixup *f)
 }
 
 /* The channels a fixup's op may use: its one fixed channel, or matches. */
-static const u32 *fix_chans(struct eevdf_workload *wl,
-			    const struct wl_fixup *f, u32 *n, u32 *one)
+static const u32 *fix_chans(struct eevdf_workload *wl, const struct wl_fixup *f,
+			    u32 *n, u32 *one)
 {
 	const struct pop *op = fix_op(wl, f);
 
@@ -63,8 +63,8 @@ static int collect_fields(struct wl_parser *p)
 						       "message fields",
 						       o->tmpl.name,
 						       MSG_FIELDS);
-				o->fields[o->nr_fields] =
-					eevdf__wl_strdup(f->names[k]);
+				o->fields[o->nr_fields] = eevdf__wl_strdup(
+					f->names[k]);
 				if (!o->fields[o->nr_fields++])
 					return nomem(p);
 			}
@@ -189,8 +189,8 @@ static int check_fields_read(struct wl_parser *p)
 				continue;
 			return fail_at(p, f->path,
 				       "'%s' is read, but no message read "
-				       "into '%s' has a field '%s'", v,
-				       f->into, v + n + 1);
+				       "into '%s' has a field '%s'",
+				       v, f->into, v + n + 1);
 		}
 	}
 	return 0;
@@ -210,7 +210,8 @@ static int run_checks(struct wl_parser *p)
 			return fail_at(p, c->path,
 				       "sem '%s' starts at 0 and no task "
 				       "posts it: this wait would block for "
-				       "ever", o->tmpl.name);
+				       "ever",
+				       o->tmpl.name);
 		if (c->kind == WL_CHECK_RECV && !o->sent)
 			return fail_at(p, c->path,
 				       "no task sends to channel '%s': this "
@@ -258,7 +259,8 @@ static int barrier_parties(struct wl_parser *p)
 				 wl->tmpls[t].name);
 			return fail_at(p, path,
 				       "barrier '%s' is used by a template: "
-				       "give it 'parties'", o->tmpl.name);
+				       "give it 'parties'",
+				       o->tmpl.name);
 		}
 	}
 	for (size_t i = 0; i < wl->nr_objs; i++) {
@@ -276,8 +278,9 @@ static int barrier_parties(struct wl_parser *p)
 			return fail_at(p, path,
 				       "barrier '%s' waits for %u parties "
 				       "but only %u tasks use it (it would "
-				       "never open)", o->tmpl.name,
-				       o->tmpl.u.barrier.parties, o->users);
+				       "never open)",
+				       o->tmpl.name, o->tmpl.u.barrier.parties,
+				       o->users);
 		}
 	}
 	return 0;
@@ -311,16 +314,15 @@ static int self_joins(struct wl_parser *p)
 		for (u32 i = 0; i < prog->nr_ops; i++) {
 			const struct wl_join *j;
 
-			if (prog->ops[i].code != P_JOIN ||
-			    prog->ops[i].a.c < 0)
+			if (prog->ops[i].code != P_JOIN || prog->ops[i].a.c < 0)
 				continue;
 			j = &wl->joins[prog->ops[i].a.c];
 			if (join_has(j, (u32)t + 1))
 				return fail_at(p, j->path,
 					       "'%s' matches the joining task "
 					       "'%s' itself (it would wait "
-					       "for ever)", j->pattern,
-					       wl->tasks[t].name);
+					       "for ever)",
+					       j->pattern, wl->tasks[t].name);
 		}
 	}
 	return 0;
@@ -401,8 +403,7 @@ int eevdf__wl_link(struct wl_parser *p)
 			return r;
 	}
 	if ((r = check_fields_read(p)) || (r = run_checks(p)) ||
-	    (r = barrier_parties(p)) ||
-	    (r = self_joins(p)))
+	    (r = barrier_parties(p)) || (r = self_joins(p)))
 		return r;
 	/* one slot table for every task: "@wake_time" is the same slot */
 	for (size_t i = 0; i < wl->nr_progs; i++) {

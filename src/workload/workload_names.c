@@ -126,8 +126,7 @@ int eevdf__wl_find_metric(const struct eevdf_workload *wl, const char *name)
 	return -1;
 }
 
-int eevdf__wl_find_template(const struct eevdf_workload *wl,
-			    const char *name)
+int eevdf__wl_find_template(const struct eevdf_workload *wl, const char *name)
 {
 	for (size_t i = 0; i < wl->nr_tmpls; i++)
 		if (strcmp(wl->tmpls[i].name, name) == 0)

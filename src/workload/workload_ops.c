@@ -25,8 +25,10 @@ static int emit(struct wl_parser *p, enum popcode code, u32 *at)
 	struct pop *op;
 
 	if (prog->nr_ops >= WL_MAX_OPS)
-		return fail(p, "a program may have at most %d ops, loop "
-			       "bodies and macros included", WL_MAX_OPS);
+		return fail(p,
+			    "a program may have at most %d ops, loop "
+			    "bodies and macros included",
+			    WL_MAX_OPS);
 	if (prog->nr_ops == p->cap_ops) {
 		u32 cap = p->cap_ops ? 2 * p->cap_ops : 16;
 		struct pop *n = realloc(prog->ops, cap * sizeof(*n));
@@ -296,8 +298,8 @@ static int slack_key(struct wl_parser *p, const cJSON *v, struct pval *out)
 	return r;
 }
 
-static int op_sleep(struct wl_parser *p, const cJSON *v, int depth,
-		    bool *adv, u32 *main)
+static int op_sleep(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		    u32 *main)
 {
 	static const char *const keys[] = { "for", "slack", "interruptible",
 					    "status", "cost" };
@@ -313,8 +315,7 @@ static int op_sleep(struct wl_parser *p, const cJSON *v, int depth,
 		if (!r)
 			r = slack_key(p, NULL, &op->b);
 	} else {
-		r = eevdf__wl_check_keys(p, v, keys, ARRAY_SIZE(keys), NULL,
-					 0);
+		r = eevdf__wl_check_keys(p, v, keys, ARRAY_SIZE(keys), NULL, 0);
 		if (!r && !get(v, "for"))
 			r = fail(p, "missing key 'for'");
 		if (!r)
@@ -355,14 +356,14 @@ static int op_flag(struct wl_parser *p, const cJSON *v, enum popcode code,
 {
 	if (!cJSON_IsTrue(v) &&
 	    !(cJSON_IsObject(v) &&
-	      (!v->child || (!v->child->next &&
-			     strcmp(v->child->string, "cost") == 0))))
+	      (!v->child ||
+	       (!v->child->next && strcmp(v->child->string, "cost") == 0))))
 		return fail(p, "must be {} or true (or {\"cost\": D})");
 	return emit(p, code, main);
 }
 
-static int op_yield(struct wl_parser *p, const cJSON *v, int depth,
-		    bool *adv, u32 *main)
+static int op_yield(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		    u32 *main)
 {
 	(void)depth;
 	(void)adv;
@@ -411,7 +412,7 @@ static int op_post(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 static int op_wait(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
-	static const char *const keys[] = { "sem", "latch", "timeout",
+	static const char *const keys[] = { "sem",   "latch",  "timeout",
 					    "slack", "status", "interruptible",
 					    "cost" };
 	const char *which = "";
@@ -425,12 +426,11 @@ static int op_wait(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	    (r = emit(p, P_WAIT, main)))
 		return r;
 	op = OP(p, *main);
-	if ((r = ref_key(p, v, which, BIT(which[0] == 's' ? OBJ_SEM :
-							OBJ_LATCH),
+	if ((r = ref_key(p, v, which,
+			 BIT(which[0] == 's' ? OBJ_SEM : OBJ_LATCH),
 			 &op->obj)) ||
 	    (r = timeout_key(p, v, &op->b)) ||
-	    (r = status_key(p, v, "status", op)) ||
-	    (r = intr_key(p, v, op)))
+	    (r = status_key(p, v, "status", op)) || (r = intr_key(p, v, op)))
 		return r;
 	/* a signal may end an interruptible wait that no post ends */
 	if (op->obj.idx >= 0 && op->b.kind == PV_NONE &&
@@ -480,12 +480,13 @@ static int op_wake(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	return eevdf__wl_operand_key(p, v, "n", VK_COUNT, &op->a);
 }
 
-static int op_block(struct wl_parser *p, const cJSON *v, int depth,
-		    bool *adv, u32 *main)
+static int op_block(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		    u32 *main)
 {
-	static const char *const keys[] = { "event", "timeout", "slack",
-					    "status", "release",
-					    "interruptible", "cost" };
+	static const char *const keys[] = { "event",   "timeout",
+					    "slack",   "status",
+					    "release", "interruptible",
+					    "cost" };
 	struct pop *op;
 	int r;
 
@@ -497,8 +498,7 @@ static int op_block(struct wl_parser *p, const cJSON *v, int depth,
 	op = OP(p, *main);
 	if ((r = ref_key(p, v, "event", BIT(OBJ_EVENT), &op->obj)) ||
 	    (r = timeout_key(p, v, &op->b)) ||
-	    (r = status_key(p, v, "status", op)) ||
-	    (r = intr_key(p, v, op)))
+	    (r = status_key(p, v, "status", op)) || (r = intr_key(p, v, op)))
 		return r;
 	if (get(v, "release"))
 		r = ref_key(p, v, "release", BIT(OBJ_MUTEX), &op->obj2);
@@ -516,8 +516,8 @@ static int op_lock_common(struct wl_parser *p, const cJSON *v,
 	    (r = one_of(p, v, "mutex", "spinlock", &which)) ||
 	    (r = emit(p, code, main)))
 		return r;
-	return ref_key(p, v, which, BIT(which[0] == 'm' ? OBJ_MUTEX :
-							  OBJ_SPINLOCK),
+	return ref_key(p, v, which,
+		       BIT(which[0] == 'm' ? OBJ_MUTEX : OBJ_SPINLOCK),
 		       &OP(p, *main)->obj);
 }
 
@@ -529,24 +529,23 @@ static int op_lock(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	return op_lock_common(p, v, P_LOCK, main);
 }
 
-static int op_unlock(struct wl_parser *p, const cJSON *v, int depth,
-		     bool *adv, u32 *main)
+static int op_unlock(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		     u32 *main)
 {
 	(void)depth;
 	(void)adv;
 	return op_lock_common(p, v, P_UNLOCK, main);
 }
 
-static int op_barrier(struct wl_parser *p, const cJSON *v, int depth,
-		      bool *adv, u32 *main)
+static int op_barrier(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		      u32 *main)
 {
 	int r;
 
 	(void)depth;
 	*adv = true;
 	if ((r = emit(p, P_BARRIER, main)) ||
-	    (r = eevdf__wl_objref(p, v, BIT(OBJ_BARRIER),
-				  &OP(p, *main)->obj)))
+	    (r = eevdf__wl_objref(p, v, BIT(OBJ_BARRIER), &OP(p, *main)->obj)))
 		return r;
 	return note_uses(p);
 }
@@ -612,7 +611,7 @@ static int op_wake_list(struct wl_parser *p, const cJSON *v, int depth,
 static int op_send(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
-	static const char *const keys[] = { "chan", "bytes", "fields",
+	static const char *const keys[] = { "chan",	"bytes",  "fields",
 					    "nonblock", "status", "cost" };
 	const cJSON *fields = get(v, "fields"), *it;
 	struct wl_fixup f;
@@ -687,9 +686,9 @@ static int op_send(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 static int op_recv(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
-	static const char *const keys[] = { "chan", "bytes", "exact",
-					    "message", "into", "calls",
-					    "status", "cost" };
+	static const char *const keys[] = { "chan",    "bytes", "exact",
+					    "message", "into",	"calls",
+					    "status",  "cost" };
 	const cJSON *into = get(v, "into");
 	bool exact = false, msg = false;
 	struct wl_fixup f;
@@ -785,15 +784,13 @@ static int join_set(struct wl_parser *p, const char *pat, struct wl_join *j)
 		for (; a < b && *a == ' '; a++)
 			;
 		if (a == b)
-			return fail(p, "empty pattern in '%s'",
-				    SHOWN(sb, pat));
+			return fail(p, "empty pattern in '%s'", SHOWN(sb, pat));
 		for (size_t i = 0; i < wl->nr_tasks; i++) {
 			if (!eevdf__wl_glob(a, (size_t)(b - a),
 					    wl->tasks[i].name))
 				continue;
 			hit = true;
-			if (eevdf__wl_push_u32(&j->pids, &n, &cap,
-					       (u32)i + 1))
+			if (eevdf__wl_push_u32(&j->pids, &n, &cap, (u32)i + 1))
 				return nomem(p);
 		}
 		if (!hit)
@@ -819,8 +816,8 @@ static int join_set(struct wl_parser *p, const char *pat, struct wl_join *j)
 static int op_join(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
-	static const char *const keys[] = { "tasks", "interruptible",
-					    "status", "cost" };
+	static const char *const keys[] = { "tasks", "interruptible", "status",
+					    "cost" };
 	struct eevdf_workload *wl = p->wl;
 	struct wl_join j = { NULL, 0, NULL, NULL };
 	bool children = false;
@@ -844,8 +841,8 @@ static int op_join(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		r = nomem(p);
 	path_pop(p, old);
 	if (!r && !children) {
-		struct wl_join *n = realloc(wl->joins, (wl->nr_joins + 1) *
-							       sizeof(*n));
+		struct wl_join *n = realloc(wl->joins,
+					    (wl->nr_joins + 1) * sizeof(*n));
 
 		if (!n) {
 			r = nomem(p);
@@ -864,8 +861,7 @@ static int op_join(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	if ((r = emit(p, P_JOIN, main)))
 		return r;
 	OP(p, *main)->a.kind = PV_CONST;
-	OP(p, *main)->a.c = children ? JOIN_CHILDREN :
-				       (s64)(wl->nr_joins - 1);
+	OP(p, *main)->a.c = children ? JOIN_CHILDREN : (s64)(wl->nr_joins - 1);
 	if ((r = intr_key(p, v, OP(p, *main))))
 		return r;
 	return status_key(p, v, "status", OP(p, *main));
@@ -882,8 +878,9 @@ static const struct {
 	{ "TERM", SIGNO_TERM },
 };
 
-#define SIG_EXPECTED "expected HUP, INT, KILL, USR1, USR2, ALRM or TERM, " \
-		     "optionally with 'SIG' before"
+#define SIG_EXPECTED                                                           \
+	"expected HUP, INT, KILL, USR1, USR2, ALRM or TERM, "                  \
+	"optionally with 'SIG' before"
 
 int eevdf__wl_signo(const char *s)
 {
@@ -923,16 +920,20 @@ static int signal_target(struct wl_parser *p, const cJSON *it, s32 *pid)
 		}
 	}
 	if (n)
-		r = fail(p, "'%s' names %zu tasks ('%s'%s): a signal goes to "
-			    "one task, named in full", SHOWN(sb, name), n,
-			 first, n > 1 ? ", ..." : "");
+		r = fail(p,
+			 "'%s' names %zu tasks ('%s'%s): a signal goes to "
+			 "one task, named in full",
+			 SHOWN(sb, name), n, first, n > 1 ? ", ..." : "");
 	else if (strchr(name, '@'))
-		r = fail(p, "'%s': the target is a task named at load time "
-			    "(run-time names are not supported)",
+		r = fail(p,
+			 "'%s': the target is a task named at load time "
+			 "(run-time names are not supported)",
 			 SHOWN(sb, name));
 	else if (eevdf__wl_find_template(wl, name) >= 0)
-		r = fail(p, "'%s' is a template: its spawned instances cannot "
-			    "be named at load time", SHOWN(sb, name));
+		r = fail(p,
+			 "'%s' is a template: its spawned instances cannot "
+			 "be named at load time",
+			 SHOWN(sb, name));
 	else
 		r = fail(p, "no task named '%s'", SHOWN(sb, name));
 	free(name);
@@ -961,8 +962,8 @@ static int sig_key(struct wl_parser *p, const cJSON *obj, const char *key,
 }
 
 /* kill(): the target is resolved now; a pending signal coalesces. */
-static int op_signal(struct wl_parser *p, const cJSON *v, int depth,
-		     bool *adv, u32 *main)
+static int op_signal(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		     u32 *main)
 {
 	static const char *const keys[] = { "task", "sig", "cost" };
 	const cJSON *t = get(v, "task");
@@ -988,8 +989,8 @@ static int op_signal(struct wl_parser *p, const cJSON *v, int depth,
 }
 
 /* fork() or pthread_create() of count instances of a template. */
-static int op_spawn(struct wl_parser *p, const cJSON *v, int depth,
-		    bool *adv, u32 *main)
+static int op_spawn(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		    u32 *main)
 {
 	static const char *const keys[] = { "template", "count", "cost" };
 	static const char *const later[] = { "vars" };
@@ -1001,16 +1002,17 @@ static int op_spawn(struct wl_parser *p, const cJSON *v, int depth,
 
 	(void)depth;
 	(void)adv;
-	if ((r = args(p, v, keys, ARRAY_SIZE(keys), later,
-		      ARRAY_SIZE(later))))
+	if ((r = args(p, v, keys, ARRAY_SIZE(keys), later, ARRAY_SIZE(later))))
 		return r;
 	if (!t)
 		return fail(p, "missing key 'template'");
 	old = path_key(p, "template");
 	r = eevdf__wl_ld_string(p, t, &name);
 	if (!r && (i = eevdf__wl_find_template(p->wl, name)) < 0)
-		r = fail(p, "no template named '%s' (define it under "
-			    "\"templates\")", SHOWN(sb, name));
+		r = fail(p,
+			 "no template named '%s' (define it under "
+			 "\"templates\")",
+			 SHOWN(sb, name));
 	free(name);
 	path_pop(p, old);
 	if (r || (r = emit(p, P_SPAWN, main)))
@@ -1029,11 +1031,10 @@ static int op_spawn(struct wl_parser *p, const cJSON *v, int depth,
 }
 
 /* sched_setattr() on the task itself: nice, slice, policy. */
-static int op_setattr(struct wl_parser *p, const cJSON *v, int depth,
-		      bool *adv, u32 *main)
+static int op_setattr(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		      u32 *main)
 {
-	static const char *const keys[] = { "nice", "slice", "policy",
-					    "cost" };
+	static const char *const keys[] = { "nice", "slice", "policy", "cost" };
 	const cJSON *sl = get(v, "slice"), *pol = get(v, "policy");
 	enum eevdf_policy policy;
 	struct pop *op;
@@ -1068,8 +1069,7 @@ static int op_setattr(struct wl_parser *p, const cJSON *v, int depth,
 	if (cJSON_IsNull(sl)) {
 		op->b.kind = PV_CONST;
 		op->b.c = 0;
-	} else if ((r = eevdf__wl_operand_key(p, v, "slice", VK_DUR,
-					      &op->b))) {
+	} else if ((r = eevdf__wl_operand_key(p, v, "slice", VK_DUR, &op->b))) {
 		return r;
 	}
 	if (op->b.kind == PV_CONST && op->b.c &&
@@ -1139,9 +1139,10 @@ static int timer_ref(struct wl_parser *p, const cJSON *it, struct pop *op,
 	for (u32 i = 0; i < p->nr_match; i++) {
 		o = &wl->objs[p->match[i]];
 		if (o->timer_unique && op->obj.idx < 0)
-			return fail(p, "'%s' fits timer '%s', which is one "
-				       "per task: name such a timer without "
-				       "run-time parts",
+			return fail(p,
+				    "'%s' fits timer '%s', which is one "
+				    "per task: name such a timer without "
+				    "run-time parts",
 				    SHOWN(sb, op->obj.text), o->tmpl.name);
 		/* the defaults, when every timer it may name agrees */
 		if (i == 0) {
@@ -1163,8 +1164,7 @@ static int timer_ref(struct wl_parser *p, const cJSON *it, struct pop *op,
 static int op_timer_wait(struct wl_parser *p, const cJSON *v, int depth,
 			 bool *adv, u32 *main)
 {
-	static const char *const keys[] = { "timer", "period", "mode",
-					    "cost" };
+	static const char *const keys[] = { "timer", "period", "mode", "cost" };
 	const cJSON *t = get(v, "timer");
 	eevdf_time period = 0;
 	bool absolute = false;
@@ -1260,8 +1260,10 @@ static int metric_key(struct wl_parser *p, const cJSON *v, int *idx)
 	old = path_key(p, "metric");
 	r = eevdf__wl_ld_string(p, it, &name);
 	if (!r && (*idx = eevdf__wl_find_metric(p->wl, name)) < 0)
-		r = fail(p, "no metric named '%s' (define it under "
-			    "\"metrics\")", SHOWN(sb, name));
+		r = fail(p,
+			 "no metric named '%s' (define it under "
+			 "\"metrics\")",
+			 SHOWN(sb, name));
 	free(name);
 	path_pop(p, old);
 	return r;
@@ -1319,8 +1321,8 @@ static int drop_zero_guard(struct wl_parser *p, struct pval *val,
 	return 0;
 }
 
-static int op_record(struct wl_parser *p, const cJSON *v, int depth,
-		     bool *adv, u32 *main)
+static int op_record(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		     u32 *main)
 {
 	static const char *const keys[] = { "metric", "value", "key", "cost" };
 	struct pval val = { PV_NONE, 0, NULL, NULL }, key = val;
@@ -1336,9 +1338,10 @@ static int op_record(struct wl_parser *p, const cJSON *v, int depth,
 		return r;
 	m = &p->wl->metrics[idx];
 	if (m->type != MET_HIST && m->type != MET_VALUE)
-		return fail(p, "metric '%s' is a %s: record takes a hist or "
-			       "value metric%s", m->name,
-			    eevdf__metric_type_name(m->type),
+		return fail(p,
+			    "metric '%s' is a %s: record takes a hist or "
+			    "value metric%s",
+			    m->name, eevdf__metric_type_name(m->type),
 			    m->type == MET_COUNTER ? " (use count)" : "");
 	if (get(v, "key") && !m->keyed) {
 		old = path_key(p, "key");
@@ -1443,8 +1446,10 @@ static int op_let(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 static int check_depth(struct wl_parser *p, int depth)
 {
 	if (depth >= WL_MAX_DEPTH)
-		return fail(p, "loops may nest at most %d deep, counting if, "
-			       "choose and call bodies", WL_MAX_DEPTH);
+		return fail(p,
+			    "loops may nest at most %d deep, counting if, "
+			    "choose and call bodies",
+			    WL_MAX_DEPTH);
 	return 0;
 }
 
@@ -1497,9 +1502,9 @@ static int loop_count(struct wl_parser *p, const cJSON *v, struct pop *op,
 static int op_loop(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		   u32 *main)
 {
-	static const char *const keys[] = { "count", "var", "from", "step",
-					    "while", "until", "check", "body",
-					    "cost" };
+	static const char *const keys[] = { "count", "var",   "from",
+					    "step",  "while", "until",
+					    "check", "body",  "cost" };
 	const cJSON *var = get(v, "var"), *chk = get(v, "check");
 	bool forever, g = false, body_adv = false;
 	struct pop *op;
@@ -1510,8 +1515,7 @@ static int op_loop(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		return fail(p, "must be an object with \"body\" and an "
 			       "optional \"count\"");
 	if ((r = check_depth(p, depth)) ||
-	    (r = eevdf__wl_check_keys(p, v, keys, ARRAY_SIZE(keys), NULL,
-				      0)) ||
+	    (r = eevdf__wl_check_keys(p, v, keys, ARRAY_SIZE(keys), NULL, 0)) ||
 	    (r = emit(p, P_LOOP, main)))
 		return r;
 	op = OP(p, *main);
@@ -1528,12 +1532,14 @@ static int op_loop(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		path_pop(p, old);
 		if (g)
 			op->flags |= SLOT_GLOBAL;
-		if (!r && !(r = eevdf__wl_operand_key(p, v, "from", VK_VALUE,
-						      &op->field[0])) &&
+		if (!r &&
+		    !(r = eevdf__wl_operand_key(p, v, "from", VK_VALUE,
+						&op->field[0])) &&
 		    op->field[0].kind == PV_NONE)
 			op->field[0].kind = PV_CONST;
-		if (!r && !(r = eevdf__wl_operand_key(p, v, "step", VK_VALUE,
-						      &op->field[1])) &&
+		if (!r &&
+		    !(r = eevdf__wl_operand_key(p, v, "step", VK_VALUE,
+						&op->field[1])) &&
 		    op->field[1].kind == PV_NONE) {
 			op->field[1].kind = PV_CONST;
 			op->field[1].c = 1;
@@ -1603,8 +1609,8 @@ static int op_if(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	return 0;
 }
 
-static int op_choose(struct wl_parser *p, const cJSON *v, int depth,
-		     bool *adv, u32 *main)
+static int op_choose(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		     u32 *main)
 {
 	static const char *const keys[] = { "weight", "body" };
 	const cJSON *it;
@@ -1724,28 +1730,43 @@ static int op_call(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 
 /* Dispatch --------------------------------------------------------------- */
 
-typedef int (*op_fn)(struct wl_parser *p, const cJSON *v, int depth,
-		     bool *adv, u32 *main);
+typedef int (*op_fn)(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		     u32 *main);
 
 static const struct {
 	const char *name;
 	op_fn fn;
 } op_table[] = {
-	{ "run", op_run },		{ "spin", op_spin },
-	{ "sleep", op_sleep },		{ "sleep_until", op_sleep_until },
-	{ "yield", op_yield },		{ "send", op_send },
-	{ "recv", op_recv },		{ "post", op_post },
-	{ "wait", op_wait },		{ "set", op_set },
-	{ "wake", op_wake },		{ "block", op_block },
-	{ "lock", op_lock },		{ "unlock", op_unlock },
-	{ "barrier", op_barrier },	{ "push", op_push },
-	{ "wake_list", op_wake_list },	{ "exit", op_exit },
-	{ "join", op_join },		{ "loop", op_loop },
-	{ "choose", op_choose },	{ "if", op_if },
-	{ "let", op_let },		{ "call", op_call },
-	{ "record", op_record },	{ "count", op_count },
-	{ "mark", op_mark },		{ "signal", op_signal },
-	{ "spawn", op_spawn },		{ "setattr", op_setattr },
+	{ "run", op_run },
+	{ "spin", op_spin },
+	{ "sleep", op_sleep },
+	{ "sleep_until", op_sleep_until },
+	{ "yield", op_yield },
+	{ "send", op_send },
+	{ "recv", op_recv },
+	{ "post", op_post },
+	{ "wait", op_wait },
+	{ "set", op_set },
+	{ "wake", op_wake },
+	{ "block", op_block },
+	{ "lock", op_lock },
+	{ "unlock", op_unlock },
+	{ "barrier", op_barrier },
+	{ "push", op_push },
+	{ "wake_list", op_wake_list },
+	{ "exit", op_exit },
+	{ "join", op_join },
+	{ "loop", op_loop },
+	{ "choose", op_choose },
+	{ "if", op_if },
+	{ "let", op_let },
+	{ "call", op_call },
+	{ "record", op_record },
+	{ "count", op_count },
+	{ "mark", op_mark },
+	{ "signal", op_signal },
+	{ "spawn", op_spawn },
+	{ "setattr", op_setattr },
 	{ "timer_wait", op_timer_wait },
 	{ "wake_and_block", op_wake_and_block },
 };
@@ -1754,9 +1775,10 @@ static const struct {
 static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 		   const char *name, u32 main, bool *adv)
 {
-	const cJSON *c = get(op, "cost"), *in = cJSON_IsObject(v) &&
-							strcmp(name, "let") ?
-							get(v, "cost") : NULL;
+	const cJSON *c = get(op, "cost"),
+		    *in = cJSON_IsObject(v) && strcmp(name, "let") ?
+				  get(v, "cost") :
+				  NULL;
 	size_t old, o2;
 	int r;
 
@@ -1765,14 +1787,15 @@ static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 	if (c && in)
 		return fail(p, "'cost' is given twice");
 	if (main == NO_OP)
-		return fail(p, "'cost' is not allowed on %s (put it on the "
-			       "%s)", name,
+		return fail(p,
+			    "'cost' is not allowed on %s (put it on the "
+			    "%s)",
+			    name,
 			    strcmp(name, "call") ? "'wake' or the 'block'" :
 						   "ops of the macro");
 	old = c ? 0 : path_key(p, name);
 	o2 = path_key(p, "cost");
-	r = eevdf__wl_operand(p, c ? c : in, VK_DUR, &OP(p, main)->cost,
-			      NULL);
+	r = eevdf__wl_operand(p, c ? c : in, VK_DUR, &OP(p, main)->cost, NULL);
 	path_pop(p, o2);
 	if (!c)
 		path_pop(p, old);
@@ -1825,8 +1848,10 @@ static int compile_op(struct wl_parser *p, const cJSON *op, int depth,
 			       "(and optionally \"cost\")");
 	k = v->string;
 	if (p->prog->nr_ops >= WL_MAX_OPS)
-		return fail(p, "a program may have at most %d ops, loop "
-			       "bodies and macros included", WL_MAX_OPS);
+		return fail(p,
+			    "a program may have at most %d ops, loop "
+			    "bodies and macros included",
+			    WL_MAX_OPS);
 	for (size_t i = 0; i < ARRAY_SIZE(op_table); i++) {
 		if (strcmp(k, op_table[i].name) != 0)
 			continue;

@@ -35,14 +35,16 @@ int eevdf__wl_rt_resolve(void *ud, const char *name, size_t len,
 
 	if (name[0] == '@') {
 		if (p->in_template && same("@pid", name, len)) {
-			snprintf(p->why, sizeof(p->why), "'@pid' is not "
+			snprintf(p->why, sizeof(p->why),
+				 "'@pid' is not "
 				 "known in a template (spawned tasks start "
 				 "with every variable at 0)");
 			return -1;
 		}
 		if (!p->hidden_ok && len >= 3 &&
 		    memcmp(name + (global ? 1 : 0), "@__", 3) == 0) {
-			snprintf(p->why, sizeof(p->why), "names starting with "
+			snprintf(p->why, sizeof(p->why),
+				 "names starting with "
 				 "'@__' are reserved");
 			return -1;
 		}
@@ -86,8 +88,8 @@ void eevdf__wl_pval_free(struct pval *v)
 }
 
 /* Compile text (already "${...}"-expanded) to a constant or expression. */
-static int compile_rt(struct wl_parser *p, const char *what,
-		      const char *text, struct pval *out)
+static int compile_rt(struct wl_parser *p, const char *what, const char *text,
+		      struct pval *out)
 {
 	struct expr *x;
 	char err[160];
@@ -95,8 +97,8 @@ static int compile_rt(struct wl_parser *p, const char *what,
 	int r;
 
 	p->why[0] = '\0';
-	r = eevdf__expr_compile(text, strlen(text), eevdf__wl_rt_resolve, p,
-				&x, err, sizeof(err));
+	r = eevdf__expr_compile(text, strlen(text), eevdf__wl_rt_resolve, p, &x,
+				err, sizeof(err));
 	if (r == EEVDF_ENOMEM)
 		return nomem(p);
 	if (r)
@@ -122,8 +124,8 @@ int eevdf__wl_compile_text(struct wl_parser *p, const char *text,
 /* Distributions ------------------------------------------------------- */
 
 static const char *const dist_names[] = {
-	"const", "uniform", "uniform_int", "exp", "normal", "lognormal",
-	"choice", "empirical",
+	"const",  "uniform",   "uniform_int", "exp",
+	"normal", "lognormal", "choice",      "empirical",
 };
 
 static const char *const dist_keys[][5] = {
@@ -186,8 +188,8 @@ static int dist_real(struct wl_parser *p, const cJSON *d, const char *key,
 }
 
 /* "values" (and "weights" when w is not NULL), of equal lengths. */
-static int dist_arrays(struct wl_parser *p, const cJSON *d, s64 **v,
-		       double **w, size_t *n)
+static int dist_arrays(struct wl_parser *p, const cJSON *d, s64 **v, double **w,
+		       size_t *n)
 {
 	const cJSON *va = get(d, "values"), *wa = get(d, "weights"), *it;
 	size_t i, old, nw = 0;
@@ -213,8 +215,8 @@ static int dist_arrays(struct wl_parser *p, const cJSON *d, s64 **v,
 	if (w)
 		nw = (size_t)cJSON_GetArraySize(wa);
 	if (w && nw != *n)
-		return fail(p, "'values' has %zu entries and 'weights' %zu",
-			    *n, nw);
+		return fail(p, "'values' has %zu entries and 'weights' %zu", *n,
+			    nw);
 	*v = calloc(*n, sizeof(**v));
 	if (w)
 		*w = calloc(*n, sizeof(**w));
@@ -292,12 +294,11 @@ static int dist_build(struct wl_parser *p, const cJSON *d, int kind,
 	case 7:
 		r = dist_arrays(p, d, &vals, kind == 6 ? &ws : NULL, &n);
 		if (!r)
-			r = kind == 6 ? eevdf__dist_init_choice(out, vals, ws,
-								n, err,
-								sizeof(err)) :
-					eevdf__dist_init_empirical(out, vals,
-								   n, err,
-								   sizeof(err));
+			r = kind == 6 ?
+				    eevdf__dist_init_choice(out, vals, ws, n,
+							    err, sizeof(err)) :
+				    eevdf__dist_init_empirical(
+					    out, vals, n, err, sizeof(err));
 		free(vals);
 		free(ws);
 		if (r && !err[0])
@@ -328,11 +329,13 @@ static int parse_dist(struct wl_parser *p, const cJSON *d,
 		for (size_t i = 0; i < ARRAY_SIZE(dist_names); i++)
 			if (strcmp(k->valuestring, dist_names[i]) == 0)
 				kind = (int)i;
-		r = kind < 0 ? fail(p, "unknown distribution '%s' (expected "
-				       "const, uniform, uniform_int, exp, "
-				       "normal, lognormal, choice or "
-				       "empirical)",
-				    SHOWN(sb, k->valuestring)) : 0;
+		r = kind < 0 ? fail(p,
+				    "unknown distribution '%s' (expected "
+				    "const, uniform, uniform_int, exp, "
+				    "normal, lognormal, choice or "
+				    "empirical)",
+				    SHOWN(sb, k->valuestring)) :
+			       0;
 	}
 	path_pop(p, old);
 	if (r)
@@ -379,11 +382,15 @@ int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
 		r = -1;
 	for (size_t i = 0; r && i < ARRAY_SIZE(later); i++)
 		if (strcmp(s, later[i]) == 0)
-			r = fail(p, "policy '%s' is not supported by this "
-				    "version yet", s);
+			r = fail(p,
+				 "policy '%s' is not supported by this "
+				 "version yet",
+				 s);
 	if (r == -1)
-		r = fail(p, "unknown policy '%s' (expected normal, batch or "
-			    "idle)", SHOWN(sb, s));
+		r = fail(p,
+			 "unknown policy '%s' (expected normal, batch or "
+			 "idle)",
+			 SHOWN(sb, s));
 	free(s);
 	return r;
 }
@@ -422,8 +429,7 @@ static int str_const(struct wl_parser *p, const cJSON *it, struct pval *out)
 	r = (it->child != s || s->next) ?
 		    fail(p, "a string constant is {\"str\": TEXT} alone") :
 		    eevdf__wl_ld_string(p, s, &text);
-	if (!r && eevdf__wl_names_add(&p->wl->strings, text, strlen(text),
-				      &id))
+	if (!r && eevdf__wl_names_add(&p->wl->strings, text, strlen(text), &id))
 		r = nomem(p);
 	free(text);
 	path_pop(p, old);
@@ -499,8 +505,9 @@ int eevdf__wl_operand(struct wl_parser *p, const cJSON *it, enum wl_vk vk,
 		out->kind = PV_CONST;
 		out->c = v.i;
 	} else {
-		r = compile_rt(p, vk == VK_DUR ? "invalid duration" :
-						 "invalid expression",
+		r = compile_rt(p,
+			       vk == VK_DUR ? "invalid duration" :
+					      "invalid expression",
 			       v.s, out);
 		if (!r && out->kind == PV_EXPR && src) {
 			*src = v.s;
@@ -531,8 +538,8 @@ int eevdf__wl_operand_key(struct wl_parser *p, const cJSON *obj,
 }
 
 /* A variable to store into: "@x", or "@@x" when global_ok. */
-int eevdf__wl_var(struct wl_parser *p, const char *s, bool global_ok,
-		  u32 *slot, bool *global)
+int eevdf__wl_var(struct wl_parser *p, const char *s, bool global_ok, u32 *slot,
+		  bool *global)
 {
 	size_t len = strlen(s);
 	bool g = len > 1 && s[1] == '@';
@@ -609,8 +616,8 @@ static const char *want_names(u32 want)
 static int add_part(struct wl_parser *p, struct objref *out, char **text,
 		    struct expr *x)
 {
-	struct name_part *n = realloc(out->parts, (out->nr_parts + 1) *
-						  sizeof(*n));
+	struct name_part *n = realloc(out->parts,
+				      (out->nr_parts + 1) * sizeof(*n));
 
 	if (!n) {
 		eevdf__expr_free(x);
@@ -652,8 +659,8 @@ static int gs_add(struct gstr *g, const char *s, size_t n)
  * is "ch[2][" @j "]").  A bracket of constants is folded into the text.
  * Without run-time parts, *fixed receives the whole name.
  */
-static int split_name(struct wl_parser *p, const char *name,
-		      struct objref *out, char **fixed)
+static int split_name(struct wl_parser *p, const char *name, struct objref *out,
+		      char **fixed)
 {
 	struct gstr g = { NULL, 0, 0 };
 	char sb[WL_SHOWN_MAX], num[24], *sub;
@@ -757,15 +764,16 @@ static int ref_fixed(struct wl_parser *p, const char *name, u32 want,
 		tn[strlen(name) - 5] = '\0';
 		i = eevdf__wl_find_task(wl, tn);
 		if (i >= 0 && !(want & (1u << OBJ_SEM)))
-			return fail(p, "'%s' is a task's own semaphore, not a "
-				       "%s", SHOWN(sb, name),
-				    want_names(want));
+			return fail(p,
+				    "'%s' is a task's own semaphore, not a "
+				    "%s",
+				    SHOWN(sb, name), want_names(want));
 		if (i >= 0) {
 			out->task_pid = i + 1;
 			return 0;
 		}
-		return fail(p, "no task named '%s' (for '%s')",
-			    SHOWN(sb, tn), name);
+		return fail(p, "no task named '%s' (for '%s')", SHOWN(sb, tn),
+			    name);
 	}
 	return fail(p, "no object named '%s'", SHOWN(sb, name));
 }
@@ -789,8 +797,9 @@ static int ref_dynamic(struct wl_parser *p, u32 want, struct objref *out)
 		if ((r = push_match(p, (u32)i)))
 			return r;
 	}
-	for (size_t i = 0; !p->nr_match && (want & (1u << OBJ_SEM)) &&
-			   i < wl->nr_tasks; i++) {
+	for (size_t i = 0;
+	     !p->nr_match && (want & (1u << OBJ_SEM)) && i < wl->nr_tasks;
+	     i++) {
 		snprintf(tn, sizeof(tn), "%s.self", wl->tasks[i].name);
 		task = match_parts(out->parts, 0, out->nr_parts, tn);
 		if (task)
@@ -829,8 +838,10 @@ int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
 	if (strcmp(name, "self") == 0) {
 		free(name);
 		if (!(want & (1u << OBJ_SEM)))
-			return fail(p, "'self' is the task's own semaphore, "
-				       "not a %s", want_names(want));
+			return fail(p,
+				    "'self' is the task's own semaphore, "
+				    "not a %s",
+				    want_names(want));
 		out->idx = OBJ_SELF;
 		return 0;
 	}

@@ -14,6 +14,12 @@
 #   make install    install the library, headers, eevdf.pc, CLI, man page,
 #                   shipped workloads and machines under $(DESTDIR)$(PREFIX);
 #                   make uninstall removes them
+#   make format     clang-format every C file in place (.clang-format)
+#   make format-check  fail on any file clang-format would change
+#   make lint       cppcheck and clang-tidy (.clang-tidy); clean today
+#   make coverage   the suites built with gcov: line coverage per folder
+#                   and an lcov HTML report in build/coverage/html
+#   make deps-dev   install what format-check, lint and coverage need
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
 # to echo every command, PREFIX (default /usr/local), DESTDIR.
@@ -30,6 +36,8 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wundef -Wwrite-strings \
            -Wold-style-definition -Wdouble-promotion -Wvla -Wpointer-arith \
            -Wimplicit-fallthrough
 DEPS_PKGS := check libcjson-dev pkg-config
+# The developer tools of format-check, lint and coverage (make deps-dev).
+DEV_PKGS  := clang-format clang-tidy cppcheck lcov
 
 PKG_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
@@ -65,8 +73,9 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run deps asan determinism clang clean bench bench-digests \
-	bench-smoke golden examples install uninstall
+.PHONY: all lib cli test run deps deps-dev asan determinism clang clean bench \
+	bench-digests bench-smoke golden examples install uninstall format \
+	format-check lint coverage
 
 all: lib cli
 
@@ -107,10 +116,11 @@ $(TESTBIN): $(TEST_OBJ) $(STATIC)
 	$(Q)$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) \
 		$(CHECK_LIBS) -lm
 
-# deps: the Debian packages the build and the tests need.  Installs them
-# when missing and we are root; otherwise names the command to run.
-deps:
-	@missing=""; for p in $(DEPS_PKGS); do \
+# deps: the Debian packages the build and the tests need; deps-dev, the
+# developer tools.  Each installs what is missing when we are root, and
+# otherwise names the command to run.
+define install_pkgs
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
 			grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
@@ -125,6 +135,13 @@ deps:
 			exit 1; \
 		fi; \
 	fi
+endef
+
+deps:
+	$(call install_pkgs,$(DEPS_PKGS))
+
+deps-dev: deps
+	$(call install_pkgs,$(DEV_PKGS))
 
 # run and test depend on deps; the build itself is a sub-make so that the
 # pkg-config flags are read after deps has installed the packages.
@@ -174,6 +191,65 @@ clang: deps
 
 clean:
 	rm -rf build
+
+# Style and static analysis.  clang-format is Debian's (14 on bookworm):
+# another version may wrap a few lines differently.
+FORMAT_SRC = $(shell git ls-files 'src/*.[ch]' 'cli/*.[ch]' 'bench/*.[ch]' \
+		'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
+
+format: deps-dev
+	clang-format -i $(FORMAT_SRC)
+
+format-check: deps-dev
+	@bad=0; for f in $(FORMAT_SRC); do \
+		if ! clang-format "$$f" | cmp -s - "$$f"; then \
+			echo "format-check: $$f differs from clang-format"; \
+			bad=1; \
+		fi; \
+	done; \
+	if [ $$bad = 0 ]; then echo "format-check: $(words $(FORMAT_SRC)) files clean"; \
+	else echo "format-check: run make format"; exit 1; fi
+
+# cppcheck: warnings, portability and performance over the library, CLI
+# and bench (tests/cppcheck.cfg tells it what the headers cannot);
+# clang-tidy: the checks of .clang-tidy, each justified there.
+LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 2>/dev/null)
+
+lint: deps-dev
+	cppcheck --std=c11 --enable=warning,portability,performance \
+		--library=tests/cppcheck.cfg --inline-suppr --quiet \
+		--error-exitcode=1 -Iinclude -Isrc -D__GNUC__ -D__CPPCHECK__ \
+		src cli bench
+	@echo "clang-tidy: $(words $(LINT_SRC)) files"
+	@bad=0; for f in $(LINT_SRC); do \
+		clang-tidy --quiet "$$f" -- $(CSTD) -Iinclude -Isrc \
+			$(PKG_CFLAGS) -D_GNU_SOURCE 2>/dev/null || bad=1; \
+	done; [ $$bad = 0 ] && echo "lint: clean"
+
+# Line coverage of the library by the unit and scenario suites, the
+# goldens, the machines and the CLI error checks, per folder.
+COV_BUILD := build/coverage
+coverage: deps-dev
+	@rm -rf $(COV_BUILD)
+	@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) CFLAGS="-O0 -g --coverage" \
+		LDFLAGS="--coverage" all $(COV_BUILD)/check_eevdf
+	$(COV_BUILD)/check_eevdf >/dev/null
+	tests/golden.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/machines.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_errors.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
+		--output-file $(COV_BUILD)/lcov.info
+	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \
+		--output-file $(COV_BUILD)/lcov.info
+	genhtml --quiet --output-directory $(COV_BUILD)/html $(COV_BUILD)/lcov.info
+	@for d in $(LIB_DIRS); do \
+		lcov --quiet --extract $(COV_BUILD)/lcov.info "*/src/$$d/*" \
+			--output-file $(COV_BUILD)/$$d.info >/dev/null 2>&1; \
+		printf 'src/%-9s ' "$$d/"; \
+		lcov --summary $(COV_BUILD)/$$d.info 2>&1 | grep 'lines'; \
+	done
+	@printf 'total         '; lcov --summary $(COV_BUILD)/lcov.info 2>&1 | grep 'lines'
+	@echo "coverage: $(COV_BUILD)/html/index.html"
 
 # Examples: small programs that use only the public API, linked with the
 # static library here; tests/install.sh also builds one against an

@@ -687,11 +687,25 @@ static int digests_write(const char *path, const struct bench_row *rows,
 	return fclose(f) ? 1 : 0;
 }
 
+/* line is "NAME HEX-DIGEST" for scenario name: the digest in *out. */
+static bool digest_line(const char *line, const char *name,
+			unsigned long long *out)
+{
+	size_t n = strlen(name);
+	char *end;
+
+	if (strncmp(line, name, n) != 0 || line[n] != ' ')
+		return false;
+	errno = 0;
+	*out = strtoull(line + n + 1, &end, 16);
+	return end != line + n + 1 && errno == 0;
+}
+
 static int digests_check(const char *path, const struct bench_row *rows,
 			 size_t nr)
 {
-	char line[256], name[64];
-	unsigned long long want;
+	char line[256];
+	unsigned long long want = 0;
 	int bad = 0;
 	FILE *f = fopen(path, "r");
 
@@ -706,8 +720,7 @@ static int digests_check(const char *path, const struct bench_row *rows,
 			continue;
 		rewind(f);
 		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "%63s %llx", name, &want) == 2 &&
-			    !strcmp(name, rows[i].sc->name)) {
+			if (digest_line(line, rows[i].sc->name, &want)) {
 				found = true;
 				break;
 			}

@@ -1147,6 +1147,8 @@ static int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 					 "block can only release a mutex");
 	}
 	if (p->op_phase == PH_RELOCK) {
+		/* only a block that released a mutex re-takes it */
+		EEVDF_ASSERT(m);
 		/* handed the mutex while queued, or take it now */
 		if (m->u.mutex.owner == p)
 			return R_NEXT;
@@ -1559,6 +1561,8 @@ static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 	for (sig = 1; sig < SIG_NR; sig++)
 		if (p->sig_pending & (1u << sig))
 			break;
+	/* op_signal() sets bits 1..SIG_NR-1 only, and we run when one is */
+	EEVDF_ASSERT(sig < SIG_NR);
 	p->sig_pending &= ~(1u << sig);
 	if (p->prog->handler[sig]) {
 		p->overhead_left += sim->sched.costs.signal_deliver;

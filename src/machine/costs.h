@@ -67,7 +67,8 @@ bool eevdf__costs_set(struct cost_table *c, const char *name, u64 ns);
  * workloads each keep their overrides as a table plus such a set, so that
  * they can be layered: defaults, then the machine's, then the workload's.
  */
-#define COST_ONE(name, dflt) +1
+/* one per entry: the X-macro sums them */
+#define COST_ONE(name, dflt) +1 /* NOLINT(bugprone-macro-parentheses) */
 enum {
 	COST_NR_ENTRIES = 0 EEVDF_COST_MAP(COST_ONE)
 };

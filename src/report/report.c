@@ -178,6 +178,7 @@ static void sb_secs_ms(struct sb *b, eevdf_time ns)
 /* The same truncated to milliseconds, as a number. */
 static double secs_ms(eevdf_time ns)
 {
+	/* NOLINTNEXTLINE(bugprone-integer-division): truncated on purpose */
 	return (double)(ns / EEVDF_NSEC_PER_MSEC) / 1e3;
 }
 
@@ -355,6 +356,7 @@ static int report_perf_pipe(struct rctx *c)
 		  t ? (long long)((s128)loops * EEVDF_NSEC_PER_SEC / t) : 0);
 	headline(c, "usecs_per_op", "us", -1, usecs);
 	headline(c, "ops_per_sec", "ops/s", +1,
+		 /* NOLINTNEXTLINE(bugprone-integer-division): whole ops/s */
 		 t ? (double)((s128)loops * EEVDF_NSEC_PER_SEC / t) : 0);
 	return 0;
 }

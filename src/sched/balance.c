@@ -110,8 +110,10 @@ static void sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 		}
 	}
 	s->type = lb_classify(env->sd->imbalance_pct, s);
-	if (s->type == lb_overloaded)
+	if (s->type == lb_overloaded) {
+		EEVDF_ASSERT(s->capacity); /* a group has at least one CPU */
 		s->avg_load = s->load * 1024 / s->capacity;
+	}
 }
 
 static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest,

@@ -370,6 +370,8 @@ struct sched_entity *cfs_pick_next_entity(struct cfs_rq *cfs_rq,
 
 	if (!left || (curr && vruntime_before(curr->vruntime, left->vruntime)))
 		left = curr;
+	if (!left)
+		return NULL; /* nothing queued and nothing running */
 	se = left;
 	if (cfs_rq->skip && cfs_rq->skip == se) {
 		struct sched_entity *second;

@@ -1445,7 +1445,8 @@ static const char *check_subtree(const struct cfs_rq *cfs_rq,
 	const struct sched_entity *se = node_se(node);
 	const struct sched_entity *l = node_se(node->left);
 	const struct sched_entity *r = node_se(node->right);
-	u64 mv = se->vruntime, mins = se->slice, maxs = se->slice;
+	/* the subtree's minimum and maximum slice start at its root's */
+	u64 mv = se->vruntime, mins = se->slice, maxs = mins;
 	const char *err;
 
 	if (!se->on_rq)

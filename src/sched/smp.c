@@ -384,8 +384,10 @@ static void sg_wakeup_stats(const struct scheduler *sched,
 			s->idle_cpus++;
 	}
 	s->type = group_classify(sd->imbalance_pct, s);
-	if (s->type != group_has_spare)
+	if (s->type != group_has_spare) {
+		EEVDF_ASSERT(s->capacity); /* a group has at least one CPU */
 		s->avg_load = s->load * 1024 / s->capacity;
+	}
 }
 
 static bool group_allowed(const struct sd_span *g, const struct task *p)

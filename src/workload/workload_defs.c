@@ -330,7 +330,10 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 			free(type);
 		}
 		if (!r) {
-			bool ch = td->type == OBJ_CHANNEL;
+			bool ch;
+
+			EEVDF_ASSERT(td); /* no type: r was set above */
+			ch = td->type == OBJ_CHANNEL;
 
 			r = eevdf__wl_check_keys(p, it, td->keys, td->nr_keys,
 						 ch ? chan_later : NULL,
@@ -501,6 +504,7 @@ int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj)
 			if (!r) {
 				size_t o2 = path_key(p, "type");
 
+				EEVDF_ASSERT(ty); /* else r was set above */
 				for (size_t k = 0; cJSON_IsString(ty) &&
 						   k < ARRAY_SIZE(met_later);
 				     k++)
@@ -679,7 +683,7 @@ static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 		r = eevdf__wl_ld_duration(p, it, false, &t->spec.start, NULL);
 		path_pop(p, old);
 	}
-	if (!r && (it = get(def, "kind"))) {
+	if (!r && get(def, "kind")) {
 		static const char *const kinds[] = { "process", "thread" };
 		int k = 0;
 

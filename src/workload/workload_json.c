@@ -413,16 +413,22 @@ int eevdf__wl_push_u32(u32 **v, u32 *n, u32 *cap, u32 x)
 int eevdf__wl_fail_compile(struct wl_parser *p, const char *what, const char *s,
 			   size_t off, const char *err)
 {
-	char sb[WL_SHOWN_MAX];
-	unsigned int col;
-	int n = 0;
+	char sb[WL_SHOWN_MAX], *end;
+	unsigned long col;
 
 	eevdf__wl_shown(sb, sizeof(sb), s);
 	if (p->why[0])
 		return eevdf__wl_fail(p, "%s '%s': %s", what, sb, p->why);
-	if (sscanf(err, "column %u: %n", &col, &n) == 1 && n > 0)
-		return eevdf__wl_fail(p, "%s '%s': column %zu: %s", what, sb,
-				      (size_t)col + off, err + n);
+	/* the compiler writes "column %zu: ..." (expr.c) */
+	if (strncmp(err, "column ", 7) == 0 && err[7] >= '0' && err[7] <= '9') {
+		col = strtoul(err + 7, &end, 10);
+		if (*end == ':') {
+			for (end++; *end == ' '; end++)
+				;
+			return eevdf__wl_fail(p, "%s '%s': column %zu: %s",
+					      what, sb, (size_t)col + off, end);
+		}
+	}
 	return eevdf__wl_fail(p, "%s '%s': %s", what, sb, err);
 }
 

@@ -81,7 +81,7 @@ static int place_send(struct wl_parser *p, const struct wl_fixup *f)
 	struct pval tmp[MSG_FIELDS];
 	u32 n, one, top = 0;
 	const u32 *ch = fix_chans(wl, f, &n, &one);
-	int idx[MSG_FIELDS];
+	int idx[MSG_FIELDS] = { 0 };
 
 	for (u32 k = 0; k < f->nr_names; k++) {
 		idx[k] = field_index(&wl->objs[ch[0]], f->names[k]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CFS policy of Linux 6.1-6.5 (profile "cfs-6.1", src/cfs.c) against
+ * The CFS policy of Linux 6.1-6.5 (profile "cfs-6.1", src/sched/cfs.c) against
  * shared/reference/kernel-model.md section 9 and its test vectors TV-14,
  * TV-15, TV-16 and TV-20 (section 13), plus the feature list (8.3), the
  * buddies, yield, migration normalisation and a sleeper against a hog.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the workload value distributions (src/dist.c). */
+/* Tests of the workload value distributions (src/engine/dist.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

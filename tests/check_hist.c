@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the histograms and schbench's percentile report (src/hist.c). */
+/* Tests of the histograms and schbench's percentile report (src/lib/hist.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests of machines (src/machine.c, src/machine_json.c): the builder's
+ * Tests of machines (src/machine/machine.c, src/workload/machine_json.c): the builder's
  * checks with their exact messages, CPU numbering, explicit lists and
  * their dense ids, copies and cost overrides, every shipped machine file,
  * one test per class of file error (path and reason), the validator's

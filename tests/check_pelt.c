@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests of the PELT arithmetic (src/pelt.c, kernel-model.md section 10.7).
+ * Tests of the PELT arithmetic (src/sched/pelt.c, kernel-model.md section 10.7).
  * Every expected number is the kernel's integer arithmetic worked by hand
  * (the decay table is sched-pelt.h's runnable_avg_yN_inv[]); the long runs
  * were also checked against an independent re-implementation.

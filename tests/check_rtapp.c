@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests of the rt-app importer (src/rtapp.c): the lenient reading
+ * Tests of the rt-app importer (src/workload/rtapp.c): the lenient reading
  * (comments, trailing commas, duplicate keys), the mapping of
  * docs/rtapp-import.md checked on the generated native text, errors with
  * their rt-app paths, allocation failures, and small rt-app files run end

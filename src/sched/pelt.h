@@ -18,7 +18,7 @@
  * every CPU has full capacity (SCHED_CAPACITY_SCALE).
  *
  * Kernel names are kept; the macros below give the non-static ones the
- * library's eevdf__ symbol prefix, as src/fair.h does.
+ * library's eevdf__ symbol prefix, as src/sched/fair.h does.
  */
 #ifndef EEVDF_PELT_H
 #define EEVDF_PELT_H

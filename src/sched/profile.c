@@ -66,7 +66,7 @@ static const struct eevdf_profile profiles[] = {
 		 * The CFS of Linux 6.1-6.5 (kernel-model.md section 9, read
 		 * at af4cf40470c2): vruntime order, sched_latency periods,
 		 * sleeper credit, START_DEBIT and next/last/skip buddies,
-		 * with the 6.3 cap of the tick's ideal slice.  src/cfs.c.
+		 * with the 6.3 cap of the tick's ideal slice.  src/sched/cfs.c.
 		 * The EEVDF-only fields below are unused by this policy.
 		 */
 		.name = "cfs-6.1",

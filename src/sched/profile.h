@@ -66,7 +66,7 @@ enum wakeup_rule {
 
 /*
  * Which fair-class policy the release has: EEVDF (6.6+) or the CFS of
- * 6.1-6.5 (kernel-model.md section 9, src/cfs.c).  fair.c's entry points
+ * 6.1-6.5 (kernel-model.md section 9, src/sched/cfs.c).  fair.c's entry points
  * hand a CFS run queue to cfs.c; everything around them (core.c, SMP
  * placement, load balancing, PELT) is shared.
  */

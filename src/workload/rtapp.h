@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rt-app import (src/rtapp.c): recognise an rt-app JSON workload
+ * rt-app import (src/workload/rtapp.c): recognise an rt-app JSON workload
  * (scheduler-tools/rt-app) and translate it into the text of an equivalent
  * native workload ("format": "eevdf-sim-workload/1"), which the normal
  * loader then parses.  docs/rtapp-import.md gives the mapping.

@@ -934,11 +934,16 @@ START_TEST(workload_forever_loop_without_work_is_rejected)
 {
 	static const char *const msg =
 		"a loop without count, while or until must contain a run, "
-		"spin or sleep of non-zero duration or a blocking op (it "
-		"would never advance time)";
+		"spin or sleep of non-zero duration, a blocking op or an op "
+		"that costs CPU (yield, signal, spawn, setattr, or a "
+		"\"cost\") (it would never advance time)";
 
+	/* a yield advances time by its cost: not when the cost is 0 */
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
-			   "[{'loop':{'body':[{'yield':{}}]}}]}]}",
+			   "[{'loop':{'body':[{'yield':{},'cost':0}]}}]}]}",
+			   "tasks[0].program[0].loop", msg);
+	EXPECT_PARSE_ERROR("{" FMT "'costs':{'syscall':0},'tasks':[{'name':"
+			   "'a','program':[{'loop':{'body':[{'yield':{}}]}}]}]}",
 			   "tasks[0].program[0].loop", msg);
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'loop':{'body':[{'run':0},{'loop':{'count':5,"
@@ -3383,6 +3388,32 @@ START_TEST(error_template_cpu_beyond_the_machine)
 }
 END_TEST
 
+/*
+ * A forever loop of yields advances time by the syscall cost of each
+ * sched_yield() (100 ns by default), so it loads and runs: the loop the
+ * 6.18 yield forfeit is about.  Alone on one CPU from t = 0 (no idle exit
+ * at the first instant), the task first pays its switch-in, ctxsw_process
+ * = 550 ns, then completes yield k at 550 + 100 k ns: by 1 ms that is
+ * floor((1000000 - 550) / 100) = 9994 yields, and it ran the whole time.
+ */
+START_TEST(loop_of_yields_loads_and_yields_at_the_syscall_rate)
+{
+	eevdf_workload *wl = parse_ok(
+		"{\"format\": \"eevdf-sim-workload/1\", \"tasks\": [{"
+		"\"name\": \"y\", \"program\": [{\"loop\": {\"body\": "
+		"[{\"yield\": {}}]}}]}]}");
+	eevdf_sim *sim = sim_with(wl, 1);
+	struct eevdf_task_stats st;
+
+	ck_assert_int_eq(eevdf_sim_run(sim, 1000 * US), 0);
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 0, &st), 0);
+	ck_assert_uint_eq(st.yields, 9994);
+	ck_assert_int_eq(st.cpu_ns, 1000 * US);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
 START_TEST(error_setattr_values)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
@@ -3704,6 +3735,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, error_unknown_or_malformed_templates);
 	tcase_add_test(tc, error_template_cpu_beyond_the_machine);
 	tcase_add_test(tc, error_setattr_values);
+	tcase_add_test(tc, loop_of_yields_loads_and_yields_at_the_syscall_rate);
 	tcase_add_test(tc, error_timer_wait_without_a_period_or_a_timer);
 	tcase_add_test(tc, error_wake_and_block_needs_both_halves);
 	tcase_add_test(tc, validator_load_reports_every_program_error);

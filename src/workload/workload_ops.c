@@ -1573,8 +1573,9 @@ static int op_loop(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	    !body_adv)
 		return fail(p, "a loop without count, while or until must "
 			       "contain a run, spin or sleep of non-zero "
-			       "duration or a blocking op (it would never "
-			       "advance time)");
+			       "duration, a blocking op or an op that costs "
+			       "CPU (yield, signal, spawn, setattr, or a "
+			       "\"cost\") (it would never advance time)");
 	*adv = body_adv;
 	return 0;
 }
@@ -1815,7 +1816,10 @@ static bool costs_by_default(const struct wl_parser *p, enum popcode code)
 {
 	struct cost_table c;
 
-	if (code != P_SIGNAL && code != P_SPAWN && code != P_SETATTR)
+	/* sched_yield() is a syscall: a loop of yields spends CPU (the
+	 * 6.18 yield forfeit is about exactly such a loop) */
+	if (code != P_SIGNAL && code != P_SPAWN && code != P_SETATTR &&
+	    code != P_YIELD)
 		return false;
 	eevdf__costs_default(&c);
 	eevdf__costs_apply(&c, &p->wl->costs, p->wl->cost_set);

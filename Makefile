@@ -154,6 +154,7 @@ test: deps
 	$(TESTBIN)
 	tests/layout.sh
 	tests/golden.sh $(CLI)
+	tests/cli_trust.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh

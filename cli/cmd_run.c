@@ -63,6 +63,7 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "features", required_argument, NULL, 'F' },
+	{ "features-allow-absent", no_argument, NULL, 'A' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "seed", required_argument, NULL, 's' },
 	{ "hz", required_argument, NULL, 'H' },
@@ -102,7 +103,12 @@ static void run_usage(FILE *f)
 		"'" PROG " features'\n"
 		"  --features LIST   feature overrides, kernel spelling, e.g.\n"
 		"                    NO_DELAY_DEQUEUE,RUN_TO_PARITY "
-		"(repeatable)\n"
+		"(repeatable); a flag\n"
+		"                    the profile does not have is an error\n"
+		"  --features-allow-absent  accept such flags and leave them "
+		"as the\n"
+		"                    profile has them (sweeps that want the "
+		"flat row)\n"
 		"  --duration D      simulated time: ns, or a number with "
 		"unit\n"
 		"                    ns|us|ms|s (default: the workload's, "
@@ -288,6 +294,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			break;
 		case 'k':
 			cfg->kernel = optarg;
+			break;
+		case 'A':
+			cfg->allow_absent_features = true;
 			break;
 		case 'F':
 			if (eevdf_config_set_features(cfg, optarg, err,
@@ -843,6 +852,12 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	cfg->nr_cpus = eevdf_machine_nr_cpus(o->machine);
 	cfg->hz = eevdf_machine_hz(o->machine);
 	cfg->duration = duration;
+	if (eevdf_config_check_features(cfg, err, sizeof(err)) < 0) {
+		cli_error("--features: %s (--features-allow-absent accepts it "
+			  "and leaves it as the profile has it)",
+			  err);
+		return EXIT_USAGE;
+	}
 	if (io && !io_open(io, o, cfg))
 		return EXIT_USAGE;
 

@@ -268,6 +268,47 @@ START_TEST(wakeup_knobs_of_2025_move_delayed_wakees)
 }
 END_TEST
 
+/*
+ * DELAY_DEQUEUE came with 6.12 (152e11f6df29): on 6.8 turning it on or
+ * off is refused, as that kernel's debugfs would, naming the profiles
+ * that have it; allow_absent_features takes it and leaves it off.
+ */
+START_TEST(a_feature_the_profile_lacks_is_refused)
+{
+	struct eevdf_config cfg;
+	eevdf_sim *sim = NULL;
+	char err[256] = "";
+	uint64_t want;
+
+	eevdf_config_init(&cfg);
+	cfg.kernel = "6.8";
+	ck_assert_int_eq(eevdf_config_set_features(&cfg, "NO_DELAY_DEQUEUE",
+						   err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)),
+			 EEVDF_EINVAL);
+	ck_assert_ptr_null(sim);
+	ck_assert_str_eq(err, "DELAY_DEQUEUE is not a feature of kernel "
+			      "profile 6.8 (it is in: 6.12, 6.17, 6.18, "
+			      "6.19)");
+	cfg.allow_absent_features = true;
+	ck_assert_int_eq(eevdf_config_check_features(&cfg, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
+	ck_assert_int_eq(eevdf_profile_features("6.8", &want), 0);
+	ck_assert_uint_eq(eevdf_sim_features(sim), want);
+	eevdf_sim_free(sim);
+	/* an RFC knob is settable everywhere */
+	cfg.allow_absent_features = false;
+	cfg.feat_off = 0;
+	ck_assert_int_eq(eevdf_config_set_features(&cfg, "PLACE_BONUS", err,
+						   sizeof(err)),
+			 0);
+	ck_assert_int_eq(eevdf_config_check_features(&cfg, err, sizeof(err)),
+			 0);
+}
+END_TEST
+
 Suite *knobs_suite(void)
 {
 	Suite *s = suite_create("knobs");
@@ -281,6 +322,7 @@ Suite *knobs_suite(void)
 	tcase_add_test(tc, place_fudge_helps_short_slices_only);
 	tcase_add_test(tc, place_bonus_moves_a_sleeper_towards_half);
 	tcase_add_test(tc, wakeup_knobs_of_2025_move_delayed_wakees);
+	tcase_add_test(tc, a_feature_the_profile_lacks_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

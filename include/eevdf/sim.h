@@ -93,6 +93,13 @@ struct eevdf_config {
 	bool check_invariants;
 	eevdf_trace_fn trace; /* optional trace sink */
 	void *trace_ud;
+	/*
+	 * A feature in feat_on or feat_off that the kernel profile does not
+	 * have (DELAY_DEQUEUE on 6.8) makes eevdf_sim_new() fail, as writing
+	 * it to that kernel's debugfs would.  True accepts it and leaves it
+	 * as the profile has it (off): sweeps that want the flat row.
+	 */
+	bool allow_absent_features;
 };
 
 /* Fill cfg with the defaults: 1 CPU, HZ 1000, seed 1, default profile. */
@@ -105,6 +112,15 @@ EEVDF_API void eevdf_config_init(struct eevdf_config *cfg);
 EEVDF_API int eevdf_config_set_features(struct eevdf_config *cfg,
 					const char *list, char *err,
 					size_t errlen);
+
+/*
+ * 0 when every feature cfg turns on or off is one its kernel profile has
+ * (or cfg->allow_absent_features); else EEVDF_EINVAL and, in err, the
+ * first that is not and the profiles that have it.  eevdf_sim_new() makes
+ * the same check.
+ */
+EEVDF_API int eevdf_config_check_features(const struct eevdf_config *cfg,
+					  char *err, size_t errlen);
 
 /* Program ops.  A program is a flat array; a LOOP's body is the body_len ops
  * that follow it (loops nest by containing other LOOPs in their body). */

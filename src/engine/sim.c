@@ -103,6 +103,38 @@ static unsigned int ilog2_u(unsigned int x)
  * a debugfs write: it is taken as is, and the unscaled value is
  * back-computed from it.
  */
+int eevdf_config_check_features(const struct eevdf_config *cfg, char *err,
+				size_t errlen)
+{
+	const struct eevdf_profile *prof;
+	uint64_t absent;
+	char have[128] = "";
+	size_t i, n = 0;
+
+	if (!cfg)
+		return EEVDF_EINVAL;
+	prof = eevdf__profile_find(cfg->kernel);
+	if (!prof) {
+		set_err(err, errlen, "unknown kernel profile '%s'",
+			cfg->kernel);
+		return EEVDF_EINVAL;
+	}
+	absent = (cfg->feat_on | cfg->feat_off) & ~prof->feat_present;
+	if (!absent || cfg->allow_absent_features)
+		return 0;
+	for (i = 0; !((absent >> i) & 1u); i++)
+		;
+	for (size_t k = 0; k < eevdf_profile_count() && n < sizeof(have); k++)
+		if (eevdf_feature_in_profile(eevdf_profile_name(k), i))
+			n += (size_t)snprintf(have + n, sizeof(have) - n,
+					      "%s%s", n ? ", " : "",
+					      eevdf_profile_name(k));
+	set_err(err, errlen,
+		"%s is not a feature of kernel profile %s (it is in: %s)",
+		eevdf_feature_name(i), prof->name, n ? have : "none");
+	return EEVDF_EINVAL;
+}
+
 static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		       char *err, size_t errlen)
 {
@@ -124,6 +156,8 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 			cfg->kernel, names);
 		return EEVDF_EINVAL;
 	}
+	if (eevdf_config_check_features(cfg, err, errlen))
+		return EEVDF_EINVAL;
 	eevdf_profile_features(prof->name, &mask);
 	sp->profile = prof;
 	sp->features = ((mask | cfg->feat_on) & ~cfg->feat_off) &

@@ -20,6 +20,8 @@
 #   make coverage   the suites built with gcov: line coverage per folder
 #                   and an lcov HTML report in build/coverage/html
 #   make deps-dev   install what format-check, lint and coverage need
+#   make readme-check  README.md's example sessions against this build;
+#                   make readme rewrites them
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
 # to echo every command, PREFIX (default /usr/local), DESTDIR.
@@ -95,6 +97,18 @@ $(BUILD)/obj/src/%.o: ALL_CFLAGS += -iquote src
 $(BUILD)/obj/cli/%.o: ALL_CFLAGS += -D_GNU_SOURCE
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src $(CHECK_CFLAGS) -D_GNU_SOURCE
 
+# gen/git.h: `git describe` of the checkout for the CLI's provenance,
+# rewritten only when it changes so that nothing else rebuilds.
+GIT_DESCRIBE := $(shell git describe --always --dirty --tags 2>/dev/null)
+$(BUILD)/gen/git.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define CLI_GIT_DESCRIBE "%s"\n' '$(GIT_DESCRIBE)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+$(BUILD)/obj/cli/build_info.o: $(BUILD)/gen/git.h
+$(BUILD)/obj/cli/%.o: ALL_CFLAGS += -iquote $(BUILD)
+.PHONY: FORCE
+FORCE:
+
 $(STATIC): $(LIB_OBJ)
 	@rm -f $@
 	@$(if $(Q),echo "  AR      $@")
@@ -155,9 +169,21 @@ test: deps
 	tests/layout.sh
 	tests/golden.sh $(CLI)
 	tests/cli_trust.sh $(CLI)
+	tests/cli_features.sh $(CLI)
+	tests/cli_rtapp.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
+
+# README.md's sessions against this build (tests/readme.sh); readme
+# rewrites them after a change meant to move them (review the diff).
+readme-check: deps
+	@$(MAKE) --no-print-directory all examples
+	tests/readme.sh $(BUILD)
+
+readme: deps
+	@$(MAKE) --no-print-directory all examples
+	tests/readme.sh $(BUILD) --update
 
 # After a change that is meant to change results (review the goldens
 # first): store the bench scenarios' new results digests.
@@ -177,6 +203,9 @@ asan: deps
 		SANITIZE=address,undefined all build/asan/check_eevdf
 	ASAN_OPTIONS=detect_leaks=1 build/asan/check_eevdf
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_errors.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -276,19 +305,26 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DATADIR    ?= $(PREFIX)/share/eevdf-sim
+DOCDIR     ?= $(PREFIX)/share/doc/eevdf-sim
+DOCS       := README.md ARCHITECTURE.md CHANGELOG.md CONTRIBUTING.md \
+              LICENSE $(wildcard docs/*.md)
 HEADERS    := $(wildcard include/eevdf/*.h)
 WORKLOADS  := $(wildcard workloads/*.json)
 MACHINES   := $(wildcard workloads/machines/*.json)
 
 # eevdf.pc names the directories of this install, so it is written by the
 # install itself.  cJSON and libm are private: a shared link needs only
-# -leevdf, a static one (pkg-config --static) the rest too.
+# -leevdf, and pkg-config --static adds the rest.  With libeevdf.so
+# beside libeevdf.a the linker still takes the shared one for -leevdf, so
+# eevdf-static.pc names the archive itself: pkg-config --static --libs
+# eevdf-static links libeevdf statically.
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/workloads \
-		$(DESTDIR)$(DATADIR)/machines
+		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DOCDIR)
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/eevdf-sim
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
 	install -m 644 $(MACHINES) $(DESTDIR)$(DATADIR)/machines/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libeevdf.a
@@ -302,6 +338,12 @@ install: all
 		'Version: $(VERSION)' 'Requires.private: libcjson' \
 		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -leevdf' \
 		'Libs.private: -lm' >$(DESTDIR)$(PKGCONFIGDIR)/eevdf.pc
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+		'includedir=$(INCLUDEDIR)' '' 'Name: eevdf-static' \
+		'Description: libeevdf linked statically (the archive itself)' \
+		'Version: $(VERSION)' 'Requires.private: libcjson' \
+		'Cflags: -I$${includedir}' 'Libs: $${libdir}/libeevdf.a' \
+		'Libs.private: -lm' >$(DESTDIR)$(PKGCONFIGDIR)/eevdf-static.pc
 	install -m 644 docs/eevdf-sim.1 $(DESTDIR)$(MANDIR)/man1/eevdf-sim.1
 
 uninstall:
@@ -310,12 +352,15 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libeevdf.so.$(MAJOR) \
 		$(DESTDIR)$(LIBDIR)/libeevdf.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/eevdf.pc \
+		$(DESTDIR)$(PKGCONFIGDIR)/eevdf-static.pc \
 		$(DESTDIR)$(MANDIR)/man1/eevdf-sim.1 \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
 		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%) \
 		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%) \
 		$(MACHINES:workloads/machines/%=$(DESTDIR)$(DATADIR)/machines/%)
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(DATADIR)/workloads \
-		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) 2>/dev/null
+		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)

@@ -11,6 +11,11 @@
 
 #define PROG "eevdf-sim"
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* git describe of the build, "" when it was not built from a checkout. */
+const char *cli_git_describe(void);
+
 /* Exit codes of DESIGN.md section 4: part of the CLI's interface. */
 enum {
 	EXIT_OK = 0,
@@ -51,9 +56,10 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
 
 /*
  * The seed such a run would use (--seed, else the workload's, else 1),
- * without running it.  EXIT_OK, or EXIT_USAGE after printing why.
+ * without running it, and the load's warnings when warn.  EXIT_OK, or
+ * EXIT_USAGE after printing why.
  */
-int cli_run_seed(int argc, char **argv, uint64_t *seed);
+int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn);
 
 /*
  * Write text and a newline to path ("-" or NULL: stdout) through a
@@ -69,15 +75,32 @@ int cmd_validate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_rerun(int argc, char **argv);
+
+/*
+ * cmd_run() on argv, with rec_argv (the command line after PROG) as the
+ * command line its results record: rerun replays a recorded run with its
+ * own output options and the original command line in the results.
+ */
+int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv);
 
 /* "eevdf-sim: " + message + newline, on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * Check a kernel profile name (NULL = the default).  Returns true when the
- * library knows it; otherwise prints an error that lists every profile.
+ * The workload's notes (what its rt-app import ignored or approximated),
+ * one "eevdf-sim: warning: FILE: PATH: MESSAGE" line each, on stderr.
  */
-bool cli_check_profile(const char *kernel);
+void cli_warn_notes(const eevdf_workload *wl);
+
+/*
+ * Check a kernel profile name (NULL = the default).  A release in a
+ * profile's range (6.10) becomes that profile's name in *kernel, with a
+ * note on stderr.  Returns true when the library knows it; otherwise
+ * prints an error that lists every profile.
+ */
+bool cli_check_profile(const char **kernel);
 
 /*
  * Parse an --input value: auto, native or rt-app (also rtapp).  Returns 0,
@@ -116,6 +139,19 @@ void cli_machine_shape(const eevdf_machine *m, char *buf, size_t len);
  */
 struct cJSON;
 struct cJSON *cli_read_json(const char *path, size_t max, int *err);
+/* The whole of a file of at most max bytes as a string (free()); NULL
+ * with errno set when it cannot be read. */
+char *cli_read_text(const char *path, size_t max);
+/* All of standard input as a string (free()); NULL with errno set. */
+char *cli_read_stdin(size_t max);
+/*
+ * The figure name of a results JSON: a key of its "summary", else one of
+ * its workload "metrics": NAME (a counter's or value's), NAME.STAT (count,
+ * min, max, mean, p50, p90, p99, p99_9 of a hist or rate), NAME[KEY] and
+ * NAME[KEY].STAT for a keyed one.  False when it has no such figure.
+ */
+bool cli_results_figure(const struct cJSON *results, const char *name,
+			double *out);
 
 /*
  * The perf sched latency table in Mike Galbraith's "sum" layout, one row

@@ -34,6 +34,7 @@ struct check_opts {
 	struct metric_sel sel[MAX_METRICS];
 	size_t nr_sel;
 	bool update;
+	bool allow_config_change;
 	char *run_argv[MAX_ARGS];
 	int run_argc;
 };
@@ -69,7 +70,9 @@ static void check_usage(FILE *f)
 		"(required)\n"
 		"  --tolerance PCT       allowed change in %%, default %.0f\n"
 		"  --metric NAME[:PCT]   check NAME (a key of the results' "
-		"\"summary\"),\n"
+		"\"summary\", or a\n"
+		"                        workload metric: NAME, NAME.p99, "
+		"NAME[KEY].mean),\n"
 		"                        with its own tolerance; repeatable.  "
 		"Default: the\n"
 		"                        report's headline numbers, else "
@@ -77,6 +80,12 @@ static void check_usage(FILE *f)
 		"                        total_delay_sum_ns\n"
 		"  --update-baseline     run and write FILE instead of "
 		"checking (exit 0)\n"
+		"  --allow-config-change  compare although the params, the "
+		"workload's\n"
+		"                        SHA-256, the machine, the kernel "
+		"profile or the\n"
+		"                        features differ from the baseline's "
+		"(else exit 2)\n"
 		"  -h, --help            show this help\n"
 		"\n"
 		"RUN OPTIONS are those of 'run' (--machine, --cpus, --kernel, "
@@ -152,6 +161,10 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		}
 		if (strcmp(a, "--update-baseline") == 0) {
 			o->update = true;
+			continue;
+		}
+		if (strcmp(a, "--allow-config-change") == 0) {
+			o->allow_config_change = true;
 			continue;
 		}
 		if ((v = opt_value(argc, argv, &i, "--baseline", &m)) || m) {
@@ -263,8 +276,8 @@ static int direction(const struct cli_measure *m, const char *name)
 	return 0;
 }
 
-/* The strings of array a that array b lacks, space-separated, on stdout. */
-static void print_missing(const cJSON *a, const cJSON *b)
+/* The strings of array a that array b lacks, space-separated, on f. */
+static void print_missing(FILE *f, const cJSON *a, const cJSON *b)
 {
 	const cJSON *x, *y;
 
@@ -274,42 +287,94 @@ static void print_missing(const cJSON *a, const cJSON *b)
 
 		cJSON_ArrayForEach(y, b) found |= cJSON_Compare(x, y, true);
 		if (!found && cJSON_IsString(x))
-			printf(" %s", x->valuestring);
+			fprintf(f, " %s", x->valuestring);
 	}
 }
 
-/* Print how the baseline's configuration differs from this run's. */
-static void config_notes(const cJSON *base, const cJSON *now)
+/* config.key of a results file, "machine.digest" reaching one level in. */
+static const cJSON *config_item(const cJSON *results, const char *key)
 {
-	static const char *const keys[] = { "workload", "machine",    "kernel",
-					    "features", "seed",	      "nr_cpus",
-					    "hz",	"duration_ns" };
-	const cJSON *bc = cJSON_GetObjectItemCaseSensitive(base, "config");
-	const cJSON *nc = cJSON_GetObjectItemCaseSensitive(now, "config");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(results, "config");
+	const char *dot = strchr(key, '.');
+	char head[32];
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(bc, keys[i]);
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(nc, keys[i]);
+	if (!dot)
+		return cJSON_GetObjectItemCaseSensitive(c, key);
+	snprintf(head, sizeof(head), "%.*s", (int)(dot - key), key);
+	return cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(c, head), dot + 1);
+}
+
+/*
+ * How the baseline's configuration differs from this run's, one line
+ * each: "error" for what makes the comparison one of different things
+ * (the params, the workload's bytes, the machine, the profile, the
+ * features), "note" for the rest.  Returns the number of errors.
+ */
+static size_t config_diff(const cJSON *base, const cJSON *now, bool allow)
+{
+	static const struct {
+		const char *key;
+		bool strict;
+	} keys[] = {
+		{ "params", true },	    { "workload_sha256", true },
+		{ "machine.digest", true }, { "kernel", true },
+		{ "features", true },	    { "workload", false },
+		{ "machine", false },	    { "seed", false },
+		{ "nr_cpus", false },	    { "hz", false },
+		{ "duration_ns", false },
+	};
+	size_t errors = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
+		const cJSON *b = config_item(base, keys[i].key);
+		const cJSON *n = config_item(now, keys[i].key);
+		bool error = keys[i].strict && !allow;
+		/* what stops the check goes to stderr, with the error */
+		FILE *f = error ? stderr : stdout;
+		const char *what = error ? PROG ": check: error" : "note";
 		char *bt, *nt;
 
+		if (!b && keys[i].strict && n) {
+			printf("note: the baseline has no %s (an older "
+			       "eevdf-sim wrote it): not compared\n",
+			       keys[i].key);
+			continue;
+		}
 		if (!b || cJSON_Compare(b, n, true))
 			continue;
+		errors += keys[i].strict;
 		if (cJSON_IsArray(b) && cJSON_IsArray(n)) {
 			/* features: name the flags that differ */
-			printf("note: the baseline's %s differ:", keys[i]);
-			print_missing(b, n);
-			printf(", now:");
-			print_missing(n, b);
-			putchar('\n');
+			fprintf(f, "%s: the baseline's %s differ:", what,
+				keys[i].key);
+			print_missing(f, b, n);
+			fprintf(f, ", now:");
+			print_missing(f, n, b);
+			fputc('\n', f);
 			continue;
 		}
 		bt = cJSON_PrintUnformatted(b);
 		nt = cJSON_PrintUnformatted(n);
-		printf("note: the baseline's %s differs: %.200s, now %.200s\n",
-		       keys[i], bt ? bt : "?", nt ? nt : "?");
+		fprintf(f,
+			"%s: the baseline's %s differs: %.300s, now %.300s\n",
+			what, keys[i].key, bt ? bt : "?", nt ? nt : "?");
 		cJSON_free(bt);
 		cJSON_free(nt);
 	}
+	return allow ? 0 : errors;
+}
+
+/* A results file whose benchmark did not complete: why, else NULL. */
+static const char *incomplete(const cJSON *results)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(results, "complete");
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(results,
+							    "incomplete");
+
+	if (!cJSON_IsFalse(c))
+		return NULL;
+	return cJSON_IsString(why) ? why->valuestring : "no reason given";
 }
 
 int cmd_check(int argc, char **argv)
@@ -318,7 +383,7 @@ int cmd_check(int argc, char **argv)
 	struct cli_measure m;
 	struct metric_sel def[MAX_METRICS];
 	const struct metric_sel *sel;
-	const cJSON *bsum, *nsum;
+	const cJSON *nsum;
 	cJSON *base = NULL, *now = NULL;
 	char *json = NULL;
 	size_t nr_sel, regressed = 0;
@@ -346,7 +411,6 @@ int cmd_check(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	bsum = cJSON_GetObjectItemCaseSensitive(base, "summary");
 	nsum = cJSON_GetObjectItemCaseSensitive(now, "summary");
 
 	/* the metrics: --metric, else the headlines, else the delays */
@@ -365,49 +429,74 @@ int cmd_check(int argc, char **argv)
 		nr_sel = 2;
 	}
 	for (size_t i = 0; i < nr_sel; i++) {
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(bsum,
-								  sel[i].name);
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(nsum,
-								  sel[i].name);
+		double v;
 
-		if (!cJSON_IsNumber(n)) {
+		if (!cli_results_figure(now, sel[i].name, &v)) {
 			const cJSON *k;
 
 			cli_error("--metric: '%s' is not a number of this "
-				  "run's summary; it has:",
+				  "run's summary or metrics; its summary "
+				  "has:",
 				  sel[i].name);
 			cJSON_ArrayForEach(k, nsum)
 				fprintf(stderr, " %s", k->string);
-			fputc('\n', stderr);
+			fputs("; its metrics:", stderr);
+			cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(
+						      now, "metrics"))
+				fprintf(stderr, " %s", k->string);
+			fputs(" (NAME, NAME.p99, NAME[KEY].mean, ...)\n",
+			      stderr);
 			goto out;
 		}
-		if (!cJSON_IsNumber(b)) {
-			cli_error("%s: summary.%s: missing from the baseline "
+		if (!cli_results_figure(base, sel[i].name, &v)) {
+			cli_error("%s: %s: missing from the baseline "
 				  "(update it with --update-baseline)",
 				  o.baseline, sel[i].name);
 			goto out;
 		}
 	}
 
-	config_notes(base, now);
+	if (incomplete(base)) {
+		cli_error("%s: the baseline's benchmark did not complete (%s): "
+			  "there is nothing to compare with; make it again "
+			  "with --update-baseline and a long enough run",
+			  o.baseline, incomplete(base));
+		goto out;
+	}
+	if (incomplete(now)) {
+		cli_error("check: this run's benchmark did not complete (%s): "
+			  "its figures cannot be compared",
+			  incomplete(now));
+		goto out;
+	}
+	if (config_diff(base, now, o.allow_config_change)) {
+		cli_error("check: the configuration differs from %s's (above): "
+			  "the figures are not comparable; use the same "
+			  "options, or --allow-config-change to compare "
+			  "anyway",
+			  o.baseline);
+		goto out;
+	}
 	printf("%-20s %14s %14s %9s  %s\n", "metric", "baseline", "now",
 	       "change", "verdict");
 	for (size_t i = 0; i < nr_sel; i++) {
-		double bv = cJSON_GetObjectItemCaseSensitive(bsum, sel[i].name)
-				    ->valuedouble;
-		double nv = cJSON_GetObjectItemCaseSensitive(nsum, sel[i].name)
-				    ->valuedouble;
+		double bv = 0, nv = 0, change;
 		double tol = sel[i].tolerance >= 0 ? sel[i].tolerance :
 						     o.tolerance;
 		int better = direction(&m, sel[i].name);
-		double change = bv != 0 ? 100 * (nv - bv) / fabs(bv) :
-					  (nv == 0 ? 0 :
-						     (nv > 0 ? HUGE_VAL :
-							       -HUGE_VAL));
-		bool worse = better > 0 ? change < -tol :
-			     better < 0 ? change > tol :
-					  fabs(change) > tol;
-		bool improved = !worse && fabs(change) > tol;
+		bool worse, improved;
+
+		/* both are there: the loop above checked */
+		cli_results_figure(base, sel[i].name, &bv);
+		cli_results_figure(now, sel[i].name, &nv);
+		change = bv != 0 ? 100 * (nv - bv) / fabs(bv) :
+			 nv == 0 ? 0 :
+			 nv > 0	 ? HUGE_VAL :
+				   -HUGE_VAL;
+		worse = better > 0 ? change < -tol :
+			better < 0 ? change > tol :
+				     fabs(change) > tol;
+		improved = !worse && fabs(change) > tol;
 
 		printf("%-20s %14.6g %14.6g %+8.2f%%  %s", sel[i].name, bv, nv,
 		       change,

@@ -45,6 +45,12 @@ struct compare_opts {
 	bool have_seed;
 	uint64_t seed;
 	bool json;
+	/* run options given to compare itself, for both: --duration 5s */
+	char *direct[MAX_WORDS];
+	size_t nr_direct;
+	int progress; /* -1: on a terminal; 0 never; 1 always */
+	const char *metrics[CLI_MEASURE_MAX]; /* --metric: more figures */
+	size_t nr_metrics;
 };
 
 static const struct option long_opts[] = {
@@ -58,7 +64,20 @@ static const struct option long_opts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "seed", required_argument, NULL, 's' },
 	{ "format", required_argument, NULL, 'f' },
+	{ "progress", no_argument, NULL, 'p' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "no-progress", no_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
+	/* the common run options, for both configurations (as --opts) */
+	{ "duration", required_argument, NULL, 'r' },
+	{ "cpus", required_argument, NULL, 'r' },
+	{ "kernel", required_argument, NULL, 'r' },
+	{ "param", required_argument, NULL, 'r' },
+	{ "features", required_argument, NULL, 'r' },
+	{ "hz", required_argument, NULL, 'r' },
+	{ "input", required_argument, NULL, 'r' },
+	{ "report", required_argument, NULL, 'r' },
+	{ "features-allow-absent", no_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,7 +112,24 @@ static void compare_usage(FILE *f)
 		"                       run i uses seed + i\n"
 		"  --jobs J             worker processes, 1..%d (default 1)\n"
 		"  --format text|json   a table (default) or JSON\n"
+		"  --metric NAME        a figure more: a key of the results' "
+		"summary or a\n"
+		"                       workload metric (NAME, NAME.p99, "
+		"NAME[KEY].mean);\n"
+		"                       repeatable\n"
+		"  --progress           a line per finished run on stderr, "
+		"also in logs\n"
+		"  --no-progress        none, also on a terminal (default: on "
+		"a terminal)\n"
 		"  -h, --help           show this help\n"
+		"\n"
+		"The run options --duration, --cpus, --kernel, --param, "
+		"--features, --hz,\n"
+		"--input, --report and --features-allow-absent may be given "
+		"to compare\n"
+		"directly: they apply to both configurations, as in --opts, "
+		"before\n"
+		"--a and --b (whose options win, as later ones do in run).\n"
 		"\n"
 		"OPTIONS are split at blanks; quote with '...' or \"...\".  "
 		"--seed and\n"
@@ -181,10 +217,41 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 	char *end;
 	int c;
 
+	int li;
+
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+	o->progress = -1;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, &li)) != -1) {
 		switch (c) {
+		case 'r': {
+			/* a run option for both: its word, and its value
+			 * when that was a word of its own ("--cpus 4") */
+			bool apart = optarg && optarg == argv[optind - 1];
+
+			if (o->nr_direct + 2 > MAX_WORDS) {
+				cli_error("compare: too many run options");
+				return EXIT_USAGE;
+			}
+			o->direct[o->nr_direct++] = argv[optind - 1 - apart];
+			if (apart)
+				o->direct[o->nr_direct++] = optarg;
+			break;
+		}
+		case 'p':
+			o->progress = 1;
+			break;
+		case 'm':
+			if (o->nr_metrics == CLI_MEASURE_MAX / 2) {
+				cli_error("--metric: at most %d",
+					  CLI_MEASURE_MAX / 2);
+				return EXIT_USAGE;
+			}
+			o->metrics[o->nr_metrics++] = optarg;
+			break;
+		case 'P':
+			o->progress = 0;
+			break;
 		case 'a':
 			o->cfg[0].opts = optarg;
 			break;
@@ -279,7 +346,8 @@ static char **run_argv(const struct compare_opts *o, const struct config *k,
 {
 	static char run[] = "run", seedopt[] = "--seed", feat[] = "--features";
 	static char mach[] = "--machine";
-	char **v = calloc(o->nr_common + k->nr_words + 10, sizeof(*v));
+	char **v = calloc(o->nr_common + o->nr_direct + k->nr_words + 10,
+			  sizeof(*v));
 	int n = 0;
 
 	if (!v)
@@ -289,6 +357,8 @@ static char **run_argv(const struct compare_opts *o, const struct config *k,
 		v[n++] = mach;
 		v[n++] = (char *)(uintptr_t)o->machine;
 	}
+	for (size_t i = 0; i < o->nr_direct; i++)
+		v[n++] = o->direct[i];
 	for (size_t i = 0; i < o->nr_common; i++)
 		v[n++] = o->common_words[i];
 	for (size_t i = 0; i < k->nr_words; i++)
@@ -323,7 +393,40 @@ static int measure_one(const struct compare_opts *o, int i, uint64_t seed0,
 		cli_error("out of memory");
 		return EXIT_USAGE;
 	}
-	rc = cli_run_measure(argc, argv, m);
+	if (!o->nr_metrics) {
+		rc = cli_run_measure(argc, argv, m);
+	} else {
+		/* the run's results, for the figures asked by name */
+		char *json = NULL;
+		cJSON *root;
+
+		rc = cli_run_results(argc, argv, m, &json);
+		root = rc == EXIT_OK ? cJSON_Parse(json) : NULL;
+		for (size_t j = 0; rc == EXIT_OK && j < o->nr_metrics; j++) {
+			struct cli_figure *f = &m->fig[m->nr];
+			double v;
+
+			if (!root ||
+			    !cli_results_figure(root, o->metrics[j], &v)) {
+				cli_error("--metric: '%s' is not a figure of "
+					  "the results (a summary key, or a "
+					  "metric: NAME, NAME.p99, "
+					  "NAME[KEY].mean)",
+					  o->metrics[j]);
+				rc = EXIT_USAGE;
+				break;
+			}
+			if (m->nr == CLI_MEASURE_MAX)
+				break;
+			snprintf(f->name, sizeof(f->name), "%s", o->metrics[j]);
+			f->unit[0] = '\0';
+			f->better = 0;
+			f->value = v;
+			m->nr++;
+		}
+		cJSON_Delete(root);
+		free(json);
+	}
 	free(argv);
 	return rc;
 }
@@ -370,6 +473,22 @@ struct worker {
 };
 
 /*
+ * "compare: 3 of 10 runs done" on stderr: redrawn in place on a terminal,
+ * a line each in a log (--progress), nothing with --no-progress.
+ */
+static void progress(const struct compare_opts *o, int done, int nr)
+{
+	bool tty = isatty(STDERR_FILENO);
+
+	if (o->progress == 0 || (o->progress < 0 && !tty))
+		return;
+	fprintf(stderr, "%s" PROG ": compare: %d of %d runs done%s",
+		tty ? "\r" : "", done, nr,
+		tty ? (done == nr ? "\r\033[K" : "") : "\n");
+	fflush(stderr);
+}
+
+/*
  * Every run, in up to o->jobs forked workers.  A worker measures one run
  * and writes the struct down a pipe; a worker that dies or fails makes the
  * whole compare fail, after the others are reaped.
@@ -378,11 +497,13 @@ static int run_all(const struct compare_opts *o, uint64_t seed0,
 		   struct cli_measure *res, int nr)
 {
 	struct worker w[MAX_JOBS];
-	int next = 0, active = 0, rc = EXIT_OK;
+	int next = 0, active = 0, done = 0, rc = EXIT_OK;
 
 	if (o->jobs <= 1) {
-		for (int i = 0; i < nr && rc == EXIT_OK; i++)
+		for (int i = 0; i < nr && rc == EXIT_OK; i++) {
 			rc = measure_one(o, i, seed0, &res[i]);
+			progress(o, i + 1, nr);
+		}
 		return rc;
 	}
 	fflush(NULL);
@@ -444,6 +565,8 @@ static int run_all(const struct compare_opts *o, uint64_t seed0,
 			}
 			memmove(w, w + 1, (size_t)(active - 1) * sizeof(*w));
 			active--;
+			if (rc == EXIT_OK)
+				progress(o, ++done, nr);
 		}
 	}
 	return rc;
@@ -482,6 +605,21 @@ static double ratio(double a, double b)
 	return a != 0 ? b / a : (b == 0 ? 1 : (double)NAN);
 }
 
+/* The options of both: compare's own run options, then --opts. */
+static const char *both_text(const struct compare_opts *o, char *buf,
+			     size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->nr_direct && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+				      o->direct[i]);
+	if (o->common && n < len)
+		snprintf(buf + n, len - n, "%s%s", n ? " " : "", o->common);
+	return buf;
+}
+
 static const char *describe(const struct config *k, char *buf, size_t len)
 {
 	if (k->opts && k->features)
@@ -507,7 +645,7 @@ static void print_num(double v, int width)
 static void print_text(const struct compare_opts *o,
 		       const struct cli_measure *res, uint64_t seed0)
 {
-	char da[512], db[512];
+	char da[512], db[512], dboth[1024];
 	size_t nf = res[0].nr;
 
 	printf("%s: %d run%s per configuration, seeds %llu..%llu\n",
@@ -516,8 +654,8 @@ static void print_text(const struct compare_opts *o,
 	       (unsigned long long)(seed0 + (uint64_t)o->runs - 1));
 	if (o->machine)
 		printf("  machine: %s\n", o->machine);
-	if (o->common)
-		printf("  both: %s\n", o->common);
+	if (o->common || o->nr_direct)
+		printf("  both: %s\n", both_text(o, dboth, sizeof(dboth)));
 	printf("  a: %s\n", describe(&o->cfg[0], da, sizeof(da)));
 	printf("  b: %s\n\n", describe(&o->cfg[1], db, sizeof(db)));
 	printf("%-20s %-6s %12s %12s %8s %9s %9s\n", "figure", "unit", "a", "b",
@@ -566,7 +704,7 @@ static int print_json(const struct compare_opts *o,
 		      const struct cli_measure *res, uint64_t seed0)
 {
 	cJSON *root = cJSON_CreateObject(), *figs, *seeds;
-	char da[512], db[512];
+	char da[512], db[512], dboth[1024];
 	char *text;
 
 	if (!root)
@@ -575,7 +713,8 @@ static int print_json(const struct compare_opts *o,
 	cJSON_AddStringToObject(root, "workload", o->workload);
 	cJSON_AddStringToObject(root, "report", res[0].report);
 	cJSON_AddStringToObject(root, "machine", o->machine ? o->machine : "");
-	cJSON_AddStringToObject(root, "both", o->common ? o->common : "");
+	cJSON_AddStringToObject(root, "both",
+				both_text(o, dboth, sizeof(dboth)));
 	cJSON_AddStringToObject(root, "a",
 				describe(&o->cfg[0], da, sizeof(da)));
 	cJSON_AddStringToObject(root, "b",
@@ -689,7 +828,8 @@ int cmd_compare(int argc, char **argv)
 			cli_error("out of memory");
 			goto out;
 		}
-		rc = cli_run_seed(n, v, &seed);
+		/* the workload's warnings once, not per configuration */
+		rc = cli_run_seed(n, v, &seed, k == 0);
 		free(v);
 		if (rc != EXIT_OK)
 			goto out;

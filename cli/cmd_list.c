@@ -24,6 +24,7 @@
 
 static const struct option long_opts[] = {
 	{ "dir", required_argument, NULL, 'd' },
+	{ "reports", no_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -31,7 +32,7 @@ static const struct option long_opts[] = {
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " PROG " list [--dir DIR]\n"
+		"Usage: " PROG " list [--dir DIR] | --reports\n"
 		"\n"
 		"List the shipped workloads (file name and what it replays), "
 		"then the\n"
@@ -46,6 +47,9 @@ static void list_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  --dir DIR   list the workloads in DIR\n"
+		"  --reports   list the benchmark reports instead: each "
+		"one's headline\n"
+		"              numbers and the workload metrics it reads\n"
 		"  -h, --help  show this help\n");
 }
 
@@ -159,11 +163,32 @@ static bool list_section(const char *what, const char *dir, bool machines)
 	return all_ok;
 }
 
+/* --reports: each report, its headline numbers and the metrics it reads. */
+static int list_reports(void)
+{
+	for (size_t i = 0; i < eevdf_report_count(); i++) {
+		const struct eevdf_report_info *r = eevdf_report_info(i);
+
+		printf("%s%s\n  %s\n  headlines: %s\n  reads: %s\n",
+		       i ? "\n" : "", r->name, r->description, r->headlines,
+		       r->metrics);
+	}
+	printf("\nEvery run also has the summary keys total_cpu_ns, "
+	       "total_delay_sum_ns,\nmax_delay_ns, nr_tasks and "
+	       "context_switches, and each metric of its workload\nby name "
+	       "(compare --metric, check --metric).\n");
+	if (fflush(stdout) != 0) {
+		cli_error("error writing standard output");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	char dirbuf[PATH_MAX], mraw[PATH_MAX], mbuf[PATH_MAX], real[PATH_MAX];
 	const char *dir = NULL;
-	bool all_ok;
+	bool all_ok, reports = false;
 	int c;
 
 	opterr = 0;
@@ -172,6 +197,9 @@ int cmd_list(int argc, char **argv)
 		switch (c) {
 		case 'd':
 			dir = optarg;
+			break;
+		case 'r':
+			reports = true;
 			break;
 		case 'h':
 			list_usage(stdout);
@@ -190,6 +218,8 @@ int cmd_list(int argc, char **argv)
 		cli_error("list: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (reports)
+		return list_reports();
 	if (!dir) {
 		if (!cli_workloads_dir(dirbuf, sizeof(dirbuf))) {
 			cli_error("list: no workloads directory found; give "

@@ -48,6 +48,12 @@ struct run_opts {
 	eevdf_time trace_from, trace_to; /* --trace-window; to < 0: open */
 	bool timehist;			 /* --timehist */
 	bool have_window;
+	enum eevdf_csv_meta csv_meta; /* --csv-meta */
+	int progress; /* --progress 1, --no-progress 0, -1: on a terminal */
+	/* the command line the results record: argv as given, or what
+	 * rerun replays (argv[0] is always PROG) */
+	char **argv;
+	int argc;
 };
 
 /* The destination of the results: stdout, or a temporary file renamed
@@ -77,6 +83,9 @@ static const struct option long_opts[] = {
 	{ "trace", required_argument, NULL, 'T' },
 	{ "trace-window", required_argument, NULL, 'W' },
 	{ "timehist", no_argument, NULL, 't' },
+	{ "csv-meta", required_argument, NULL, 'C' },
+	{ "progress", no_argument, NULL, 'g' },
+	{ "no-progress", no_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -84,7 +93,7 @@ static const struct option long_opts[] = {
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " PROG " run WORKLOAD.json [OPTIONS]\n"
+		"Usage: " PROG " run WORKLOAD.json|- [OPTIONS]\n"
 		"\n"
 		"Simulate WORKLOAD.json and print a perf-sched-latency table "
 		"(or JSON).\n"
@@ -109,15 +118,24 @@ static void run_usage(FILE *f)
 		"as the\n"
 		"                    profile has them (sweeps that want the "
 		"flat row)\n"
-		"  --duration D      simulated time: ns, or a number with "
-		"unit\n"
-		"                    ns|us|ms|s (default: the workload's, "
-		"else 10s)\n"
+		"  --duration D      simulated time, a number with a unit "
+		"ns|us|ms|s;\n"
+		"                    a workload whose length is a param "
+		"(schbench's\n"
+		"                    runtime) takes it there, so its runtime, "
+		"warmup\n"
+		"                    and report agree (default: the "
+		"workload's, else 10s)\n"
 		"  --seed N          random seed (default: the workload's, "
 		"else %d)\n"
 		"  --hz N            tick frequency, %d..%d (default: the "
 		"machine's)\n"
 		"  --format FMT      text (default), json, or csv (one row per task)\n"
+		"  --csv-meta WHERE  the run's provenance in the CSV: columns "
+		"(leading,\n"
+		"                    default), comments ('# key: value' "
+		"lines first)\n"
+		"                    or none\n"
 		"  -o, --output FILE write the results to FILE atomically "
 		"('-' = stdout)\n"
 		"  -q, --quiet       text format: omit the header, print only "
@@ -128,10 +146,13 @@ static void run_usage(FILE *f)
 		"the\n"
 		"                    workload's; 'none' for only the latency "
 		"table)\n"
-		"  --latency-rows pid|comm  one latency row per task (default) "
-		"or\n"
-		"                    merged per comm like perf's default "
-		"(name:(n))\n"
+		"  --latency-rows pid|comm  one latency row per task, or "
+		"merged per\n"
+		"                    comm like perf's default (name:(n)); "
+		"default: the\n"
+		"                    workload's \"latency_rows\", else comm "
+		"above 32 tasks\n"
+		"                    and pid up to 32\n"
 		"  --trace FILE      write a Chrome trace (Perfetto, "
 		"chrome://tracing):\n"
 		"                    a track per CPU, a slice per run, wakeup "
@@ -142,6 +163,10 @@ static void run_usage(FILE *f)
 		"                    either may be empty: '1s:', ':500ms')\n"
 		"  --timehist        text format: first a perf sched timehist "
 		"table\n"
+		"  --progress        progress on stderr also when it is not a "
+		"terminal\n"
+		"                    (a line per tenth of the run, for logs)\n"
+		"  --no-progress     no progress, also on a terminal\n"
 		"  --input FMT       auto (default), native or rt-app: how to "
 		"read\n"
 		"                    WORKLOAD.json (auto: rt-app when its "
@@ -208,15 +233,26 @@ static bool parse_int_range(const char *opt, const char *s, int lo, int hi,
 
 static bool parse_dur(const char *opt, const char *s, eevdf_time *out)
 {
-	int rc = eevdf_parse_duration(s, INT64_MAX, out);
+	int rc;
+
+	/*
+	 * A bare number is refused: "--duration 10" meant 10 ns and ran a
+	 * benchmark for nothing.  Nanoseconds are written 10ns.
+	 */
+	if (*s && strspn(s, "0123456789") == strlen(s)) {
+		cli_error("%s: '%s' has no unit: write %sns, %sus, %sms or %ss",
+			  opt, s, s, s, s, s);
+		return false;
+	}
+	rc = eevdf_parse_duration(s, INT64_MAX, out);
 
 	if (rc == EEVDF_ERANGE) {
 		cli_error("%s: duration '%s' is too large", opt, s);
 		return false;
 	}
 	if (rc < 0) {
-		cli_error("%s: invalid duration '%s': expected integer ns or "
-			  "a number with unit ns|us|ms|s, e.g. 10s",
+		cli_error("%s: invalid duration '%s': expected a number with "
+			  "a unit ns|us|ms|s, e.g. 10s",
 			  opt, s);
 		return false;
 	}
@@ -379,6 +415,26 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			if (!parse_window(optarg, o))
 				return EXIT_USAGE;
 			break;
+		case 'g':
+			o->progress = 1;
+			break;
+		case 'G':
+			o->progress = 0;
+			break;
+		case 'C':
+			if (strcmp(optarg, "columns") == 0) {
+				o->csv_meta = EEVDF_CSV_META_COLUMNS;
+			} else if (strcmp(optarg, "comments") == 0) {
+				o->csv_meta = EEVDF_CSV_META_COMMENTS;
+			} else if (strcmp(optarg, "none") == 0) {
+				o->csv_meta = EEVDF_CSV_META_NONE;
+			} else {
+				cli_error("--csv-meta: expected columns, "
+					  "comments or none, got '%s'",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'R':
 			if (strcmp(optarg, "none") != 0 &&
 			    !eevdf_report_known(optarg)) {
@@ -409,7 +465,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		return EXIT_USAGE;
 	}
 	o->workload = argv[optind];
-	if (cfg->kernel && !cli_check_profile(cfg->kernel))
+	if (cfg->kernel && !cli_check_profile(&cfg->kernel))
 		return EXIT_USAGE;
 	if (o->timehist && o->format != FORMAT_TEXT) {
 		cli_error("--timehist: a text table; it cannot go with "
@@ -617,6 +673,28 @@ static const char *wl_option(void *ud, const char *key)
 	return eevdf_workload_report_option(ud, key);
 }
 
+static const char *wl_unit(void *ud, const char *metric)
+{
+	return eevdf_workload_metric_unit(ud, metric);
+}
+
+/* The workload's metrics block, after its report; an error code. */
+static int emit_metrics(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl)
+{
+	char *text;
+	int rc = eevdf_report_metrics(sim, wl_unit, (void *)(uintptr_t)wl,
+				      &text);
+
+	if (rc < 0)
+		return rc;
+	if (text[0]) {
+		fputs(text, f);
+		fputc('\n', f);
+	}
+	free(text);
+	return 0;
+}
+
 /* The report a run prints: --report, else the workload's; NULL for none. */
 static const char *report_name(const eevdf_workload *wl, const char *name)
 {
@@ -673,50 +751,179 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 			print_header(f, sim, cfg,
 				     o->show_machine ? o->machine : NULL);
 		rc = emit_report(f, sim, wl, o->report);
+		if (rc == 0)
+			rc = emit_metrics(f, sim, wl);
 	}
 	if (rc == 0) {
-		/* --latency-rows, else the workload's report option */
+		/*
+		 * --latency-rows, else the workload's report option, else
+		 * per comm above 32 tasks (what people read perf's default
+		 * as) and per pid up to 32, where each task is worth a row.
+		 */
+		const size_t comm_rows_above = 32;
 		const char *rows = o->latency_rows ?
 					   o->latency_rows :
 					   eevdf_workload_report_option(
 						   wl, "latency_rows");
+		bool by_comm = rows ? strcmp(rows, "comm") == 0 :
+				      n > comm_rows_above;
 
-		rc = report_latency(f, stats, n,
-				    rows && strcmp(rows, "comm") == 0);
+		rc = report_latency(f, stats, n, by_comm);
 	}
 	free(stats);
 	return rc;
 }
 
-/* The results JSON, with the report's headline numbers in "summary". */
-static int emit_json(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
-		     const char *report)
-{
+/*
+ * What the results say beyond the simulation (struct eevdf_run_info):
+ * the report's headlines, whether the benchmark completed, and the
+ * provenance a rerun needs.  The strings live here.
+ */
+struct run_meta {
+	struct eevdf_run_info info;
 	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
+	const char *argv[256];
+	const char **names, **values;
+	char *value_buf; /* the params' values, NUL-separated */
+	char why[256];
+	char tool[64];
+};
+
+/* The report's headline numbers of sim into m->head; an error code. */
+static int meta_headlines(struct run_meta *m, const eevdf_sim *sim,
+			  const eevdf_workload *wl, const char *report)
+{
 	const char *name = report_name(wl, report);
 	char err[256] = "";
-	size_t n = 0;
+	int rc;
+
+	if (!name)
+		return 0;
+	rc = eevdf_report_headlines(sim, name, wl_option, (void *)(uintptr_t)wl,
+				    m->head, EEVDF_HEADLINES_MAX,
+				    &m->info.nr_head, err, sizeof(err));
+	if (rc < 0)
+		cli_error("report %s: %s", name,
+			  err[0] ? err : eevdf_strerror(rc));
+	m->info.head = m->head;
+	return rc;
+}
+
+static void meta_free(struct run_meta *m)
+{
+	free(m->names);
+	free(m->values);
+	free(m->value_buf);
+}
+
+/* Fill m for the run of o; 0 or an error code (m is freed then). */
+static int meta_init(struct run_meta *m, const struct run_opts *o,
+		     const eevdf_sim *sim, const eevdf_workload *wl)
+{
+	size_t np = eevdf_workload_nr_params(wl), at = 0;
+	char val[256];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->info.complete = eevdf_workload_completed(wl, sim, m->why,
+						    sizeof(m->why));
+	m->info.incomplete = m->info.complete == 0 ? m->why : NULL;
+	snprintf(m->tool, sizeof(m->tool), PROG " %s", EEVDF_VERSION_STRING);
+	m->info.tool = m->tool;
+	m->info.git = cli_git_describe();
+	/*
+	 * The command line less where the results were written (-o FILE),
+	 * which cannot change them: the same run gives the same bytes
+	 * wherever it writes them.
+	 */
+	m->argv[m->info.argc++] = PROG;
+	for (int i = 0; i < o->argc && m->info.argc < ARRAY_LEN(m->argv); i++) {
+		const char *a = o->argv[i];
+
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(a, "--output=", 9) == 0 ||
+		    (strncmp(a, "-o", 2) == 0 && a[2]))
+			continue;
+		m->argv[m->info.argc++] = a;
+	}
+	m->info.argv = m->argv;
+	m->info.workload_path = o->workload;
+	m->info.workload_sha256 = eevdf_workload_sha256(wl);
+	m->info.duration_param = eevdf_workload_duration_param(wl);
+	m->names = calloc(np ? np : 1, sizeof(*m->names));
+	m->values = calloc(np ? np : 1, sizeof(*m->values));
+	m->value_buf = malloc(np ? np * sizeof(val) : 1);
+	if (!m->names || !m->values || !m->value_buf) {
+		meta_free(m);
+		return EEVDF_ENOMEM;
+	}
+	for (size_t i = 0; i < np; i++) {
+		eevdf_workload_param_value(wl, i, val, sizeof(val));
+		m->names[i] = eevdf_workload_param_name(wl, i);
+		m->values[i] = memcpy(m->value_buf + at, val, strlen(val) + 1);
+		at += strlen(val) + 1;
+	}
+	m->info.param_names = m->names;
+	m->info.param_values = m->values;
+	m->info.nr_params = np;
+	rc = meta_headlines(m, sim, wl, o->report);
+	if (rc < 0)
+		meta_free(m);
+	return rc;
+}
+
+/* The results JSON, with the report's headline numbers in "summary" and
+ * the run's completion and provenance. */
+static int emit_json(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
+		     const struct run_opts *o)
+{
+	struct run_meta m;
 	char *json;
 	int rc;
 
-	if (name) {
-		rc = eevdf_report_headlines(sim, name, wl_option,
-					    (void *)(uintptr_t)wl, head,
-					    EEVDF_HEADLINES_MAX, &n, err,
-					    sizeof(err));
-		if (rc < 0) {
-			cli_error("report %s: %s", name,
-				  err[0] ? err : eevdf_strerror(rc));
-			return rc;
-		}
-	}
-	rc = eevdf_sim_results_json_headlines(sim, head, n, &json);
+	if ((rc = meta_init(&m, o, sim, wl)) < 0)
+		return rc;
+	rc = eevdf_sim_results_json_run(sim, &m.info, &json);
+	meta_free(&m);
 	if (rc < 0)
 		return rc;
 	fputs(json, f);
 	fputc('\n', f);
 	free(json);
 	return 0;
+}
+
+static int emit_csv(FILE *f, const eevdf_sim *sim, const eevdf_workload *wl,
+		    const struct run_opts *o)
+{
+	struct run_meta m;
+	char *csv = NULL;
+	int rc;
+
+	if ((rc = meta_init(&m, o, sim, wl)) < 0)
+		return rc;
+	rc = eevdf_sim_results_csv_run(sim, &m.info, o->csv_meta, &csv);
+	meta_free(&m);
+	if (rc == 0)
+		fputs(csv, f);
+	free(csv);
+	return rc;
+}
+
+/* A benchmark that did not finish says so, on its own line. */
+static void emit_incomplete(FILE *f, const eevdf_sim *sim,
+			    const eevdf_workload *wl)
+{
+	char why[256];
+
+	if (eevdf_workload_completed(wl, sim, why, sizeof(why)) == 0)
+		fprintf(f,
+			"\nINCOMPLETE: %s; the figures above are those of a "
+			"partial run\n",
+			why);
 }
 
 static double wall_seconds(void)
@@ -730,12 +937,15 @@ static double wall_seconds(void)
 /*
  * Run sim to `until`; with show, in pieces, with a progress line on stderr
  * (simulated time, share done, events per second of wall time) redrawn at
- * most five times a second and erased at the end.  Only for a terminal:
- * never in pipes or CI logs.  Running in pieces ends exactly where one run
- * does (tests/check_sim.c), and the wall clock only paces the display.
+ * most five times a second and erased at the end on a terminal, or (show
+ * 2, --progress into a log) written as a line at each tenth of the run.
+ * Running in pieces ends exactly where one run does (tests/check_sim.c),
+ * and the wall clock only paces the display.
  */
-static int run_progress(eevdf_sim *sim, eevdf_time until, bool show)
+static int run_progress(eevdf_sim *sim, eevdf_time until, int show)
 {
+	int tenth = 0;
+
 	eevdf_time step = until / 200 > EEVDF_NSEC_PER_MSEC ?
 				  until / 200 :
 				  EEVDF_NSEC_PER_MSEC;
@@ -754,6 +964,19 @@ static int run_progress(eevdf_sim *sim, eevdf_time until, bool show)
 
 		rc = eevdf_sim_run(sim, to);
 		now = wall_seconds();
+		if (show == 2) {
+			int t = (int)(10 * eevdf_sim_now(sim) / until);
+
+			if (t > tenth) {
+				tenth = t;
+				fprintf(stderr,
+					PROG ": simulated %.3f s of %.3f s "
+					     "(%d%%)\n",
+					(double)eevdf_sim_now(sim) / 1e9,
+					(double)until / 1e9, 10 * t);
+			}
+			continue;
+		}
 		if (now - shown >= 0.2) {
 			double el = now - start;
 
@@ -879,7 +1102,11 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
-	rc = run_progress(sim, duration, io && isatty(STDERR_FILENO));
+	rc = run_progress(sim, duration,
+			  !io || o->progress == 0 ? 0 :
+			  isatty(STDERR_FILENO)	  ? 1 :
+			  o->progress == 1	  ? 2 :
+						    0);
 	if (rc < 0) {
 		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
 			  o->workload, eevdf_sim_now(sim),
@@ -909,18 +1136,15 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		goto out;
 	ret = EXIT_USAGE;
 	if (o->format == FORMAT_JSON) {
-		rc = emit_json(io.out.f, sim, wl, o->report);
+		rc = emit_json(io.out.f, sim, wl, o);
 	} else if (o->format == FORMAT_CSV) {
-		char *csv = NULL;
-
-		rc = eevdf_sim_results_csv(sim, &csv);
-		if (rc == 0)
-			fputs(csv, io.out.f);
-		free(csv);
+		rc = emit_csv(io.out.f, sim, wl, o);
 	} else {
 		if (o->timehist)
 			fputc('\n', io.out.f);
 		rc = emit_text(io.out.f, sim, cfg, o, wl);
+		if (rc == 0)
+			emit_incomplete(io.out.f, sim, wl);
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
@@ -940,14 +1164,17 @@ out:
  * --machine, else --cpus (a flat machine), else the workload's own, else
  * one CPU; then --hz.  The workload's ${ncpus} and ${nllc} are the
  * chosen machine's (the loader takes the workload's own when we have
- * none yet).  An exit code after printing why.
+ * none yet).  With warn, the workload's notes (an rt-app file's ignored
+ * and approximate keys) go to stderr as warnings.  An exit code after
+ * printing why.
  */
-static int load(struct run_opts *o, eevdf_workload **wl)
+static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 {
 	struct eevdf_load_opts lopts = {
 		.params = o->params,
 		.nr_params = o->nr_params,
 		.input = o->input,
+		.duration = o->duration,
 	};
 	struct eevdf_diag diag;
 	const eevdf_machine *own;
@@ -967,11 +1194,30 @@ static int load(struct run_opts *o, eevdf_workload **wl)
 	lopts.ncpus = eevdf_machine_nr_cpus(o->machine);
 	lopts.nllc = eevdf_machine_nr_llcs(o->machine);
 	memset(&diag, 0, sizeof(diag));
-	rc = eevdf_workload_load_file_opts(o->workload, &lopts, wl, &diag);
+	if (strcmp(o->workload, "-") == 0) {
+		/* run -: the workload on standard input (relative machine
+		 * paths then start from the current directory) */
+		char *text = cli_read_stdin((size_t)64 << 20);
+
+		if (!text) {
+			cli_error("-: cannot read the workload from standard "
+				  "input: %s",
+				  strerror(errno));
+			return EXIT_USAGE;
+		}
+		rc = eevdf_workload_parse_opts(text, strlen(text), "<stdin>",
+					       &lopts, wl, &diag);
+		free(text);
+	} else {
+		rc = eevdf_workload_load_file_opts(o->workload, &lopts, wl,
+						   &diag);
+	}
 	if (rc < 0) {
 		print_diag(&diag, o->workload, rc);
 		return EXIT_USAGE;
 	}
+	if (warn)
+		cli_warn_notes(*wl);
 	if (!o->machine && (own = eevdf_workload_machine(*wl))) {
 		o->machine = eevdf_machine_clone(own);
 		o->show_machine = true;
@@ -1018,7 +1264,7 @@ bool cli_write_atomic(const char *path, const char *text)
 	return ok;
 }
 
-int cli_run_seed(int argc, char **argv, uint64_t *seed)
+int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn)
 {
 	struct run_opts o;
 	struct eevdf_config cfg;
@@ -1030,24 +1276,20 @@ int cli_run_seed(int argc, char **argv, uint64_t *seed)
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc == EXIT_OK ? EXIT_USAGE : rc;
-	if (o.have_seed) {
+	/* loaded even with --seed: its warnings once, before any run */
+	rc = load(&o, &wl, warn);
+	if (rc == EXIT_OK && o.have_seed)
 		*seed = o.seed;
-		return EXIT_OK;
-	}
-	rc = load(&o, &wl);
-	if (rc == EXIT_OK && !eevdf_workload_seed(wl, seed))
+	else if (rc == EXIT_OK && !eevdf_workload_seed(wl, seed))
 		*seed = DEFAULT_SEED;
 	eevdf_workload_free(wl);
 	eevdf_machine_free(o.machine);
 	return rc;
 }
 
-int cli_run_measure(int argc, char **argv, struct cli_measure *m)
-{
-	return cli_run_results(argc, argv, m, NULL);
-}
-
-int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json)
+/* A measured run; with warn, the workload's warnings (see load()). */
+static int run_results(int argc, char **argv, struct cli_measure *m,
+		       char **json, bool warn)
 {
 	struct eevdf_headline head[EEVDF_HEADLINES_MAX];
 	struct run_opts o;
@@ -1065,11 +1307,13 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json)
 	if (json)
 		*json = NULL;
 	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.argc = argc;
 	eevdf_config_init(&cfg);
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc == EXIT_OK ? EXIT_USAGE : rc; /* --help: not a run */
-	if ((rc = load(&o, &wl)) != EXIT_OK)
+	if ((rc = load(&o, &wl, warn)) != EXIT_OK)
 		goto out;
 	rc = build_and_run(&o, &cfg, wl, NULL, &sim);
 	if (rc != EXIT_OK)
@@ -1106,9 +1350,19 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json)
 	measure_add(m, "delay_max_us", "us", -1, max / 1e3);
 	measure_add(m, "context_switches", "", 0, (double)switches);
 	rc = EXIT_OK;
-	if (json && eevdf_sim_results_json_headlines(sim, head, n, json) < 0) {
-		cli_error("cannot format the results: out of memory");
-		rc = EXIT_USAGE;
+	if (json) {
+		struct run_meta meta;
+		int jr = meta_init(&meta, &o, sim, wl);
+
+		if (jr == 0) {
+			jr = eevdf_sim_results_json_run(sim, &meta.info, json);
+			meta_free(&meta);
+		}
+		if (jr < 0) {
+			cli_error("cannot format the results: %s",
+				  eevdf_strerror(jr));
+			rc = EXIT_USAGE;
+		}
 	}
 out:
 	eevdf_sim_free(sim);
@@ -1117,7 +1371,23 @@ out:
 	return rc;
 }
 
+/* compare's runs: its cli_run_seed() printed the warnings already */
+int cli_run_measure(int argc, char **argv, struct cli_measure *m)
+{
+	return run_results(argc, argv, m, NULL, false);
+}
+
+int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json)
+{
+	return run_results(argc, argv, m, json, true);
+}
+
 int cmd_run(int argc, char **argv)
+{
+	return cli_run_replay(argc, argv, argc, argv);
+}
+
+int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 {
 	struct run_opts o;
 	struct eevdf_config cfg;
@@ -1126,11 +1396,15 @@ int cmd_run(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.format = FORMAT_TEXT;
+	o.csv_meta = EEVDF_CSV_META_COLUMNS;
+	o.progress = -1;
+	o.argv = rec_argv;
+	o.argc = rec_argc;
 	eevdf_config_init(&cfg);
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc;
-	if ((rc = load(&o, &wl)) == EXIT_OK)
+	if ((rc = load(&o, &wl, true)) == EXIT_OK)
 		rc = simulate(&o, &cfg, wl);
 	eevdf_workload_free(wl);
 	eevdf_machine_free(o.machine);

@@ -141,6 +141,7 @@ static bool validate_one(const char *file, enum eevdf_input input,
 		print_errors(file, rc, &diag, errors, nr);
 		return false;
 	}
+	cli_warn_notes(wl);
 	n = eevdf_workload_nr_tasks(wl);
 	printf("%s: ok (%zu task%s)\n", file, n, n == 1 ? "" : "s");
 	eevdf_workload_free(wl);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Files of the front end: where the shipped workloads and machines are,
- * --machine FILE or NAME, a machine's shape in words, and whole JSON files
- * read for a look at them (check's baseline, validate's format sniffing).
+ * --machine FILE or NAME, a machine's shape in words, the warnings of a
+ * loaded workload, and whole JSON files read for a look at them (check's
+ * baseline, validate's format sniffing).
  */
 #include <errno.h>
 #include <limits.h>
@@ -107,6 +108,16 @@ bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 	return true;
 }
 
+void cli_warn_notes(const eevdf_workload *wl)
+{
+	char buf[1024];
+
+	for (size_t i = 0; i < eevdf_workload_nr_notes(wl); i++)
+		cli_error("warning: %s",
+			  eevdf_diag_format(eevdf_workload_note(wl, i), buf,
+					    sizeof(buf)));
+}
+
 void cli_machine_shape(const eevdf_machine *m, char *buf, size_t len)
 {
 	int n = eevdf_machine_nr_cpus(m), c = eevdf_machine_nr_cores(m);
@@ -117,46 +128,158 @@ void cli_machine_shape(const eevdf_machine *m, char *buf, size_t len)
 		 p, p == 1 ? "" : "s");
 }
 
-cJSON *cli_read_json(const char *path, size_t max, int *err)
+/* All of f, NUL-terminated, into *out and *outlen; 0 or an errno. */
+static int read_stream(FILE *f, size_t max, char **out, size_t *outlen)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *nb;
-	cJSON *root;
-	FILE *f = fopen(path, "rb");
 
-	*err = 0;
-	if (!f) {
-		*err = errno;
-		return NULL;
-	}
+	*out = NULL;
 	for (;;) {
 		size_t n;
 
-		if (len == cap) {
+		if (len + 1 >= cap) {
 			cap = cap ? 2 * cap : 65536;
 			/* one byte over max is enough to know it is too big */
-			if (cap > max + 1)
-				cap = max + 1;
+			if (cap > max + 2)
+				cap = max + 2;
 			if (!(nb = realloc(buf, cap))) {
-				*err = ENOMEM;
-				break;
+				free(buf);
+				return ENOMEM;
 			}
 			buf = nb;
 		}
-		n = fread(buf + len, 1, cap - len, f);
+		n = fread(buf + len, 1, cap - 1 - len, f);
 		len += n;
 		if (len > max) {
-			*err = EFBIG;
-			break;
+			free(buf);
+			return EFBIG;
 		}
-		if (n == 0) {
-			if (ferror(f))
-				*err = errno ? errno : EIO;
+		if (n == 0)
 			break;
-		}
 	}
+	if (ferror(f)) {
+		free(buf);
+		return errno ? errno : EIO;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+/* The whole of path, NUL-terminated, into *out and *outlen; 0 or errno. */
+static int read_all(const char *path, size_t max, char **out, size_t *outlen)
+{
+	FILE *f = fopen(path, "rb");
+	int err;
+
+	*out = NULL;
+	if (!f)
+		return errno;
+	err = read_stream(f, max, out, outlen);
 	fclose(f);
-	root = *err ? NULL : cJSON_ParseWithLength(buf, len);
+	return err;
+}
+
+/* The cell of keyed metric m whose key prints as key, or NULL. */
+static const cJSON *metric_cell(const cJSON *m, const char *key, size_t n)
+{
+	const cJSON *cells = cJSON_GetObjectItemCaseSensitive(m, "cells");
+	const cJSON *c;
+	char buf[64];
+
+	cJSON_ArrayForEach(c, cells)
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(c, "key");
+
+		if (cJSON_IsString(k))
+			snprintf(buf, sizeof(buf), "%s", k->valuestring);
+		else if (cJSON_IsNumber(k))
+			snprintf(buf, sizeof(buf), "%.0f", k->valuedouble);
+		else
+			continue;
+		if (strlen(buf) == n && strncmp(buf, key, n) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+bool cli_results_figure(const cJSON *results, const char *name, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(results, "summary"), name);
+	const cJSON *m;
+	const char *br = strchr(name, '['), *dot, *stat = NULL;
+	char base[128];
+	size_t n;
+
+	if (cJSON_IsNumber(v)) {
+		*out = v->valuedouble;
+		return true;
+	}
+	/* NAME, NAME.STAT, NAME[KEY], NAME[KEY].STAT of "metrics" */
+	dot = strrchr(br ? strchr(br, ']') ? strchr(br, ']') : br : name, '.');
+	n = br	? (size_t)(br - name) :
+	    dot ? (size_t)(dot - name) :
+		  strlen(name);
+	if (n >= sizeof(base))
+		return false;
+	memcpy(base, name, n);
+	base[n] = '\0';
+	m = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(results, "metrics"), base);
+	if (!m)
+		return false;
+	if (br) {
+		const char *close = strchr(br, ']');
+
+		if (!close)
+			return false;
+		m = metric_cell(m, br + 1, (size_t)(close - br - 1));
+		if (!m)
+			return false;
+	}
+	stat = dot ? dot + 1 : "value";
+	v = cJSON_GetObjectItemCaseSensitive(m, stat);
+	if (!cJSON_IsNumber(v))
+		return false;
+	*out = v->valuedouble;
+	return true;
+}
+
+char *cli_read_stdin(size_t max)
+{
+	char *buf;
+	size_t len;
+	int err = read_stream(stdin, max, &buf, &len);
+
+	if (err)
+		errno = err;
+	return err ? NULL : buf;
+}
+
+char *cli_read_text(const char *path, size_t max)
+{
+	char *buf;
+	size_t len;
+	int err = read_all(path, max, &buf, &len);
+
+	if (err)
+		errno = err;
+	return err ? NULL : buf;
+}
+
+cJSON *cli_read_json(const char *path, size_t max, int *err)
+{
+	cJSON *root;
+	char *buf;
+	size_t len;
+
+	*err = read_all(path, max, &buf, &len);
+	if (*err)
+		return NULL;
+	root = cJSON_ParseWithLength(buf, len);
 	free(buf);
 	return root;
 }

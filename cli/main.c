@@ -18,11 +18,15 @@ static const struct command commands[] = {
 	  "list the scheduler features of a kernel profile" },
 	{ "validate", cmd_validate,
 	  "check workload and machine files without running" },
+	{ "convert", cmd_convert,
+	  "translate an rt-app file into a native workload" },
 	{ "compare", cmd_compare,
 	  "run a workload under two configurations and compare" },
 	{ "check", cmd_check,
 	  "run a workload and fail when it regressed from a baseline" },
 	{ "list", cmd_list, "list the shipped workloads and machines" },
+	{ "rerun", cmd_rerun,
+	  "run again what produced a results file, from its provenance" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -38,15 +42,26 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-bool cli_check_profile(const char *kernel)
+bool cli_check_profile(const char **kernel)
 {
-	uint64_t mask;
 	size_t n = eevdf_profile_count();
+	const char *profile;
+	char note[256];
 
-	if (eevdf_profile_features(kernel, &mask) == 0)
+	if (!*kernel)
 		return true;
-	fprintf(stderr, PROG ": unknown kernel profile '%s'; known profiles:",
-		kernel ? kernel : "(default)");
+	profile = eevdf_profile_for_release(*kernel, note, sizeof(note));
+	if (profile) {
+		/* a release in a profile's range: say which one it is */
+		if (note[0])
+			fprintf(stderr, PROG ": note: %s\n", note);
+		*kernel = profile;
+		return true;
+	}
+	fprintf(stderr,
+		PROG ": unknown kernel profile '%s' (a profile, or a release "
+		     "in one's range such as 6.10); known profiles:",
+		*kernel);
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", eevdf_profile_name(i));
 	fprintf(stderr, " (default %s)\n", eevdf_profile_default());

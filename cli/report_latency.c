@@ -2,11 +2,18 @@
 /*
  * The "perf sched latency" table, per pid or merged per comm (perf's
  * default, "name:(n)"; the comm of "worker[3][1]" is "worker"), in the
- * layout of Mike
- * Galbraith's sum patch that the EEVDF commit messages quote: Runtime,
- * Switches (perf's count of delay samples), Avg, Max and Sum delay, then a
- * TOTAL line with the global max and sum.  Doubles are used only here, to
- * print milliseconds with perf's own printf formats.
+ * layout of Mike Galbraith's sum patch that the EEVDF commit messages
+ * quote: Runtime, Switches (perf's count of delay samples), Avg, Max and
+ * Sum delay and the time of the max delay, then a TOTAL line with the
+ * global max and sum.  Doubles are used only here, to print milliseconds
+ * with perf's own printf formats.
+ *
+ * "Max delay at" is perf's "max at: %13s s" (before perf split it into
+ * max start and max end): the switch-in time of the task's largest delay,
+ * its first if it recurs, in seconds with microseconds as perf's
+ * timestamp__scnprintf_usec() prints them.  Galbraith's patch puts the
+ * time columns after Sum and closes the table, under the TOTAL line that
+ * has none, with a dash line that stops before them.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,6 +24,8 @@
 static const char header[] =
 	"  Task                  |   Runtime ms  | Switches | Avg delay ms    "
 	"| Max delay ms    | Sum delay ms     |";
+/* The time column after it, as wide as its " max at: %13s s |". */
+static const char header_at[] = " Max delay at            |";
 
 /* perf pads "  comm:pid " to this many columns before the first '|'. */
 #define NAME_COLUMNS 24
@@ -37,13 +46,26 @@ static int cmp_max_delay(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static void dashes(FILE *f)
+/* perf frames with a space, then dashes: width columns in all. */
+static void dashes(FILE *f, size_t width)
 {
-	/* perf frames with a space, then dashes to the header's width. */
 	fputc(' ', f);
-	for (size_t i = 1; i < sizeof(header) - 1; i++)
+	for (size_t i = 1; i < width; i++)
 		fputc('-', f);
 	fputc('\n', f);
+}
+
+/*
+ * A time in ns as perf's timestamp__scnprintf_usec() prints it: seconds,
+ * a dot and six digits of microseconds, the nanoseconds dropped.  Integer
+ * arithmetic only, so that the digits never depend on rounding.
+ */
+static void usec_stamp(char *buf, size_t len, int64_t ns)
+{
+	if (ns < 0)
+		ns = 0;
+	snprintf(buf, len, "%" PRId64 ".%06" PRId64, ns / 1000000000,
+		 ns % 1000000000 / 1000);
 }
 
 /* perf's avg is integer total_lat / nb_atoms, printed in ms. */
@@ -54,9 +76,13 @@ static int64_t avg_delay(const struct eevdf_task_stats *t)
 	return (int64_t)((uint64_t)t->delay_sum_ns / t->delay_count);
 }
 
-/* In a merged row, switches holds how many tasks were merged. */
+/*
+ * In a merged row, switches holds how many tasks were merged.  A row
+ * without a delay sample has no max delay to place: "-" for its time.
+ */
 static void row(FILE *f, const struct eevdf_task_stats *t, bool merged)
 {
+	char at[32] = "-";
 	int len = merged ? fprintf(f, "  %s:(%" PRIu64 ") ", t->name,
 				   t->switches) :
 			   fprintf(f, "  %s:%d ", t->name ? t->name : "",
@@ -64,11 +90,13 @@ static void row(FILE *f, const struct eevdf_task_stats *t, bool merged)
 
 	for (; len >= 0 && len < NAME_COLUMNS; len++)
 		fputc(' ', f);
+	if (t->delay_count > 0)
+		usec_stamp(at, sizeof(at), t->delay_max_at);
 	fprintf(f,
 		"|%11.3f ms |%9" PRIu64 " | avg:%8.3f ms | max:%8.3f ms "
-		"| sum:%9.3f ms |\n",
+		"| sum:%9.3f ms | max at: %13s s |\n",
 		ns_to_ms(t->cpu_ns), t->delay_count, ns_to_ms(avg_delay(t)),
-		ns_to_ms(t->delay_max_ns), ns_to_ms(t->delay_sum_ns));
+		ns_to_ms(t->delay_max_ns), ns_to_ms(t->delay_sum_ns), at);
 }
 
 /* The length of a task name's comm: up to its first '['. */
@@ -78,13 +106,35 @@ static size_t comm_len(const char *name)
 }
 
 /*
+ * Whether task t's largest delay is the one a merged row shows, against
+ * best (NULL: none yet): the larger delay, then the earlier time, then the
+ * lower pid, so that the row's "max at" never depends on the order of the
+ * tasks.  A task without a delay sample has no max to offer.
+ */
+static bool max_beats(const struct eevdf_task_stats *t,
+		      const struct eevdf_task_stats *best)
+{
+	if (t->delay_count == 0)
+		return false;
+	if (!best)
+		return true;
+	if (t->delay_max_ns != best->delay_max_ns)
+		return t->delay_max_ns > best->delay_max_ns;
+	if (t->delay_max_at != best->delay_max_at)
+		return t->delay_max_at < best->delay_max_at;
+	return t->pid < best->pid;
+}
+
+/*
  * Merge stats per comm into out (at most n entries, names pointing into
- * names[], n * EEVDF_NAME_MAX bytes); returns the number of comms.  Runtime,
- * counts and sums add up, the max is the max, and the lowest pid orders
+ * names[], n * EEVDF_NAME_MAX bytes; best[] n entries of scratch); returns
+ * the number of comms.  Runtime, counts and sums add up, the max and its
+ * time are those of the task max_beats() picks, and the lowest pid orders
  * ties, as perf merges its atoms per comm.
  */
 static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
-			  struct eevdf_task_stats *out, char *names)
+			  struct eevdf_task_stats *out, char *names,
+			  const struct eevdf_task_stats **best)
 {
 	size_t m = 0;
 
@@ -104,14 +154,18 @@ static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
 			memset(&out[m], 0, sizeof(out[m]));
 			out[m].name = nm;
 			out[m].pid = t->pid;
+			best[m] = NULL;
 			m++;
 		}
 		out[k].switches++;
 		out[k].cpu_ns += t->cpu_ns;
 		out[k].delay_count += t->delay_count;
 		out[k].delay_sum_ns += t->delay_sum_ns;
-		if (t->delay_max_ns > out[k].delay_max_ns)
+		if (max_beats(t, best[k])) {
+			best[k] = t;
 			out[k].delay_max_ns = t->delay_max_ns;
+			out[k].delay_max_at = t->delay_max_at;
+		}
 	}
 	return m;
 }
@@ -121,7 +175,7 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 {
 	struct eevdf_task_stats *merged = NULL;
 	char *names = NULL;
-	const struct eevdf_task_stats **order;
+	const struct eevdf_task_stats **order, **best = NULL;
 	/*
 	 * Totals in ns as doubles: they are only printed, summing int64
 	 * values over many tasks could overflow, and a double holds any sum
@@ -130,17 +184,21 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 	double runtime_ns = 0, sum_ns = 0;
 	uint64_t count = 0;
 	int64_t max = 0;
+	const size_t wide = sizeof(header) - 1 + sizeof(header_at) - 1;
 
 	if (by_comm) {
 		merged = malloc((n ? n : 1) * sizeof(*merged));
 		names = malloc((n ? n : 1) * EEVDF_NAME_MAX);
-		if (!merged || !names) {
+		best = malloc((n ? n : 1) * sizeof(*best));
+		if (!merged || !names || !best) {
 			free(merged);
 			free(names);
+			free(best);
 			return EEVDF_ENOMEM;
 		}
-		n = merge_comms(stats, n, merged, names);
+		n = merge_comms(stats, n, merged, names, best);
 		stats = merged;
+		free(best);
 	}
 	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order) {
@@ -152,9 +210,9 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 		order[i] = &stats[i];
 	qsort(order, n, sizeof(*order), cmp_max_delay);
 
-	dashes(f);
-	fprintf(f, "%s\n", header);
-	dashes(f);
+	dashes(f, wide);
+	fprintf(f, "%s%s\n", header, header_at);
+	dashes(f, wide);
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_task_stats *t = order[i];
 
@@ -165,12 +223,12 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 		if (t->delay_max_ns > max)
 			max = t->delay_max_ns;
 	}
-	dashes(f);
+	dashes(f, wide);
 	fprintf(f,
 		"  TOTAL:                |%11.3f ms |%9" PRIu64
 		" |                 |%13.3f ms |%14.3f ms |\n",
 		runtime_ns / 1e6, count, ns_to_ms(max), sum_ns / 1e6);
-	dashes(f);
+	dashes(f, sizeof(header) - 1);
 	free(order);
 	free(merged);
 	free(names);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "suites.h"
+#include "lib/strdist.h"
 #include "sched/feature.h"
 
 /* The list as sched_features.h spells it, counted independently. */
@@ -275,6 +276,115 @@ START_TEST(features_parse_rejects_null_arguments)
 }
 END_TEST
 
+/*
+ * Levenshtein distances worked by hand: the fewest one-byte insertions,
+ * deletions and substitutions.
+ */
+START_TEST(features_strdist_counts_edits)
+{
+	char long31[32], long32[33];
+
+	ck_assert_uint_eq(eevdf__strdist("", ""), 0);
+	/* three deletions, three insertions */
+	ck_assert_uint_eq(eevdf__strdist("abc", ""), 3);
+	ck_assert_uint_eq(eevdf__strdist("", "abc"), 3);
+	ck_assert_uint_eq(eevdf__strdist("abc", "abc"), 0);
+	/* k->s, e->i, insert g */
+	ck_assert_uint_eq(eevdf__strdist("kitten", "sitting"), 3);
+	/* delete f, insert n */
+	ck_assert_uint_eq(eevdf__strdist("flaw", "lawn"), 2);
+	/* a swap of two letters is two substitutions */
+	ck_assert_uint_eq(eevdf__strdist("HRTICK", "HRTIKC"), 2);
+	/* the final E */
+	ck_assert_uint_eq(eevdf__strdist("DELAY_DEQUEU", "DELAY_DEQUEUE"), 1);
+	/* bytes compare exactly: case counts */
+	ck_assert_uint_eq(eevdf__strdist("hrtick", "HRTICK"), 6);
+
+	/* 31 bytes are measured, 32 are not. */
+	memset(long31, 'A', 31);
+	long31[31] = '\0';
+	memset(long32, 'A', 32);
+	long32[32] = '\0';
+	ck_assert_uint_eq(eevdf__strdist(long31, long31), 0);
+	ck_assert_uint_eq(eevdf__strdist(long31, ""), 31);
+	ck_assert_uint_eq(eevdf__strdist(long32, long32), SIZE_MAX);
+	ck_assert_uint_eq(eevdf__strdist("A", long32), SIZE_MAX);
+}
+END_TEST
+
+/*
+ * A typo and the spelling the message suggests: the closest NAME or
+ * NO_NAME at most two edits away, case ignored, the first of a tie.
+ */
+static const struct {
+	const char *list, *want;
+} typos[] = {
+	/* the final E of NO_DELAY_DEQUEUE: 1 edit */
+	{ "NO_DELAY_DEQUEU", "did you mean 'NO_DELAY_DEQUEUE'?" },
+	/* 1 from DELAY_DEQUEUE */
+	{ "DELAY_DEQUEU", "did you mean 'DELAY_DEQUEUE'?" },
+	/* a missing _ : 1 from NO_DELAY_DEQUEUE, 2 from DELAY_DEQUEUE */
+	{ "NODELAY_DEQUEUE", "did you mean 'NO_DELAY_DEQUEUE'?" },
+	/* case ignored: 0 from PLACE_LAG once upper-cased */
+	{ "place_lag", "did you mean 'PLACE_LAG'?" },
+	{ "no_run_to_parity", "did you mean 'NO_RUN_TO_PARITY'?" },
+	/* 1 from HRTICK_DL, 2 from HRTICK: the closer one */
+	{ "HRTICK_D", "did you mean 'HRTICK_DL'?" },
+	/* 2 from HRTICK (delete _X) and 2 from HRTICK_DL (X->D, add L):
+	 * the tie goes to HRTICK, first in the list */
+	{ "HRTICK_X", "did you mean 'HRTICK'?" },
+	/* the bad item of a longer list: 1 from WA_BIAS */
+	{ "HRTICK,WA_BIASS,NO_PLACE_LAG", "did you mean 'WA_BIAS'?" },
+	/* an RFC knob: 1 from PLACE_BONUS */
+	{ "PLACE_BONU", "did you mean 'PLACE_BONUS'?" },
+};
+
+START_TEST(features_parse_suggests_the_closest_name)
+{
+	uint64_t on = 0, off = 0;
+	char err[2048] = "";
+	const char *first;
+
+	ck_assert_int_eq(eevdf_features_parse(typos[_i].list, &on, &off, err,
+					      sizeof(err)),
+			 EEVDF_EINVAL);
+	ck_assert_msg(strstr(err, typos[_i].want) != NULL, "%s: %s",
+		      typos[_i].list, err);
+	/* only one suggestion, and the list of valid names still follows */
+	first = strstr(err, "did you mean");
+	ck_assert_ptr_null(strstr(first + 1, "did you mean"));
+	ck_assert_msg(strstr(err, "valid names") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "PLACE_LAG,") != NULL, "%s", err);
+	ck_assert_uint_eq(on, 0);
+	ck_assert_uint_eq(off, 0);
+}
+END_TEST
+
+START_TEST(features_parse_suggests_nothing_far_off)
+{
+	/*
+	 * NOT_A_FEATURE, NOPE, NO_ and BOGUS are three or more edits from every
+	 * name; the last is 33 bytes, longer than any name can be.
+	 */
+	static const char *const far[] = {
+		"NOT_A_FEATURE", "NOPE", "NO_", "BOGUS",
+		"PLACE_DEADLINE_INITIAL_AND_MORE_X"
+	};
+	uint64_t on = 0, off = 0;
+	char err[2048];
+
+	for (size_t i = 0; i < ARRAY_SIZE(far); i++) {
+		err[0] = '\0';
+		ck_assert_int_eq(eevdf_features_parse(far[i], &on, &off, err,
+						      sizeof(err)),
+				 EEVDF_EINVAL);
+		ck_assert_msg(strstr(err, "did you mean") == NULL, "%s: %s",
+			      far[i], err);
+		ck_assert_msg(strstr(err, far[i]) != NULL, "%s", err);
+	}
+}
+END_TEST
+
 /* The effective mask of a simulation made with cfg. */
 static u64 sim_features(const struct eevdf_config *cfg)
 {
@@ -499,6 +609,10 @@ Suite *features_suite(void)
 	tcase_add_test(parse,
 		       features_parse_truncates_message_to_a_tiny_buffer);
 	tcase_add_test(parse, features_parse_rejects_null_arguments);
+	tcase_add_test(parse, features_strdist_counts_edits);
+	tcase_add_loop_test(parse, features_parse_suggests_the_closest_name, 0,
+			    (int)ARRAY_SIZE(typos));
+	tcase_add_test(parse, features_parse_suggests_nothing_far_off);
 	tcase_add_test(parse, features_config_set_features_rejects_bad_lists);
 	suite_add_tcase(s, parse);
 

@@ -446,6 +446,157 @@ START_TEST(ignored_keys_are_listed_in_the_description)
 }
 END_TEST
 
+/* The notes of s: *nr of them (free() the array); fails on an error. */
+static struct eevdf_diag *notes_of(const char *s, size_t *nr)
+{
+	struct eevdf_diag d, *notes = (struct eevdf_diag *)&d;
+	char *j = dq(s), *out = NULL, buf[512];
+	int r = eevdf__rtapp_translate_notes(j, strlen(j), "dir/w.json", &out,
+					     &notes, nr, &d);
+
+	ck_assert_msg(r == 0, "translate failed (%d): %s", r,
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	free(j);
+	free(out);
+	return notes;
+}
+
+#define CK_NOTE(n, want_path, want_msg)                                        \
+	do {                                                                   \
+		ck_assert_str_eq((n).file, "dir/w.json");                      \
+		ck_assert_str_eq((n).path, want_path);                         \
+		ck_assert_int_eq((n).line, 0);                                 \
+		ck_assert_str_eq((n).msg, want_msg);                           \
+	} while (0)
+
+START_TEST(ignored_and_approximate_keys_are_notes_with_their_paths)
+{
+	size_t nr = 99;
+	struct eevdf_diag *n = notes_of(
+		"{'global': {'calibration': 'CPU0', 'pi_enabled': true,"
+		" 'log_size': 'file'},"
+		" 'resources': {},"
+		" 'tasks': {'a': {'loop': 1, 'taskgroup': '/g',"
+		" 'dl-period': 10000, 'dl-runtime': 200000,"
+		" 'phases': {'p': {'util_max': 512, 'run': 1,"
+		" 'mem': 1001, 'iorun': 20}}}}}",
+		&nr);
+
+	/*
+	 * In the order met: the top level, "global", then the thread.  mem:
+	 * 1001 bytes at 1 ns per 10 bytes, rounded up, 101 ns; iorun 20
+	 * bytes, 2 ns.
+	 */
+	ck_assert_uint_eq(nr, 10);
+	CK_NOTE(n[0], "resources",
+		"ignored: resources are created by name where the events use "
+		"them, as rt-app does");
+	CK_NOTE(n[1], "global.calibration",
+		"ignored: 'run' is work at the nominal capacity of the "
+		"simulated CPU, which needs no calibration");
+	CK_NOTE(n[2], "global.pi_enabled",
+		"ignored: mutexes have no priority inheritance in the model "
+		"(they go to their waiters in arrival order)");
+	CK_NOTE(n[3], "global.log_size",
+		"ignored: rt-app's per-thread logs are not written (run "
+		"--format json gives per-task results)");
+	CK_NOTE(n[4], "tasks.a.taskgroup",
+		"ignored: there are no cgroups in the model yet (the thread "
+		"runs in the root group)");
+	CK_NOTE(n[5], "tasks.a.dl-period",
+		"ignored: only SCHED_DEADLINE uses it, and eevdf-sim models "
+		"the fair class");
+	CK_NOTE(n[6], "tasks.a.dl-runtime",
+		"200000 us is clamped to 100000 us, as sched_setattr() clamps "
+		"a custom slice to 0.1..100 ms");
+	CK_NOTE(n[7], "tasks.a.phases.p.util_max",
+		"ignored: uclamp is not modelled");
+	CK_NOTE(n[8], "tasks.a.phases.p.mem",
+		"approximated: 1001 bytes are 101 ns of CPU work (1 ns per 10 "
+		"bytes; caches and memory bandwidth are not modelled)");
+	CK_NOTE(n[9], "tasks.a.phases.p.iorun",
+		"approximated: 20 bytes written to io_device are 2 ns of CPU "
+		"work (1 ns per 10 bytes; no I/O is modelled)");
+	free(n);
+
+	/* memrun: 1000 x 3 = 3000 bytes, 300 ns */
+	n = notes_of("{'tasks': {'a': {'loop': 1, 'memrun': {'type': 'chase',"
+		     " 'size': 1000, 'count': 3, 'stride': 128}}}}",
+		     &nr);
+	ck_assert_uint_eq(nr, 1);
+	CK_NOTE(n[0], "tasks.a.memrun",
+		"approximated: size x count = 3000 bytes are 300 ns of CPU "
+		"work (1 ns per 10 bytes, whatever the type, stride and "
+		"pattern)");
+	free(n);
+
+	/* a thread nobody starts; a thread that never ends */
+	n = notes_of("{'tasks': {'a': {'run': 1000, 'sleep': 1000},"
+		     " 'z': {'instance': 0, 'loop': 1, 'run': 1}}}",
+		     &nr);
+	ck_assert_uint_eq(nr, 2);
+	CK_NOTE(n[0], "tasks.z.instance",
+		"0 and no fork starts the thread: it never runs");
+	CK_NOTE(n[1], "tasks.a",
+		"loops for ever and no global.duration ends the run: it stops "
+		"at the workload's duration, 10s (run --duration sets "
+		"another)");
+	free(n);
+
+	/* a forked thread that also starts on its own: its notes once */
+	n = notes_of("{'tasks': {'a': {'loop': 1, 'fork': 'b', 'run': 1},"
+		     " 'b': {'loop': 1, 'util_min': 1, 'run': 1}}}",
+		     &nr);
+	ck_assert_uint_eq(nr, 1);
+	CK_NOTE(n[0], "tasks.b.util_min", "ignored: uclamp is not modelled");
+	free(n);
+
+	/* nothing ignored: no notes, no array */
+	n = notes_of("{'tasks': {'a': {'loop': 1, 'run': 1}}}", &nr);
+	ck_assert_uint_eq(nr, 0);
+	ck_assert_ptr_null(n);
+}
+END_TEST
+
+START_TEST(notes_are_empty_on_error_and_need_their_count)
+{
+	static const char bad[] = "{\"tasks\": {\"t\": {\"util_min\": 1, "
+				  "\"run\": -1}}}";
+	static const char ok[] =
+		"{\"global\": {\"gnuplot\": true}, "
+		"\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}";
+	struct eevdf_diag d, *notes = (struct eevdf_diag *)&d;
+	size_t nr = 7;
+	char *out = NULL;
+
+	ck_assert_int_eq(eevdf__rtapp_translate_notes(bad, strlen(bad),
+						      "b.json", &out, &notes,
+						      &nr, &d),
+			 EEVDF_EPARSE);
+	ck_assert_ptr_null(out);
+	ck_assert_ptr_null(notes);
+	ck_assert_uint_eq(nr, 0);
+	ck_assert_str_eq(d.path, "tasks.t.run");
+	/* notes without their count, or the other way round */
+	ck_assert_int_eq(eevdf__rtapp_translate_notes(ok, strlen(ok), "o.json",
+						      &out, &notes, NULL, &d),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf__rtapp_translate_notes(ok, strlen(ok), "o.json",
+						      &out, NULL, &nr, &d),
+			 EEVDF_EINVAL);
+	ck_assert_ptr_null(out);
+	/* without a file name the notes say <memory> */
+	ck_assert_int_eq(eevdf__rtapp_translate_notes(ok, strlen(ok), NULL,
+						      &out, &notes, &nr, &d),
+			 0);
+	ck_assert_uint_eq(nr, 1);
+	ck_assert_str_eq(notes[0].file, "<memory>");
+	ck_assert_str_eq(notes[0].path, "global.gnuplot");
+	free(notes);
+	free(out);
+}
+END_TEST
+
 START_TEST(phase_settings_become_setattr_at_phase_entry)
 {
 	cJSON *j = native("{'tasks': {'t': {'cpus': [1, 3, 1], 'loop': 2, "
@@ -568,6 +719,92 @@ END_TEST
 
 /* ---- errors -------------------------------------------------------------- */
 
+START_TEST(fragments_are_named_as_such)
+{
+	static const char *const yes[] = {
+		"{\"global\": {\"duration\": 5}}",
+		"{\"resources\": {\"m\": {\"type\": \"mutex\"}}}",
+		"/* c */ {\"global\": {}, // d\n \"resources\": {}, }",
+		"\xef\xbb\xbf{\"global\": 1}",
+		"{\"global\": {}, \"global\": {}}",
+	};
+	static const char *const no[] = {
+		"{}",
+		"{\"tasks\": {}}",
+		"{\"global\": {}, \"tasks\": {}}",
+		"{\"global\": {}, \"tasks\": []}",
+		"{\"global\": {}, \"name\": \"x\"}",
+		"{\"format\": \"eevdf-sim-workload/1\", \"global\": {}}",
+		"{\"x\": {\"global\": {}}}",
+		"[{\"global\": {}}]",
+		"",
+	};
+	static const char *const cases[][2] = {
+		{ "{\"global\": {\"duration\": 5}}", "only \"global\", no" },
+		{ "{\"resources\": {}}", "only \"resources\", no" },
+		{ "{\"resources\": {}, \"global\": {}}",
+		  "only \"global\" and \"resources\", no" },
+	};
+	struct eevdf_load_opts o = { .input = EEVDF_INPUT_AUTO };
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	char *out = NULL;
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		ck_assert_msg(eevdf__rtapp_fragment(yes[i], strlen(yes[i])) ==
+				      1,
+			      "not a fragment: %s", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		ck_assert_msg(eevdf__rtapp_fragment(no[i], strlen(no[i])) == 0,
+			      "a fragment: %s", no[i]);
+	ck_assert_int_eq(eevdf__rtapp_fragment(NULL, 0), 0);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *s = cases[i][0];
+
+		/* read by detection, told rt-app, or translated directly */
+		for (int k = 0; k < 3; k++) {
+			int r;
+
+			o.input = k == 1 ? EEVDF_INPUT_RTAPP : EEVDF_INPUT_AUTO;
+			r = k == 2 ?
+				    eevdf__rtapp_translate(s, strlen(s),
+							   "f.json", &out, &d) :
+				    eevdf_workload_parse_opts(s, strlen(s),
+							      "f.json", &o, &wl,
+							      &d);
+			ck_assert_int_eq(r, EEVDF_EPARSE);
+			ck_assert_ptr_null(wl);
+			ck_assert_ptr_null(out);
+			ck_assert_str_eq(d.file, "f.json");
+			ck_assert_str_eq(d.path, "");
+			ck_assert_msg(strstr(d.msg, "an rt-app fragment (") ==
+					      d.msg,
+				      "%s", d.msg);
+			ck_assert_msg(strstr(d.msg, cases[i][1]), "%s", d.msg);
+			ck_assert_msg(strstr(d.msg, "merge it with the files "
+						    "that define the threads"),
+				      "%s", d.msg);
+		}
+	}
+	/* not fragments: the native loader's messages, as before */
+	o.input = EEVDF_INPUT_AUTO;
+	ck_assert_int_eq(eevdf_workload_parse_opts("{}", 2, "e.json", &o, &wl,
+						   &d),
+			 EEVDF_EPARSE);
+	ck_assert_ptr_nonnull(strstr(d.msg, "missing key 'format'"));
+	ck_assert_int_eq(eevdf__rtapp_translate("{}", 2, "e.json", &out, &d),
+			 EEVDF_EPARSE);
+	ck_assert_str_eq(d.msg, "missing key 'tasks'");
+	/* a syntax error in a fragment is a syntax error, with its line */
+	ck_assert_int_eq(eevdf_workload_parse_opts("{\"global\":\n {]}", 15,
+						   "s.json", &o, &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_ptr_nonnull(strstr(d.msg, "JSON syntax error"));
+}
+END_TEST
+
 START_TEST(unsupported_policy_names_its_path)
 {
 	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'priority': "
@@ -606,7 +843,8 @@ END_TEST
 
 START_TEST(bad_values_name_their_path)
 {
-	expect_error("{'global': {}}", "", "missing key 'tasks'");
+	expect_error("{'global': {}}", "",
+		     "an rt-app fragment (only \"global\", no \"tasks\")");
 	expect_error("{'tasks': []}", "tasks", "must be an object");
 	expect_error("{'tasks': {'t': {'loop': 3}}}", "tasks.t", "no events");
 	expect_error("{'tasks': {'t': {'phases': {'p': {'loop': 3}}}}}",
@@ -678,7 +916,7 @@ static void counting_free(void *p)
 	free(p);
 }
 
-static void oom_loop(const char *text, bool forever)
+static void oom_loop(const char *text, bool forever, bool with_notes)
 {
 	cJSON_Hooks hooks = { counting_malloc, counting_free };
 	struct eevdf_diag d;
@@ -687,15 +925,28 @@ static void oom_loop(const char *text, bool forever)
 
 	cJSON_InitHooks(&hooks);
 	for (n = 0;; n++) {
+		struct eevdf_diag *notes = NULL;
+		size_t nr = 0;
 		char *out = NULL;
 
 		alloc_budget = n;
 		fail_forever = forever;
 		live = 0;
-		r = eevdf__rtapp_translate(text, strlen(text), "o.json", &out,
-					   &d);
+		r = with_notes ?
+			    eevdf__rtapp_translate_notes(text, strlen(text),
+							 "o.json", &out, &notes,
+							 &nr, &d) :
+			    eevdf__rtapp_translate(text, strlen(text), "o.json",
+						   &out, &d);
 		if (r == 0) {
+			/*
+			 * logdir, dl-runtime, mem, taskgroup, and thread a
+			 * loops for ever: five notes
+			 */
+			if (with_notes)
+				ck_assert_uint_eq(nr, 5);
 			cJSON_free(out);
+			cJSON_free(notes);
 			ck_assert_int_eq(live, 0);
 			if (alloc_budget != 0)
 				break; /* no failure was injected */
@@ -705,6 +956,7 @@ static void oom_loop(const char *text, bool forever)
 			      d.msg);
 		ck_assert_str_eq(d.msg, "out of memory");
 		ck_assert_ptr_null(out);
+		ck_assert_ptr_null(notes);
 		ck_assert_msg(live == 0, "n=%ld: %ld allocations leaked", n,
 			      live);
 	}
@@ -726,8 +978,10 @@ START_TEST(allocation_failures_give_enomem_without_leaks)
 			" 'c': {'instance': 0, 'sem_wait': 's', 'sync': "
 			"  {'ref': 'r', 'mutex': 'm'}}}}");
 
-	oom_loop(text, false);
-	oom_loop(text, true);
+	oom_loop(text, false, false);
+	oom_loop(text, true, false);
+	oom_loop(text, false, true);
+	oom_loop(text, true, true);
 	free(text);
 }
 END_TEST
@@ -927,6 +1181,106 @@ START_TEST(loader_reads_rtapp_by_detection_or_when_told)
 }
 END_TEST
 
+/* The results JSON of wl run to its end on two CPUs. */
+static char *results_of(const eevdf_workload *wl)
+{
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_sim *sim;
+	char *json = NULL;
+
+	eevdf_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	cfg.seed = 3;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, eevdf_workload_duration(wl)), 0);
+	ck_assert_int_eq(eevdf_sim_results_json(sim, &json), 0);
+	eevdf_sim_free(sim);
+	return json;
+}
+
+START_TEST(loader_keeps_the_notes_and_the_translation)
+{
+	char *rt = dq("{'global': {'ftrace': 'main', 'duration': -1},"
+		      " 'tasks': {'a': {'loop': 20, 'run': 1000, 'mem': 5000,"
+		      " 'sleep': 500}, 'b': {'instance': 2, 'loop': 10,"
+		      " 'nodes_membind': [0], 'run': 700, 'sleep': 900}}}");
+	static const char native[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"name\": \"n\", "
+		"\"tasks\": [{\"name\": \"t\", \"program\": "
+		"[{\"run\": \"1ms\"}]}]}";
+	struct eevdf_diag d, *notes = NULL;
+	eevdf_workload *wl = NULL, *again = NULL;
+	const char *text;
+	char *ra, *rb, *out = NULL;
+	size_t nr = 0;
+
+	/* NULL-safe */
+	ck_assert_uint_eq(eevdf_workload_nr_notes(NULL), 0);
+	ck_assert_ptr_null(eevdf_workload_note(NULL, 0));
+	ck_assert_ptr_null(eevdf_workload_translation(NULL));
+
+	/* the loader's notes are the translator's, in its order */
+	ck_assert_int_eq(eevdf__rtapp_translate_notes(rt, strlen(rt), "r.json",
+						      &out, &notes, &nr, &d),
+			 0);
+	ck_assert_int_eq(
+		eevdf_workload_parse(rt, strlen(rt), "r.json", &wl, &d), 0);
+	ck_assert_uint_eq(nr, 3);
+	ck_assert_uint_eq(eevdf_workload_nr_notes(wl), 3);
+	for (size_t i = 0; i < nr; i++) {
+		const struct eevdf_diag *n = eevdf_workload_note(wl, i);
+
+		ck_assert_ptr_nonnull(n);
+		ck_assert_str_eq(n->file, notes[i].file);
+		ck_assert_str_eq(n->path, notes[i].path);
+		ck_assert_str_eq(n->msg, notes[i].msg);
+	}
+	ck_assert_str_eq(eevdf_workload_note(wl, 0)->path, "global.ftrace");
+	ck_assert_str_eq(eevdf_workload_note(wl, 1)->path, "tasks.a.mem");
+	ck_assert_str_eq(eevdf_workload_note(wl, 2)->path,
+			 "tasks.b.nodes_membind");
+	ck_assert_ptr_null(eevdf_workload_note(wl, 3));
+	ck_assert_ptr_null(eevdf_workload_note(wl, (size_t)-1));
+
+	/* the translation is the translator's text, and loads the same */
+	text = eevdf_workload_translation(wl);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, out);
+	ck_assert_int_eq(eevdf_workload_parse(text, strlen(text), "n.json",
+					      &again, &d),
+			 0);
+	ck_assert_ptr_null(eevdf_workload_translation(again));
+	ck_assert_uint_eq(eevdf_workload_nr_notes(again), 0);
+	ck_assert_str_eq(eevdf_workload_name(again), "r");
+	ck_assert_str_eq(eevdf_workload_description(again),
+			 eevdf_workload_description(wl));
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(again), 3);
+	ck_assert_int_eq(eevdf_workload_duration(again),
+			 eevdf_workload_duration(wl));
+	ra = results_of(wl);
+	rb = results_of(again);
+	ck_assert_str_eq(ra, rb);
+	free(ra);
+	free(rb);
+	eevdf_workload_free(again);
+	eevdf_workload_free(wl);
+	free(notes);
+	free(out);
+	free(rt);
+
+	/* a native file: no notes, no translation */
+	ck_assert_int_eq(eevdf_workload_parse(native, strlen(native), "n.json",
+					      &wl, &d),
+			 0);
+	ck_assert_uint_eq(eevdf_workload_nr_notes(wl), 0);
+	ck_assert_ptr_null(eevdf_workload_note(wl, 0));
+	ck_assert_ptr_null(eevdf_workload_translation(wl));
+	eevdf_workload_free(wl);
+}
+END_TEST
+
 Suite *rtapp_suite(void)
 {
 	Suite *s = suite_create("rtapp");
@@ -936,6 +1290,7 @@ Suite *rtapp_suite(void)
 	tcase_add_test(tc, commented_file_translates_and_keeps_line_numbers);
 	tcase_add_test(tc, detect_tells_rtapp_from_native_text);
 	tcase_add_test(tc, loader_reads_rtapp_by_detection_or_when_told);
+	tcase_add_test(tc, loader_keeps_the_notes_and_the_translation);
 	tcase_add_test(tc, duplicate_keys_run_in_file_order);
 	tcase_add_test(tc, events_match_by_prefix);
 	suite_add_tcase(s, tc);
@@ -948,6 +1303,9 @@ Suite *rtapp_suite(void)
 	tcase_add_test(tc, delay_becomes_start);
 	tcase_add_test(tc, global_duration_becomes_stop);
 	tcase_add_test(tc, ignored_keys_are_listed_in_the_description);
+	tcase_add_test(tc,
+		       ignored_and_approximate_keys_are_notes_with_their_paths);
+	tcase_add_test(tc, notes_are_empty_on_error_and_need_their_count);
 	tcase_add_test(tc, phase_settings_become_setattr_at_phase_entry);
 	tcase_add_test(tc, synchronisation_events_translate);
 	tcase_add_test(tc, timers_forks_and_suspends_translate);
@@ -956,6 +1314,7 @@ Suite *rtapp_suite(void)
 
 	tc = tcase_create("errors");
 	tcase_add_test(tc, unsupported_policy_names_its_path);
+	tcase_add_test(tc, fragments_are_named_as_such);
 	tcase_add_test(tc, unknown_event_or_key_names_path_and_valid_ones);
 	tcase_add_test(tc, bad_values_name_their_path);
 	tcase_add_test(tc, allocation_failures_give_enomem_without_leaks);

@@ -942,9 +942,10 @@ START_TEST(workload_forever_loop_without_work_is_rejected)
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'loop':{'body':[{'yield':{},'cost':0}]}}]}]}",
 			   "tasks[0].program[0].loop", msg);
-	EXPECT_PARSE_ERROR("{" FMT "'costs':{'syscall':0},'tasks':[{'name':"
-			   "'a','program':[{'loop':{'body':[{'yield':{}}]}}]}]}",
-			   "tasks[0].program[0].loop", msg);
+	EXPECT_PARSE_ERROR(
+		"{" FMT "'costs':{'syscall':0},'tasks':[{'name':"
+		"'a','program':[{'loop':{'body':[{'yield':{}}]}}]}]}",
+		"tasks[0].program[0].loop", msg);
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'loop':{'body':[{'run':0},{'loop':{'count':5,"
 			   "'body':[{'sleep':'0ms'}]}}]}}]}]}",

@@ -266,12 +266,21 @@ if expect_ok "run --format csv" run workloads/nice-mix.json --duration 1s \
 	elif python3 - "$tmp/r.csv" "$tmp/r.json" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-tasks = json.load(open(sys.argv[2]))["tasks"]
+res = json.load(open(sys.argv[2]))
+tasks = res["tasks"]
+meta = ["tool", "library", "git", "workload", "workload_sha256", "machine",
+        "machine_digest", "kernel", "features", "seed", "params", "complete"]
 assert len(rows) == len(tasks) == 5, (len(rows), len(tasks))
 for r, t in zip(rows, tasks):
-    assert list(r.keys()) == [k for k in t.keys()], (list(r), list(t))
+    assert list(r.keys()) == meta + list(t.keys()), (list(r), list(t))
     for k, v in t.items():
         assert str(v) == r[k], (k, v, r[k])
+    c = res["config"]
+    assert r["workload_sha256"] == c["workload_sha256"]
+    assert r["machine_digest"] == c["machine"]["digest"]
+    assert r["features"] == " ".join(c["features"])
+    assert r["kernel"] == c["kernel"] and r["seed"] == str(c["seed"])
+    assert r["complete"] == "true"
 PY
 	then
 		ok "CSV round trip: every row equals its JSON task entry"
@@ -413,8 +422,10 @@ if expect_ok "run --machine NAME --format json" run "$good" --machine i7-4790 \
 	if python3 - "$tmp/out" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))["config"]["machine"]
-assert set(m) == {"name", "cpus", "cores", "llcs", "packages", "hz"}, m
+assert set(m) == {"name", "cpus", "cores", "llcs", "packages", "hz",
+                  "digest"}, m
 assert m["cpus"] == 8 and m["hz"] == 1000, m
+assert len(m["digest"]) == 64, m
 PY
 	then
 		ok "run --machine i7-4790: config.machine in the results"
@@ -637,7 +648,7 @@ print("%-20s %14.6g %14.6g %+8.2f%%  REGRESSION" % ("usecs_per_op", b, n,
 PY
 )
 sim check "${pipe[@]}" --baseline "$tmp/base.json" \
-	--features NO_WAKEUP_PREEMPTION
+	--features NO_WAKEUP_PREEMPTION --allow-config-change
 if [ "$rc" -eq 1 ] && [ -n "$row" ] && grep -qF "$row" "$tmp/out" &&
 	grep -q "2 of 2 metrics regressed" "$tmp/out" &&
 	grep -q "features differ: WAKEUP_PREEMPTION, now: NO_WAKEUP_PREEMPTION" \
@@ -647,14 +658,15 @@ else
 	bad "check: a planted regression exits 1" "rc $rc: $(cat "$tmp/out" "$tmp/err")"
 fi
 sim check "${pipe[@]}" --baseline "$tmp/base.json" \
-	--features NO_WAKEUP_PREEMPTION --tolerance 13
+	--features NO_WAKEUP_PREEMPTION --tolerance 13 --allow-config-change
 if [ "$rc" -eq 0 ]; then
 	ok "check: the same change within --tolerance 13 exits 0"
 else
 	bad "check: within --tolerance 13 exits 0" "rc $rc: $(cat "$tmp/out")"
 fi
 sim check "${pipe[@]}" --baseline "$tmp/base.json" \
-	--features NO_WAKEUP_PREEMPTION --tolerance 13 --metric usecs_per_op:5
+	--features NO_WAKEUP_PREEMPTION --tolerance 13 --metric usecs_per_op:5 \
+	--allow-config-change
 if [ "$rc" -eq 1 ] && [ "$(grep -c REGRESSION "$tmp/out")" -eq 1 ]; then
 	ok "check: --metric NAME:PCT selects one metric with its tolerance"
 else
@@ -663,7 +675,7 @@ fi
 # an improvement is not a regression: the baseline made without preemption
 sim check "${pipe[@]}" --features NO_WAKEUP_PREEMPTION \
 	--baseline "$tmp/slow.json" --update-baseline
-sim check "${pipe[@]}" --baseline "$tmp/slow.json"
+sim check "${pipe[@]}" --baseline "$tmp/slow.json" --allow-config-change
 if [ "$rc" -eq 0 ] && grep -q "improved" "$tmp/out"; then
 	ok "check: an improvement exits 0 and says improved"
 else

@@ -26,5 +26,6 @@ Suite *pelt_suite(void);
 Suite *smp_suite(void);
 Suite *knobs_suite(void);
 Suite *cfs_suite(void);
+Suite *provenance_suite(void);
 
 #endif

@@ -58,6 +58,15 @@ EEVDF_API size_t eevdf_profile_count(void);
 EEVDF_API const char *eevdf_profile_name(size_t i);
 /* One-line description of profile i; NULL when out of range. */
 EEVDF_API const char *eevdf_profile_description(size_t i);
+
+/*
+ * The profile that models kernel release (a profile's own name, or a
+ * release such as "6.10" or "6.18.20" in a profile's range), or NULL for
+ * none; for a release that is not itself a profile's name, note (len
+ * bytes, may be NULL) says which range it fell in.
+ */
+EEVDF_API const char *eevdf_profile_for_release(const char *release, char *note,
+						size_t len);
 /* Name of the default profile. */
 EEVDF_API const char *eevdf_profile_default(void);
 

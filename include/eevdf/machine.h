@@ -20,9 +20,9 @@
 
 /* One CPU of an explicit CPU list. */
 struct eevdf_cpu_desc {
-	int core;          /* SMT siblings share a core id */
-	int llc;           /* CPUs sharing a last-level cache */
-	int package;       /* socket */
+	int core;	   /* SMT siblings share a core id */
+	int llc;	   /* CPUs sharing a last-level cache */
+	int package;	   /* socket */
 	unsigned capacity; /* 1..1024; 0 means 1024 (SCHED_CAPACITY_SCALE) */
 };
 
@@ -38,7 +38,7 @@ enum eevdf_smt_numbering {
 };
 
 struct eevdf_machine_spec {
-	const char *name;        /* copied; NULL = "" */
+	const char *name;	 /* copied; NULL = "" */
 	const char *description; /* copied; NULL = "" */
 	/*
 	 * A regular machine: packages x llcs_per_package x cores_per_llc x
@@ -90,6 +90,13 @@ EEVDF_API int eevdf_machine_set_cost(eevdf_machine *m, const char *name,
 
 /* Set the tick rate; EEVDF_EINVAL when outside EEVDF_HZ_MIN..MAX. */
 EEVDF_API int eevdf_machine_set_hz(eevdf_machine *m, int hz);
+
+/*
+ * SHA-256 of what m is (name, HZ, every CPU's place and capacity, its cost
+ * overrides; not its description) as 64 hex digits in hex: the "digest"
+ * results carry.  0, or EEVDF_EINVAL.
+ */
+EEVDF_API int eevdf_machine_digest(const eevdf_machine *m, char hex[65]);
 
 EEVDF_API const char *eevdf_machine_name(const eevdf_machine *m);
 EEVDF_API const char *eevdf_machine_description(const eevdf_machine *m);

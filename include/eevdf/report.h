@@ -25,6 +25,29 @@ EEVDF_API bool eevdf_report_known(const char *format);
 EEVDF_API const char *eevdf_report_formats(void);
 
 /*
+ * The workload's metrics as text, one line each (per key of a keyed one):
+ * the numbers of the results JSON's "metrics", with the unit unit(ud,
+ * NAME) gives (unit may be NULL).  "" for a workload without metrics.
+ * 0 and *out (free()), EEVDF_EINVAL or EEVDF_ENOMEM.
+ */
+EEVDF_API int eevdf_report_metrics(const eevdf_sim *sim,
+				   eevdf_report_opt_fn unit, void *ud,
+				   char **out);
+
+/* What a report says and reads (eevdf-sim list --reports). */
+struct eevdf_report_info {
+	const char *name; /* as "report": {"format": ...} names it */
+	const char *description;
+	const char *headlines; /* "name (unit, better), ...": its summary */
+	const char *metrics;   /* "name (type, ...), ...": what it reads */
+};
+
+/* The reports, in the order of eevdf_report_formats(); i past the end:
+ * NULL. */
+EEVDF_API size_t eevdf_report_count(void);
+EEVDF_API const struct eevdf_report_info *eevdf_report_info(size_t i);
+
+/*
  * Format report `format` of sim into a malloc'd string (*out, freed with
  * free(); NULL on failure).  opt may be NULL.  Returns 0, EEVDF_EINVAL
  * (an unknown format, or a metric the report needs is missing or of the
@@ -55,8 +78,7 @@ struct eevdf_headline {
  * prints them: up to max into out, their count in *n.  Same options and
  * errors as eevdf_report(); *n is 0 on error.
  */
-EEVDF_API int eevdf_report_headlines(const eevdf_sim *sim,
-				     const char *format,
+EEVDF_API int eevdf_report_headlines(const eevdf_sim *sim, const char *format,
 				     eevdf_report_opt_fn opt, void *ud,
 				     struct eevdf_headline *out, size_t max,
 				     size_t *n, char *err, size_t errlen);

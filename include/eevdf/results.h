@@ -12,18 +12,18 @@
 struct eevdf_task_stats {
 	const char *name; /* owned by the simulation */
 	int pid;
-	int cpu;          /* CPU the task is on (or last ran on) */
+	int cpu; /* CPU the task is on (or last ran on) */
 	int nice;
 	enum eevdf_policy policy;
 	enum eevdf_task_state state;
 	eevdf_time cpu_ns;   /* runtime (sum_exec_runtime) */
 	eevdf_time wait_ns;  /* runnable but not running */
 	eevdf_time sleep_ns; /* blocked (including time spent delayed) */
-	uint64_t switches;   /* context switches away: voluntary + involuntary */
-	uint64_t voluntary;  /* switched out because it blocked (nvcsw) */
-	uint64_t involuntary;/* switched out while runnable (nivcsw) */
+	uint64_t switches;  /* context switches away: voluntary + involuntary */
+	uint64_t voluntary; /* switched out because it blocked (nvcsw) */
+	uint64_t involuntary; /* switched out while runnable (nivcsw) */
 	uint64_t migrations;
-	uint64_t yields;     /* sched_yield() calls */
+	uint64_t yields; /* sched_yield() calls */
 	/*
 	 * perf sched latency: a delay sample runs from becoming runnable (by
 	 * wakeup, creation or preemption) to being switched in.
@@ -61,6 +61,9 @@ EEVDF_API int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
  */
 EEVDF_API int eevdf_sim_results_json(const eevdf_sim *sim, char **out);
 
+/* SHA-256 of len bytes at data as 64 lowercase hex digits and a NUL. */
+EEVDF_API void eevdf_sha256_hex(const void *data, size_t len, char hex[65]);
+
 /*
  * The per-task results as CSV (RFC 4180): the header line "name,pid,cpu,
  * nice,policy,state,cpu_ns,wait_ns,sleep_ns,switches,voluntary,
@@ -77,8 +80,62 @@ EEVDF_API int eevdf_sim_results_csv(const eevdf_sim *sim, char **out);
  * EEVDF_EINVAL also for a headline without a name, with a value that is
  * not finite, or whose name a summary key already has.
  */
-EEVDF_API int eevdf_sim_results_json_headlines(
-	const eevdf_sim *sim, const struct eevdf_headline *head,
-	size_t nr_head, char **out);
+EEVDF_API int
+eevdf_sim_results_json_headlines(const eevdf_sim *sim,
+				 const struct eevdf_headline *head,
+				 size_t nr_head, char **out);
+
+/*
+ * What a run's results say beyond the simulation itself: the report's
+ * headline numbers, whether the benchmark completed, and everything
+ * needed to run it again.  Zero it and fill what is known: a NULL string
+ * or a zero count is left out of the results.
+ */
+struct eevdf_run_info {
+	const struct eevdf_headline *head; /* into "summary", as above */
+	size_t nr_head;
+	/* 1: the benchmark completed; 0: it did not, for the reason in
+	 * incomplete; -1: unknown (no "complete" key) */
+	int complete;
+	const char *incomplete;
+	/* provenance */
+	const char *tool;	 /* "eevdf-sim 0.1.0" */
+	const char *git;	 /* git describe of its build */
+	const char *const *argv; /* the command line, argv[0] first */
+	size_t argc;
+	const char *workload_path;	/* as given */
+	const char *workload_sha256;	/* of the file's bytes */
+	const char *duration_param;	/* the param --duration sets */
+	const char *const *param_names; /* every param, final values */
+	const char *const *param_values;
+	size_t nr_params;
+};
+
+/*
+ * The results JSON with info: "complete" (and "incomplete") after
+ * "format", then "provenance" {tool, library, git, command_line}, and in
+ * "config" the workload's path and SHA-256, its params and the machine's
+ * digest.  info NULL: as eevdf_sim_results_json().  Same contract.
+ */
+EEVDF_API int eevdf_sim_results_json_run(const eevdf_sim *sim,
+					 const struct eevdf_run_info *info,
+					 char **out);
+
+/* Where the CSV puts the run's provenance. */
+enum eevdf_csv_meta {
+	EEVDF_CSV_META_NONE = 0, /* nowhere: eevdf_sim_results_csv() */
+	EEVDF_CSV_META_COLUMNS,	 /* leading columns, the same in every row */
+	EEVDF_CSV_META_COMMENTS, /* "# key: value" lines before the header */
+};
+
+/*
+ * The CSV with the provenance of info: tool, library, git, workload,
+ * workload_sha256, machine, machine_digest, kernel, features, seed,
+ * params, complete (NAME=VALUE pairs and feature names separated by
+ * spaces), placed as meta says.  Same contract as eevdf_sim_results_csv().
+ */
+EEVDF_API int eevdf_sim_results_csv_run(const eevdf_sim *sim,
+					const struct eevdf_run_info *info,
+					enum eevdf_csv_meta meta, char **out);
 
 #endif

@@ -18,8 +18,8 @@
 struct eevdf_diag {
 	char file[256]; /* file name as given, or "<memory>" */
 	char path[320]; /* JSON path, "" for the whole document */
-	int line;       /* 1-based line of a JSON syntax error, else 0 */
-	char msg[256];  /* the reason */
+	int line;	/* 1-based line of a JSON syntax error, else 0 */
+	char msg[256];	/* the reason */
 };
 
 /*
@@ -66,6 +66,18 @@ struct eevdf_load_opts {
 	struct eevdf_diag *errors;
 	size_t max_errors;
 	size_t *nr_errors;
+	/*
+	 * The run's length from the command line (--duration), 0 for none.
+	 * When the workload's length is one of its params ("duration":
+	 * "${runtime}", or failing a "duration", "stop": {"after":
+	 * "${runtime}"}), that param is set to it before anything is
+	 * expanded, so the benchmark's own runtime, warmup and report agree
+	 * with it; an explicit --param of another value for the same param
+	 * is an error.  Otherwise it replaces the workload's "duration" and
+	 * a fixed "stop": {"after": ...}; for a workload that stops when its
+	 * tasks exit it is only the run's cap.
+	 */
+	eevdf_time duration;
 };
 
 /*
@@ -82,8 +94,7 @@ EEVDF_API int eevdf_workload_parse_opts(const char *buf, size_t len,
 
 /* eevdf_workload_parse_opts() with opts NULL. */
 EEVDF_API int eevdf_workload_parse(const char *buf, size_t len,
-				   const char *filename,
-				   eevdf_workload **out,
+				   const char *filename, eevdf_workload **out,
 				   struct eevdf_diag *diag);
 
 /* Read and parse a file.  A file that cannot be read gives EEVDF_EIO. */
@@ -93,8 +104,7 @@ EEVDF_API int eevdf_workload_load_file_opts(const char *path,
 					    struct eevdf_diag *diag);
 
 /* eevdf_workload_load_file_opts() with opts NULL. */
-EEVDF_API int eevdf_workload_load_file(const char *path,
-				       eevdf_workload **out,
+EEVDF_API int eevdf_workload_load_file(const char *path, eevdf_workload **out,
 				       struct eevdf_diag *diag);
 
 /* NULL is a no-op. */
@@ -105,10 +115,63 @@ EEVDF_API const char *eevdf_workload_name(const eevdf_workload *wl);
 EEVDF_API const char *eevdf_workload_description(const eevdf_workload *wl);
 
 /*
+ * What the rt-app import (docs/rtapp-import.md) ignored or approximated
+ * in the file the workload was read from: one note per key or value, in
+ * the order the translation met them, each with the file, the rt-app JSON
+ * path ("global.calibration", "tasks.t.phases.p.mem"), line 0 and what
+ * was ignored or approximated and how ("ignored: ...", "approximated:
+ * ..."); eevdf_diag_format() writes one as "file: path: message".  A
+ * native workload has none.  The notes never make a load fail.
+ * eevdf_workload_nr_notes() is 0 for NULL; eevdf_workload_note() returns
+ * NULL for NULL or i out of range.  Owned by the workload.
+ */
+EEVDF_API size_t eevdf_workload_nr_notes(const eevdf_workload *wl);
+EEVDF_API const struct eevdf_diag *eevdf_workload_note(const eevdf_workload *wl,
+						       size_t i);
+
+/*
+ * The native workload ("format": "eevdf-sim-workload/1", indented JSON,
+ * no final newline) that an rt-app file was translated into and the
+ * workload loaded from: parsing this text gives the same workload, with
+ * the same results.  NULL for a native file, and for NULL.  Owned by the
+ * workload.
+ */
+EEVDF_API const char *eevdf_workload_translation(const eevdf_workload *wl);
+
+/*
  * The workload's "duration" in ns; when the file sets none, its
  * "stop": {"after": D}; else 0.
  */
 EEVDF_API eevdf_time eevdf_workload_duration(const eevdf_workload *wl);
+
+/* SHA-256 of the bytes the workload was read from, 64 hex digits (of
+ * the rt-app file, for one translated from rt-app). */
+EEVDF_API const char *eevdf_workload_sha256(const eevdf_workload *wl);
+
+/* The param that sets the workload's length (see eevdf_load_opts.duration),
+ * or NULL when its length is not one param. */
+EEVDF_API const char *eevdf_workload_duration_param(const eevdf_workload *wl);
+
+/* The params after overrides: their count, and param i's name and value
+ * as text (an integer in decimal, a string as is, "null"); NULL past the
+ * end.  A duration param's value is its ns. */
+EEVDF_API size_t eevdf_workload_nr_params(const eevdf_workload *wl);
+EEVDF_API const char *eevdf_workload_param_name(const eevdf_workload *wl,
+						size_t i);
+EEVDF_API const char *eevdf_workload_param_value(const eevdf_workload *wl,
+						 size_t i, char *buf,
+						 size_t len);
+
+/*
+ * Whether the benchmark of wl, run in sim, completed: 1, or 0 with the
+ * reason in why (len bytes).  A workload that ends when its tasks exit
+ * completed when they did; one that ends at a time completed when the
+ * run reached it; one with a warmup needs the run to outlast it.  -1 for
+ * a NULL argument.
+ */
+EEVDF_API int eevdf_workload_completed(const eevdf_workload *wl,
+				       const eevdf_sim *sim, char *why,
+				       size_t len);
 
 /*
  * The file's "machine" (docs/machine-format.md), or NULL when it has
@@ -156,8 +219,7 @@ eevdf_workload_task(const eevdf_workload *wl, size_t i);
  * simulation shares the compiled programs; the workload may be freed
  * before it.
  */
-EEVDF_API int eevdf_workload_add_tasks(const eevdf_workload *wl,
-				       eevdf_sim *sim,
+EEVDF_API int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 				       struct eevdf_diag *diag);
 
 /*

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "lib/sha256.h"
 
 /* SCHED_CAPACITY_SCALE: the capacity of the biggest CPU at full speed. */
 #define CAPACITY_SCALE 1024u
@@ -423,4 +424,46 @@ void eevdf__machine_apply_costs(const struct eevdf_machine *m,
 {
 	if (m && c)
 		eevdf__costs_apply(c, &m->costs, m->cost_set);
+}
+
+/*
+ * The digest of what the machine is, not of how it was written: a
+ * canonical text of its name, HZ, every CPU's core, LLC, package and
+ * capacity, and its cost overrides in EEVDF_COST_MAP order.  Two files
+ * that describe the same machine have the same digest; the description
+ * is left out, since it changes no result.
+ */
+int eevdf_machine_digest(const eevdf_machine *m, char hex[65])
+{
+	struct eevdf_sha256 s;
+	struct cost_table costs;
+	char line[96];
+	int n;
+
+	if (!m || !hex)
+		return EEVDF_EINVAL;
+	costs = m->costs;
+	eevdf__sha256_init(&s);
+	n = snprintf(line, sizeof(line), "eevdf-sim-machine/1\nhz %d\nname ",
+		     m->hz);
+	eevdf__sha256_update(&s, line, (size_t)n);
+	eevdf__sha256_update(&s, m->name, strlen(m->name));
+	for (int i = 0; i < m->nr_cpus; i++) {
+		const struct machine_cpu *c = &m->cpu[i];
+
+		n = snprintf(line, sizeof(line), "\ncpu %d %d %d %d %u", i,
+			     c->core, c->llc, c->package, c->capacity);
+		eevdf__sha256_update(&s, line, (size_t)n);
+	}
+	for (int i = 0; eevdf__costs_name(i); i++) {
+		if (!((m->cost_set >> i) & 1u))
+			continue;
+		n = snprintf(line, sizeof(line), "\ncost %s %llu",
+			     eevdf__costs_name(i),
+			     (unsigned long long)*eevdf__costs_at(&costs, i));
+		eevdf__sha256_update(&s, line, (size_t)n);
+	}
+	eevdf__sha256_update(&s, "\n", 1);
+	eevdf__sha256_final(&s, hex);
+	return 0;
 }

@@ -158,36 +158,17 @@ static bool add_str(cJSON *obj, const char *key, const char *s)
 }
 
 /* The effective feature set, in list order, of the features the profile has. */
+static bool append_str(void *arr, const char *s)
+{
+	return append(arr, cJSON_CreateString(s));
+}
+
 static bool add_features(cJSON *config, const eevdf_sim *sim)
 {
-	const char *kernel = eevdf_sim_kernel(sim);
-	uint64_t mask = eevdf_sim_features(sim);
-	size_t n = eevdf_feature_count();
 	cJSON *arr = cJSON_CreateArray();
 
-	if (!attach(config, "features", arr))
-		return false;
-	for (size_t i = 0; i < n && i < 64; i++) {
-		const char *name = eevdf_feature_name(i);
-		size_t len;
-		char *s;
-		bool ok;
-
-		/* the release's list, and the RFC knobs that are on */
-		if (!name || (!eevdf_feature_in_profile(kernel, i) &&
-			      !(eevdf_feature_is_rfc(i) && ((mask >> i) & 1))))
-			continue;
-		len = strlen(name) + sizeof("NO_");
-		s = malloc(len);
-		if (!s)
-			return false;
-		snprintf(s, len, "%s%s", (mask >> i) & 1 ? "" : "NO_", name);
-		ok = append(arr, cJSON_CreateString(s));
-		free(s);
-		if (!ok)
-			return false;
-	}
-	return true;
+	return attach(config, "features", arr) &&
+	       eevdf__feature_list(sim, append_str, arr);
 }
 
 /*
@@ -195,15 +176,18 @@ static bool add_features(cJSON *config, const eevdf_sim *sim)
  * of its own ran on the flat machine of its CPU count, so the results say
  * that, in the name --cpus N gives it.
  */
-static bool add_machine(cJSON *config, const eevdf_sim *sim)
+static bool add_machine(cJSON *config, const eevdf_sim *sim, bool digest)
 {
 	const struct eevdf_machine *m = sim->machine;
 	int n = eevdf_sim_nr_cpus(sim);
 	cJSON *o = cJSON_CreateObject();
-	char flat[32];
+	char flat[32], hex[65];
 
 	snprintf(flat, sizeof(flat), "flat-%d", n);
+	if (digest && eevdf__sim_machine_digest(sim, hex) < 0)
+		return false;
 	return attach(config, "machine", o) &&
+	       (!digest || add_str(o, "digest", hex)) &&
 	       add_str(o, "name", m ? eevdf_machine_name(m) : flat) &&
 	       add_s64(o, "cpus", n) &&
 	       add_s64(o, "cores", m ? eevdf_machine_nr_cores(m) : n) &&
@@ -230,19 +214,49 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
 	       add_u64(o, "balance_runs", st.balance_runs);
 }
 
-static bool add_config(cJSON *root, const eevdf_sim *sim)
+/* The workload's params, each a number when it reads as one. */
+static bool add_params(cJSON *config, const struct eevdf_run_info *info)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!attach(config, "params", o))
+		return false;
+	for (size_t i = 0; i < info->nr_params; i++) {
+		const char *v = info->param_values[i];
+
+		if (!(eevdf__is_integer_text(v) ?
+			      add_raw(o, info->param_names[i], v) :
+			      add_str(o, info->param_names[i], v)))
+			return false;
+	}
+	return true;
+}
+
+static bool add_opt_str(cJSON *o, const char *key, const char *s)
+{
+	return !s || add_str(o, key, s);
+}
+
+static bool add_config(cJSON *root, const eevdf_sim *sim,
+		       const struct eevdf_run_info *info)
 {
 	cJSON *c = cJSON_CreateObject();
 
 	return attach(root, "config", c) &&
 	       add_str(c, "workload", eevdf_sim_name(sim)) &&
+	       (!info ||
+		(add_opt_str(c, "workload_path", info->workload_path) &&
+		 add_opt_str(c, "workload_sha256", info->workload_sha256) &&
+		 add_opt_str(c, "duration_param", info->duration_param) &&
+		 (!info->nr_params || add_params(c, info)))) &&
 	       add_str(c, "kernel", eevdf_sim_kernel(sim)) &&
 	       add_features(c, sim) &&
 	       add_u64(c, "seed", eevdf_sim_seed(sim)) &&
 	       add_s64(c, "duration_ns", eevdf_sim_duration(sim)) &&
 	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
 	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
-	       add_s64(c, "hz", eevdf_sim_hz(sim)) && add_machine(c, sim) &&
+	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       add_machine(c, sim, info != NULL) &&
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
 }
 
@@ -284,20 +298,15 @@ static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
 /* count, min, max, mean and schbench's percentiles of a histogram. */
 static bool add_hist(cJSON *o, struct eevdf_hist *h)
 {
-	static const unsigned int plist[] = { 500, 900, 990, 999 };
-	static const char *const names[] = { "p50", "p90", "p99", "p99_9" };
-	struct eevdf_hist_pct pct[4];
-	bool ok = add_u64(o, "count", eevdf__hist_count(h)) &&
-		  add_s64(o, "min", eevdf__hist_min(h)) &&
-		  add_s64(o, "max", eevdf__hist_max(h)) &&
-		  add_s64(o, "mean", eevdf__hist_mean(h));
+	struct hist_summary s;
+	bool ok;
 
-	if (!ok || !eevdf__hist_count(h))
-		return ok;
-	if (eevdf__hist_percentiles(h, plist, 4, pct))
+	if (eevdf__hist_summary(h, &s))
 		return false;
-	for (int i = 0; i < 4 && ok; i++)
-		ok = add_s64(o, names[i], pct[i].value);
+	ok = add_u64(o, "count", s.count) && add_s64(o, "min", s.min) &&
+	     add_s64(o, "max", s.max) && add_s64(o, "mean", s.mean);
+	for (int i = 0; i < 4 && ok && s.count; i++)
+		ok = add_s64(o, eevdf__summary_pct_names[i], s.pct[i]);
 	return ok;
 }
 
@@ -366,7 +375,30 @@ static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
  * Build the whole document under root.  Returns 0, EEVDF_ENOMEM, or the
  * error of a getter (which cannot fail for indices it reported itself).
  */
+/* Where the run came from: enough to run it again (eevdf-sim rerun). */
+static bool add_provenance(cJSON *root, const struct eevdf_run_info *info)
+{
+	cJSON *o = cJSON_CreateObject(), *argv;
+
+	if (!attach(root, "provenance", o) ||
+	    !add_opt_str(o, "tool", info->tool) ||
+	    !add_str(o, "library", eevdf_version_string()) ||
+	    !add_opt_str(o, "git", info->git))
+		return false;
+	if (!info->argc)
+		return true;
+	argv = cJSON_CreateArray();
+	if (!attach(o, "command_line", argv))
+		return false;
+	for (size_t i = 0; i < info->argc; i++)
+		if (!append(argv, cJSON_CreateString(info->argv[i])))
+			return false;
+	return true;
+}
+
+/* info: the provenance to write, or NULL; head: the summary's extras. */
 static int build(cJSON *root, const eevdf_sim *sim,
+		 const struct eevdf_run_info *info,
 		 const struct eevdf_headline *head, size_t nr_head)
 {
 	struct acc128 cpu_total = { 0, 0 }, delay_total = { 0, 0 };
@@ -377,7 +409,16 @@ static int build(cJSON *root, const eevdf_sim *sim,
 	cJSON *tasks, *cpus, *summary;
 	int rc;
 
-	if (!add_str(root, "format", RESULT_FORMAT) || !add_config(root, sim))
+	if (!add_str(root, "format", RESULT_FORMAT))
+		return EEVDF_ENOMEM;
+	if (info && info->complete >= 0 &&
+	    (!attach(root, "complete", cJSON_CreateBool(info->complete)) ||
+	     (!info->complete &&
+	      !add_str(root, "incomplete",
+		       info->incomplete ? info->incomplete : ""))))
+		return EEVDF_ENOMEM;
+	if ((info && !add_provenance(root, info)) ||
+	    !add_config(root, sim, info))
 		return EEVDF_ENOMEM;
 
 	tasks = cJSON_CreateArray();
@@ -441,9 +482,53 @@ int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
 	return eevdf_sim_results_json_headlines(sim, NULL, 0, out);
 }
 
+static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
+			bool full, char **out);
+
 int eevdf_sim_results_json_headlines(const eevdf_sim *sim,
 				     const struct eevdf_headline *head,
 				     size_t nr_head, char **out)
+{
+	struct eevdf_run_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.head = head;
+	info.nr_head = nr_head;
+	info.complete = -1;
+	return results_json(sim, &info, false, out);
+}
+
+int eevdf_sim_results_json_run(const eevdf_sim *sim,
+			       const struct eevdf_run_info *info, char **out)
+{
+	return results_json(sim, info, info != NULL, out);
+}
+
+/* A run_info whose counts come with their arrays. */
+static bool info_ok(const struct eevdf_run_info *info)
+{
+	if (!info)
+		return true;
+	if ((info->nr_head && !info->head) || (info->argc && !info->argv) ||
+	    (info->nr_params && (!info->param_names || !info->param_values)))
+		return false;
+	for (size_t i = 0; i < info->nr_head; i++)
+		if (!info->head[i].name || !info->head[i].name[0] ||
+		    !isfinite(info->head[i].value))
+			return false;
+	for (size_t i = 0; i < info->argc; i++)
+		if (!info->argv[i])
+			return false;
+	for (size_t i = 0; i < info->nr_params; i++)
+		if (!info->param_names[i] || !info->param_names[i][0] ||
+		    !info->param_values[i])
+			return false;
+	return true;
+}
+
+/* full: a run_info's provenance too; else only its headlines. */
+static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
+			bool full, char **out)
 {
 	cJSON *root;
 	char *text, *copy;
@@ -453,17 +538,14 @@ int eevdf_sim_results_json_headlines(const eevdf_sim *sim,
 	if (!out)
 		return EEVDF_EINVAL;
 	*out = NULL;
-	if (!sim || (nr_head && !head))
+	if (!sim || !info_ok(info))
 		return EEVDF_EINVAL;
-	for (size_t i = 0; i < nr_head; i++)
-		if (!head[i].name || !head[i].name[0] ||
-		    !isfinite(head[i].value))
-			return EEVDF_EINVAL;
 
 	root = cJSON_CreateObject();
 	if (!root)
 		return EEVDF_ENOMEM;
-	rc = build(root, sim, head, nr_head);
+	rc = build(root, sim, full ? info : NULL, info ? info->head : NULL,
+		   info ? info->nr_head : 0);
 	if (rc < 0) {
 		cJSON_Delete(root);
 		return rc;

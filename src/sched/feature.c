@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "feature.h"
+#include "lib/strdist.h"
 #include "profile.h"
 
 static const char *const feat_names[] = {
@@ -50,17 +51,66 @@ static int feature_index_n(const char *s, size_t len)
 	return -1;
 }
 
+/*
+ * The spelling closest to item[0..len) among every NAME and NO_NAME, for
+ * "did you mean": at most two edits away, case ignored (the kernel's
+ * names are upper case, so "place_lag" means PLACE_LAG); ties go to the
+ * first feature of the list, NAME before NO_NAME.  Writes it into out
+ * (EEVDF_STRDIST_MAX + 1 bytes) and returns true, or returns false.
+ */
+static bool closest_feature(const char *item, size_t len, char *out)
+{
+	char upper[EEVDF_STRDIST_MAX + 1], cand[EEVDF_STRDIST_MAX + 1];
+	size_t best = 3;
+	bool found = false;
+
+	if (len > EEVDF_STRDIST_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = item[i];
+
+		upper[i] = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+	}
+	upper[len] = '\0';
+	for (size_t i = 0; i < EEVDF_FEAT_NR; i++) {
+		for (int neg = 0; neg < 2; neg++) {
+			const char *prefix = neg ? "NO_" : "";
+			size_t d;
+
+			if (strlen(prefix) + strlen(feat_names[i]) >
+			    EEVDF_STRDIST_MAX)
+				continue;
+			snprintf(cand, sizeof(cand), "%s%s", prefix,
+				 feat_names[i]);
+			d = eevdf__strdist(upper, cand);
+			if (d < best) {
+				best = d;
+				memcpy(out, cand, sizeof(cand));
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
+/*
+ * "unknown feature", with the closest spelling when it looks like a typo,
+ * then every valid name.
+ */
 static void unknown_feature(const char *item, size_t len, char *err,
 			    size_t errlen)
 {
+	char near[EEVDF_STRDIST_MAX + 1], hint[EEVDF_STRDIST_MAX + 24] = "";
 	size_t n;
 
 	if (!err || !errlen)
 		return;
+	if (closest_feature(item, len, near))
+		snprintf(hint, sizeof(hint), ": did you mean '%s'?", near);
 	n = (size_t)snprintf(err, errlen,
-			     "unknown feature '%.*s'; valid names (each may "
+			     "unknown feature '%.*s'%s%svalid names (each may "
 			     "take a NO_ prefix):",
-			     (int)len, item);
+			     (int)len, item, hint, hint[0] ? " " : "; ");
 	for (size_t i = 0; i < EEVDF_FEAT_NR && n < errlen; i++)
 		n += (size_t)snprintf(err + n, errlen - n, "%s %s",
 				      i ? "," : "", feat_names[i]);

@@ -80,8 +80,8 @@ EEVDF_FEAT(SIS_PROP, false)
  * (RFC_FEATURES in feature.h).  docs/kernel-profiles.md gives their source.
  *
  * WAKEUP_DEADLINE: a wakee preempts only when its virtual deadline is
- * earlier than the running task's (the 2023 EEVDF series' rule before the
- * pick-based one).
+ * earlier than the running task's (P. Zijlstra's suggestion in the
+ * blogbench regression thread, 2023-08-14).
  */
 EEVDF_FEAT(WAKEUP_DEADLINE, false)
 /*
@@ -129,8 +129,9 @@ EEVDF_FEAT(TTWU_QUEUE_DELAYED, false)
 EEVDF_FEAT(TTWU_QUEUE_DEFAULT, false)
 EEVDF_FEAT(TTWU_DEQUEUE, false)
 /*
- * DEQUEUE_DELAYED (M. Galbraith, 2025, not merged): complete a delayed
- * task's dequeue at wakeup when its CPU has other work, it may run
- * elsewhere, and waker and wakee are not a pair.
+ * DEQUEUE_DELAYED (M. Galbraith, "[PATCH V2] sched/fair: Dequeue
+ * sched_delayed tasks when waking to a busy CPU", 2024-11-23, not
+ * merged): complete a delayed task's dequeue at wakeup when its CPU has
+ * other work, it may run elsewhere, and waker and wakee are not a pair.
  */
 EEVDF_FEAT(DEQUEUE_DELAYED, false)

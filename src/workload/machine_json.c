@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "lib/strdist.h"
 #include "machine/machine.h"
 #include "workload_impl.h"
 
@@ -63,34 +64,6 @@ static int int_key(struct wl_parser *p, const cJSON *obj, const char *key,
 
 /* Costs ------------------------------------------------------------------ */
 
-/* Levenshtein distance of a and b, both short names (at most 31). */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[32];
-
-	if (la > 31 || lb > 31)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 /*
  * "unknown cost", with the closest name when it looks like a typo, and
  * the valid names cut at a name to fit the message (they are all in
@@ -103,7 +76,7 @@ static int unknown_cost(struct wl_parser *p, const char *k)
 	size_t n = strlen(all), room, bd = 3;
 
 	for (int i = 0; eevdf__costs_name(i); i++) {
-		size_t d = distance(k, eevdf__costs_name(i));
+		size_t d = eevdf__strdist(k, eevdf__costs_name(i));
 
 		if (d < bd) {
 			bd = d;

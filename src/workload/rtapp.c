@@ -20,7 +20,9 @@
  * implicitly by name become "objects" in order of first use.  Native object
  * names carry the kind of resource ("mutex:m", "cond:c", "sem:s",
  * "barrier:b", "timer:t") because rt-app has one namespace per kind and the
- * native format only one.
+ * native format only one.  Every key ignored and every value approximated
+ * is also a note (file, rt-app path, what and how) that the loader keeps
+ * for its user (eevdf_workload_note()) and the CLI prints as a warning.
  *
  * Every allocation goes through cJSON's allocator (malloc unless
  * cJSON_InitHooks() says otherwise), so that a test can fail each of them.
@@ -137,13 +139,45 @@ static const struct {
 	[PR_RUNTIME] = { "runtime", 0 }, /* thread level with "phases" */
 };
 
-/* "frag" and "spacing" are legacy keys still in rt-app's example files. */
-static const char *const global_ignored[] = {
-	"calibration",	"pi_enabled",	   "lock_pages",       "logdir",
-	"log_basename", "log_size",	   "ftrace",	       "gnuplot",
-	"io_device",	"mem_buffer_size", "cumulative_slack", "frag",
-	"spacing",
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define PER_BYTES "1 ns per " STR(EEVDF_RTAPP_BYTES_PER_NS) " bytes"
+
+/*
+ * The "global" keys that are accepted and ignored, and why: the message of
+ * their note.  "frag" and "spacing" are legacy keys still in rt-app's
+ * example files.
+ */
+#define LOGS                                                                   \
+	"ignored: rt-app's per-thread logs are not written (run "              \
+	"--format json gives per-task results)"
+static const struct {
+	const char *key;
+	const char *why;
+} global_ignored[] = {
+	{ "calibration", "ignored: 'run' is work at the nominal capacity of "
+			 "the simulated CPU, which needs no calibration" },
+	{ "pi_enabled", "ignored: mutexes have no priority inheritance in the "
+			"model (they go to their waiters in arrival order)" },
+	{ "lock_pages", "ignored: there is no memory to lock in the "
+			"simulation" },
+	{ "logdir", LOGS },
+	{ "log_basename", LOGS },
+	{ "log_size", LOGS },
+	{ "ftrace", "ignored: no trace_marker lines are written (run --trace "
+		    "FILE writes a trace of the run)" },
+	{ "gnuplot", "ignored: no gnuplot scripts are written" },
+	{ "io_device", "ignored: iorun is CPU work of " PER_BYTES
+		       " and writes to no device" },
+	{ "mem_buffer_size",
+	  "ignored: mem and memrun are CPU work of " PER_BYTES
+	  " and use no buffer" },
+	{ "cumulative_slack", "ignored: it changes only the slack that "
+			      "rt-app's logs report" },
+	{ "frag", "ignored: a legacy key that rt-app no longer reads" },
+	{ "spacing", "ignored: a legacy key that rt-app no longer reads" },
 };
+#undef LOGS
 
 static const char *const policy_names[] = { "normal", "batch", "idle" };
 
@@ -192,9 +226,11 @@ struct rt {
 	size_t nr_tasks;
 	struct rt_obj *objs;
 	size_t nr_objs, cap_objs;
-	struct strlist ignored; /* rt-app paths of ignored keys */
-	struct strlist remarks; /* sentences for the description */
-	bool approx;		/* mem, iorun or memrun seen */
+	struct strlist ignored;	  /* rt-app paths of ignored keys */
+	struct strlist remarks;	  /* sentences for the description */
+	struct eevdf_diag *notes; /* ignored and approximate, one by one */
+	size_t nr_notes, cap_notes;
+	bool approx; /* mem, iorun or memrun seen */
 	int def_policy;
 	const struct rt_task *cur; /* the task being emitted */
 	bool cur_tmpl;		   /* ... as a template */
@@ -334,10 +370,39 @@ static void pop(struct rt *t, size_t old)
 	t->path[old] = '\0';
 }
 
-/* The current path as an ignored key, for the description. */
-static void ignore_here(struct rt *t)
+/*
+ * A note at the current path: something ignored or approximate, for the
+ * loader's user (eevdf_workload_note()).  A note already there (same path
+ * and message: a thread emitted as a task and as a template) is not
+ * repeated.
+ */
+__attribute__((format(printf, 2, 3))) static void note(struct rt *t,
+						       const char *fmt, ...)
+{
+	struct eevdf_diag *n, *v;
+	va_list ap;
+
+	if (!(v = grow(t, t->notes, t->nr_notes, &t->cap_notes, sizeof(*v))))
+		return;
+	t->notes = v;
+	n = &t->notes[t->nr_notes];
+	memset(n, 0, sizeof(*n));
+	eevdf__wl_set_str(n->file, sizeof(n->file), t->diag->file);
+	eevdf__wl_set_str(n->path, sizeof(n->path), t->path);
+	va_start(ap, fmt);
+	vsnprintf(n->msg, sizeof(n->msg), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < t->nr_notes; i++)
+		if (!strcmp(v[i].path, n->path) && !strcmp(v[i].msg, n->msg))
+			return;
+	t->nr_notes++;
+}
+
+/* The current path as an ignored key, for the description, and a note. */
+static void ignore_here(struct rt *t, const char *why)
 {
 	strlist_add(t, &t->ignored, t->path);
+	note(t, "%s", why);
 }
 
 /* Lenient reading -------------------------------------------------------- */
@@ -424,18 +489,32 @@ static size_t skip_blank(const char *buf, size_t len, size_t i)
 	return i < len ? i : len;
 }
 
-int eevdf__rtapp_detect(const char *buf, size_t len)
+/* The top-level keys a scan saw (scan_top()). */
+enum {
+	TK_FORMAT = 1u << 0,
+	TK_TASKS = 1u << 1,	  /* "tasks", an object */
+	TK_TASKS_OTHER = 1u << 2, /* "tasks", anything else */
+	TK_GLOBAL = 1u << 3,
+	TK_RESOURCES = 1u << 4,
+	TK_OTHER = 1u << 5,
+};
+
+/*
+ * The top-level keys of buf, comments skipped, without parsing or
+ * allocating: a mask of TK_*, or -1 when buf is not a JSON object.  A
+ * truncated or malformed text gives the keys seen up to where it breaks.
+ */
+static int scan_top(const char *buf, size_t len)
 {
-	bool tasks_obj = false;
-	int depth = 0;
+	int depth = 0, keys = 0;
 	size_t i;
 
 	if (!buf)
-		return 0;
+		return -1;
 	i = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	i = skip_blank(buf, len, i);
 	if (i >= len || buf[i] != '{')
-		return 0;
+		return -1;
 	while (i < len) {
 		char c = buf[i];
 
@@ -450,12 +529,21 @@ int eevdf__rtapp_detect(const char *buf, size_t len)
 			i = skip_blank(buf, len, e + 1);
 			if (depth != 1 || i >= len || buf[i] != ':')
 				continue;
-			if (n == 6 && memcmp(buf + s, "format", 6) == 0)
-				return 0;
-			if (n == 5 && memcmp(buf + s, "tasks", 5) == 0) {
+			if (n == 6 && memcmp(buf + s, "format", 6) == 0) {
+				keys |= TK_FORMAT;
+			} else if (n == 5 && memcmp(buf + s, "tasks", 5) == 0) {
 				i = skip_blank(buf, len, i + 1);
-				if (i < len && buf[i] == '{')
-					tasks_obj = true;
+				keys |= i < len && buf[i] == '{' ?
+						TK_TASKS :
+						TK_TASKS_OTHER;
+			} else if (n == 6 &&
+				   memcmp(buf + s, "global", 6) == 0) {
+				keys |= TK_GLOBAL;
+			} else if (n == 9 &&
+				   memcmp(buf + s, "resources", 9) == 0) {
+				keys |= TK_RESOURCES;
+			} else {
+				keys |= TK_OTHER;
 			}
 			continue;
 		}
@@ -467,7 +555,21 @@ int eevdf__rtapp_detect(const char *buf, size_t len)
 		}
 		i = skip_blank(buf, len, i + 1);
 	}
-	return tasks_obj;
+	return keys;
+}
+
+int eevdf__rtapp_detect(const char *buf, size_t len)
+{
+	int keys = scan_top(buf, len);
+
+	return keys >= 0 && (keys & TK_TASKS) && !(keys & TK_FORMAT);
+}
+
+int eevdf__rtapp_fragment(const char *buf, size_t len)
+{
+	int keys = scan_top(buf, len);
+
+	return keys > 0 && !(keys & ~(TK_GLOBAL | TK_RESOURCES));
 }
 
 /*
@@ -1130,8 +1232,37 @@ static int parse_slice(struct rt *t, const cJSON *v, s64 *out)
 			 "ms.",
 			 t->path, (long long)us, (long long)*out);
 		strlist_add(t, &t->remarks, b);
+		note(t,
+		     "%lld us is clamped to %lld us, as sched_setattr() "
+		     "clamps a custom slice to 0.1..100 ms",
+		     (long long)us, (long long)*out);
 	}
 	return 0;
+}
+
+/* Why a thread or phase property is accepted and ignored: its note. */
+static const char *prop_ignored(int pr)
+{
+	switch (pr) {
+	case PR_DL_PERIOD:
+	case PR_DL_DEADLINE:
+		return "ignored: only SCHED_DEADLINE uses it, and eevdf-sim "
+		       "models the fair class";
+	case PR_PERIOD:
+		return "ignored: the legacy spelling of dl-period, which only "
+		       "SCHED_DEADLINE uses";
+	case PR_DEADLINE:
+		return "ignored: the legacy spelling of dl-deadline, which only "
+		       "SCHED_DEADLINE uses";
+	case PR_TASKGROUP:
+		return "ignored: there are no cgroups in the model yet (the "
+		       "thread runs in the root group)";
+	case PR_UTIL_MIN:
+	case PR_UTIL_MAX:
+		return "ignored: uclamp is not modelled";
+	default: /* PR_NODES */
+		return "ignored: NUMA memory placement is not modelled";
+	}
 }
 
 static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
@@ -1175,7 +1306,7 @@ static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
 		a->cpus = v;
 		return parse_cpus(t, v);
 	default: /* deadline-only, uclamp, NUMA and cgroup settings */
-		ignore_here(t);
+		ignore_here(t, prop_ignored(pr));
 		return 0;
 	}
 }
@@ -1438,7 +1569,7 @@ static int emit_event(struct rt *t, const char *key, const cJSON *v,
 	struct rt_task *target;
 	cJSON *op, *w;
 	const char *s = "";
-	s64 x, nfor;
+	s64 x = 0, nfor, bytes;
 	int r = 0;
 
 	switch (ev) {
@@ -1464,10 +1595,22 @@ static int emit_event(struct rt *t, const char *key, const cJSON *v,
 				 (long long)MAX_US);
 		if (r)
 			return r;
+		bytes = x;
 		x = (x + EEVDF_RTAPP_BYTES_PER_NS - 1) /
 		    EEVDF_RTAPP_BYTES_PER_NS;
 		put_op_dur(t, body, "run", x, "ns");
 		t->approx = true;
+		note(t,
+		     "approximated: %s%lld bytes %s %lld ns of CPU work "
+		     "(" PER_BYTES "%s)",
+		     ev == EV_MEMRUN ? "size x count = " : "", (long long)bytes,
+		     ev == EV_IORUN ? "written to io_device are" : "are",
+		     (long long)x,
+		     ev == EV_MEMRUN ?
+			     ", whatever the type, stride and pattern" :
+		     ev == EV_IORUN ? "; no I/O is modelled" :
+				      "; caches and memory bandwidth are not "
+				      "modelled");
 		*bound = sat_add(*bound, (u64)x);
 		return 0;
 	case EV_TIMER:
@@ -1758,7 +1901,7 @@ static int parse_global(struct rt *t, const cJSON *g, s64 *duration)
 			if (strcmp(jt->string, it->string) == 0)
 				break;
 		for (i = 0; i < ARRAY_SIZE(global_ignored) &&
-			    strcmp(it->string, global_ignored[i]);
+			    strcmp(it->string, global_ignored[i].key);
 		     i++)
 			;
 		if (jt != it)
@@ -1768,7 +1911,7 @@ static int parse_global(struct rt *t, const cJSON *g, s64 *duration)
 		else if (strcmp(it->string, "default_policy") == 0)
 			r = parse_policy(t, it, &t->def_policy);
 		else if (i < ARRAY_SIZE(global_ignored))
-			ignore_here(t);
+			ignore_here(t, global_ignored[i].why);
 		else
 			r = fail(t,
 				 "unknown key '%s' (valid: duration, "
@@ -1995,6 +2138,7 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 {
 	cJSON *root = NULL, *tasks = NULL, *tmpls = NULL, *objs;
 	const cJSON *it, *jt;
+	const struct rt_task *forever = NULL; /* the first thread without end */
 	u64 total = 0, b;
 	s64 duration;
 	bool any = false;
@@ -2013,7 +2157,9 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		if (jt != it)
 			r = fail(t, "duplicate key '%s'", it->string);
 		else if (!strcmp(it->string, "resources"))
-			ignore_here(t); /* legacy: resources come by name */
+			ignore_here(t, "ignored: resources are created by "
+				       "name where the events use them, as "
+				       "rt-app does");
 		else if (strcmp(it->string, "global") &&
 			 strcmp(it->string, "tasks"))
 			r = fail(t,
@@ -2024,8 +2170,23 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		if (r)
 			return r;
 	}
-	if (!cJSON_GetObjectItemCaseSensitive(in, "tasks"))
+	if (!cJSON_GetObjectItemCaseSensitive(in, "tasks")) {
+		bool g = cJSON_GetObjectItemCaseSensitive(in, "global") != NULL;
+		bool res = cJSON_GetObjectItemCaseSensitive(in, "resources") !=
+			   NULL;
+
+		/* what is left: "global" and "resources", as merge.py reads */
+		if (g || res)
+			return fail(t,
+				    "an rt-app fragment (only %s, no "
+				    "\"tasks\"): merge it with the files that "
+				    "define the threads into one rt-app file "
+				    "first (rt-app's doc/merge.py does)",
+				    g && res ? "\"global\" and \"resources\"" :
+				    g	     ? "\"global\"" :
+					       "\"resources\"");
 		return fail(t, "missing key 'tasks'");
+	}
 	r = parse_global(t, cJSON_GetObjectItemCaseSensitive(in, "global"),
 			 &duration);
 	if (!r)
@@ -2049,13 +2210,20 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		if (task->inst && !task->forked)
 			continue;
 		if (!task->forked) {
-			char note[160];
+			size_t o1 = push(t, "tasks"), o2 = push(t, task->name);
+			size_t o3 = push(t, "instance");
+			char line[160];
 
-			snprintf(note, sizeof(note),
+			snprintf(line, sizeof(line),
 				 "tasks.%.64s: instance 0 "
 				 "and no fork starts it, so it never runs.",
 				 task->name);
-			strlist_add(t, &t->remarks, note);
+			strlist_add(t, &t->remarks, line);
+			note(t, "0 and no fork starts the thread: it never "
+				"runs");
+			pop(t, o3);
+			pop(t, o2);
+			pop(t, o1);
 		}
 		r = emit_task(t, task, true, NULL, tmpls, &task->tbound);
 	}
@@ -2065,6 +2233,8 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		any = true;
 		r = emit_task(t, &t->tasks[i], false, tasks, NULL, &b);
 		total = sat_add(total, sat_mul(b, (u64)t->tasks[i].inst));
+		if (!r && b == NO_END && !forever)
+			forever = &t->tasks[i];
 	}
 	if (!r && !any) {
 		size_t old = push(t, "tasks");
@@ -2080,11 +2250,22 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 		r = EEVDF_ENOMEM;
 		goto fail;
 	}
-	if (duration <= 0 && total == NO_END)
+	if (duration <= 0 && total == NO_END) {
+		size_t o1 = push(t, "tasks");
+		size_t o2 = forever ? push(t, forever->name) : t->plen;
+
 		strlist_add(t, &t->remarks,
 			    "A thread loops for ever and "
 			    "global.duration is -1: the run stops at the "
 			    "workload's duration (" FOREVER_DURATION ").");
+		note(t,
+		     "%s for ever and no global.duration ends the run: it "
+		     "stops at the workload's duration, " FOREVER_DURATION
+		     " (run --duration sets another)",
+		     forever ? "loops" : "a thread loops");
+		pop(t, o2);
+		pop(t, o1);
+	}
 	put_str(t, root, "format", "eevdf-sim-workload/1");
 	put_name(t, root, file);
 	put_description(t, root, file);
@@ -2114,8 +2295,10 @@ fail:
 	return r;
 }
 
-int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
-			   char **json_out, struct eevdf_diag *diag)
+int eevdf__rtapp_translate_notes(const char *buf, size_t len,
+				 const char *filename, char **json_out,
+				 struct eevdf_diag **notes, size_t *nr_notes,
+				 struct eevdf_diag *diag)
 {
 	struct eevdf_diag scratch;
 	struct rt t;
@@ -2130,7 +2313,11 @@ int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 	memset(diag, 0, sizeof(*diag));
 	eevdf__wl_set_str(diag->file, sizeof(diag->file),
 			  filename ? filename : "<memory>");
-	if (!json_out || (!buf && len))
+	if (notes)
+		*notes = NULL;
+	if (nr_notes)
+		*nr_notes = 0;
+	if (!json_out || (!buf && len) || (!notes != !nr_notes))
 		return EEVDF_EINVAL;
 	*json_out = NULL;
 	if (len == 0) {
@@ -2193,5 +2380,18 @@ out:
 	cJSON_free(t.tasks);
 	strlist_free(&t.ignored);
 	strlist_free(&t.remarks);
+	if (!r && notes && t.nr_notes) {
+		*notes = t.notes;
+		*nr_notes = t.nr_notes;
+	} else {
+		cJSON_free(t.notes);
+	}
 	return r;
+}
+
+int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
+			   char **json_out, struct eevdf_diag *diag)
+{
+	return eevdf__rtapp_translate_notes(buf, len, filename, json_out, NULL,
+					    NULL, diag);
 }

@@ -27,6 +27,15 @@
 int eevdf__rtapp_detect(const char *buf, size_t len);
 
 /*
+ * 1 when buf (as for eevdf__rtapp_detect()) is a piece of an rt-app file
+ * made to be merged with others (rt-app's doc/merge.py): a top-level
+ * object whose keys are only "global" and "resources", at least one of
+ * them.  The translator refuses such a text with a message that says so.
+ * 0 otherwise; nothing is allocated.
+ */
+int eevdf__rtapp_fragment(const char *buf, size_t len);
+
+/*
  * Translate rt-app text into native workload text.  filename labels
  * diagnostics and names the workload (NULL: "<memory>").  Returns 0 and
  * *json_out, a NUL-terminated string from cJSON's allocator (free() it,
@@ -38,6 +47,20 @@ int eevdf__rtapp_detect(const char *buf, size_t len);
  */
 int eevdf__rtapp_translate(const char *buf, size_t len, const char *filename,
 			   char **json_out, struct eevdf_diag *diag);
+
+/*
+ * eevdf__rtapp_translate(), and what the translation ignored or
+ * approximated: on success *notes is an array of *nr_notes notes (NULL
+ * and 0 when there is none) from cJSON's allocator, in the order met, one
+ * per key or value, each with the file, the rt-app path and the message
+ * ("ignored: ...", "approximated: ..."), line 0.  On error *notes is NULL
+ * and *nr_notes 0.  notes and nr_notes are both NULL (no notes wanted) or
+ * both set (else EEVDF_EINVAL).
+ */
+int eevdf__rtapp_translate_notes(const char *buf, size_t len,
+				 const char *filename, char **json_out,
+				 struct eevdf_diag **notes, size_t *nr_notes,
+				 struct eevdf_diag *diag);
 
 /*
  * The lenient reading of rt-app files, in place: blank out comments and

@@ -33,6 +33,24 @@ static const char *const top_later[] = {
 	"include",
 };
 
+/*
+ * A workload as this file allocates it: with what an rt-app import adds,
+ * the translation's notes and the native text it was loaded from
+ * (eevdf_workload_note(), eevdf_workload_translation()).  The workload is
+ * the first member, so a workload pointer is its box's.
+ */
+struct wl_box {
+	struct eevdf_workload wl;
+	struct eevdf_diag *notes; /* cJSON's allocator, as the translator's */
+	size_t nr_notes;
+	char *native; /* the translated text; NULL for a native file */
+};
+
+static const struct wl_box *box_of(const eevdf_workload *wl)
+{
+	return (const struct wl_box *)wl;
+}
+
 /* Top level ------------------------------------------------------------- */
 
 /* "kernel": the profile the workload was written for, by a known name. */
@@ -346,6 +364,41 @@ static int parse_duration_key(struct wl_parser *p, const cJSON *root,
 	return r;
 }
 
+/*
+ * The param that is the workload's length: its "duration" (else its
+ * "stop": {"after": ...}) written as "${NAME}" alone, NAME one of its
+ * "params".  --duration sets that param (eevdf_load_opts.duration).
+ */
+static void find_duration_param(struct wl_parser *p, const cJSON *root)
+{
+	const cJSON *d = get(root, "duration"), *stop = get(root, "stop");
+	const cJSON *params = get(root, "params");
+	const char *s, *e;
+	size_t n;
+
+	p->dur_param[0] = '\0';
+	if (!d && cJSON_IsObject(stop))
+		d = get(stop, "after");
+	if (!d || !cJSON_IsString(d) || !d->valuestring ||
+	    !cJSON_IsObject(params) || strncmp(d->valuestring, "${", 2) != 0)
+		return;
+	for (s = d->valuestring + 2; *s == ' '; s++)
+		;
+	for (e = s; *e == '_' || (*e >= 'a' && *e <= 'z') ||
+		    (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9');
+	     e++)
+		;
+	n = (size_t)(e - s);
+	while (*e == ' ')
+		e++;
+	if (n == 0 || n > WL_IDENT_MAX || strcmp(e, "}") != 0)
+		return;
+	memcpy(p->dur_param, s, n);
+	p->dur_param[n] = '\0';
+	if (!get(params, p->dur_param))
+		p->dur_param[0] = '\0';
+}
+
 static int parse_top(struct wl_parser *p, const cJSON *root)
 {
 	struct eevdf_workload *wl = p->wl;
@@ -381,6 +434,10 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	if (!p->nllc)
 		p->nllc = wl->machine ? wl->machine->nr_llcs : 1;
 	/* params next: everything else may use them */
+	find_duration_param(p, root);
+	if (p->dur_param[0] &&
+	    !(wl->duration_param = eevdf__wl_strdup(p->dur_param)))
+		return nomem(p);
 	old = get(root, "params") ? path_key(p, "params") : p->plen;
 	r = eevdf__wl_parse_params(p, get(root, "params"));
 	path_pop(p, old);
@@ -407,6 +464,16 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	}
 	if (!wl->duration && wl->stop == WL_STOP_AFTER)
 		wl->duration = wl->stop_after;
+	/*
+	 * --duration of a workload whose length is no param: its length, a
+	 * fixed end ("stop": {"after": "2s"}, rt-app's "duration") included;
+	 * for one that ends when its tasks exit, only the cap of the run.
+	 */
+	if (p->opts && p->opts->duration > 0 && !p->dur_param[0]) {
+		wl->duration = p->opts->duration;
+		if (wl->stop == WL_STOP_AFTER)
+			wl->stop_after = p->opts->duration;
+	}
 	/* a validator's errors in "costs" end the load there */
 	if ((r = member(p, root, "costs", parse_costs)) ||
 	    (r = eevdf__wl_collected(p)) ||
@@ -492,6 +559,7 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 {
 	struct eevdf_diag scratch;
 	struct eevdf_workload *wl;
+	struct wl_box *box;
 	struct wl_parser p;
 	cJSON *root;
 	int rtapp;
@@ -521,14 +589,22 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 	 * docs/rtapp-import.md.  Errors in the translation name rt-app
 	 * paths; the translated text is checked like any native workload.
 	 */
+	/*
+	 * A piece of an rt-app file made to be merged ("global" or
+	 * "resources" alone) goes to the translator too, which says so.
+	 */
 	if (opts && opts->input != EEVDF_INPUT_AUTO)
 		rtapp = opts->input == EEVDF_INPUT_RTAPP;
 	else
-		rtapp = eevdf__rtapp_detect(buf, len);
+		rtapp = eevdf__rtapp_detect(buf, len) ||
+			eevdf__rtapp_fragment(buf, len);
 	if (rtapp) {
+		struct eevdf_diag *notes = NULL;
+		size_t nr_notes = 0;
 		char *text = NULL;
 
-		r = eevdf__rtapp_translate(buf, len, filename, &text, diag);
+		r = eevdf__rtapp_translate_notes(buf, len, filename, &text,
+						 &notes, &nr_notes, diag);
 		if (r)
 			return r;
 		r = eevdf_workload_parse_opts(
@@ -542,19 +618,31 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 				.errors = opts ? opts->errors : NULL,
 				.max_errors = opts ? opts->max_errors : 0,
 				.nr_errors = opts ? opts->nr_errors : NULL,
+				.duration = opts ? opts->duration : 0,
 			},
 			out, diag);
-		free(text);
+		if (!r && *out) {
+			box = (struct wl_box *)*out;
+			box->notes = notes;
+			box->nr_notes = nr_notes;
+			box->native = text;
+			/* the rt-app file's bytes, not those of its translation */
+			eevdf_sha256_hex(buf, len, (*out)->sha256);
+			return 0;
+		}
+		cJSON_free(text);
+		cJSON_free(notes);
 		return r;
 	}
 
 	if ((r = eevdf__wl_parse_json(buf, len, diag, &root)))
 		return r;
-	wl = calloc(1, sizeof(*wl));
-	if (!wl) {
+	box = calloc(1, sizeof(*box));
+	if (!box) {
 		cJSON_Delete(root);
 		return nomem(&p);
 	}
+	wl = &box->wl;
 	p.wl = wl;
 	eevdf__wl_set_str(wl->file, sizeof(wl->file), diag->file);
 	/* "@pid" first: slot 0 in every task */
@@ -569,6 +657,7 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 		eevdf_workload_free(wl);
 		return r;
 	}
+	eevdf_sha256_hex(buf, len, wl->sha256);
 	*out = wl;
 	return 0;
 }
@@ -665,9 +754,12 @@ void eevdf_workload_free(eevdf_workload *wl)
 	free(wl->report_opts);
 	eevdf_machine_free(wl->machine);
 	free(wl->kernel);
+	free(wl->duration_param);
 	free(wl->name);
 	free(wl->description);
-	free(wl);
+	cJSON_free(box_of(wl)->notes);
+	cJSON_free(box_of(wl)->native);
+	free((struct wl_box *)wl);
 }
 
 char *eevdf_diag_format(const struct eevdf_diag *d, char *buf, size_t len)
@@ -697,9 +789,108 @@ const char *eevdf_workload_description(const eevdf_workload *wl)
 	return wl && wl->description ? wl->description : "";
 }
 
+size_t eevdf_workload_nr_notes(const eevdf_workload *wl)
+{
+	return wl ? box_of(wl)->nr_notes : 0;
+}
+
+const struct eevdf_diag *eevdf_workload_note(const eevdf_workload *wl, size_t i)
+{
+	return wl && i < box_of(wl)->nr_notes ? &box_of(wl)->notes[i] : NULL;
+}
+
+const char *eevdf_workload_translation(const eevdf_workload *wl)
+{
+	return wl ? box_of(wl)->native : NULL;
+}
+
 eevdf_time eevdf_workload_duration(const eevdf_workload *wl)
 {
 	return wl ? wl->duration : 0;
+}
+
+const char *eevdf_workload_sha256(const eevdf_workload *wl)
+{
+	return wl ? wl->sha256 : NULL;
+}
+
+const char *eevdf_workload_duration_param(const eevdf_workload *wl)
+{
+	return wl ? wl->duration_param : NULL;
+}
+
+size_t eevdf_workload_nr_params(const eevdf_workload *wl)
+{
+	return wl ? wl->nr_params : 0;
+}
+
+const char *eevdf_workload_param_name(const eevdf_workload *wl, size_t i)
+{
+	return wl && i < wl->nr_params ? wl->params[i].name : NULL;
+}
+
+const char *eevdf_workload_param_value(const eevdf_workload *wl, size_t i,
+				       char *buf, size_t len)
+{
+	const struct wl_value *v;
+
+	if (!wl || i >= wl->nr_params || !buf || !len)
+		return NULL;
+	v = &wl->params[i].v;
+	if (v->kind == WV_INT)
+		snprintf(buf, len, "%lld", (long long)v->i);
+	else if (v->kind == WV_STR)
+		snprintf(buf, len, "%s", v->s);
+	else
+		snprintf(buf, len, "null");
+	return buf;
+}
+
+int eevdf_workload_completed(const eevdf_workload *wl, const eevdf_sim *sim,
+			     char *why, size_t len)
+{
+	eevdf_time now, end;
+	size_t n, running = 0;
+
+	if (!wl || !sim)
+		return -1;
+	now = eevdf_sim_now(sim);
+	if ((wl->stop == WL_STOP_ALL_EXITED ||
+	     wl->stop == WL_STOP_TASK_EXITED) &&
+	    !eevdf_sim_done(sim)) {
+		n = eevdf_sim_nr_tasks(sim);
+		for (size_t i = 0; i < n; i++) {
+			struct eevdf_task_stats st;
+
+			if (eevdf_sim_task_stats(sim, i, &st) == 0 &&
+			    st.state != EEVDF_TASK_DEAD)
+				running++;
+		}
+		eevdf__set_err(why, len,
+			       "it did not finish: %zu of its %zu tasks "
+			       "were still there when the run ended at "
+			       "%.3f s",
+			       running, n, (double)now / 1e9);
+		return 0;
+	}
+	end = wl->stop == WL_STOP_AFTER ? wl->stop_after : 0;
+	if (end && now < end) {
+		eevdf__set_err(why, len,
+			       "the run ended at %.3f s, before the "
+			       "benchmark's own end at %.3f s",
+			       (double)now / 1e9, (double)end / 1e9);
+		return 0;
+	}
+	if (wl->warmup && now <= wl->warmup) {
+		eevdf__set_err(why, len,
+			       "the run ended at %.3f s, inside its %.3f s "
+			       "warmup: nothing was measured",
+			       (double)now / 1e9, (double)wl->warmup / 1e9);
+		return 0;
+	}
+	if (why && len)
+		why[0] = '\0';
+	return 1;
 }
 
 bool eevdf_workload_seed(const eevdf_workload *wl, uint64_t *seed)

@@ -516,6 +516,31 @@ static const char *find_override(const struct wl_parser *p, const char *name)
 	return hit;
 }
 
+/*
+ * --duration of a workload whose length is param name: the param takes
+ * it, so that runtime, warmup and report follow.  An explicit --param of
+ * that name (ov) must agree.
+ */
+static int set_duration_param(struct wl_parser *p, const char *name,
+			      const char *ov, struct wl_value *v)
+{
+	eevdf_time d = p->opts->duration;
+
+	if (ov && !(v->kind == WV_INT && v->i == d)) {
+		eevdf__wl_value_free(v);
+		return fail(p,
+			    "--duration %lld ns and --param %s disagree: "
+			    "the workload's length is its param '%s'; give "
+			    "one of them",
+			    (long long)d, ov, name);
+	}
+	eevdf__wl_value_free(v);
+	v->kind = WV_INT;
+	v->i = d;
+	v->s = NULL;
+	return 0;
+}
+
 static int check_overrides(struct wl_parser *p, const cJSON *params)
 {
 	char sb[WL_SHOWN_MAX];
@@ -588,6 +613,10 @@ int eevdf__wl_parse_params(struct wl_parser *p, const cJSON *params)
 			v.kind = WV_INT;
 			v.i = d;
 		}
+		if (p->opts && p->opts->duration > 0 &&
+		    strcmp(name, p->dur_param) == 0 &&
+		    (r = set_duration_param(p, name, ov, &v)))
+			return r;
 		wl->params[wl->nr_params].name = eevdf__wl_strdup(name);
 		wl->params[wl->nr_params].v = v;
 		if (!wl->params[wl->nr_params++].name)

@@ -176,7 +176,9 @@ struct eevdf_workload {
 	char file[sizeof(((struct eevdf_diag *)NULL)->file)];
 	char *name;
 	char *description;
-	char *kernel; /* "kernel": a profile's name, or NULL */
+	char *kernel;	      /* "kernel": a profile's name, or NULL */
+	char *duration_param; /* the param that is its length, or NULL */
+	char sha256[65];      /* of the bytes it was read from */
 	eevdf_time duration;
 	bool has_seed;
 	u64 seed;
@@ -256,6 +258,8 @@ struct wl_parser {
 	char via[WL_PATH_MAX];	   /* macro bodies: the call site */
 	char inst[EEVDF_NAME_MAX]; /* the instance being compiled, or "" */
 	const struct eevdf_load_opts *opts;
+	/* the param that is the workload's length ("${runtime}"), or "" */
+	char dur_param[WL_IDENT_MAX + 1];
 	/* errors collected for a validator (opts->errors) */
 	size_t nr_errors;
 	int first_error;

@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cli_rtapp.sh SIMBINARY: the rt-app import seen from the command line
+# (docs/rtapp-import.md): the notes of a translation printed as warnings
+# on stderr by run, validate, check and compare; 'convert', whose output
+# runs to the very same results as the rt-app file; and rt-app fragments
+# (only "global" or "resources") refused as such.  Bad input gives exit
+# 2, a message naming the file and no output file.  The fixtures are in
+# tests/rtapp/.
+# Prints one line per check and ends with "N passed, M failed".
+set -u
+
+SIM=${1:?usage: cli_rtapp.sh SIMBINARY}
+if [ ! -x "$SIM" ]; then
+	echo "cli_rtapp.sh: $SIM is not an executable" >&2
+	exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+fix=$root/tests/rtapp
+
+pass=0
+fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok    $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL  $1: $2"; fail=$((fail + 1)); }
+
+# Run the simulator; stdout to $tmp/out, stderr to $tmp/err, status in rc.
+rc=0
+sim() {
+	"$SIM" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# Why the last run looks like a crash or a sanitizer finding; "" if clean.
+crash() {
+	if [ "$rc" -ge 128 ]; then
+		echo "killed by signal $((rc - 128))"
+	elif grep -Eq 'runtime error|AddressSanitizer|LeakSanitizer|core dumped' \
+		"$tmp/err"; then
+		echo "sanitizer report: $(grep -Em1 'runtime error|Sanitizer' "$tmp/err")"
+	fi
+}
+
+# expect_error NAME NEEDLE ARGS...: exit 2, stderr holding NEEDLE.
+expect_error() {
+	local name=$1 needle=$2 why
+	shift 2
+	sim "$@"
+	why=$(crash)
+	if [ -n "$why" ]; then
+		bad "$name" "$why"
+	elif [ "$rc" -ne 2 ]; then
+		bad "$name" "exit $rc, expected 2"
+	elif ! grep -qF -- "$needle" "$tmp/err"; then
+		bad "$name" "stderr does not name '$needle': $(head -c 300 "$tmp/err")"
+	else
+		ok "$name"
+	fi
+}
+
+# expect_ok NAME ARGS...: exit 0 and no crash; the caller checks output.
+expect_ok() {
+	local name=$1 why
+	shift
+	sim "$@"
+	why=$(crash)
+	if [ -n "$why" ]; then
+		bad "$name" "$why"
+		return 1
+	elif [ "$rc" -ne 0 ]; then
+		bad "$name" "exit $rc: $(head -c 300 "$tmp/err")"
+		return 1
+	fi
+	return 0
+}
+
+# check NAME CONDITION...: ok when the command CONDITION succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		ok "$name"
+	else
+		bad "$name" "$(head -c 300 "$tmp/err")"
+	fi
+}
+
+# True when FILE or any FILE.tmp.* leftover exists.
+leftovers() {
+	compgen -G "$1.tmp.*" >/dev/null || [ -e "$1" ]
+}
+
+# has FILE LINE: FILE holds LINE as a whole line.
+has() { grep -qxF -- "$2" "$1"; }
+# starts FILE PREFIX: a line of FILE starts with PREFIX.
+starts() { grep -q "^$(printf '%s' "$2" | sed 's/[][\.*^$/]/\\&/g')" "$1"; }
+nwarn() { grep -c '^eevdf-sim: warning: ' "$1"; }
+nowarn_out() { ! grep -q 'warning' "$tmp/out"; }
+is_json() { python3 -m json.tool "$1" >/dev/null 2>&1; }
+
+notes=$fix/notes.json
+native=$root/workloads/two-hogs.json
+# what tests/rtapp/notes.json ignores and approximates: 11 notes
+NOTES=11
+w="eevdf-sim: warning: $notes"
+
+# ---- warnings -------------------------------------------------------------
+if expect_ok "run: an rt-app file with ignored keys runs" run "$notes"; then
+	check "run: one warning per note on stderr" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+	check "run: an ignored global key is a warning with file and path" \
+		has "$tmp/err" "$w: global.calibration: ignored: 'run' is work at the nominal capacity of the simulated CPU, which needs no calibration"
+	check "run: an ignored top-level key" \
+		starts "$tmp/err" "$w: resources: ignored: "
+	check "run: an ignored thread key" \
+		starts "$tmp/err" "$w: tasks.worker.taskgroup: ignored: there are no cgroups"
+	check "run: an ignored phase key" \
+		starts "$tmp/err" "$w: tasks.worker.phases.compute.util_max: ignored: uclamp"
+	check "run: mem is approximated, with the numbers" \
+		starts "$tmp/err" "$w: tasks.worker.phases.compute.mem: approximated: 40000 bytes are 4000 ns of CPU work (1 ns per 10 bytes"
+	check "run: iorun is approximated" \
+		starts "$tmp/err" "$w: tasks.worker.phases.io.iorun: approximated: 8192 bytes written to io_device are 820 ns of CPU work"
+	check "run: memrun is approximated as size x count" \
+		starts "$tmp/err" "$w: tasks.worker.phases.io.memrun: approximated: size x count = 16384 bytes are 1639 ns of CPU work"
+	check "run: a clamped dl-runtime is a warning" \
+		starts "$tmp/err" "$w: tasks.worker.dl-runtime: 50 us is clamped to 100 us"
+	check "run: a thread that never runs is a warning" \
+		starts "$tmp/err" "$w: tasks.spare.instance: 0 and no fork starts the thread"
+	check "run: no warning on stdout" nowarn_out
+	check "run: the latency table is still printed" grep -q '^  TOTAL:' "$tmp/out"
+fi
+if expect_ok "run -q: an rt-app file" run -q "$notes"; then
+	check "run -q: warnings still on stderr" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+	check "run -q: no warning on stdout" nowarn_out
+fi
+if expect_ok "run --format json: an rt-app file" run "$notes" --format json; then
+	check "run --format json: stdout is JSON alone" is_json "$tmp/out"
+	check "run --format json: warnings on stderr" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+fi
+if expect_ok "validate: an rt-app file with notes is valid" validate "$notes"; then
+	check "validate: prints ok" has "$tmp/out" "$notes: ok (2 tasks)"
+	check "validate: and the warnings on stderr" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+fi
+expect_error "validate: warnings do not hide an error of another file" \
+	"nope.json" validate "$notes" "$tmp/nope.json"
+check "validate: the good file's warnings are still printed" \
+	test "$(nwarn "$tmp/err")" -eq "$NOTES"
+if expect_ok "check --update-baseline: an rt-app file" \
+	check "$notes" --baseline "$tmp/base.json" --update-baseline; then
+	check "check: the warnings once" test "$(nwarn "$tmp/err")" -eq "$NOTES"
+fi
+if expect_ok "check: against its baseline" \
+	check "$notes" --baseline "$tmp/base.json"; then
+	check "check: warnings, exit 0" test "$(nwarn "$tmp/err")" -eq "$NOTES"
+fi
+if expect_ok "compare: an rt-app file" compare "$notes" --runs 2 --jobs 2; then
+	check "compare: prints the warnings" \
+		has "$tmp/err" "$w: resources: ignored: resources are created by name where the events use them, as rt-app does"
+	check "compare: the warnings once, not per configuration or run" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+fi
+if expect_ok "run: a native workload" run "$native" --duration 100ms; then
+	check "run: a native workload has no warnings" test ! -s "$tmp/err"
+fi
+if expect_ok "run: an rt-app file without ignored keys" \
+	run "$fix/handoff.json" --cpus 2; then
+	check "run: ... has no warnings" test ! -s "$tmp/err"
+fi
+
+# ---- convert --------------------------------------------------------------
+if expect_ok "convert: an rt-app file to stdout" convert "$notes"; then
+	check "convert: stdout is JSON" is_json "$tmp/out"
+	check "convert: a native workload" \
+		grep -q '"format":[[:space:]]*"eevdf-sim-workload/1"' "$tmp/out"
+	check "convert: the notes are kept in the description" \
+		grep -q '"description":.*Ignored: resources, global.calibration' "$tmp/out"
+	check "convert: the warnings on stderr" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+	check "convert: no warning on stdout" nowarn_out
+	cp "$tmp/out" "$tmp/stdout.json"
+fi
+out=$tmp/notes.native.json
+if expect_ok "convert -o: writes the file" convert "$notes" -o "$out"; then
+	check "convert -o: nothing on stdout" test ! -s "$tmp/out"
+	check "convert -o: the file is what stdout had" cmp -s "$out" "$tmp/stdout.json"
+	check "convert -o: the warnings on stderr" \
+		test "$(nwarn "$tmp/err")" -eq "$NOTES"
+	check "convert -o: no temporary file left" \
+		bash -c "! compgen -G '$out.tmp.*' >/dev/null"
+fi
+if expect_ok "convert: --output - is stdout" convert --output - "$notes"; then
+	check "convert: --output - gives the same text" cmp -s "$tmp/out" "$tmp/stdout.json"
+fi
+if expect_ok "validate: the converted file" validate "$out"; then
+	check "validate: the converted file is native, no warnings" \
+		test ! -s "$tmp/err"
+fi
+
+# Same results: the rt-app file and its conversion, byte for byte but for
+# the lines that name the input when the results record it (the command
+# line, the workload's path and the digest of its bytes).
+input_lines='"(command_line|workload_path|workload_sha256)":'
+results() { grep -Ev "$input_lines" "$1"; }
+same_results() { cmp -s <(results "$1") <(results "$2"); }
+n=0
+for f in "$root"/workloads/*rtapp*.json "$fix"/*.json; do
+	[ -f "$f" ] || continue
+	case ${f##*/} in fragment-*) continue ;; esac
+	base=${f##*/}
+	conv=$tmp/conv-$base
+	if ! "$SIM" convert "$f" -o "$conv" 2>"$tmp/err"; then
+		bad "convert $base" "$(head -c 300 "$tmp/err")"
+		continue
+	fi
+	for args in "--cpus 2 --duration 500ms --seed 1" "--cpus 1 --seed 7" \
+		"--cpus 4 --seed 3 --duration 300ms"; do
+		# shellcheck disable=SC2086
+		"$SIM" run "$f" $args --format json >"$tmp/a.json" 2>/dev/null
+		ra=$?
+		# shellcheck disable=SC2086
+		"$SIM" run "$conv" $args --format json >"$tmp/b.json" 2>/dev/null
+		rb=$?
+		if [ "$ra" -ne 0 ] || [ "$rb" -ne 0 ]; then
+			bad "convert $base: runs ($args)" "exit $ra and $rb"
+		elif same_results "$tmp/a.json" "$tmp/b.json"; then
+			ok "convert $base: same results JSON ($args)"
+		else
+			bad "convert $base: same results JSON ($args)" \
+				"$(diff <(results "$tmp/a.json") <(results "$tmp/b.json") | head -3)"
+		fi
+	done
+	# shellcheck disable=SC2086
+	if "$SIM" run "$f" -q --cpus 2 --seed 1 --duration 200ms >"$tmp/a.txt" 2>/dev/null &&
+		"$SIM" run "$conv" -q --cpus 2 --seed 1 --duration 200ms >"$tmp/b.txt" 2>/dev/null &&
+		cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
+		ok "convert $base: same text report"
+	else
+		bad "convert $base: same text report" "differs or failed"
+	fi
+	n=$((n + 1))
+done
+check "convert: the round trip covered the shipped and test rt-app files" \
+	test "$n" -ge 4
+
+# Errors: exit 2, the file named, nothing written.
+out=$tmp/never.json
+expect_error "convert: a native file is refused as such" \
+	"$native: already a native workload" convert "$native" -o "$out"
+check "convert: ... and writes nothing" bash -c "! { compgen -G '$out.tmp.*' >/dev/null || [ -e '$out' ]; }"
+expect_error "convert: a native file to stdout: nothing on stdout" \
+	"already a native workload" convert "$native"
+check "convert: ... stdout is empty" test ! -s "$tmp/out"
+printf '{"tasks": {"t": {"loop": 1, "run": -5}}}\n' >"$tmp/neg.json"
+expect_error "convert: a bad rt-app value names file and path" \
+	"$tmp/neg.json: tasks.t.run" convert "$tmp/neg.json" -o "$out"
+if leftovers "$out"; then bad "convert: a bad file writes nothing" "$(ls "$tmp")"; else ok "convert: a bad file writes nothing"; fi
+printf '{"tasks": {"t": {"phases": {"p": {"cpus": [0], "run": 10}}}}}\n' >"$tmp/pcpus.json"
+expect_error "convert: a translation the loader refuses is an error" \
+	"not supported by this version yet" convert "$tmp/pcpus.json" -o "$out"
+if leftovers "$out"; then bad "convert: ... writes nothing" "$(ls "$tmp")"; else ok "convert: ... writes nothing"; fi
+printf '{"tasks": {"t": {"run": 10' >"$tmp/trunc.json"
+expect_error "convert: a syntax error names the line" "$tmp/trunc.json:1:" \
+	convert "$tmp/trunc.json" -o "$out"
+expect_error "convert: a fragment is refused as such" "an rt-app fragment" \
+	convert "$fix/fragment-global.json" -o "$out"
+if leftovers "$out"; then bad "convert: a fragment writes nothing" "$(ls "$tmp")"; else ok "convert: a fragment writes nothing"; fi
+expect_error "convert: a missing file is named" "$tmp/missing.json" \
+	convert "$tmp/missing.json" -o "$out"
+expect_error "convert: into a missing directory names it" "$tmp/nodir/x.json" \
+	convert "$notes" -o "$tmp/nodir/x.json"
+check "convert: ... leaves nothing" test ! -e "$tmp/nodir"
+expect_error "convert: FILE is needed" "missing FILE" convert
+expect_error "convert: one FILE only" "unexpected argument" \
+	convert "$notes" "$notes"
+expect_error "convert: an unknown option is named" "--frobnicate" \
+	convert --frobnicate "$notes"
+expect_error "convert: -o needs a value" "needs a value" convert "$notes" -o
+if expect_ok "convert --help" convert --help; then
+	check "convert --help: the usage on stdout" grep -q '^Usage: eevdf-sim convert FILE' "$tmp/out"
+fi
+if expect_ok "--help" --help; then
+	check "--help lists convert" grep -q '^  convert ' "$tmp/out"
+fi
+
+# ---- fragments ------------------------------------------------------------
+expect_error "run: a \"global\" fragment is named as such" \
+	"$fix/fragment-global.json: an rt-app fragment (only \"global\", no \"tasks\"): merge it" \
+	run "$fix/fragment-global.json"
+expect_error "validate: a \"resources\" fragment" \
+	"$fix/fragment-resources.json: an rt-app fragment (only \"resources\", no \"tasks\")" \
+	validate "$fix/fragment-resources.json"
+expect_error "run: a fragment of both" \
+	"an rt-app fragment (only \"global\" and \"resources\", no \"tasks\")" \
+	run "$fix/fragment-both.json"
+expect_error "run --input rt-app: a fragment, the same message" \
+	"$fix/fragment-global.json: an rt-app fragment (only \"global\"" \
+	run --input rt-app "$fix/fragment-global.json"
+printf '{}\n' >"$tmp/empty.json"
+expect_error "run: an empty object is no fragment" "missing key 'format'" \
+	run "$tmp/empty.json"
+printf '{"global": {"duration": 1}, "name": "x"}\n' >"$tmp/mixed.json"
+expect_error "run: \"global\" beside another key is no fragment" \
+	"missing key 'format'" run "$tmp/mixed.json"
+printf '{"format": "eevdf-sim-workload/1", "global": {}}\n' >"$tmp/fmt.json"
+expect_error "run: a native file with a stray \"global\" is no fragment" \
+	"unknown key 'global'" run "$tmp/fmt.json"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -590,6 +590,327 @@ START_TEST(spawn_and_join_children_loop)
 }
 END_TEST
 
+/*
+ * Exited tasks are compacted into their records: a fork/exit loop holds a
+ * bounded number of whole tasks, and every pid's row stays exact.
+ */
+START_TEST(exited_tasks_are_compacted_and_their_rows_stay_exact)
+{
+	eevdf_sim *sim = new_sim(false);
+	struct pb par, chi;
+	struct pop *op;
+	struct eevdf_task_spec tspec = { .name = NULL };
+	size_t whole, most = 0;
+	int ret;
+
+	pb_init(&chi);
+	pb_run(&chi, 10 * US);
+	eevdf__sim_add_template(sim, "child", &tspec, pb_done(&chi), false);
+	pb_init(&par);
+	op = pb_op(&par, P_LOOP);
+	cval(&op->a, 3000);
+	op->len = 2;
+	op = pb_op(&par, P_SPAWN);
+	cval(&op->a, 0);
+	op = pb_op(&par, P_JOIN);
+	cval(&op->a, JOIN_CHILDREN);
+	add(sim, "spawner", pb_done(&par));
+	while ((ret = eevdf_sim_step(sim)) == 1) {
+		whole = eevdf__sim_nr_whole_tasks(sim);
+		most = whole > most ? whole : most;
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert(eevdf_sim_done(sim));
+	/* every op costs nothing: the children's 10 us back to back */
+	ck_assert_int_eq(eevdf_sim_now(sim), 3000 * 10 * US);
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(sim), 3001);
+	ck_assert_uint_eq(sim->nr_exited, 3001);
+	/*
+	 * At most two tasks live at once (the spawner and one child), and the
+	 * last EXITS_KEPT_WHOLE exits stay whole: the most is reached at each
+	 * child's start once EXITS_KEPT_WHOLE tasks have exited.  At the end
+	 * all 3001 have exited and only the last EXITS_KEPT_WHOLE are whole.
+	 */
+	ck_assert_uint_eq(most, 2 + EXITS_KEPT_WHOLE);
+	ck_assert_uint_eq(eevdf__sim_nr_whole_tasks(sim), EXITS_KEPT_WHOLE);
+	ck_assert_ptr_null(sim->sched.tasks[1]);
+	ck_assert_ptr_nonnull(sim->sched.tasks[3000]);
+	/*
+	 * child[k] (pid k + 2) starts when child[k - 1] exits, at k * 10 us,
+	 * on the idle CPU at once (a delay of 0), runs its 10 us and is
+	 * switched out once, dead; compacted or whole, its row says so.
+	 */
+	for (int k = 0; k < 3000; k++) {
+		struct eevdf_task_stats st = stats(sim, k + 2);
+		char name[24];
+
+		snprintf(name, sizeof(name), "child[%d]", k);
+		ck_assert_str_eq(st.name, name);
+		ck_assert_int_eq(st.pid, k + 2);
+		ck_assert_int_eq(st.state, EEVDF_TASK_DEAD);
+		ck_assert_int_eq(st.cpu, 0);
+		ck_assert_int_eq(st.nice, 0);
+		ck_assert_int_eq(st.cpu_ns, 10 * US);
+		ck_assert_int_eq(st.wait_ns, 0);
+		ck_assert_int_eq(st.sleep_ns, 0);
+		ck_assert_uint_eq(st.voluntary, 1);
+		ck_assert_uint_eq(st.involuntary, 0);
+		ck_assert_uint_eq(st.delay_count, 1);
+		ck_assert_int_eq(st.delay_sum_ns, 0);
+		ck_assert_int_eq(st.delay_max_at, k * 10 * US);
+	}
+	/* the spawner blocked in each of its 3000 joins, then exited */
+	ck_assert_uint_eq(stats(sim, 1).voluntary, 3001);
+	ck_assert_int_eq(stats(sim, 1).cpu_ns, 0);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * A parent that exits before its children start stays whole until the
+ * last has started (the start reads its parent), however many exits
+ * come in between.
+ */
+START_TEST(a_parent_stays_whole_until_its_children_have_started)
+{
+	eevdf_sim *sim = new_sim(false);
+	struct pb par, chi;
+	struct pop *op;
+	struct eevdf_task_spec tspec = { .name = NULL };
+	size_t seen = 0;
+	int ret;
+
+	pb_init(&chi);
+	pb_op(&chi, P_EXIT);
+	eevdf__sim_add_template(sim, "child", &tspec, pb_done(&chi), false);
+	pb_init(&par);
+	op = pb_op(&par, P_SPAWN);
+	cval(&op->a, 0);
+	cval(&op->b, 200);
+	add(sim, "parent", pb_done(&par));
+	while ((ret = eevdf_sim_step(sim)) == 1) {
+		size_t unstarted = 0;
+
+		for (size_t i = 1; i < sim->sched.nr_tasks; i++)
+			unstarted += sim->sched.tasks[i] &&
+				     sim->sched.tasks[i]->state == TASK_NEW;
+		ck_assert(!unstarted || sim->sched.tasks[0]);
+		if (sim->sched.tasks[0])
+			seen = sim->nr_exited;
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert(eevdf_sim_done(sim));
+	/*
+	 * All at time 0: the parent spawns 200 and exits, then each child's
+	 * start runs it to its exit at once.  After child[198]'s, 1 + 199
+	 * tasks have exited and child[199] is still to start: the parent is
+	 * whole, long past the EXITS_KEPT_WHOLE exits.  child[199]'s start
+	 * releases it.  The last EXITS_KEPT_WHOLE exits are children.
+	 */
+	ck_assert_int_eq(eevdf_sim_now(sim), 0);
+	ck_assert_uint_eq(seen, 200);
+	ck_assert_ptr_null(sim->sched.tasks[0]);
+	ck_assert_uint_eq(eevdf__sim_nr_whole_tasks(sim), EXITS_KEPT_WHOLE);
+	ck_assert_str_eq(stats(sim, 1).name, "parent");
+	ck_assert_int_eq(stats(sim, 1).state, EEVDF_TASK_DEAD);
+	ck_assert_uint_eq(stats(sim, 1).voluntary, 1);
+	ck_assert_str_eq(stats(sim, 201).name, "child[199]");
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * A compacted task's own semaphore works on: a count posted before the
+ * compaction is kept, and one that was as new is made again when named.
+ */
+START_TEST(a_compacted_tasks_semaphore_keeps_its_count)
+{
+	eevdf_sim *sim = new_sim(false);
+	struct pb b;
+	struct pop *op;
+	char name[16];
+
+	for (int i = 0; i < 2; i++) {
+		pb_init(&b);
+		pb_op(&b, P_EXIT);
+		add(sim, i ? "fresh" : "kept", pb_done(&b));
+	}
+	/* pid 3: posts kept.self at 0, fresh.self at 1 ms */
+	pb_init(&b);
+	pb_op(&b, P_POST)->obj.task_pid = 1;
+	op = pb_op(&b, P_SLEEP);
+	cval(&op->a, 1 * MS);
+	pb_op(&b, P_POST)->obj.task_pid = 2;
+	add(sim, "poster", pb_done(&b));
+	for (int i = 0; i < EXITS_KEPT_WHOLE; i++) {
+		pb_init(&b);
+		pb_op(&b, P_EXIT);
+		snprintf(name, sizeof(name), "f%d", i);
+		add(sim, name, pb_done(&b));
+	}
+	/* at 2 ms, takes both counts: without them it would wait for ever */
+	pb_init(&b);
+	op = pb_op(&b, P_SLEEP);
+	cval(&op->a, 2 * MS);
+	pb_op(&b, P_WAIT)->obj.task_pid = 1;
+	pb_op(&b, P_WAIT)->obj.task_pid = 2;
+	add(sim, "waiter", pb_done(&b));
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(eevdf_sim_now(sim), 2 * MS);
+	/*
+	 * kept and fresh exit first at 0, then the fillers: the 65th and
+	 * 66th exits push them out of the EXITS_KEPT_WHOLE, kept holding the
+	 * count the poster gave it, fresh as new.
+	 */
+	ck_assert_ptr_null(sim->sched.tasks[0]);
+	ck_assert_ptr_null(sim->sched.tasks[1]);
+	ck_assert_ptr_nonnull(eevdf__sim_rec(sim, 1)->self);
+	ck_assert_ptr_nonnull(eevdf__sim_rec(sim, 2)->self);
+	ck_assert_int_eq(eevdf__sim_rec(sim, 1)->self->u.sem.count, 0);
+	ck_assert_int_eq(eevdf__sim_rec(sim, 2)->self->u.sem.count, 0);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * A waker whose wakeup is on its way to another LLC's wake list stays
+ * whole until it lands (the landing may read the waker), though it
+ * exits and is pushed out of the EXITS_KEPT_WHOLE before that.
+ */
+START_TEST(a_waker_stays_whole_until_its_remote_wakeup_lands)
+{
+	static const int cpu0[] = { 0 }, cpu1[] = { 1 };
+	struct eevdf_machine_spec ms = { .name = "2llc",
+					 .packages = 1,
+					 .llcs_per_package = 2,
+					 .cores_per_llc = 1,
+					 .threads_per_core = 1 };
+	struct eevdf_task_spec s = { .name = "w", .cpus = cpu1, .nr_cpus = 1 };
+	struct eevdf_smp_stats ss;
+	struct eevdf_config cfg;
+	eevdf_machine *m;
+	eevdf_sim *sim;
+	struct pb b;
+	char name[16];
+	bool seen = false;
+	int sem, ret;
+
+	ck_assert_int_eq(eevdf_machine_new(&ms, &m, NULL, 0), 0);
+	eevdf_config_init(&cfg);
+	cfg.machine = m;
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	memset(&sim->sched.costs, 0, sizeof(sim->sched.costs));
+	sim->sched.costs.ipi = 5 * US;
+	sem = add_obj(sim, OBJ_SEM, "s");
+	/* pid 1 on CPU 1 waits; pid 2 on CPU 0 posts and exits */
+	pb_init(&b);
+	pb_objop(&b, P_WAIT, sem);
+	ck_assert_int_eq(
+		eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false, NULL), 1);
+	s.cpus = cpu0;
+	s.name = "t";
+	pb_init(&b);
+	pb_objop(&b, P_POST, sem);
+	ck_assert_int_eq(
+		eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false, NULL), 2);
+	for (int i = 0; i < EXITS_KEPT_WHOLE; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		s.name = name;
+		pb_init(&b);
+		pb_op(&b, P_EXIT);
+		ck_assert_int_gt(eevdf__sim_add_task_prog(sim, &s, pb_done(&b),
+							  false, NULL),
+				 0);
+	}
+	while ((ret = eevdf_sim_step(sim)) == 1) {
+		const struct task *w = sim->sched.tasks[0];
+		const struct task *t = sim->sched.tasks[1];
+
+		if (w && w->state == TASK_WAKING) {
+			ck_assert_ptr_nonnull(t);
+			seen = seen || t->reapable;
+		}
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert(eevdf_sim_done(sim));
+	/*
+	 * At 0 the post sends the wakeup to CPU 1's wake list (another LLC),
+	 * the poster exits, then the 64 fillers on CPU 0: the 65th exit
+	 * pushes the poster out while the wakeup is on its way.  It lands
+	 * after the IPI's 5 us; the waiter runs and exits then, and the
+	 * poster is compacted.
+	 */
+	ck_assert(seen);
+	ck_assert_int_eq(eevdf_sim_now(sim), 5 * US);
+	ck_assert_int_eq(eevdf_sim_smp_stats(sim, &ss), 0);
+	ck_assert_uint_eq(ss.wakeups_remote, 1);
+	ck_assert_ptr_null(sim->sched.tasks[1]);
+	ck_assert_str_eq(stats(sim, 2).name, "t");
+	ck_assert_uint_eq(eevdf__sim_nr_whole_tasks(sim), EXITS_KEPT_WHOLE);
+	eevdf_sim_free(sim);
+	eevdf_machine_free(m);
+}
+END_TEST
+
+/*
+ * Objects that hold a task keep it whole after it exits: a mutex it
+ * still owns (the owner is compared by address) for ever, a list it is
+ * on until a wake_list takes it off (and writes to it).
+ */
+START_TEST(objects_that_hold_an_exited_task_keep_it_whole)
+{
+	eevdf_sim *sim = new_sim(false);
+	int mtx = add_obj(sim, OBJ_MUTEX, "m");
+	int list = add_obj(sim, OBJ_LIST, "l");
+	struct pb b;
+	struct pop *op;
+	char name[16];
+	bool checked = false;
+	int ret;
+
+	pb_init(&b);
+	pb_objop(&b, P_LOCK, mtx);
+	add(sim, "owner", pb_done(&b));
+	pb_init(&b);
+	pb_objop(&b, P_PUSH, list);
+	add(sim, "member", pb_done(&b));
+	for (int i = 0; i < EXITS_KEPT_WHOLE; i++) {
+		pb_init(&b);
+		pb_op(&b, P_EXIT);
+		snprintf(name, sizeof(name), "f%d", i);
+		add(sim, name, pb_done(&b));
+	}
+	pb_init(&b);
+	op = pb_op(&b, P_SLEEP);
+	cval(&op->a, 1 * MS);
+	pb_objop(&b, P_WAKE_LIST, list);
+	add(sim, "waker", pb_done(&b));
+	while ((ret = eevdf_sim_step(sim)) == 1) {
+		/* the 65th and 66th exits at 0 push owner and member out */
+		if (eevdf_sim_now(sim) < 1 * MS &&
+		    sim->nr_exited == 2 + EXITS_KEPT_WHOLE) {
+			ck_assert(sim->sched.tasks[0]->reapable);
+			ck_assert(sim->sched.tasks[1]->reapable);
+			checked = true;
+		}
+	}
+	ck_assert(checked);
+	ck_assert_int_eq(ret, 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(eevdf_sim_now(sim), 1 * MS);
+	/* the wake_list at 1 ms took member off the list: it is compacted,
+	 * its semaphore kept with the count the wake posted */
+	ck_assert_ptr_nonnull(sim->sched.tasks[0]);
+	ck_assert_ptr_null(sim->sched.tasks[1]);
+	ck_assert_int_eq(eevdf__sim_rec(sim, 2)->self->u.sem.count, 1);
+	/* the owner, and the last EXITS_KEPT_WHOLE exits */
+	ck_assert_uint_eq(eevdf__sim_nr_whole_tasks(sim), 1 + EXITS_KEPT_WHOLE);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *program_suite(void)
 {
 	Suite *s = suite_create("program");
@@ -608,6 +929,13 @@ Suite *program_suite(void)
 	tcase_add_test(tc, choose_follows_weights_and_is_repeatable);
 	tcase_add_test(tc, signal_interrupts_sleep_and_runs_the_handler);
 	tcase_add_test(tc, spawn_and_join_children_loop);
+	tcase_add_test(tc,
+		       exited_tasks_are_compacted_and_their_rows_stay_exact);
+	tcase_add_test(tc,
+		       a_parent_stays_whole_until_its_children_have_started);
+	tcase_add_test(tc, a_compacted_tasks_semaphore_keeps_its_count);
+	tcase_add_test(tc, a_waker_stays_whole_until_its_remote_wakeup_lands);
+	tcase_add_test(tc, objects_that_hold_an_exited_task_keep_it_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

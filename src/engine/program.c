@@ -178,11 +178,10 @@ static struct sim_object *find_task_self(struct eevdf_sim *sim,
 	if (len < 6 || strcmp(name + len - 5, ".self") != 0)
 		return NULL;
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
-		struct task *t = sim->sched.tasks[i];
+		const char *tn = eevdf__sim_task_name(sim, (int)i + 1);
 
-		if (strlen(t->name) == len - 5 &&
-		    memcmp(t->name, name, len - 5) == 0)
-			return t->self;
+		if (strlen(tn) == len - 5 && memcmp(tn, name, len - 5) == 0)
+			return eevdf__sim_task_self(sim, (int)i + 1);
 	}
 	return NULL;
 }
@@ -203,7 +202,10 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 			task_fail(sim, p, EEVDF_EINVAL, "no such task");
 			return NULL;
 		}
-		return sim->sched.tasks[r->task_pid - 1]->self;
+		o = eevdf__sim_task_self(sim, r->task_pid);
+		if (!o)
+			task_fail(sim, p, EEVDF_ENOMEM, "out of memory");
+		return o;
 	}
 	for (u32 i = 0; i < r->nr_parts; i++) {
 		const struct name_part *part = &r->parts[i];
@@ -1104,7 +1106,9 @@ static int mutex_lock(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		      struct sim_object *m)
 {
 	if (!m->u.mutex.owner) {
+		/* the owner is compared by address: it must not be freed */
 		m->u.mutex.owner = p;
+		p->pins++;
 		return R_NEXT;
 	}
 	if (m->u.mutex.owner == p)
@@ -1123,7 +1127,9 @@ static int mutex_unlock(struct eevdf_sim *sim, struct task *p,
 				 "unlocks a mutex it does not hold");
 	w = eevdf__waitq_pop(&m->u.mutex.waiters);
 	m->u.mutex.owner = w;
+	eevdf__sim_unpin(sim, p);
 	if (w) {
+		w->pins++;
 		p->overhead_left += sim->sched.costs.futex_wake;
 		wake(sim, p, w, WR_DONE, 0);
 	}
@@ -1294,6 +1300,7 @@ static int op_push(struct eevdf_sim *sim, struct task *p, struct sim_object *o)
 		l->cap = cap;
 	}
 	l->members[l->nr++] = p;
+	p->pins++; /* the wake_list that takes it posts its semaphore */
 	return R_NEXT;
 }
 
@@ -1329,6 +1336,7 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 					      sim->sched.now :
 					      p->op_stamp;
 	sem_post(sim, p, m->self, false);
+	eevdf__sim_unpin(sim, m);
 	if (op->cost.kind == PV_NONE)
 		p->overhead_left += sim->sched.costs.futex_wake;
 	return R_AGAIN;
@@ -1338,9 +1346,13 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 
 static bool join_satisfied(struct eevdf_sim *sim, const struct join_set *js)
 {
-	for (u32 k = 0; k < js->nr; k++)
-		if (sim->sched.tasks[js->pids[k] - 1]->state != TASK_DEAD)
+	for (u32 k = 0; k < js->nr; k++) {
+		const struct task *t = sim->sched.tasks[js->pids[k] - 1];
+
+		/* a compacted task (NULL) is dead */
+		if (t && t->state != TASK_DEAD)
 			return false;
+	}
 	return true;
 }
 
@@ -1406,6 +1418,8 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 					       sim->sched.errmsg);
 		sim->sched.tasks[pid - 1]->parent_pid = p->pid;
 		p->live_children++;
+		/* the child's start reads its parent, which may exit first */
+		p->pins++;
 	}
 	return R_NEXT;
 }
@@ -1416,7 +1430,7 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
  */
 static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 {
-	struct task *t, *next;
+	struct task *t, *next, *parent;
 
 	p->state = TASK_DEAD;
 	p->needs_step = false;
@@ -1432,8 +1446,10 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		if (--ch->nr_writers == 0)
 			wake_all(sim, NULL, &ch->readers, WR_RETRY, 0);
 	}
-	if (p->parent_pid > 0)
-		sim->sched.tasks[p->parent_pid - 1]->live_children--;
+	/* a compacted parent is dead: nobody joins its children now */
+	parent = p->parent_pid > 0 ? sim->sched.tasks[p->parent_pid - 1] : NULL;
+	if (parent)
+		parent->live_children--;
 	for (t = sim->joiners.head; t; t = next) {
 		next = t->wait_next;
 		if (joined(sim, t, t->join_set)) {
@@ -1442,6 +1458,7 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		}
 	}
 	eevdf__schedule(&sim->sched, rq);
+	eevdf__sim_task_exited(sim, p);
 }
 
 /*
@@ -1535,7 +1552,8 @@ static int op_signal(struct eevdf_sim *sim, struct task *p,
 		return task_fail(sim, p, EEVDF_EINVAL, "bad signal number");
 	t = sim->sched.tasks[op->obj.task_pid - 1];
 	bit = 1u << op->a.c;
-	if (t->state == TASK_DEAD || t->state == TASK_NEW ||
+	/* a compacted task (NULL) is dead */
+	if (!t || t->state == TASK_DEAD || t->state == TASK_NEW ||
 	    (t->sig_pending & bit))
 		return R_NEXT;
 	t->sig_pending |= bit;
@@ -2079,7 +2097,7 @@ void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf, size_t len)
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
 		struct task *t = sim->sched.tasks[i];
 
-		if (t->state != TASK_SLEEPING)
+		if (!t || t->state != TASK_SLEEPING)
 			continue;
 		total++;
 		if (shown >= 8 || n >= len)

@@ -283,6 +283,52 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Every task's name, from its creation to the end of the run: the
+ * pointers eevdf_sim_task_stats() hands out must outlive the task, which
+ * may be compacted in between.  Names are packed into chunks, as short
+ * as they are.
+ */
+#define NAME_CHUNK_BYTES 65536
+
+struct name_chunk {
+	struct name_chunk *next;
+	size_t used;
+	char buf[NAME_CHUNK_BYTES];
+};
+
+/* A copy of s cut to EEVDF_NAME_MAX - 1 bytes, or NULL (no memory). */
+static const char *name_copy(struct eevdf_sim *sim, const char *s)
+{
+	struct name_chunk *c = sim->names;
+	size_t n = 0;
+	char *d;
+
+	while (n < EEVDF_NAME_MAX - 1 && s[n])
+		n++;
+	if (!c || NAME_CHUNK_BYTES - c->used < n + 1) {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		c->next = sim->names;
+		c->used = 0;
+		sim->names = c;
+	}
+	d = c->buf + c->used;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	c->used += n + 1;
+	return d;
+}
+
+static void self_free(struct sim_object *o)
+{
+	if (o) {
+		eevdf__object_free(o);
+		free(o);
+	}
+}
+
 static void task_free(struct task *p)
 {
 	if (!p)
@@ -291,10 +337,7 @@ static void task_free(struct task *p)
 	free(p->locals);
 	free(p->loop_left);
 	free(p->written);
-	if (p->self) {
-		eevdf__object_free(p->self);
-		free(p->self);
-	}
+	self_free(p->self);
 	free(p->cpus_allowed);
 	free(p);
 }
@@ -306,6 +349,20 @@ void eevdf_sim_free(eevdf_sim *sim)
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
 		task_free(sim->sched.tasks[i]);
 	free(sim->sched.tasks);
+	for (size_t c = 0; c < sim->nr_rec_chunks; c++) {
+		/* zero-filled: a slot never written has no semaphore */
+		for (size_t k = 0; sim->recs[c] && k < TASK_RECS_PER_CHUNK; k++)
+			self_free(sim->recs[c][k].self);
+		free(sim->recs[c]);
+	}
+	free(sim->recs);
+	free(sim->reap);
+	while (sim->names) {
+		struct name_chunk *next = sim->names->next;
+
+		free(sim->names);
+		sim->names = next;
+	}
 	for (size_t i = 0; i < sim->nr_objs; i++) {
 		eevdf__object_free(sim->objs[i]);
 		free(sim->objs[i]);
@@ -536,8 +593,9 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 						    sizeof(*p->cpus_allowed)) :
 					  NULL;
 	p->self = new_self_sem(spec->name);
+	p->name = name_copy(sim, spec->name);
 	if (!p->locals || !p->loop_left ||
-	    (spec->nr_cpus && !p->cpus_allowed) || !p->self) {
+	    (spec->nr_cpus && !p->cpus_allowed) || !p->self || !p->name) {
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
@@ -547,7 +605,6 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->nr_cpus_allowed = spec->nr_cpus;
 	p->is_thread = is_thread;
 	p->pid = (int)sim->sched.nr_tasks + 1;
-	snprintf(p->name, sizeof(p->name), "%s", spec->name);
 	p->nice = spec->nice;
 	p->policy = spec->policy;
 	p->state = TASK_NEW;
@@ -586,6 +643,179 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	}
 	sim->sched.tasks[sim->sched.nr_tasks++] = p;
 	return p->pid;
+}
+
+/* Exited tasks ------------------------------------------------------------ */
+
+/*
+ * A dead task is compacted into its record at the end of an event (reap())
+ * once it is past the last EXITS_KEPT_WHOLE exits and nothing can refer to
+ * it any more.  What could, and why that is safe then:
+ *  - the pid table: the entry becomes NULL, and the engine's and the
+ *    reports' readers go through eevdf__sim_rec() and its kin; the
+ *    scheduler reads it only for a waker and for the parent of a task it
+ *    starts, which are running, or pinned while a wake list in flight or a
+ *    child not started yet will read them;
+ *  - rq->curr, the cfs_rq's curr and buddies, rq->cfs_tasks and the event
+ *    queue: the exit's switch-out took it off all of them (pinned()
+ *    checks), so no later pick or balance sees it;
+ *  - other tasks' last_wakee: a pid, never a pointer that a freed address
+ *    could match again;
+ *  - wait queues: a task exits running, so it waits on nothing; objects
+ *    that hold a task (a mutex or spinlock it owns, a list it is on) pin
+ *    it;
+ *  - parents, children, join sets and signals: by pid, and a compacted
+ *    task is dead;
+ *  - its own semaphore, which others may name: the record keeps it unless
+ *    it is as new, and a new one is made if it is named after that.
+ */
+static bool pinned(const struct task *p)
+{
+	return p->pins || p->spin_held || p->on_rq || p->on_cpu ||
+	       eevdf__event_queued(&p->ev);
+}
+
+/* The record of pid, its chunk made on first use; NULL: no memory. */
+static struct task_rec *rec_slot(struct eevdf_sim *sim, int pid)
+{
+	size_t i = (size_t)pid - 1, c = i / TASK_RECS_PER_CHUNK;
+
+	if (c >= sim->nr_rec_chunks) {
+		size_t n = 2 * sim->nr_rec_chunks > c ? 2 * sim->nr_rec_chunks :
+							c + 1;
+		struct task_rec **r = realloc(sim->recs, n * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		memset(r + sim->nr_rec_chunks, 0,
+		       (n - sim->nr_rec_chunks) * sizeof(*r));
+		sim->recs = r;
+		sim->nr_rec_chunks = n;
+	}
+	if (!sim->recs[c])
+		sim->recs[c] = calloc(TASK_RECS_PER_CHUNK, sizeof(**sim->recs));
+	return sim->recs[c] ? &sim->recs[c][i % TASK_RECS_PER_CHUNK] : NULL;
+}
+
+const struct task_rec *eevdf__sim_rec(const struct eevdf_sim *sim, int pid)
+{
+	size_t i = (size_t)pid - 1;
+
+	EEVDF_ASSERT(!sim->sched.tasks[i]);
+	return &sim->recs[i / TASK_RECS_PER_CHUNK][i % TASK_RECS_PER_CHUNK];
+}
+
+const char *eevdf__sim_task_name(const struct eevdf_sim *sim, int pid)
+{
+	const struct task *p = sim->sched.tasks[pid - 1];
+
+	return p ? p->name : eevdf__sim_rec(sim, pid)->name;
+}
+
+eevdf_time eevdf__sim_task_exited_at(const struct eevdf_sim *sim, int pid)
+{
+	const struct task *p = sim->sched.tasks[pid - 1];
+
+	return p ? p->exited_at : eevdf__sim_rec(sim, pid)->exited_at;
+}
+
+struct sim_object *eevdf__sim_task_self(struct eevdf_sim *sim, int pid)
+{
+	struct task *p = sim->sched.tasks[pid - 1];
+	struct task_rec *r;
+
+	if (p)
+		return p->self;
+	r = rec_slot(sim, pid); /* compacted: its chunk is there */
+	if (!r->self)
+		r->self = new_self_sem(r->name);
+	return r->self;
+}
+
+/* Compact p at the end of this event; no memory: it stays whole. */
+static void reap_later(struct eevdf_sim *sim, const struct task *p)
+{
+	if (sim->nr_reap == sim->cap_reap) {
+		size_t cap = sim->cap_reap ? 2 * sim->cap_reap : 16;
+		int *n = realloc(sim->reap, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		sim->reap = n;
+		sim->cap_reap = cap;
+	}
+	sim->reap[sim->nr_reap++] = p->pid;
+}
+
+/* The newest exit joins the ring of those kept whole; the oldest leaves. */
+void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p)
+{
+	struct task *old;
+
+	if (sim->nr_kept < EXITS_KEPT_WHOLE) {
+		sim->kept[sim->nr_kept++] = p->pid;
+		return;
+	}
+	/* whole: only a task that has left the ring is ever compacted */
+	old = sim->sched.tasks[sim->kept[sim->kept_head] - 1];
+	EEVDF_ASSERT(old);
+	sim->kept[sim->kept_head] = p->pid;
+	sim->kept_head = (sim->kept_head + 1) % EXITS_KEPT_WHOLE;
+	old->reapable = true;
+	reap_later(sim, old);
+}
+
+void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p)
+{
+	EEVDF_ASSERT(p->pins > 0);
+	if (!--p->pins && p->reapable)
+		reap_later(sim, p);
+}
+
+/* Fold p into its record and free the task with all it owns. */
+static void compact(struct eevdf_sim *sim, struct task *p)
+{
+	struct task_rec *r = rec_slot(sim, p->pid);
+	const struct obj_sem *self = &p->self->u.sem;
+
+	EEVDF_ASSERT(p->state == TASK_DEAD);
+	if (!r)
+		return; /* out of memory: it stays whole, which is only bigger */
+	r->name = p->name;
+	r->st = p->st;
+	r->sum_exec_runtime = p->se.sum_exec_runtime;
+	r->start = p->start;
+	r->exited_at = p->exited_at;
+	r->cpu = p->cpu;
+	r->nice = (int8_t)p->nice;
+	r->policy = (uint8_t)p->policy;
+	/* a semaphore as new is all a new one would be */
+	if (self->count || self->waiters.nr) {
+		r->self = p->self;
+		p->self = NULL;
+	}
+	sim->sched.tasks[p->pid - 1] = NULL;
+	task_free(p);
+}
+
+static void reap(struct eevdf_sim *sim)
+{
+	for (size_t i = 0; i < sim->nr_reap; i++) {
+		struct task *p = sim->sched.tasks[sim->reap[i] - 1];
+
+		if (p && p->reapable && !pinned(p))
+			compact(sim, p);
+	}
+	sim->nr_reap = 0;
+}
+
+size_t eevdf__sim_nr_whole_tasks(const struct eevdf_sim *sim)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
+		n += sim->sched.tasks[i] != NULL;
+	return n;
 }
 
 static bool same_ops(const struct eevdf_op *a, const struct eevdf_op *b,
@@ -672,6 +902,11 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 				  nice);
 	if (sim->sched.error)
 		return sim->sched.error;
+	if (!sim->sched.tasks[pid - 1]) {
+		/* compacted: dead, so only the nice it reports changes */
+		rec_slot(sim, pid)->nice = (int8_t)nice;
+		return 0;
+	}
 	eevdf__task_set_nice(&sim->sched, sim->sched.tasks[pid - 1], nice);
 	return sim->sched.error;
 }
@@ -709,6 +944,11 @@ int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus, size_t nr)
 		qsort(mask, nr, sizeof(*mask), cmp_int);
 	}
 	p = sim->sched.tasks[pid - 1];
+	if (!p) {
+		/* compacted: dead, it will never run anywhere again */
+		free(mask);
+		return 0;
+	}
 	free(p->cpus_allowed);
 	p->cpus_allowed = mask;
 	p->nr_cpus_allowed = nr;
@@ -906,21 +1146,39 @@ static void sim_event(struct eevdf_sim *sim, struct eevdf_event *ev)
 	}
 }
 
+/*
+ * A task's start and a wake list's landing are the last reads of the
+ * parent and of the waker that pinned them (struct task's pins): the
+ * task whose pin this event drops, read before the event runs.
+ */
+static int pin_released_by(const struct eevdf_event *ev)
+{
+	const struct task *p;
+
+	if (ev->type != TEV_START && ev->type != TEV_WAKELIST)
+		return 0;
+	p = container_of(ev, struct task, ev);
+	return ev->type == TEV_START ? p->parent_pid : p->wakelist_waker;
+}
+
 static int step_one(struct eevdf_sim *sim)
 {
 	struct eevdf_event *ev = eevdf__eventq_pop(&sim->sched.evq);
-	int ret = 0;
+	u32 type = ev->type;
+	int ret = 0, holder = 0;
 
 	EEVDF_ASSERT(ev->time >= sim->sched.now);
 	sim->sched.now = ev->time;
 	sim->nr_events++;
-	if (ev->type == SEV_RATE)
+	if (type == SEV_RATE) {
 		eevdf__metric_rate_tick(sim,
 					container_of(ev, struct metric, ev));
-	else if (ev->type == SEV_STOP || ev->type == SEV_WARMUP)
+	} else if (type == SEV_STOP || type == SEV_WARMUP) {
 		sim_event(sim, ev);
-	else
+	} else {
+		holder = pin_released_by(ev);
 		ret = eevdf__core_dispatch(&sim->sched, ev);
+	}
 	/* a failure deep in the model (an event that could not be queued)
 	 * is recorded in sim->sched.error */
 	if (!ret)
@@ -929,6 +1187,12 @@ static int step_one(struct eevdf_sim *sim)
 	if (!ret && sim->check_invariants)
 		ret = check_all(sim);
 #endif
+	/* the parent's pin is the engine's; core.c dropped the waker's */
+	if (holder > 0 && type == TEV_START)
+		eevdf__sim_unpin(sim, sim->sched.tasks[holder - 1]);
+	else if (holder > 0 && sim->sched.tasks[holder - 1]->reapable)
+		reap_later(sim, sim->sched.tasks[holder - 1]);
+	reap(sim);
 	return ret;
 }
 
@@ -1064,14 +1328,32 @@ size_t eevdf_sim_nr_tasks(const eevdf_sim *sim)
 	return sim->sched.nr_tasks;
 }
 
+/* The counters of struct task_stats as a results row has them. */
+static void counters(const struct task_stats *st, struct eevdf_task_stats *out)
+{
+	out->wait_ns = (eevdf_time)st->wait_ns;
+	out->sleep_ns = (eevdf_time)st->sleep_ns;
+	out->voluntary = st->nvcsw;
+	out->involuntary = st->nivcsw;
+	out->switches = st->nvcsw + st->nivcsw;
+	out->yields = st->yields;
+	out->migrations = st->migrations;
+	out->delay_count = st->delay_count;
+	out->delay_sum_ns = (eevdf_time)st->delay_sum;
+	out->delay_max_ns = (eevdf_time)st->delay_max;
+	out->delay_max_at = (eevdf_time)st->delay_max_at;
+}
+
 /*
  * Live values as of now, computed without touching the model: calling
  * update_curr() here would renew deadlines at moments the kernel never
- * does and change the rest of the run.
+ * does and change the rest of the run.  A compacted task is dead: its
+ * record holds its final values.
  */
 int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 			 struct eevdf_task_stats *out)
 {
+	const struct task_rec *r;
 	const struct task *p;
 	eevdf_time now;
 
@@ -1080,8 +1362,19 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 	p = sim->sched.tasks[i];
 	now = sim->sched.now;
 	memset(out, 0, sizeof(*out));
+	out->pid = (int)i + 1;
+	if (!p) {
+		r = eevdf__sim_rec(sim, (int)i + 1);
+		out->name = r->name;
+		out->cpu = r->cpu;
+		out->nice = r->nice;
+		out->policy = (enum eevdf_policy)r->policy;
+		out->state = EEVDF_TASK_DEAD;
+		out->cpu_ns = (eevdf_time)r->sum_exec_runtime;
+		counters(&r->st, out);
+		return 0;
+	}
 	out->name = p->name;
-	out->pid = p->pid;
 	out->cpu = p->cpu;
 	out->nice = p->nice;
 	out->policy = p->policy;
@@ -1089,21 +1382,11 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;
 	if (p->on_cpu)
 		out->cpu_ns += now - (eevdf_time)p->se.exec_start;
-	out->wait_ns = (eevdf_time)p->st.wait_ns;
-	out->sleep_ns = (eevdf_time)p->st.sleep_ns;
+	counters(&p->st, out);
 	if (p->state == TASK_RUNNING && !p->on_cpu)
 		out->wait_ns += now - p->state_since;
 	else if (p->state == TASK_SLEEPING)
 		out->sleep_ns += now - p->state_since;
-	out->voluntary = p->st.nvcsw;
-	out->involuntary = p->st.nivcsw;
-	out->switches = p->st.nvcsw + p->st.nivcsw;
-	out->yields = p->st.yields;
-	out->migrations = p->st.migrations;
-	out->delay_count = p->st.delay_count;
-	out->delay_sum_ns = (eevdf_time)p->st.delay_sum;
-	out->delay_max_ns = (eevdf_time)p->st.delay_max;
-	out->delay_max_at = (eevdf_time)p->st.delay_max_at;
 	return 0;
 }
 

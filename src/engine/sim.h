@@ -45,6 +45,41 @@ struct join_set {
 /* JOIN's a.c for "the joiner's own children" (wait() for them all). */
 #define JOIN_CHILDREN (-1)
 
+/*
+ * An exited task stays whole (its struct task and everything it owns)
+ * while anything may still refer to it (struct task's pins) and while it
+ * is among the last EXITS_KEPT_WHOLE exits, so that whoever looks into a
+ * finished run (a test, a debugger) finds its last tasks as they were.
+ * After that it is compacted into a struct task_rec: the memory of a run
+ * that forks for ever grows by one record per fork, not by one task.
+ */
+#define EXITS_KEPT_WHOLE 64
+
+/*
+ * What is left of a compacted task: exactly what its rows in the results
+ * read (eevdf_sim_task_stats(), the results writers and the reports in
+ * src/report/).  Its pid is its place in sim->recs; its state is
+ * TASK_DEAD.
+ */
+struct task_rec {
+	const char *name; /* the task's own, in the name arena */
+	/* its own semaphore while it holds a count or has waiters (others
+	 * may name it); NULL means one as new, made again when named */
+	struct sim_object *self;
+	struct task_stats st;
+	u64 sum_exec_runtime;
+	eevdf_time start;
+	eevdf_time exited_at;
+	int cpu;
+	int8_t nice;
+	uint8_t policy; /* enum eevdf_policy */
+};
+
+/* Records come in chunks that never move: their names stay put. */
+#define TASK_RECS_PER_CHUNK 1024
+
+struct name_chunk;
+
 /* What spawn creates: a task spec and its program. */
 struct task_template {
 	char *name;		     /* instances are name[k] */
@@ -105,6 +140,15 @@ struct eevdf_sim {
 	struct eevdf_event warmup_ev;
 	char **strings; /* interned string constants (keys) */
 	size_t nr_strings;
+
+	/* Exited tasks (sim.c): see EXITS_KEPT_WHOLE. */
+	int kept[EXITS_KEPT_WHOLE]; /* the pids of the last exits, a ring */
+	u32 kept_head, nr_kept;
+	int *reap; /* pids to compact once the current event is over */
+	size_t nr_reap, cap_reap;
+	struct task_rec **recs; /* by pid - 1, in chunks (NULL: none yet) */
+	size_t nr_rec_chunks;
+	struct name_chunk *names; /* every task's name, for the whole run */
 };
 
 /* Record an error (sticky) with a printf-style message; returns code. */
@@ -147,6 +191,21 @@ int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
 int eevdf__sim_intern(struct eevdf_sim *sim, const char *s, s64 *id);
 /* The string of an interned id, or NULL when v is not one. */
 const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v);
+/*
+ * Exited tasks.  sched.tasks[pid - 1] is the task of pid while it is
+ * whole and NULL once it has been compacted; these read either.
+ */
+const struct task_rec *eevdf__sim_rec(const struct eevdf_sim *sim, int pid);
+const char *eevdf__sim_task_name(const struct eevdf_sim *sim, int pid);
+eevdf_time eevdf__sim_task_exited_at(const struct eevdf_sim *sim, int pid);
+/* The own semaphore of pid ("<name>.self"), or NULL when out of memory. */
+struct sim_object *eevdf__sim_task_self(struct eevdf_sim *sim, int pid);
+/* p has just exited (program.c's task_exit()). */
+void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p);
+/* Drop a pin the engine took on p (struct task's pins). */
+void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p);
+/* Tests: how many struct task are allocated (not compacted). */
+size_t eevdf__sim_nr_whole_tasks(const struct eevdf_sim *sim);
 /* Add a task running prog (its reference is taken over); local_init
  * (prog->nr_locals values, or NULL for zeros) seeds its variables. */
 int eevdf__sim_add_task_prog(struct eevdf_sim *sim,

@@ -409,6 +409,14 @@ static int report_dbench(struct rctx *c)
 
 /* massive_intr ----------------------------------------------------------- */
 
+/* When the task of pid key exited; 0 for a key that is not a pid. */
+static eevdf_time exit_time(const struct eevdf_sim *sim, s64 key)
+{
+	if (key <= 0 || (size_t)key > sim->sched.nr_tasks)
+		return 0;
+	return eevdf__sim_task_exited_at(sim, (int)key);
+}
+
 static int report_massive_intr(struct rctx *c)
 {
 	int err = 0;
@@ -429,16 +437,11 @@ static int report_massive_intr(struct rctx *c)
 	for (u32 i = 1; i < n; i++) {
 		u32 x = order[i], j = i;
 		s64 kx = loops->cells[x].key;
-		eevdf_time tx = kx > 0 && (size_t)kx <= sim->sched.nr_tasks ?
-					sim->sched.tasks[kx - 1]->exited_at :
-					0;
+		eevdf_time tx = exit_time(sim, kx);
 
 		while (j > 0) {
 			s64 ky = loops->cells[order[j - 1]].key;
-			eevdf_time ty =
-				ky > 0 && (size_t)ky <= sim->sched.nr_tasks ?
-					sim->sched.tasks[ky - 1]->exited_at :
-					0;
+			eevdf_time ty = exit_time(sim, ky);
 
 			if (ty < tx || (ty == tx && ky < kx))
 				break;
@@ -492,10 +495,11 @@ static int report_cyclictest(struct rctx *c)
 
 		/* the k-th task of the pattern is thread k */
 		for (size_t i = 0; i < c->sim->sched.nr_tasks; i++) {
-			if (!glob(tname, c->sim->sched.tasks[i]->name))
+			if (!glob(tname,
+				  eevdf__sim_task_name(c->sim, (int)i + 1)))
 				continue;
 			if (seen++ == (size_t)cell->key) {
-				pid = c->sim->sched.tasks[i]->pid;
+				pid = (long long)i + 1;
 				break;
 			}
 		}

@@ -363,7 +363,9 @@ static bool add_metrics(cJSON *root, const struct eevdf_sim *sim)
 			if (!attach(o, "per_task", pt))
 				return false;
 			for (size_t t = 0; t < m->nr_per_task; t++)
-				if (!add_s64(pt, sim->sched.tasks[t]->name,
+				if (!add_s64(pt,
+					     eevdf__sim_task_name(sim,
+								  (int)t + 1),
 					     m->per_task_sum[t]))
 					return false;
 		}

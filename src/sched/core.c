@@ -418,6 +418,10 @@ static void ttwu_queue_wakelist(struct scheduler *sched, struct task *p,
 	p->state = TASK_WAKING;
 	p->wake_flags = wake_flags;
 	p->wakelist_waker = sched->ttwu_waker;
+	/* the landing reads the waker (select_task_rq_fair() and its
+	 * wakee history), which may exit meanwhile: keep it whole */
+	if (p->wakelist_waker > 0)
+		sched->tasks[p->wakelist_waker - 1]->pins++;
 	p->wakelist_delayed = delayed;
 	sched->rqs[cpu].nr_wakelist++;
 	rq_idle_update(&sched->rqs[cpu]);
@@ -472,7 +476,7 @@ static void complete_delayed_dequeue(struct scheduler *sched, struct task *p)
 /*
  * A delayed task that wakes goes through wakeup CPU selection instead of
  * waking in place when TTWU_DEQUEUE says so (2025 RFC), or under
- * DEQUEUE_DELAYED (M. Galbraith, 2025) when its CPU has other work, it
+ * DEQUEUE_DELAYED (M. Galbraith, 2024-11-23) when its CPU has other work, it
  * may run elsewhere and waker and wakee are not a pair.
  */
 static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
@@ -486,7 +490,7 @@ static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
 	return sched_feat(sched->sp.features, DEQUEUE_DELAYED) &&
 	       task_rq(sched, p)->nr_running > 1 &&
 	       task_nr_allowed(sched, p) > 1 &&
-	       !(w && w->last_wakee == p && p->last_wakee == w);
+	       !(w && w->last_wakee == p->pid && p->last_wakee == w->pid);
 }
 
 bool eevdf__ttwu(struct scheduler *sched, struct task *p,
@@ -628,6 +632,7 @@ static int settle_all(struct scheduler *sched)
 static void task_event(struct scheduler *sched, struct task *p)
 {
 	struct rq *rq = task_rq(sched, p);
+	int waker;
 
 	switch ((enum task_event_type)p->ev.type) {
 	case TEV_START:
@@ -645,7 +650,8 @@ static void task_event(struct scheduler *sched, struct task *p)
 		rq->nr_wakelist--;
 		rq_idle_update(rq);
 		p->state = TASK_SLEEPING;
-		sched->ttwu_waker = p->wakelist_waker;
+		waker = p->wakelist_waker;
+		sched->ttwu_waker = waker;
 		if (p->wakelist_delayed) {
 			/* the delayed dequeue ends here, then a normal
 			 * wakeup from this CPU */
@@ -661,6 +667,10 @@ static void task_event(struct scheduler *sched, struct task *p)
 			ttwu_do_activate(sched, p, p->wake_flags);
 		}
 		sched->ttwu_waker = -1;
+		/* only now: the landing may have sent p to a wake list again,
+		 * which pinned the waker anew */
+		if (waker > 0)
+			sched->tasks[waker - 1]->pins--;
 		break;
 	}
 	eevdf__mark_settle(sched, rq);

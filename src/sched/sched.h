@@ -158,7 +158,8 @@ struct task {
 	enum task_state state;
 	bool on_rq;  /* task-level: queued (possibly delayed) */
 	bool on_cpu; /* rq->curr == this */
-	char name[EEVDF_NAME_MAX];
+	/* in the simulation's name arena: it outlives the task (sim.c) */
+	const char *name;
 
 	/* Program (program.c). */
 	struct program *prog;
@@ -202,7 +203,12 @@ struct task {
 	size_t nr_cpus_allowed;
 	/* SMP (smp.c): wakeup placement history, the balancer's list. */
 	int recent_used_cpu;
-	struct task *last_wakee;
+	/*
+	 * The kernel's last_wakee pointer as a pid: pids are never reused,
+	 * so comparing them compares tasks, even once a wakee has exited and
+	 * its struct has been freed (a freed address can be handed out again).
+	 */
+	int last_wakee;
 	u32 wakee_flips;
 	u64 wakee_flip_decay_ts;	      /* jiffies */
 	struct task *tasks_prev, *tasks_next; /* rq->cfs_tasks, MRU first */
@@ -211,6 +217,15 @@ struct task {
 	bool wakelist_delayed; /* ... of a delayed task (TTWU_QUEUE_DELAYED) */
 	eevdf_time start;
 	eevdf_time exited_at;
+	/*
+	 * Lifetime (sim.c): references that may still read or write this task
+	 * after it has exited: wake-list wakeups it sent that have not landed
+	 * (taken and dropped by core.c), its children that have not started,
+	 * the mutexes it holds and the lists it is on (by the engine).  A
+	 * dead task is freed only once this is 0.
+	 */
+	u32 pins;
+	bool reapable; /* dead, and past the exits sim.c keeps whole */
 
 	struct eevdf_event ev;
 	struct eevdf_rng rng;

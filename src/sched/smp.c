@@ -85,8 +85,8 @@ static void record_wakee(struct scheduler *sched, struct task *waker,
 		waker->wakee_flips >>= 1;
 		waker->wakee_flip_decay_ts = j;
 	}
-	if (waker->last_wakee != p) {
-		waker->last_wakee = p;
+	if (waker->last_wakee != p->pid) {
+		waker->last_wakee = p->pid;
 		waker->wakee_flips++;
 	}
 }

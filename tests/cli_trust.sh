@@ -341,6 +341,24 @@ PY
 	fi
 fi
 
+# ... and docs/workload-format.md lists the same.
+if [ -s "$tmp/reports.txt" ] && python3 - "$tmp/reports.txt" docs/workload-format.md <<'PY'
+import sys
+doc = open(sys.argv[2]).read()
+for b in open(sys.argv[1]).read().strip().split("\n\n"):
+    l = b.split("\n")
+    if l[0].startswith("Every"):
+        continue
+    head = l[2].strip()[len("headlines: "):]
+    reads = l[3].strip()[len("reads: "):]
+    assert "| `%s` | %s | %s | %s |" % (l[0], l[1].strip(), head, reads) in doc, l[0]
+PY
+then
+	ok "docs/workload-format.md lists every report as list --reports does"
+else
+	bad "docs/workload-format.md's reports" "differ from list --reports"
+fi
+
 # The workload's own metrics: a text block, and figures by name for
 # check and compare.  schbench at 1 s on 4 CPUs: its counter "requests"
 # is the sum the JSON has, its hists the JSON's percentiles.

@@ -39,8 +39,9 @@ static const struct eevdf_report_info catalog[] = {
 	{ "cyclictest", "cyclictest: Min/Act/Avg/Max per thread",
 	  "latency_max_us (us, lower is better), latency_avg_us (us, lower)",
 	  "lat (hist, us, keyed by thread)" },
-	{ "starve", "starve: its line and the real/user/sys of a shell's "
-		    "timing",
+	{ "starve",
+	  "starve: its line and the real/user/sys of a shell's "
+	  "timing",
 	  "real_s (s, lower is better)", "elapsed (value, ns)" },
 	{ "stress-ng", "stress-ng: the bogo ops table",
 	  "bogo_ops_per_s (ops/s, higher is better)", "bogo_ops (counter)" },

@@ -11,70 +11,10 @@
 set -u
 
 SIM=${1:?usage: cli_rtapp.sh SIMBINARY}
-if [ ! -x "$SIM" ]; then
-	echo "cli_rtapp.sh: $SIM is not an executable" >&2
-	exit 2
-fi
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 fix=$root/tests/rtapp
-
-pass=0
-fail=0
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok    $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $1: $2"; fail=$((fail + 1)); }
-
-# Run the simulator; stdout to $tmp/out, stderr to $tmp/err, status in rc.
-rc=0
-sim() {
-	"$SIM" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# Why the last run looks like a crash or a sanitizer finding; "" if clean.
-crash() {
-	if [ "$rc" -ge 128 ]; then
-		echo "killed by signal $((rc - 128))"
-	elif grep -Eq 'runtime error|AddressSanitizer|LeakSanitizer|core dumped' \
-		"$tmp/err"; then
-		echo "sanitizer report: $(grep -Em1 'runtime error|Sanitizer' "$tmp/err")"
-	fi
-}
-
-# expect_error NAME NEEDLE ARGS...: exit 2, stderr holding NEEDLE.
-expect_error() {
-	local name=$1 needle=$2 why
-	shift 2
-	sim "$@"
-	why=$(crash)
-	if [ -n "$why" ]; then
-		bad "$name" "$why"
-	elif [ "$rc" -ne 2 ]; then
-		bad "$name" "exit $rc, expected 2"
-	elif ! grep -qF -- "$needle" "$tmp/err"; then
-		bad "$name" "stderr does not name '$needle': $(head -c 300 "$tmp/err")"
-	else
-		ok "$name"
-	fi
-}
-
-# expect_ok NAME ARGS...: exit 0 and no crash; the caller checks output.
-expect_ok() {
-	local name=$1 why
-	shift
-	sim "$@"
-	why=$(crash)
-	if [ -n "$why" ]; then
-		bad "$name" "$why"
-		return 1
-	elif [ "$rc" -ne 0 ]; then
-		bad "$name" "exit $rc: $(head -c 300 "$tmp/err")"
-		return 1
-	fi
-	return 0
-}
 
 # check NAME CONDITION...: ok when the command CONDITION succeeds.
 check() {
@@ -87,10 +27,6 @@ check() {
 	fi
 }
 
-# True when FILE or any FILE.tmp.* leftover exists.
-leftovers() {
-	compgen -G "$1.tmp.*" >/dev/null || [ -e "$1" ]
-}
 
 # has FILE LINE: FILE holds LINE as a whole line.
 has() { grep -qxF -- "$2" "$1"; }
@@ -310,5 +246,4 @@ printf '{"format": "eevdf-sim-workload/1", "global": {}}\n' >"$tmp/fmt.json"
 expect_error "run: a native file with a stray \"global\" is no fragment" \
 	"unknown key 'global'" run "$tmp/fmt.json"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

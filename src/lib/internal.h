@@ -4,9 +4,10 @@
  * integer types and asserts (this file), errors and version (error.c),
  * durations (duration.c), seeded random streams (rng.c), the augmented
  * red-black tree (rbtree.c, the kernel's lib/rbtree.c), the event queue
- * ordered by (time, class, seq) (eventq.c), latency histograms (hist.c)
- * and the edit distance of "did you mean" messages (strdist.c).  It
- * includes only the C library and include/eevdf/.
+ * ordered by (time, class, seq) (eventq.c), latency histograms (hist.c),
+ * the edit distance of "did you mean" messages (strdist.c), SHA-256 for
+ * the digests results carry (sha256.c) and a growing string (strbuf.c).
+ * It includes only the C library and include/eevdf/.
  *
  * Helpers shared by the library's internals.  Nothing here is API.
  * Internal non-static functions are prefixed eevdf__ so that libeevdf.a

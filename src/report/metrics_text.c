@@ -5,7 +5,6 @@
  * key of a keyed one, "name[key]".  Per-task sums stay in the JSON.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,52 +13,8 @@
 #include "engine/metrics.h"
 #include "engine/sim.h"
 #include "lib/hist.h"
+#include "lib/strbuf.h"
 #include "results_impl.h"
-
-struct text {
-	char *s;
-	size_t len, cap;
-	bool err;
-};
-
-static void add(struct text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		size_t room = t->cap - t->len;
-
-		if (t->err)
-			return;
-		va_start(ap, fmt);
-		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? room : 0, fmt,
-			      ap);
-		va_end(ap);
-		if (n < 0) {
-			t->err = true;
-			return;
-		}
-		if (t->s && (size_t)n < room) {
-			t->len += (size_t)n;
-			return;
-		}
-		{
-			size_t cap = 2 * t->cap + (size_t)n + 256;
-			char *s = realloc(t->s, cap);
-
-			if (!s) {
-				t->err = true;
-				return;
-			}
-			t->s = s;
-			t->cap = cap;
-		}
-	}
-}
 
 /* The row name of a cell: the metric's, with "[key]" when keyed. */
 static void cell_name(const struct eevdf_sim *sim, const struct metric *m,
@@ -77,7 +32,7 @@ static void cell_name(const struct eevdf_sim *sim, const struct metric *m,
 	}
 }
 
-static void cell_line(struct text *t, const struct eevdf_sim *sim,
+static void cell_line(struct sb *t, const struct eevdf_sim *sim,
 		      const struct metric *m, const struct metric_cell *c,
 		      const char *unit, int width)
 {
@@ -86,33 +41,34 @@ static void cell_line(struct text *t, const struct eevdf_sim *sim,
 	cell_name(sim, m, c, name, sizeof(name));
 	snprintf(type, sizeof(type), "%s%s%s", eevdf__metric_type_name(m->type),
 		 unit ? " " : "", unit ? unit : "");
-	add(t, "  %-*s %-12s", width, name, type);
+	sb_printf(t, "  %-*s %-12s", width, name, type);
 	if (m->type == MET_HIST || m->type == MET_RATE) {
 		struct hist_summary s = { 0, 0, 0, 0, { 0 } };
 
 		if (c->hist && eevdf__hist_summary(c->hist, &s)) {
-			t->err = true;
+			t->err = EEVDF_ENOMEM;
 			return;
 		}
-		add(t, " count %" PRIu64, s.count);
+		sb_printf(t, " count %" PRIu64, s.count);
 		if (s.count) {
-			add(t, ", min %" PRId64 ", mean %" PRId64, s.min,
-			    s.mean);
+			sb_printf(t, ", min %" PRId64 ", mean %" PRId64, s.min,
+				  s.mean);
 			for (int i = 0; i < 4; i++)
-				add(t, ", %s %" PRId64,
-				    eevdf__summary_pct_names[i], s.pct[i]);
-			add(t, ", max %" PRId64, s.max);
+				sb_printf(t, ", %s %" PRId64,
+					  eevdf__summary_pct_names[i],
+					  s.pct[i]);
+			sb_printf(t, ", max %" PRId64, s.max);
 		}
 	} else {
-		add(t, " %" PRId64, c->value);
+		sb_printf(t, " %" PRId64, c->value);
 	}
-	add(t, "\n");
+	sb_printf(t, "\n");
 }
 
 int eevdf_report_metrics(const eevdf_sim *sim, eevdf_report_opt_fn unit,
 			 void *ud, char **out)
 {
-	struct text t = { NULL, 0, 0, false };
+	struct sb t = { NULL, 0, 0, 0 };
 	char name[96];
 	int width = 16;
 
@@ -121,7 +77,7 @@ int eevdf_report_metrics(const eevdf_sim *sim, eevdf_report_opt_fn unit,
 	*out = NULL;
 	if (!sim)
 		return EEVDF_EINVAL;
-	add(&t, "%s", "");
+	sb_printf(&t, "%s", "");
 	/* the names' column is as wide as the widest */
 	for (size_t i = 0; i < sim->nr_metrics; i++) {
 		const struct metric *m = sim->metrics[i];
@@ -134,7 +90,7 @@ int eevdf_report_metrics(const eevdf_sim *sim, eevdf_report_opt_fn unit,
 		}
 	}
 	if (sim->nr_metrics)
-		add(&t, "Workload metrics:\n");
+		sb_printf(&t, "Workload metrics:\n");
 	for (size_t i = 0; i < sim->nr_metrics; i++) {
 		const struct metric *m = sim->metrics[i];
 		const char *u = unit ? unit(ud, m->name) : NULL;
@@ -147,9 +103,9 @@ int eevdf_report_metrics(const eevdf_sim *sim, eevdf_report_opt_fn unit,
 			cell_line(&t, sim, m, &m->cells[k], u, width);
 	}
 	if (t.err) {
-		free(t.s);
-		return EEVDF_ENOMEM;
+		free(t.buf);
+		return t.err;
 	}
-	*out = t.s;
+	*out = t.buf;
 	return 0;
 }

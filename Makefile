@@ -245,7 +245,7 @@ format-check: deps-dev
 # clang-tidy: the checks of .clang-tidy, each justified there.
 LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 2>/dev/null)
 
-lint: deps-dev
+lint: deps-dev $(BUILD)/gen/git.h
 	cppcheck --std=c11 --enable=warning,portability,performance \
 		--library=tests/cppcheck.cfg --inline-suppr --quiet \
 		--error-exitcode=1 -Iinclude -Isrc -D__GNUC__ -D__CPPCHECK__ \
@@ -253,7 +253,8 @@ lint: deps-dev
 	@echo "clang-tidy: $(words $(LINT_SRC)) files"
 	@bad=0; for f in $(LINT_SRC); do \
 		clang-tidy --quiet "$$f" -- $(CSTD) -Iinclude -Isrc \
-			$(PKG_CFLAGS) -D_GNU_SOURCE 2>/dev/null || bad=1; \
+			-iquote $(BUILD) $(PKG_CFLAGS) -D_GNU_SOURCE \
+			2>/dev/null || bad=1; \
 	done; [ $$bad = 0 ] && echo "lint: clean"
 
 # Line coverage of the library by the unit and scenario suites, the

@@ -821,7 +821,7 @@ static int meta_init(struct run_meta *m, const struct run_opts *o,
 		     const eevdf_sim *sim, const eevdf_workload *wl)
 {
 	size_t np = eevdf_workload_nr_params(wl), at = 0;
-	char val[256];
+	char val[4096]; /* a param's text: a string param's, or a number */
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -855,16 +855,24 @@ static int meta_init(struct run_meta *m, const struct run_opts *o,
 	m->info.duration_param = eevdf_workload_duration_param(wl);
 	m->names = calloc(np ? np : 1, sizeof(*m->names));
 	m->values = calloc(np ? np : 1, sizeof(*m->values));
-	m->value_buf = malloc(np ? np * sizeof(val) : 1);
+	/* the values as text, one buffer for them all */
+	for (size_t i = 0; i < np; i++)
+		at += strlen(eevdf_workload_param_value(wl, i, val,
+							sizeof(val))) +
+		      1;
+	m->value_buf = malloc(at ? at : 1);
 	if (!m->names || !m->values || !m->value_buf) {
 		meta_free(m);
 		return EEVDF_ENOMEM;
 	}
+	at = 0;
 	for (size_t i = 0; i < np; i++) {
-		eevdf_workload_param_value(wl, i, val, sizeof(val));
+		size_t n = strlen(
+			eevdf_workload_param_value(wl, i, val, sizeof(val)));
+
 		m->names[i] = eevdf_workload_param_name(wl, i);
-		m->values[i] = memcpy(m->value_buf + at, val, strlen(val) + 1);
-		at += strlen(val) + 1;
+		m->values[i] = memcpy(m->value_buf + at, val, n + 1);
+		at += n + 1;
 	}
 	m->info.param_names = m->names;
 	m->info.param_values = m->values;

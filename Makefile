@@ -258,7 +258,7 @@ lint: deps-dev $(BUILD)/gen/git.h
 	done; [ $$bad = 0 ] && echo "lint: clean"
 
 # Line coverage of the library by the unit and scenario suites, the
-# goldens, the machines and the CLI error checks, per folder.
+# goldens, the machines and the CLI scripts, per folder.
 COV_BUILD := build/coverage
 coverage: deps-dev
 	@rm -rf $(COV_BUILD)
@@ -268,6 +268,9 @@ coverage: deps-dev
 	tests/golden.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/machines.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_errors.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_trust.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_features.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \

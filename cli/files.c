@@ -210,7 +210,7 @@ bool cli_results_figure(const cJSON *results, const char *name, double *out)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(results, "summary"), name);
 	const cJSON *m;
-	const char *br = strchr(name, '['), *dot, *stat = NULL;
+	const char *br = strchr(name, '['), *close = NULL, *dot;
 	char base[128];
 	size_t n;
 
@@ -218,8 +218,11 @@ bool cli_results_figure(const cJSON *results, const char *name, double *out)
 		*out = v->valuedouble;
 		return true;
 	}
-	/* NAME, NAME.STAT, NAME[KEY], NAME[KEY].STAT of "metrics" */
-	dot = strrchr(br ? strchr(br, ']') ? strchr(br, ']') : br : name, '.');
+	/* NAME, NAME.STAT, NAME[KEY], NAME[KEY].STAT of "metrics"; a KEY
+	 * may hold dots, so the STAT's is the last one after it */
+	if (br && !(close = strchr(br, ']')))
+		return false;
+	dot = strrchr(close ? close : name, '.');
 	n = br	? (size_t)(br - name) :
 	    dot ? (size_t)(dot - name) :
 		  strlen(name);
@@ -229,19 +232,11 @@ bool cli_results_figure(const cJSON *results, const char *name, double *out)
 	base[n] = '\0';
 	m = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(results, "metrics"), base);
+	if (m && br)
+		m = metric_cell(m, br + 1, (size_t)(close - br - 1));
 	if (!m)
 		return false;
-	if (br) {
-		const char *close = strchr(br, ']');
-
-		if (!close)
-			return false;
-		m = metric_cell(m, br + 1, (size_t)(close - br - 1));
-		if (!m)
-			return false;
-	}
-	stat = dot ? dot + 1 : "value";
-	v = cJSON_GetObjectItemCaseSensitive(m, stat);
+	v = cJSON_GetObjectItemCaseSensitive(m, dot ? dot + 1 : "value");
 	if (!cJSON_IsNumber(v))
 		return false;
 	*out = v->valuedouble;

@@ -396,6 +396,23 @@ PY
 		"its metrics: wakeup request requests rps" \
 		check "${sch[@]}" --baseline "$tmp/sch.json" --metric nope
 fi
+# A keyed metric by key: tbench's oplat[ReadX].mean is the ReadX cell's
+# mean in the JSON.
+if expect_ok "tbench: json" run workloads/tbench.json --cpus 2 --param nprocs=2 \
+	--param timelimit=1s --format json -o "$tmp/tb.json"; then
+	want=$(python3 -c 'import json,sys; c=[c for c in json.load(open(sys.argv[1]))["metrics"]["oplat"]["cells"] if c["key"]=="ReadX"][0]; print("%.6g" % c["mean"])' "$tmp/tb.json")
+	sim check workloads/tbench.json --cpus 2 --param nprocs=2 \
+		--param timelimit=1s --baseline "$tmp/tb.json" --metric 'oplat[ReadX].mean'
+	if [ "$rc" -eq 0 ] && grep -qE "^oplat\[ReadX\]\.mean +$want +$want " "$tmp/out"; then
+		ok "check --metric NAME[KEY].STAT reads the keyed cell ($want)"
+	else
+		bad "check --metric oplat[ReadX].mean" "rc $rc, want $want: $(cat "$tmp/out" "$tmp/err")"
+	fi
+	expect_error "check --metric with an unclosed key" "oplat[ReadX" \
+		check workloads/tbench.json --cpus 2 --param nprocs=2 \
+		--param timelimit=1s --baseline "$tmp/tb.json" --metric 'oplat[ReadX'
+fi
+
 sim compare workloads/schbench.json --cpus 4 --duration 500ms \
 	--metric requests --metric wakeup.p99
 if [ "$rc" -eq 0 ] && grep -q "^requests  " "$tmp/out" &&

@@ -628,6 +628,46 @@ static void print_smp(FILE *f, const eevdf_sim *sim)
 		secs > 0 ? (double)st.migrations / secs : 0.0,
 		st.migrations_wakeup, st.migrations_balance,
 		st.migrations_newidle);
+	if (st.ipis)
+		fprintf(f,
+			"# wake lists: %" PRIu64 " IPIs, %.2f tasks each "
+			"(max %" PRIu64 "); %.1f%% of wakeups enqueued under a "
+			"remote rq lock\n",
+			st.ipis, (double)st.wakelist_tasks / (double)st.ipis,
+			st.wakelist_batch_max,
+			100.0 * (double)st.wakeups_direct_remote / w);
+}
+
+/*
+ * Every CPU's rq lock together: how often taken, how often a taker found
+ * it held, and the spin that cost (mean over the contended takes).
+ */
+static void print_rq_locks(FILE *f, const eevdf_sim *sim)
+{
+	uint64_t acq = 0, cont = 0;
+	eevdf_time spin = 0, max = 0;
+	int worst = 0;
+
+	for (int c = 0; c < eevdf_sim_nr_cpus(sim); c++) {
+		struct eevdf_cpu_stats cs;
+
+		eevdf_sim_cpu_stats(sim, c, &cs);
+		acq += cs.lock_acquisitions;
+		cont += cs.lock_contended;
+		spin += cs.lock_spin_ns;
+		if (cs.lock_spin_max_ns > max) {
+			max = cs.lock_spin_max_ns;
+			worst = c;
+		}
+	}
+	if (!acq)
+		return;
+	fprintf(f,
+		"# rq locks: %" PRIu64 " acquisitions, %.2f%% contended, "
+		"spin mean %.3f us, max %.3f us (CPU %d)\n",
+		acq, 100.0 * (double)cont / (double)acq,
+		cont ? (double)spin / (double)cont / 1e3 : 0.0,
+		(double)max / 1e3, worst);
 }
 
 /*
@@ -662,8 +702,10 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 		(double)eevdf_sim_now(sim) / 1e9,
 		(double)eevdf_sim_duration(sim) / 1e9,
 		eevdf_sim_done(sim) ? " (every task exited)" : "");
-	if (nr_cpus > 1)
+	if (nr_cpus > 1) {
 		print_smp(f, sim);
+		print_rq_locks(f, sim);
+	}
 	print_overrides(f, cfg);
 	fputc('\n', f);
 }

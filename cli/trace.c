@@ -3,8 +3,9 @@
  * Trace sinks (see trace.h).  The Chrome trace has one process "machine"
  * with a thread (track) per CPU: a complete event ("X") per stretch a
  * task ran, an instant per wakeup on the wakee's CPU with a flow arrow
- * from the waker's running slice to the wakee's next slice, and an
- * nr_running counter per CPU.  Times are microseconds with three decimals:
+ * from the waker's running slice to the wakee's next slice, a slice per
+ * spin on a run-queue lock (nested in what the CPU ran), an instant per
+ * IPI on the CPU it was sent to, and an nr_running counter per CPU.  Times are microseconds with three decimals:
  * the simulator's nanoseconds, exactly.
  *
  * timehist follows perf sched timehist: a row each time a task is
@@ -425,6 +426,34 @@ static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	JW_LIT(t, "}}");
 }
 
+/* A slice on the spinning CPU's track, inside whatever ran there. */
+static void on_spin(struct cli_trace *t, const struct eevdf_trace_event *ev)
+{
+	if (!t->json || !in_window(t, ev->time, ev->time + ev->duration))
+		return;
+	ev_begin(t, "X", ev->cpu, ev->time);
+	JW_LIT(t, ", \"dur\": ");
+	jw_us(t, ev->duration);
+	JW_LIT(t, ", \"name\": \"rq lock spin\", \"cat\": \"lock\", "
+		  "\"args\": {\"lock_cpu\": ");
+	jw_int(t, ev->orig_cpu);
+	JW_LIT(t, "}}");
+}
+
+/* An instant on the CPU an IPI (one wake-list batch) was sent to. */
+static void on_ipi(struct cli_trace *t, const struct eevdf_trace_event *ev)
+{
+	if (!t->json || !in_window(t, ev->time, ev->time))
+		return;
+	ev_begin(t, "i", ev->cpu, ev->time);
+	JW_LIT(t, ", \"s\": \"t\", \"name\": \"ipi\", \"cat\": \"sched\", "
+		  "\"args\": {\"from_cpu\": ");
+	jw_int(t, ev->orig_cpu);
+	JW_LIT(t, ", \"first_pid\": ");
+	jw_int(t, ev->pid);
+	JW_LIT(t, "}}");
+}
+
 void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 {
 	struct cli_trace *t = ud;
@@ -442,6 +471,12 @@ void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 		break;
 	case EEVDF_TRACE_MIGRATE:
 		on_migrate(t, ev);
+		break;
+	case EEVDF_TRACE_SPIN:
+		on_spin(t, ev);
+		break;
+	case EEVDF_TRACE_IPI:
+		on_ipi(t, ev);
 		break;
 	case EEVDF_TRACE_EXIT:
 	case EEVDF_TRACE_TICK:

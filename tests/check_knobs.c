@@ -183,8 +183,10 @@ static eevdf_time cpu_of(const eevdf_sim *sim, size_t i)
  * placement (never left of its vruntime at sleep), so a 50 % sleeper
  * (5 ms run, 5 ms sleep) against a hog moves from the fair third towards
  * half of the CPU, more with the longer slices of a bigger machine (2.8
- * ms on 8 CPUs, both tasks on CPU 0): 33.35 % -> 34.81 % on 1 CPU, 35.73 %
- * -> 39.92 % on 8.  Tasks that never sleep see no change.
+ * ms on 8 CPUs, both tasks on CPU 0): on 1 CPU it gets 1/3 of the 10 s
+ * without the bonus (equal weights, and it sleeps half of what it would
+ * run) and more with it, never more than half.  Tasks that never sleep
+ * see no change.
  */
 START_TEST(place_bonus_moves_a_sleeper_towards_half)
 {
@@ -201,21 +203,20 @@ START_TEST(place_bonus_moves_a_sleeper_towards_half)
 		"\"tasks\": [{\"name\": \"hog\", \"count\": 3, \"nice\": 0,"
 		" \"program\": [{\"loop\": {\"body\": [{\"run\": \"3ms\"}]}}]}]}";
 	static const int ncpus[] = { 1, 8 };
-	static const eevdf_time share[2][2] = {
-		{ 3335 * MS, 3481 * MS },
-		{ 3573 * MS, 3992 * MS },
-	};
 	eevdf_sim *a, *b;
 
 	for (int k = 0; k < 2; k++) {
 		a = run(pair, NULL, ncpus[k], NULL, 0, NULL, 10 * SEC);
 		b = run(pair, NULL, ncpus[k], NULL, 0, "PLACE_BONUS", 10 * SEC);
-		ck_assert_msg(llabs(cpu_of(a, 1) - share[k][0]) < 10 * MS &&
-				      llabs(cpu_of(b, 1) - share[k][1]) <
-					      10 * MS,
+		/* the fair third, within the switch and wakeup costs */
+		if (k == 0)
+			ck_assert_msg(llabs(cpu_of(a, 1) - 10 * SEC / 3) <
+					      20 * MS,
+				      "%lld", (long long)cpu_of(a, 1));
+		ck_assert_msg(cpu_of(b, 1) > cpu_of(a, 1) + 10 * MS &&
+				      cpu_of(b, 1) <= 5 * SEC,
 			      "%d CPUs: %lld -> %lld", ncpus[k],
 			      (long long)cpu_of(a, 1), (long long)cpu_of(b, 1));
-		ck_assert_int_gt(cpu_of(b, 1), cpu_of(a, 1));
 		eevdf_sim_free(a);
 		eevdf_sim_free(b);
 	}
@@ -248,8 +249,10 @@ START_TEST(wakeup_knobs_of_2025_move_delayed_wakees)
 
 	a = run(NULL, "workloads/schbench.json", 8, sch, 3, NULL, 2 * SEC);
 	eevdf_sim_smp_stats(a, &base);
-	/* a flat machine has one LLC: no wake list without the knobs */
-	ck_assert_uint_eq(base.wakeups_remote, 0);
+	/* inside one LLC only wakeups onto an idle CPU take a wake list
+	 * (f3dd3f674555): some do, but not all */
+	ck_assert_uint_gt(base.wakeups_remote, 0);
+	ck_assert_uint_lt(base.wakeups_remote, base.wakeups);
 	for (size_t k = 0; k < 4; k++) {
 		b = run(NULL, "workloads/schbench.json", 8, sch, 3, knobs[k],
 			2 * SEC);
@@ -261,7 +264,10 @@ START_TEST(wakeup_knobs_of_2025_move_delayed_wakees)
 				(unsigned long long)st.migrations_wakeup,
 				(unsigned long long)base.migrations_wakeup);
 		else
-			ck_assert_msg(st.wakeups_remote > 0, "%s", knobs[k]);
+			ck_assert_msg(st.wakeups_remote > base.wakeups_remote,
+				      "%s: %llu vs %llu", knobs[k],
+				      (unsigned long long)st.wakeups_remote,
+				      (unsigned long long)base.wakeups_remote);
 		eevdf_sim_free(b);
 	}
 	eevdf_sim_free(a);

@@ -803,6 +803,7 @@ START_TEST(a_waker_stays_whole_until_its_remote_wakeup_lands)
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
 	memset(&sim->sched.costs, 0, sizeof(sim->sched.costs));
 	sim->sched.costs.ipi = 5 * US;
+	sim->sched.costs.idle_exit = 5 * US;
 	sem = add_obj(sim, OBJ_SEM, "s");
 	/* pid 1 on CPU 1 waits; pid 2 on CPU 0 posts and exits */
 	pb_init(&b);
@@ -811,6 +812,7 @@ START_TEST(a_waker_stays_whole_until_its_remote_wakeup_lands)
 		eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false, NULL), 1);
 	s.cpus = cpu0;
 	s.name = "t";
+	s.start = 1;
 	pb_init(&b);
 	pb_objop(&b, P_POST, sem);
 	ck_assert_int_eq(
@@ -836,14 +838,16 @@ START_TEST(a_waker_stays_whole_until_its_remote_wakeup_lands)
 	ck_assert_int_eq(ret, 0);
 	ck_assert(eevdf_sim_done(sim));
 	/*
-	 * At 0 the post sends the wakeup to CPU 1's wake list (another LLC),
-	 * the poster exits, then the 64 fillers on CPU 0: the 65th exit
-	 * pushes the poster out while the wakeup is on its way.  It lands
-	 * after the IPI's 5 us; the waiter runs and exits then, and the
+	 * The poster starts at 1 ns on CPU 0, idle since 0, so it runs after
+	 * CPU 0's 5 us exit latency.  Its post sends the wakeup to CPU 1's
+	 * wake list (another LLC), the poster exits, then the 64 fillers on
+	 * CPU 0: the 65th exit pushes the poster out while the wakeup is on
+	 * its way.  CPU 1 is idle too: the wakeup reaches it after another
+	 * 5 us of exit latency; the waiter runs and exits then, and the
 	 * poster is compacted.
 	 */
 	ck_assert(seen);
-	ck_assert_int_eq(eevdf_sim_now(sim), 5 * US);
+	ck_assert_int_eq(eevdf_sim_now(sim), 2 * 5 * US + 1);
 	ck_assert_int_eq(eevdf_sim_smp_stats(sim, &ss), 0);
 	ck_assert_uint_eq(ss.wakeups_remote, 1);
 	ck_assert_ptr_null(sim->sched.tasks[1]);

@@ -27,5 +27,6 @@ Suite *smp_suite(void);
 Suite *knobs_suite(void);
 Suite *cfs_suite(void);
 Suite *provenance_suite(void);
+Suite *rq_lock_suite(void);
 
 #endif

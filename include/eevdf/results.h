@@ -40,6 +40,12 @@ struct eevdf_cpu_stats {
 	eevdf_time idle_ns;
 	uint64_t switches; /* context switches on this CPU (next != prev) */
 	uint64_t ticks;
+	/* This CPU's rq lock, taken by any CPU (the rq_remote_* costs). */
+	uint64_t lock_acquisitions;
+	uint64_t lock_contended; /* ... that found it held and spun */
+	eevdf_time lock_spin_ns; /* every CPU's spin on it */
+	eevdf_time lock_spin_max_ns;
+	eevdf_time lock_hold_ns; /* held, line transfers included */
 };
 
 EEVDF_API size_t eevdf_sim_nr_tasks(const eevdf_sim *sim);

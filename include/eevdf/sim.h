@@ -42,6 +42,9 @@ enum eevdf_trace_kind {
 	EEVDF_TRACE_EXIT = 4,   /* pid finished its program */
 	EEVDF_TRACE_TICK = 5,   /* scheduler tick on cpu */
 	EEVDF_TRACE_MIGRATE = 6, /* pid moved from orig_cpu to cpu */
+	EEVDF_TRACE_SPIN = 7,    /* cpu spun for duration on orig_cpu's rq lock */
+	EEVDF_TRACE_IPI = 8,     /* orig_cpu sent cpu an IPI for its wake list;
+				  * pid: the first task of the batch */
 };
 
 /* State of the task switched out, in a SWITCH event (perf's prev_state). */
@@ -60,7 +63,9 @@ struct eevdf_trace_event {
 	int prev_pid; /* SWITCH: previous task (-1 = idle); WAKEUP: the
 			 waker (-1: a timer or the machine) */
 	enum eevdf_task_state prev_state; /* SWITCH only */
-	int orig_cpu; /* MIGRATE: the CPU the task left; else -1 */
+	int orig_cpu; /* MIGRATE: the CPU the task left; SPIN: the lock's
+			 CPU; IPI: the sender; else -1 */
+	eevdf_time duration; /* SPIN: the spin, from time on; else 0 */
 };
 
 typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);
@@ -215,6 +220,13 @@ struct eevdf_smp_stats {
 	uint64_t migrations_balance; /* ... by periodic or NOHZ balancing */
 	uint64_t migrations_newidle; /* ... by newly-idle balancing */
 	uint64_t balance_runs;     /* sched_balance_rq() calls */
+	uint64_t wakeups_direct_remote; /* ... activated under another CPU's
+					 * rq lock by the waker */
+	uint64_t ipis;             /* wake-list batches sent: one IPI (or a
+				    * polling idle CPU's wake) each */
+	uint64_t wakelist_tasks;   /* tasks those batches woke */
+	uint64_t wakelist_batch_max; /* the largest batch */
+	uint64_t sis_probes;       /* CPUs select_idle_sibling() looked at */
 };
 
 /* The totals so far; 0, or EEVDF_EINVAL for NULL arguments. */

@@ -328,13 +328,31 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 							    p->overhead_left));
 }
 
-/* The switch itself is charged to the task switched in (exec_start is
- * taken at set_next_entity), as the rest of __schedule(). */
+/* The scheduler charged the switch (core.c's switch_in()). */
 void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p)
 {
-	p->overhead_left += p->is_thread ? sim->sched.costs.ctxsw_thread :
-					   sim->sched.costs.ctxsw_process;
+	(void)sim;
 	p->needs_step = true;
+}
+
+/*
+ * An interrupt took ns of p's CPU: p pays it before the rest of its
+ * work, so a burst in progress stops and resumes after it.  A spin burns
+ * wall time, which the interrupt eats into without extending.
+ */
+int eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns)
+{
+	enum burst b = (enum burst)p->burst;
+
+	if (b == B_SPIN || b == B_SPINLOCK)
+		return 0;
+	if (b != B_NONE) {
+		stop_burst(sim, p);
+		p->needs_step = true;
+		eevdf__mark_settle(&sim->sched, &sim->sched.rqs[p->cpu]);
+	}
+	p->overhead_left += ns;
+	return 0;
 }
 
 void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
@@ -384,23 +402,22 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return ret ? ret : R_STAY;
 }
 
-/* Hand w the outcome of its wait and wake it; the waker pays ttwu (more
- * for a wakeup sent to another LLC's wake list). */
+/* Hand w the outcome of its wait and wake it; the waker pays what the
+ * wakeup cost its CPU (eevdf__ttwu()). */
 static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 		 enum wake_result result, unsigned int wf)
 {
-	bool remote;
+	u64 cost;
 
 	w->wake_result = (int)result;
 	w->wait_intr = false;
 	w->wait_kind = WAIT_NONE;
 	w->wait_obj = NULL;
 	sim->sched.ttwu_waker = waker ? waker->pid : -1;
-	remote = eevdf__ttwu(&sim->sched, w, wf | WF_TTWU);
+	cost = eevdf__ttwu(&sim->sched, w, wf | WF_TTWU);
 	sim->sched.ttwu_waker = -1;
 	if (waker)
-		waker->overhead_left += remote ? sim->sched.costs.ttwu_remote :
-						 sim->sched.costs.ttwu_local;
+		waker->overhead_left += cost;
 }
 
 static void wake_all(struct eevdf_sim *sim, struct task *waker, struct waitq *q,
@@ -2145,6 +2162,11 @@ static int hook_speed_change(struct scheduler *sched, struct task *p)
 	return eevdf__prog_speed_change(sim_of(sched), p);
 }
 
+static int hook_interrupt(struct scheduler *sched, struct task *p, u64 ns)
+{
+	return eevdf__prog_interrupt(sim_of(sched), p, ns);
+}
+
 const struct sched_task_ops eevdf__prog_ops = {
 	.step = hook_step,
 	.burst_end = hook_burst_end,
@@ -2152,4 +2174,5 @@ const struct sched_task_ops eevdf__prog_ops = {
 	.switch_out = hook_switch_out,
 	.switch_in = hook_switch_in,
 	.speed_change = hook_speed_change,
+	.interrupt = hook_interrupt,
 };

@@ -1407,5 +1407,10 @@ int eevdf_sim_cpu_stats(const eevdf_sim *sim, int cpu,
 		out->idle_ns += sim->sched.now - rq->idle_since;
 	out->switches = rq->switches;
 	out->ticks = rq->ticks;
+	out->lock_acquisitions = rq->lock.acquisitions;
+	out->lock_contended = rq->lock.contended;
+	out->lock_spin_ns = (eevdf_time)rq->lock.spin_ns;
+	out->lock_spin_max_ns = (eevdf_time)rq->lock.spin_max;
+	out->lock_hold_ns = (eevdf_time)rq->lock.hold_ns;
 	return 0;
 }

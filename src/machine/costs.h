@@ -47,6 +47,11 @@
 	COST(migrate_cross_llc, 10000)                                         \
 	COST(migrate_cross_pkg, 25000)                                         \
 	COST(balance_per_cpu, 100)                                             \
+	COST(rq_remote_llc, 400)                                               \
+	COST(rq_remote_cross_llc, 1000)                                        \
+	COST(rq_remote_cross_pkg, 1200)                                        \
+	COST(sis_probe, 100)                                                   \
+	COST(ipi_recv, 1000)                                                   \
 	COST(smt_speed_pct, 62)
 
 struct cost_table {

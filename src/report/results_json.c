@@ -211,7 +211,12 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
 	       add_u64(o, "migrations_wakeup", st.migrations_wakeup) &&
 	       add_u64(o, "migrations_balance", st.migrations_balance) &&
 	       add_u64(o, "migrations_newidle", st.migrations_newidle) &&
-	       add_u64(o, "balance_runs", st.balance_runs);
+	       add_u64(o, "balance_runs", st.balance_runs) &&
+	       add_u64(o, "wakeups_direct_remote", st.wakeups_direct_remote) &&
+	       add_u64(o, "sis_probes", st.sis_probes) &&
+	       add_u64(o, "ipis", st.ipis) &&
+	       add_u64(o, "wakelist_tasks", st.wakelist_tasks) &&
+	       add_u64(o, "wakelist_batch_max", st.wakelist_batch_max);
 }
 
 /* The workload's params, each a number when it reads as one. */
@@ -284,6 +289,19 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	       add_s64(o, "delay_sum_ns", t->delay_sum_ns);
 }
 
+/* The CPU's rq lock: taken how often, how often contended, spin. */
+static bool add_lock(cJSON *cpu, const struct eevdf_cpu_stats *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	return attach(cpu, "rq_lock", o) &&
+	       add_u64(o, "acquisitions", c->lock_acquisitions) &&
+	       add_u64(o, "contended", c->lock_contended) &&
+	       add_s64(o, "spin_ns", c->lock_spin_ns) &&
+	       add_s64(o, "spin_max_ns", c->lock_spin_max_ns) &&
+	       add_s64(o, "hold_ns", c->lock_hold_ns);
+}
+
 static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -292,7 +310,7 @@ static bool add_cpu(cJSON *arr, const struct eevdf_cpu_stats *c)
 	       add_s64(o, "busy_ns", c->busy_ns) &&
 	       add_s64(o, "idle_ns", c->idle_ns) &&
 	       add_u64(o, "switches", c->switches) &&
-	       add_u64(o, "ticks", c->ticks);
+	       add_u64(o, "ticks", c->ticks) && add_lock(o, c);
 }
 
 /* count, min, max, mean and schbench's percentiles of a histogram. */

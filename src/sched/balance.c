@@ -532,6 +532,26 @@ static bool should_we_balance(const struct lb_env *env)
 }
 
 /* sched_balance_rq(): balance one domain; the number of tasks moved. */
+/*
+ * sched_balance_rq() takes the busiest CPU's lock around detach_tasks()
+ * and then its own around attach_tasks(), one after the other: each
+ * moved task is a dequeue or an enqueue under them (ttwu_local's work).
+ * A busy CPU balances in softirq, billed to its current task; an idle
+ * one's time is nobody's, but its holds still delay other takers.
+ */
+static void balance_locks(struct lb_env *env, int moved)
+{
+	struct scheduler *sched = env->sched;
+	struct rq *rq = env->dst_rq;
+	u64 per = sched->costs.ttwu_local, n = moved > 0 ? (u64)moved : 1;
+	u64 cost = eevdf__rq_lock(sched, env->src_rq, rq->cpu, n * per, NULL);
+
+	if (moved)
+		cost += eevdf__rq_lock(sched, rq, rq->cpu, n * per, NULL);
+	if (rq->curr)
+		sched->ops->interrupt(sched, rq->curr, cost);
+}
+
 static int sched_balance_rq(struct scheduler *sched, struct rq *rq,
 			    struct sched_domain *sd, enum cpu_idle_type idle)
 {
@@ -552,8 +572,10 @@ static int sched_balance_rq(struct scheduler *sched, struct rq *rq,
 		sd->nr_balance_failed = 0;
 		goto balanced;
 	}
-	if (env.src_rq->nr_running > 1)
+	if (env.src_rq->nr_running > 1) {
 		moved = detach_tasks(&env);
+		balance_locks(&env, moved);
+	}
 	if (!moved) {
 		if (idle != CPU_NEWLY_IDLE)
 			sd->nr_balance_failed++;

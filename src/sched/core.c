@@ -55,6 +55,40 @@ void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,
 	ev.prev_pid = prev_pid;
 	ev.prev_state = prev_state;
 	ev.orig_cpu = -1;
+	ev.duration = 0;
+	sched->trace(sched->trace_ud, &ev);
+}
+
+void eevdf__trace_spin(struct scheduler *sched, int cpu, int lock_cpu, u64 spin)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sched->trace || !spin)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EEVDF_TRACE_SPIN;
+	ev.time = sched->now;
+	ev.cpu = cpu;
+	ev.pid = -1;
+	ev.prev_pid = -1;
+	ev.orig_cpu = lock_cpu;
+	ev.duration = (eevdf_time)spin;
+	sched->trace(sched->trace_ud, &ev);
+}
+
+void eevdf__trace_ipi(struct scheduler *sched, int from, int to, int pid)
+{
+	struct eevdf_trace_event ev;
+
+	if (!sched->trace)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EEVDF_TRACE_IPI;
+	ev.time = sched->now;
+	ev.cpu = to;
+	ev.pid = pid;
+	ev.prev_pid = -1;
+	ev.orig_cpu = from;
 	sched->trace(sched->trace_ud, &ev);
 }
 
@@ -108,6 +142,10 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	rq->nr_overloaded = &sched->nr_overloaded;
 	rq->idle_slot = &sched->idle_map[cpu];
 	rq->nr_wakelist = 0;
+	rq->ipi_at = 0;
+	rq->nr_ipi_batch = rq->ipi_landed = 0;
+	rq->awake_at = -1;
+	eevdf__rq_lock_init(&rq->lock);
 	rq->next_balance = 0;
 	rq->idle_stamp = 0;
 	rq->idle_stamped = false;
@@ -195,10 +233,27 @@ static void switch_out(struct scheduler *sched, struct task *prev)
 	}
 }
 
-static void switch_in(struct scheduler *sched, struct task *next)
+/* What the context switch itself costs, by what is switched in. */
+static u64 ctxsw_cost(const struct scheduler *sched, const struct task *next)
+{
+	if (!next || next->is_thread)
+		return sched->costs.ctxsw_thread;
+	return sched->costs.ctxsw_process;
+}
+
+/*
+ * The switch is charged to the task switched in (exec_start is taken at
+ * set_next_entity), as the rest of __schedule(), which holds the CPU's
+ * own rq lock from its start to finish_task_switch(): a remote waker
+ * holding it makes the switch spin, and one that wrote the rq last makes
+ * it pull the lines back.
+ */
+static void switch_in(struct scheduler *sched, struct rq *rq, struct task *next)
 {
 	eevdf_time now = sched->now;
 
+	next->overhead_left += eevdf__rq_lock(sched, rq, rq->cpu,
+					      ctxsw_cost(sched, next), NULL);
 	next->on_cpu = true;
 	next->st.wait_ns += (u64)(now - next->state_since);
 	next->state_since = now;
@@ -265,9 +320,12 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 		rq->curr = next;
 		rq_idle_update(rq);
 		if (next) {
-			switch_in(sched, next);
+			switch_in(sched, rq, next);
 			tick_start(sched, rq);
 		} else {
+			/* to the idle task: the lock is held, nobody pays */
+			eevdf__rq_lock(sched, rq, rq->cpu,
+				       ctxsw_cost(sched, NULL), NULL);
 			rq->busy_ns += (u64)(sched->now - rq->busy_since);
 			rq->idle_since = sched->now;
 			rq->idle_stamp = sched->now;
@@ -312,7 +370,9 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 	}
 	if (eevdf__event_queued(&rq->idle_exit_ev))
 		return;
-	if (sched->costs.idle_exit && rq->idle_since < sched->now) {
+	/* awake_at: a wake list's landing already paid the exit */
+	if (sched->costs.idle_exit && rq->idle_since < sched->now &&
+	    rq->awake_at != sched->now) {
 		eevdf__queue_event(sched, &rq->idle_exit_ev,
 				   sched->now +
 					   (eevdf_time)sched->costs.idle_exit);
@@ -402,18 +462,59 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
  * try_to_wake_up().  A task still queued as a delayed entity is woken in
  * place by ttwu_runnable() (no CPU selection); any other is enqueued with
  * its saved lag.  A pending timer (a wait's timeout) is cancelled.
+ *
+ * Every path charges the CPU it runs on what the kernel's does there:
+ * the CPUs select_idle_sibling() looks at (sis_probe each), a remote
+ * run-queue lock with its line transfers and any spin behind other
+ * holders (rq_lock.h), or the wake-list queueing and IPI send
+ * (ttwu_remote).  The sum comes back in *cost.
  */
 static void ttwu_do_activate(struct scheduler *sched, struct task *p,
 			     unsigned int wake_flags);
 
 /*
+ * ttwu_queue_cond(): whether a wakeup onto cpu goes through its wake list
+ * rather than an enqueue under its lock from here.  Another LLC's CPU
+ * always does (317f394160e9 "sched: Move the second half of ttwu() to the
+ * remote cpu"); this CPU never; an idle one does since f3dd3f674555
+ * ("sched: Remove the limitation of WF_ON_CPU on wakelist if wakee cpu is
+ * idle", v6.0) with 28156108fecb's nr_running test, which counts delayed
+ * tasks as the kernel's does from 6.12 on; any other only
+ * when def, which the 2025 RFC's TTWU_QUEUE_DEFAULT sets, and its
+ * TTWU_QUEUE_DELAYED for a delayed wakee (msg 20250520101727.984171377).
+ * A cost model without an IPI latency (the library's zero table) keeps
+ * every wakeup direct, so hand-computed examples stay exact.
+ */
+static bool ttwu_queue_cond(struct scheduler *sched, const struct task *p,
+			    int cpu, int this_cpu, bool def)
+{
+	if (!sched->sp.smp || !sched_feat(sched->sp.features, TTWU_QUEUE) ||
+	    !sched->costs.ipi || !task_allowed(p, cpu))
+		return false;
+	if (!cpus_share_cache(&sched->topo, this_cpu, cpu))
+		return true;
+	if (cpu == this_cpu)
+		return false;
+	if (!sched->rqs[cpu].nr_running)
+		return true;
+	return def;
+}
+
+/*
  * Queue p on cpu's wake list: it becomes runnable when the IPI lands
  * (TASK_WAKING meanwhile).  delayed: p is a delayed-dequeue task whose
- * dequeue that CPU completes first (TTWU_QUEUE_DELAYED).
+ * dequeue that CPU completes first (TTWU_QUEUE_DELAYED).  An entry queued
+ * while an IPI is in flight rides on it (llist_add() onto a non-empty
+ * list sends none); an idle CPU polls its flags in the idle loop, so the
+ * wakeup reaches it after its exit latency instead of an IPI's.
  */
 static void ttwu_queue_wakelist(struct scheduler *sched, struct task *p,
-				int cpu, unsigned int wake_flags, bool delayed)
+				int cpu, int this_cpu, unsigned int wake_flags,
+				bool delayed, u64 *cost)
 {
+	struct rq *rq = &sched->rqs[cpu];
+	eevdf_time when;
+
 	sched->smp.wakeups_remote++;
 	p->state = TASK_WAKING;
 	p->wake_flags = wake_flags;
@@ -423,25 +524,57 @@ static void ttwu_queue_wakelist(struct scheduler *sched, struct task *p,
 	if (p->wakelist_waker > 0)
 		sched->tasks[p->wakelist_waker - 1]->pins++;
 	p->wakelist_delayed = delayed;
-	sched->rqs[cpu].nr_wakelist++;
-	rq_idle_update(&sched->rqs[cpu]);
+	if (rq->nr_ipi_batch && rq->ipi_at >= sched->now) {
+		when = rq->ipi_at;
+		rq->nr_ipi_batch++;
+	} else {
+		if (rq->curr)
+			when = sched->now + (eevdf_time)sched->costs.ipi;
+		else if (rq->idle_since < sched->now)
+			when = sched->now + (eevdf_time)sched->costs.idle_exit;
+		else
+			when = sched->now; /* still in the idle loop */
+		rq->ipi_at = when;
+		rq->nr_ipi_batch = 1;
+		rq->ipi_landed = 0;
+		sched->smp.ipis++;
+		eevdf__trace_ipi(sched, this_cpu, cpu, p->pid);
+	}
+	rq->nr_wakelist++;
+	rq_idle_update(rq);
 	p->ev.type = TEV_WAKELIST;
 	p->ev.class = EVC_WAKEUP;
-	eevdf__queue_event(sched, &p->ev,
-			   sched->now + (eevdf_time)sched->costs.ipi);
+	eevdf__queue_event(sched, &p->ev, when);
+	*cost += sched->costs.ttwu_remote;
+}
+
+/* The enqueue under cpu's lock, from this_cpu (ttwu_queue()'s else). */
+static void ttwu_direct(struct scheduler *sched, struct task *p, int this_cpu,
+			unsigned int wake_flags, u64 *cost)
+{
+	struct rq *rq = task_rq(sched, p);
+
+	if (rq->cpu != this_cpu)
+		sched->smp.wakeups_direct_remote++;
+	*cost += eevdf__rq_lock(sched, rq, this_cpu, sched->costs.ttwu_local,
+				NULL);
+	ttwu_do_activate(sched, p, wake_flags);
 }
 
 /*
  * The path of a task that is off its queue: select_task_rq() (it may
- * migrate), then the wake list of a CPU in another LLC (TTWU_QUEUE; any
- * other CPU with TTWU_QUEUE_DEFAULT), or the enqueue now.  True when it
- * went through a wake list.
+ * migrate), then cpu's wake list when ttwu_queue_cond() says so, or the
+ * enqueue under its lock now.
  */
-static bool ttwu_select(struct scheduler *sched, struct task *p, int this_cpu,
-			unsigned int wake_flags)
+static void ttwu_select(struct scheduler *sched, struct task *p, int this_cpu,
+			unsigned int wake_flags, u64 *cost)
 {
-	int cpu = select_task_rq(sched, p, this_cpu, &wake_flags);
+	int cpu;
 
+	sched->sis_probes = 0;
+	cpu = select_task_rq(sched, p, this_cpu, &wake_flags);
+	sched->smp.sis_probes += sched->sis_probes;
+	*cost += sched->sis_probes * sched->costs.sis_probe;
 	if (cpu != p->cpu) {
 		wake_flags |= WF_MIGRATED;
 		sched->smp.migrations_wakeup++;
@@ -451,15 +584,14 @@ static bool ttwu_select(struct scheduler *sched, struct task *p, int this_cpu,
 		sched->smp.wakeups_idle++;
 		p->st.wakeups_idle++;
 	}
-	if (sched->sp.smp && sched_feat(sched->sp.features, TTWU_QUEUE) &&
-	    sched->ttwu_waker > 0 && sched->costs.ipi && this_cpu != cpu &&
-	    (!cpus_share_cache(&sched->topo, this_cpu, cpu) ||
-	     sched_feat(sched->sp.features, TTWU_QUEUE_DEFAULT))) {
-		ttwu_queue_wakelist(sched, p, cpu, wake_flags, false);
-		return true;
+	if (ttwu_queue_cond(sched, p, cpu, this_cpu,
+			    sched_feat(sched->sp.features,
+				       TTWU_QUEUE_DEFAULT))) {
+		ttwu_queue_wakelist(sched, p, cpu, this_cpu, wake_flags, false,
+				    cost);
+		return;
 	}
-	ttwu_do_activate(sched, p, wake_flags);
-	return false;
+	ttwu_direct(sched, p, this_cpu, wake_flags, cost);
 }
 
 /* Finish the sleep of a delayed task still on its queue. */
@@ -493,17 +625,29 @@ static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
 	       !(w && w->last_wakee == p->pid && p->last_wakee == w->pid);
 }
 
-bool eevdf__ttwu(struct scheduler *sched, struct task *p,
-		 unsigned int wake_flags)
+/*
+ * Charge ns of interrupt-context work to cpu: to its current task, which
+ * the kernel bills for the IRQ time it interrupts, or, on an idle CPU,
+ * to p, the task it is about to run.
+ */
+static int charge_cpu(struct scheduler *sched, int cpu, struct task *p, u64 ns)
 {
-	int this_cpu;
+	struct rq *rq = &sched->rqs[cpu];
 
-	EEVDF_ASSERT(p->state == TASK_SLEEPING);
-	if (eevdf__event_queued(&p->ev))
-		eevdf__eventq_cancel(&sched->evq, &p->ev);
-	sched->smp.wakeups++;
-	p->st.wakeups++;
-	this_cpu = waking_cpu(sched, p);
+	if (!ns)
+		return 0;
+	if (rq->curr && rq->curr != p)
+		return sched->ops->interrupt(sched, rq->curr, ns);
+	p->overhead_left += ns;
+	return 0;
+}
+
+/* try_to_wake_up() from this_cpu; what it cost that CPU. */
+static u64 try_to_wake_up(struct scheduler *sched, struct task *p, int this_cpu,
+			  unsigned int wake_flags)
+{
+	u64 cost = 0;
+
 	if (p->on_rq) {
 		/*
 		 * TTWU_QUEUE_DELAYED (2025 RFC): rather than lock the
@@ -511,21 +655,44 @@ bool eevdf__ttwu(struct scheduler *sched, struct task *p,
 		 * list; that CPU completes the dequeue and runs a normal
 		 * wakeup, CPU selection included.
 		 */
-		if (sched->sp.smp &&
-		    sched_feat(sched->sp.features, TTWU_QUEUE_DELAYED) &&
-		    sched->ttwu_waker > 0 && this_cpu != p->cpu &&
-		    sched->costs.ipi) {
-			ttwu_queue_wakelist(sched, p, p->cpu, wake_flags, true);
-			return true;
+		if (sched_feat(sched->sp.features, TTWU_QUEUE_DELAYED) &&
+		    ttwu_queue_cond(sched, p, p->cpu, this_cpu, true)) {
+			ttwu_queue_wakelist(sched, p, p->cpu, this_cpu,
+					    wake_flags, true, &cost);
+			return cost;
 		}
 		if (!sched->sp.smp || !delayed_wakes_elsewhere(sched, p)) {
-			/* ttwu_runnable(): a delayed task wakes where it is */
-			ttwu_do_activate(sched, p, wake_flags);
-			return false;
+			/* ttwu_runnable(): a delayed task wakes where it is,
+			 * under its rq's lock */
+			ttwu_direct(sched, p, this_cpu, wake_flags, &cost);
+			return cost;
 		}
+		cost += eevdf__rq_lock(sched, task_rq(sched, p), this_cpu,
+				       sched->costs.ttwu_local, NULL);
 		complete_delayed_dequeue(sched, p);
 	}
-	return ttwu_select(sched, p, this_cpu, wake_flags);
+	ttwu_select(sched, p, this_cpu, wake_flags, &cost);
+	return cost;
+}
+
+u64 eevdf__ttwu(struct scheduler *sched, struct task *p,
+		unsigned int wake_flags)
+{
+	int this_cpu;
+	u64 cost;
+
+	EEVDF_ASSERT(p->state == TASK_SLEEPING);
+	if (eevdf__event_queued(&p->ev))
+		eevdf__eventq_cancel(&sched->evq, &p->ev);
+	sched->smp.wakeups++;
+	p->st.wakeups++;
+	this_cpu = waking_cpu(sched, p);
+	cost = try_to_wake_up(sched, p, this_cpu, wake_flags);
+	if (sched->ttwu_waker > 0)
+		return cost;
+	/* a timer's wakeup runs in the hrtimer interrupt of its CPU */
+	charge_cpu(sched, this_cpu, p, cost);
+	return 0;
 }
 
 /* The enqueue half of a wakeup, on the task's (chosen) CPU. */
@@ -629,10 +796,63 @@ static int settle_all(struct scheduler *sched)
 
 /* Events --------------------------------------------------------------- */
 
+/*
+ * The IPI landed: sched_ttwu_pending() on the target.  The batch's first
+ * entry pays the interrupt (ipi_recv) and takes the CPU's own lock once
+ * for every entry's activation; a delayed entry ends its dequeue here and
+ * is woken as a normal wakeup from this CPU (TTWU_QUEUE_DELAYED), whose
+ * CPU selection and further locks this CPU pays too.
+ */
+static void wakelist_land(struct scheduler *sched, struct rq *rq,
+			  struct task *p)
+{
+	int waker = p->wakelist_waker;
+	u64 cost = 0;
+
+	rq->nr_wakelist--;
+	rq_idle_update(rq);
+	if (rq->nr_ipi_batch && ++rq->ipi_landed == 1) {
+		if (rq->curr)
+			cost += sched->costs.ipi_recv;
+		else
+			rq->awake_at = sched->now;
+		cost += eevdf__rq_lock(
+			sched, rq, rq->cpu,
+			rq->nr_ipi_batch * sched->costs.ttwu_local, NULL);
+	}
+	if (rq->nr_ipi_batch && rq->ipi_landed >= rq->nr_ipi_batch) {
+		sched->smp.wakelist_tasks += rq->nr_ipi_batch;
+		if (rq->nr_ipi_batch > sched->smp.wakelist_batch_max)
+			sched->smp.wakelist_batch_max = rq->nr_ipi_batch;
+		rq->nr_ipi_batch = 0;
+	}
+	p->state = TASK_SLEEPING;
+	sched->ttwu_waker = waker;
+	if (p->wakelist_delayed) {
+		/* the delayed dequeue ends here, then a normal wakeup from
+		 * this CPU */
+		p->wakelist_delayed = false;
+		/* a pick may have reaped it meanwhile */
+		if (p->on_rq)
+			complete_delayed_dequeue(sched, p);
+		ttwu_select(sched, p, rq->cpu, p->wake_flags, &cost);
+	} else {
+		/* its CPUs changed while the IPI was on its way */
+		if (!task_allowed(p, p->cpu))
+			set_task_cpu(sched, p, p->cpus_allowed[0]);
+		ttwu_do_activate(sched, p, p->wake_flags);
+	}
+	sched->ttwu_waker = -1;
+	charge_cpu(sched, rq->cpu, p, cost);
+	/* only now: the landing may have sent p to a wake list again, which
+	 * pinned the waker anew */
+	if (waker > 0)
+		sched->tasks[waker - 1]->pins--;
+}
+
 static void task_event(struct scheduler *sched, struct task *p)
 {
 	struct rq *rq = task_rq(sched, p);
-	int waker;
 
 	switch ((enum task_event_type)p->ev.type) {
 	case TEV_START:
@@ -646,31 +866,7 @@ static void task_event(struct scheduler *sched, struct task *p)
 		sched->ops->burst_end(sched, p);
 		break;
 	case TEV_WAKELIST:
-		/* the IPI landed: sched_ttwu_pending() on the target */
-		rq->nr_wakelist--;
-		rq_idle_update(rq);
-		p->state = TASK_SLEEPING;
-		waker = p->wakelist_waker;
-		sched->ttwu_waker = waker;
-		if (p->wakelist_delayed) {
-			/* the delayed dequeue ends here, then a normal
-			 * wakeup from this CPU */
-			p->wakelist_delayed = false;
-			/* a pick may have reaped it meanwhile */
-			if (p->on_rq)
-				complete_delayed_dequeue(sched, p);
-			ttwu_select(sched, p, p->cpu, p->wake_flags);
-		} else {
-			/* its CPUs changed while the IPI was on its way */
-			if (!task_allowed(p, p->cpu))
-				set_task_cpu(sched, p, p->cpus_allowed[0]);
-			ttwu_do_activate(sched, p, p->wake_flags);
-		}
-		sched->ttwu_waker = -1;
-		/* only now: the landing may have sent p to a wake list again,
-		 * which pinned the waker anew */
-		if (waker > 0)
-			sched->tasks[waker - 1]->pins--;
+		wakelist_land(sched, rq, p);
 		break;
 	}
 	eevdf__mark_settle(sched, rq);
@@ -689,6 +885,12 @@ static int rq_event(struct scheduler *sched, struct rq *rq,
 	}
 	EEVDF_ASSERT(rq->curr);
 	if (ev->type == REV_TICK) {
+		/* sched_tick() runs under the CPU's own lock: pulling it back
+		 * from a remote waker is the interrupted task's to pay */
+		u64 c = eevdf__rq_lock(sched, rq, rq->cpu, 0, NULL);
+
+		if (c)
+			sched->ops->interrupt(sched, rq->curr, c);
 		rq->ticks++;
 		eevdf__trace(sched, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid,
 			     -1, EEVDF_TASK_RUNNING);
@@ -764,6 +966,8 @@ static void move_to_allowed(struct scheduler *sched, struct task *p)
 
 	set_task_cpu(sched, p, p->cpus_allowed[0]);
 	dst = task_rq(sched, p);
+	/* move_queued_task(): the enqueue is under the destination's lock */
+	eevdf__rq_lock(sched, dst, dst->cpu, sched->costs.ttwu_local, NULL);
 	dst->clock = (u64)sched->now;
 	enqueue_task_fair(dst, p, ENQUEUE_MIGRATED);
 	p->on_rq = true;
@@ -788,6 +992,9 @@ void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 	}
 	if (!p->on_rq || p->state != TASK_RUNNING)
 		return;
+	/* task_rq_lock(): taken by the caller outside the simulation, held
+	 * for the dequeue; the time is nobody's but delays other takers */
+	eevdf__rq_lock(sched, rq, rq->cpu, sched->costs.ttwu_local, NULL);
 	rq->clock = (u64)sched->now;
 	if (p->on_cpu) {
 		resched_curr(rq);

@@ -42,12 +42,13 @@ int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 void eevdf__schedule(struct scheduler *sched, struct rq *rq);
 
 /*
- * try_to_wake_up() of a blocked task (its pending timer is cancelled).
- * True when the wakeup went to another LLC's wake list (the waker pays
- * ttwu_remote instead of ttwu_local).
+ * try_to_wake_up() of a blocked task (its pending timer is cancelled), by
+ * sched->ttwu_waker: what it cost the waker's CPU (CPU selection, locks,
+ * wake list), for the waker to pay.  A timer's wakeup (no waker) charges
+ * its CPU's current task itself, as IRQ time, and gives 0.
  */
-bool eevdf__ttwu(struct scheduler *sched, struct task *p,
-		 unsigned int wake_flags);
+u64 eevdf__ttwu(struct scheduler *sched, struct task *p,
+		unsigned int wake_flags);
 
 /* wakeup_preempt(): may p, just queued on rq, run now? */
 void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
@@ -85,5 +86,10 @@ void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,
 
 /* A MIGRATE trace event. */
 void eevdf__trace_migrate(struct scheduler *sched, int pid, int from, int to);
+/* cpu spun for spin ns on lock_cpu's rq lock, from now on (none if 0) */
+void eevdf__trace_spin(struct scheduler *sched, int cpu, int lock_cpu,
+		       u64 spin);
+/* from sent to an IPI for its wake list, whose first task is pid */
+void eevdf__trace_ipi(struct scheduler *sched, int from, int to, int pid);
 
 #endif

@@ -21,6 +21,7 @@
 #include "weights.h"
 #include "topology.h"
 #include "machine/costs.h"
+#include "rq_lock.h"
 
 struct rq;
 struct scheduler;
@@ -256,7 +257,15 @@ struct rq {
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
 	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
 	struct eevdf_event idle_exit_ev;
-	unsigned int nr_wakelist;  /* remote wakeups in flight to here */
+	unsigned int nr_wakelist; /* remote wakeups in flight to here */
+	/* The IPI in flight (nr_ipi_batch > 0): when it lands and how many
+	 * wake-list entries it carries; entries queued meanwhile join it,
+	 * as llist_add() onto a non-empty list sends no IPI. */
+	eevdf_time ipi_at;
+	unsigned int nr_ipi_batch;
+	unsigned int ipi_landed;   /* entries of that batch landed so far */
+	eevdf_time awake_at;	   /* left its idle state at this time */
+	struct rq_lock lock;	   /* rq->__lock (rq_lock.h) */
 	u64 next_balance;	   /* jiffies */
 	eevdf_time idle_stamp;	   /* when it last went idle */
 	bool idle_stamped;	   /* idle_stamp is set (cleared on wakeup) */
@@ -287,6 +296,9 @@ struct sched_task_ops {
 	void (*switch_in)(struct scheduler *sched, struct task *p);
 	/* p's CPU changed speed (an SMT sibling went busy or idle) */
 	int (*speed_change)(struct scheduler *sched, struct task *p);
+	/* an interrupt on p's CPU took ns of it while p was current: p pays
+	 * (the kernel accounts IRQ time to the task it interrupts) */
+	int (*interrupt)(struct scheduler *sched, struct task *p, u64 ns);
 };
 
 /*
@@ -321,6 +333,7 @@ struct scheduler {
 	eevdf_trace_fn trace;
 	void *trace_ud;
 	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
+	u64 sis_probes; /* CPUs the current wakeup's placement looked at */
 	const struct sched_task_ops *ops;
 
 	/* CPUs whose state changed during the current event. */

@@ -188,6 +188,17 @@ static int wake_affine(struct scheduler *sched, const struct sched_domain *sd,
 
 /* select_idle_sibling() ------------------------------------------------- */
 
+/*
+ * Each CPU the wakeup's search looks at is a read of that CPU's rq (curr,
+ * nr_running, ttwu_pending), a line another core writes: counted for the
+ * cost model's sis_probe, which the waker pays.
+ */
+static bool probe(struct scheduler *sched, int cpu)
+{
+	sched->sis_probes++;
+	return available_idle_cpu(sched, cpu);
+}
+
 static bool core_is_idle(const struct scheduler *sched, int cpu)
 {
 	const struct sd_span *smt = sched->topo.cpu[cpu].smt;
@@ -205,7 +216,7 @@ void update_idle_core(struct scheduler *sched, int cpu)
 }
 
 /* An idle sibling of target's core inside sd, for a task p. */
-static int select_idle_smt(const struct scheduler *sched, const struct task *p,
+static int select_idle_smt(struct scheduler *sched, const struct task *p,
 			   int target)
 {
 	const struct sd_span *smt = sched->topo.cpu[target].smt;
@@ -213,8 +224,7 @@ static int select_idle_smt(const struct scheduler *sched, const struct task *p,
 	for (u32 i = 0; i < smt->weight; i++) {
 		int cpu = smt->cpus[i];
 
-		if (cpu != target && task_allowed(p, cpu) &&
-		    available_idle_cpu(sched, cpu))
+		if (cpu != target && task_allowed(p, cpu) && probe(sched, cpu))
 			return cpu;
 	}
 	return NO_CPU;
@@ -222,7 +232,7 @@ static int select_idle_smt(const struct scheduler *sched, const struct task *p,
 
 /* A fully idle core is returned by its scanned CPU; the first idle
  * sibling seen is remembered as the fallback. */
-static int select_idle_core(const struct scheduler *sched, const struct task *p,
+static int select_idle_core(struct scheduler *sched, const struct task *p,
 			    int core_cpu, int *idle_cpu)
 {
 	const struct sd_span *smt = sched->topo.cpu[core_cpu].smt;
@@ -231,7 +241,7 @@ static int select_idle_core(const struct scheduler *sched, const struct task *p,
 	for (u32 i = 0; i < smt->weight; i++) {
 		int cpu = smt->cpus[i];
 
-		if (!available_idle_cpu(sched, cpu)) {
+		if (!probe(sched, cpu)) {
 			idle = false;
 			if (*idle_cpu == NO_CPU)
 				continue;
@@ -287,7 +297,7 @@ static int select_idle_cpu(struct scheduler *sched, const struct task *p,
 		} else {
 			if (!--nr)
 				return NO_CPU;
-			if (available_idle_cpu(sched, cpu))
+			if (probe(sched, cpu))
 				return cpu;
 		}
 	}
@@ -304,16 +314,16 @@ int select_idle_sibling(struct scheduler *sched, struct task *p, int prev,
 	bool has_idle_core = false;
 	int recent, i;
 
-	if (available_idle_cpu(sched, target))
+	if (probe(sched, target))
 		return target;
 	if (prev != target && cpus_share_cache(t, prev, target) &&
-	    available_idle_cpu(sched, prev))
+	    probe(sched, prev))
 		return prev;
 	recent = p->recent_used_cpu;
 	p->recent_used_cpu = prev;
 	if (recent >= 0 && recent != prev && recent != target &&
-	    cpus_share_cache(t, recent, target) &&
-	    available_idle_cpu(sched, recent) && task_allowed(p, recent))
+	    cpus_share_cache(t, recent, target) && probe(sched, recent) &&
+	    task_allowed(p, recent))
 		return recent;
 	sd = t->cpu[target].sd_llc;
 	if (!sd)

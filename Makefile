@@ -75,7 +75,7 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run deps deps-dev asan determinism clang clean bench \
+.PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -174,6 +174,12 @@ test: deps
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
+
+# Real-kernel figures the model should reproduce (fidelity/run.sh):
+# reported, met or not; not a gate of make test.
+fidelity: deps
+	@$(MAKE) --no-print-directory all
+	fidelity/run.sh $(CLI)
 
 # README.md's sessions against this build (tests/readme.sh); readme
 # rewrites them after a change meant to move them (review the diff).

@@ -19,7 +19,14 @@
 #define MS 1000000LL
 
 /* The costs used below, and what the rest of the table is: zero. */
-enum { C = 400, L = 300, R = 500, E = 2000, X = 400, XC = 1000 };
+enum {
+	C = 400,
+	L = 300,
+	R = 500,
+	E = 2000,
+	X = 400,
+	XC = 1000
+};
 
 /* "costs": every entry 0 (a percentage 100) but those extra names, as
  * "name": ns pairs. */
@@ -36,8 +43,8 @@ static void costs_json(char *buf, size_t len, const char *extra)
 		at = strstr(extra, key);
 		if (at)
 			v = strtol(at + strlen(key), NULL, 10);
-		n += (size_t)snprintf(buf + n, len - n, "%s%s%ld", i ? ", " : "",
-				      key, v);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%ld",
+				      i ? ", " : "", key, v);
 	}
 	snprintf(buf + n, len - n, "}");
 }
@@ -50,8 +57,8 @@ static eevdf_sim *run(const char *json, const char *features, eevdf_time until)
 	eevdf_sim *sim;
 	char err[256];
 
-	ck_assert_msg(eevdf_workload_parse(json, strlen(json), "<rq_lock>",
-					   &wl, &d) == 0,
+	ck_assert_msg(eevdf_workload_parse(json, strlen(json), "<rq_lock>", &wl,
+					   &d) == 0,
 		      "%s: %s", d.path, d.msg);
 	eevdf_config_init(&cfg);
 	cfg.machine = eevdf_workload_machine(wl);
@@ -83,24 +90,25 @@ static eevdf_time ping_pong(int llcs, int n, const char *features)
 		   "\"ctxsw_thread\": 400, \"ttwu_local\": 300, "
 		   "\"ttwu_remote\": 500, \"ipi\": 1500, \"idle_exit\": 2000, "
 		   "\"rq_remote_llc\": 400, \"rq_remote_cross_llc\": 1000");
-	snprintf(json, sizeof(json),
-		 "{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"10s\","
-		 "\"stop\": {\"when\": \"all_exited\"},"
-		 "\"machine\": {\"hz\": 100, \"topology\": {\"packages\": 1,"
-		 " \"llcs_per_package\": %d, \"cores_per_llc\": %d,"
-		 " \"threads_per_core\": 1}},"
-		 "\"costs\": %s,"
-		 "\"objects\": [{\"type\": \"sem\", \"name\": \"a\"},"
-		 " {\"type\": \"sem\", \"name\": \"b\"}],"
-		 "\"tasks\": ["
-		 "{\"name\": \"ping\", \"kind\": \"thread\", \"cpus\": [0],"
-		 " \"program\": [{\"loop\": {\"count\": %d, \"body\": ["
-		 " {\"post\": {\"sem\": \"b\"}}, {\"wait\": {\"sem\": \"a\"}}]}}]},"
-		 "{\"name\": \"pong\", \"kind\": \"thread\", \"cpus\": [1],"
-		 " \"program\": [{\"loop\": {\"count\": %d, \"body\": ["
-		 " {\"wait\": {\"sem\": \"b\"}}, {\"post\": {\"sem\": \"a\"}}]}}]}"
-		 "]}",
-		 llcs, 2 / llcs, costs, n, n);
+	snprintf(
+		json, sizeof(json),
+		"{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"10s\","
+		"\"stop\": {\"when\": \"all_exited\"},"
+		"\"machine\": {\"hz\": 100, \"topology\": {\"packages\": 1,"
+		" \"llcs_per_package\": %d, \"cores_per_llc\": %d,"
+		" \"threads_per_core\": 1}},"
+		"\"costs\": %s,"
+		"\"objects\": [{\"type\": \"sem\", \"name\": \"a\"},"
+		" {\"type\": \"sem\", \"name\": \"b\"}],"
+		"\"tasks\": ["
+		"{\"name\": \"ping\", \"kind\": \"thread\", \"cpus\": [0],"
+		" \"program\": [{\"loop\": {\"count\": %d, \"body\": ["
+		" {\"post\": {\"sem\": \"b\"}}, {\"wait\": {\"sem\": \"a\"}}]}}]},"
+		"{\"name\": \"pong\", \"kind\": \"thread\", \"cpus\": [1],"
+		" \"program\": [{\"loop\": {\"count\": %d, \"body\": ["
+		" {\"wait\": {\"sem\": \"b\"}}, {\"post\": {\"sem\": \"a\"}}]}}]}"
+		"]}",
+		llcs, 2 / llcs, costs, n, n);
 	sim = run(json, features, 10 * 1000 * MS);
 	ck_assert(eevdf_sim_done(sim));
 	t = eevdf_sim_now(sim);
@@ -189,9 +197,8 @@ static eevdf_sim *storm(int n, bool hog, const char *extra)
 	return run(json, NULL, 5 * MS);
 }
 
-static const struct eevdf_task_stats *task(const eevdf_sim *sim,
-					   const char *name,
-					   struct eevdf_task_stats *st)
+static const struct eevdf_task_stats *
+task(const eevdf_sim *sim, const char *name, struct eevdf_task_stats *st)
 {
 	for (size_t i = 0; i < eevdf_sim_nr_tasks(sim); i++) {
 		eevdf_sim_task_stats(sim, i, st);
@@ -254,7 +261,8 @@ START_TEST(a_wake_list_batches_wakeups_behind_one_ipi)
 	ck_assert_uint_eq(ss.wakeups_direct_remote, 0);
 	for (int k = 1; k <= 4; k++) {
 		snprintf(name, sizeof(name), "waker[%d]", k);
-		ck_assert_int_eq(task(sim, name, &st)->cpu_ns, R + k * 100 * US);
+		ck_assert_int_eq(task(sim, name, &st)->cpu_ns,
+				 R + k * 100 * US);
 	}
 	eevdf_sim_cpu_stats(sim, 0, &cs);
 	ck_assert_uint_eq(cs.lock_contended, 0);

@@ -11,18 +11,18 @@ void eevdf__rq_lock_init(struct rq_lock *l)
 
 u64 eevdf__rq_line_cost(const struct scheduler *sched, int from, int to)
 {
-	const struct cpu_topo *a, *b;
-
-	if (from < 0 || from == to)
+	if (from < 0)
 		return 0;
-	a = &sched->topo.cpu[from];
-	b = &sched->topo.cpu[to];
-	if (a->core == b->core)
+	switch (cpu_distance(&sched->topo, from, to)) {
+	case CPU_SAME_CORE:
 		return 0;
-	if (a->llc == b->llc)
+	case CPU_SAME_LLC:
 		return sched->costs.rq_remote_llc;
-	if (a->package == b->package)
+	case CPU_SAME_PKG:
 		return sched->costs.rq_remote_cross_llc;
+	case CPU_OTHER_PKG:
+		break;
+	}
 	return sched->costs.rq_remote_cross_pkg;
 }
 

@@ -610,15 +610,16 @@ int select_task_rq_fair(struct scheduler *sched, struct task *p, int prev_cpu,
  */
 static u64 refill_cost(const struct scheduler *sched, int from, int to)
 {
-	const struct cpu_topo *a = &sched->topo.cpu[from],
-			      *b = &sched->topo.cpu[to];
-
-	if (a->core == b->core)
+	switch (cpu_distance(&sched->topo, from, to)) {
+	case CPU_SAME_CORE:
 		return 0;
-	if (a->llc == b->llc)
+	case CPU_SAME_LLC:
 		return sched->costs.migrate_llc;
-	if (a->package == b->package)
+	case CPU_SAME_PKG:
 		return sched->costs.migrate_cross_llc;
+	case CPU_OTHER_PKG:
+		break;
+	}
 	return sched->costs.migrate_cross_pkg;
 }
 

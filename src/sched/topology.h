@@ -104,6 +104,26 @@ static inline bool cpus_share_cache(const struct topology *t, int a, int b)
 	return t->cpu[a].llc == t->cpu[b].llc;
 }
 
+/* How far apart two CPUs are, for the costs that grow with distance. */
+enum cpu_distance {
+	CPU_SAME_CORE = 0, /* one CPU, or SMT siblings: L1 and L2 shared */
+	CPU_SAME_LLC,
+	CPU_SAME_PKG,
+	CPU_OTHER_PKG,
+};
+
+static inline enum cpu_distance cpu_distance(const struct topology *t, int a,
+					     int b)
+{
+	const struct cpu_topo *x = &t->cpu[a], *y = &t->cpu[b];
+
+	if (x->core == y->core)
+		return CPU_SAME_CORE;
+	if (x->llc == y->llc)
+		return CPU_SAME_LLC;
+	return x->package == y->package ? CPU_SAME_PKG : CPU_OTHER_PKG;
+}
+
 /* The level's kernel name ("SMT", "MC", "PKG", "NUMA"). */
 const char *eevdf__sd_level_name(enum sd_level l);
 

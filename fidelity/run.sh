@@ -17,8 +17,9 @@ M=fidelity/skl-server-1s.json
 
 rps() { # kernel [features]
 	"$SIM" run workloads/schbench.json --machine "$M" --kernel "$1" \
-		${2:+--features "$2"} --param m=4 --param t=128 \
+		${2:+--features "$2"} --param m=4 --param t=128 --param M=auto \
 		--param ops=0 --param locking=0 --param runtime="$RUNTIME" \
+		--param interval=null \
 		--quiet | awk '/^average rps:/ { print $3 }'
 }
 
@@ -26,7 +27,7 @@ verdict() { # value, awk condition on x
 	awk -v x="$1" "BEGIN { v = ($2) ? \"MET\" : \"MISSED\"; print v }"
 }
 
-echo "# schbench -L -m 4 -t 128 -n 0, skl-server one socket, $RUNTIME"
+echo "# schbench -L -m 4 -M auto -t 128 -n 0, skl-server one socket, $RUNTIME"
 d=$(rps 6.18)
 echo "default profile (6.18): $d average rps; target 2.0 M +-25 %:" \
 	"$(verdict "$d" 'x >= 1500000 && x <= 2500000')"

@@ -750,6 +750,76 @@ START_TEST(hist_schbench_empty_block_and_custom_list)
 }
 END_TEST
 
+/*
+ * A summary keeps what a block prints: the ten samples' count, min, max
+ * and percentiles (the hand count above: 3, 601, 99968, 67043328 twice
+ * in FIO_PLAT8, samples 2, 3, 4, 1, 0), and prints lat_block byte for
+ * byte.  No histogram summarises as an empty one, printed with zeros.
+ */
+START_TEST(hist_summary_prints_as_its_histogram)
+{
+	static const s64 want[5] = { 3, 601, 99968, 67043328, 67043328 };
+	static const u64 samples[5] = { 2, 3, 4, 1, 0 };
+	static const unsigned int nine[9] = { 100, 200, 300, 400, 500,
+					      600, 700, 800, 900 };
+	struct eevdf_hist_report rep = {
+		.label = "Wakeup Latencies",
+		.units = "usec",
+		.runtime = 30,
+		.mask = EEVDF_HIST_SCHBENCH_MASK_LAT,
+		.star = EEVDF_HIST_SCHBENCH_STAR_LAT,
+	};
+	struct eevdf_hist_summary sum;
+	struct eevdf_hist h;
+	char buf[512];
+
+	ck_assert_int_eq(eevdf__hist_init(&h, EEVDF_HIST_FIO_PLAT8), 0);
+	add_all(&h, ten, ARRAY_SIZE(ten));
+	ck_assert_int_eq(eevdf__hist_summarize(&h, NULL, 0, &sum), 0);
+	ck_assert_uint_eq(sum.count, 10);
+	ck_assert_int_eq(sum.min, 3);
+	ck_assert_int_eq(sum.max, 1LL << 30);
+	ck_assert_uint_eq(sum.n, 5);
+	for (size_t j = 0; j < 5; j++) {
+		ck_assert_uint_eq(sum.pct[j].permille, plist[j]);
+		ck_assert_int_eq(sum.pct[j].value, want[j]);
+		ck_assert_uint_eq(sum.pct[j].samples, samples[j]);
+	}
+	ck_assert_int_eq(eevdf__hist_schbench_snprint_summary(buf, sizeof(buf),
+							      &sum, &rep),
+			 (int)strlen(lat_block));
+	ck_assert_str_eq(buf, lat_block);
+	ck_assert_int_eq(eevdf__hist_schbench_snprint_summary(NULL, 0, &sum,
+							      &rep),
+			 (int)strlen(lat_block));
+	/* the summary's own list is printed: another one is refused */
+	rep.plist = plist;
+	rep.nplist = 5;
+	ck_assert_int_eq(eevdf__hist_schbench_snprint_summary(buf, sizeof(buf),
+							      &sum, &rep),
+			 EEVDF_EINVAL);
+	/* more entries than a summary holds */
+	ck_assert_int_eq(eevdf__hist_summarize(&h, nine, 9, &sum),
+			 EEVDF_EINVAL);
+	eevdf__hist_free(&h);
+
+	ck_assert_int_eq(eevdf__hist_summarize(NULL, NULL, 0, &sum), 0);
+	rep.plist = NULL;
+	rep.nplist = 0;
+	rep.label = "Request Latencies";
+	rep.runtime = 0;
+	eevdf__hist_schbench_snprint_summary(buf, sizeof(buf), &sum, &rep);
+	ck_assert_str_eq(buf,
+			 "Request Latencies percentiles (usec) runtime 0 (s) "
+			 "(0 total samples)\n"
+			 "\t  50.0th: 0          (0 samples)\n"
+			 "\t  90.0th: 0          (0 samples)\n"
+			 "\t* 99.0th: 0          (0 samples)\n"
+			 "\t  99.9th: 0          (0 samples)\n"
+			 "\t  min=0, max=0\n");
+}
+END_TEST
+
 START_TEST(hist_schbench_label_matches_printf_2_1f)
 {
 	/* "%u.%u" of the per-mille value is "%2.1f" of the percent. */
@@ -797,6 +867,7 @@ Suite *hist_suite(void)
 	tcase_add_test(fmt, hist_schbench_rps_block_by_hand);
 	tcase_add_test(fmt, hist_schbench_empty_block_and_custom_list);
 	tcase_add_test(fmt, hist_schbench_label_matches_printf_2_1f);
+	tcase_add_test(fmt, hist_summary_prints_as_its_histogram);
 	suite_add_tcase(s, fmt);
 	return s;
 }

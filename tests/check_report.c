@@ -192,6 +192,228 @@ START_TEST(schbench_prints_blocks_average_rps_and_sched_delay)
 }
 END_TEST
 
+/* Two hogs, A and B, on the one CPU of a bare simulation. */
+static void add_two_hogs(eevdf_sim *sim)
+{
+	static const struct eevdf_op hog[] = {
+		{ EEVDF_OP_LOOP, 0, 0, 1 },
+		{ EEVDF_OP_RUN, 10 * MS, 0, 0 },
+	};
+	struct eevdf_task_spec s = { .program = hog, .nr_ops = 2 };
+
+	s.name = "A";
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 1);
+	s.name = "B";
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &s), 2);
+}
+
+/*
+ * schbench's periodic reports (-i 1 -r 2), worked by hand.
+ *
+ * Tasks: two hogs on one CPU at HZ 1000 with no costs (a bare simulation)
+ * alternate at every tick, A first (check_sim.c's
+ * perf_sched_latency_delays_count_preemption_waits): A runs in the even
+ * milliseconds, B in the odd ones, and each waits 1 ms between turns.  A
+ * snapshot at T comes after the tick of T, so at T = 1000 ms A has just
+ * been switched in for the 501st time (0, 2, .., 1000) after 500 waits of
+ * 1 ms, and B has had 500 turns (1, 3, .., 999) after 500 waits of 1 ms
+ * (the first from its creation at 0 to 1 ms; the one begun at 1000 is 0
+ * long yet).  sched delay is run_delay / pcount in us, truncated:
+ *	1 s: A 500 ms / 501 = 998003 ns -> 998, B 500 ms / 500 -> 1000
+ *	2 s: A 1000 ms / 1001 = 999000 ns -> 999, B 1000 ms / 1000 -> 1000
+ *
+ * Metrics, set by hand between runs: wakeup 7 and request 20 with 3
+ * requests before 1 s, wakeup 9 and request 30 with 4 more before 2 s.
+ * The rate samples requests every second: 3, then 4 (per second, as the
+ * period is 1 s), and the rate is added after the snapshots are set up,
+ * so its sample of each second is queued behind the snapshot's first
+ * firing: the snapshot sees it only because it queues itself again.
+ *
+ * Percentiles over schbench's list {20, 50, 90, 99, 99.9}: p is the first
+ * value whose cumulative count c has c * 1000 >= p * N (exact buckets
+ * below 512), and "(N samples)" is c minus the previous entry's c.
+ *	{7}:	every p gives 7 at c = 1: 20th 1 sample, the others 0
+ *	{7, 9}:	20th and 50th give 7 (c = 1, since 1000 >= 500 * 2), 90th,
+ *		99th and 99.9th 9 (c = 2): 90th 1 sample, 99th, 99.9th 0
+ *	{3}, {3, 4} (RPS: 20th, 50th, 90th): likewise
+ * current rps is the last sample; average rps 7 requests / 2 s = 3.50.
+ */
+START_TEST(schbench_interval_reports_worked_by_hand)
+{
+	eevdf_sim *sim = bare_sim();
+	int wake = eevdf__sim_add_metric(sim, "wakeup", MET_HIST,
+					 EEVDF_HIST_FIO_PLAT8, false, false,
+					 true);
+	int req = eevdf__sim_add_metric(sim, "request", MET_HIST,
+					EEVDF_HIST_FIO_PLAT8, false, false,
+					true);
+	int reqs = eevdf__sim_add_metric(sim, "requests", MET_COUNTER,
+					 EEVDF_HIST_EXACT, false, false, false);
+	static const char *const kv[] = {
+		"runtime", "2", "message_tasks", "A", "worker_tasks", "B", NULL
+	};
+	const struct metric_snaps *snaps;
+	char *out;
+
+	add_two_hogs(sim);
+	ck_assert_int_eq(
+		eevdf__metrics_snapshot_every(sim, 1000 * MS, 2000 * MS), 0);
+	ck_assert_int_ge(eevdf__sim_add_rate(sim, "rps", (u32)reqs, 1000 * MS,
+					     EEVDF_HIST_FIO_PLAT8, true),
+			 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, 500 * MS), 0);
+	eevdf__metric_record(sim, (u32)wake, NULL, 0, 7);
+	eevdf__metric_record(sim, (u32)req, NULL, 0, 20);
+	eevdf__metric_count(sim, (u32)reqs, NULL, 3);
+	ck_assert_int_eq(eevdf_sim_run(sim, 1500 * MS), 0);
+	eevdf__metric_record(sim, (u32)wake, NULL, 0, 9);
+	eevdf__metric_record(sim, (u32)req, NULL, 0, 30);
+	eevdf__metric_count(sim, (u32)reqs, NULL, 4);
+	ck_assert_int_eq(eevdf_sim_run(sim, 2000 * MS), 0);
+
+	snaps = eevdf__metric_snaps(sim);
+	ck_assert_ptr_nonnull(snaps);
+	ck_assert_uint_eq(snaps->nr, 2);
+	ck_assert_int_eq(snaps->v[0].at, 1000 * MS);
+	ck_assert_int_eq(snaps->v[1].at, 2000 * MS);
+	/* A at 1 s: 500 waits of 1 ms over 501 switch-ins */
+	ck_assert_uint_eq(snaps->v[0].tasks[0].wait_ns, 500 * MS);
+	ck_assert_uint_eq(snaps->v[0].tasks[0].delay_count, 501);
+	ck_assert_uint_eq(snaps->v[1].tasks[1].wait_ns, 1000 * MS);
+	ck_assert_uint_eq(snaps->v[1].tasks[1].delay_count, 1000);
+	ck_assert_int_eq(snaps->v[0].cells[reqs].value, 3);
+	ck_assert_int_eq(snaps->v[1].cells[reqs].value, 7);
+
+	out = report(sim, "schbench", kv);
+	ck_assert_str_eq(
+		out,
+		"Wakeup Latencies percentiles (usec) runtime 1 (s) (1 total "
+		"samples)\n"
+		"\t  50.0th: 7          (0 samples)\n"
+		"\t  90.0th: 7          (0 samples)\n"
+		"\t* 99.0th: 7          (0 samples)\n"
+		"\t  99.9th: 7          (0 samples)\n"
+		"\t  min=7, max=7\n"
+		"Request Latencies percentiles (usec) runtime 1 (s) (1 total "
+		"samples)\n"
+		"\t  50.0th: 20         (0 samples)\n"
+		"\t  90.0th: 20         (0 samples)\n"
+		"\t* 99.0th: 20         (0 samples)\n"
+		"\t  99.9th: 20         (0 samples)\n"
+		"\t  min=20, max=20\n"
+		"RPS percentiles (requests) runtime 1 (s) (1 total samples)\n"
+		"\t  20.0th: 3          (1 samples)\n"
+		"\t* 50.0th: 3          (0 samples)\n"
+		"\t  90.0th: 3          (0 samples)\n"
+		"\t  min=3, max=3\n"
+		"sched delay: message 998 (usec) worker 1000 (usec)\n"
+		"current rps: 3.00\n"
+		"Wakeup Latencies percentiles (usec) runtime 2 (s) (2 total "
+		"samples)\n"
+		"\t  50.0th: 7          (0 samples)\n"
+		"\t  90.0th: 9          (1 samples)\n"
+		"\t* 99.0th: 9          (0 samples)\n"
+		"\t  99.9th: 9          (0 samples)\n"
+		"\t  min=7, max=9\n"
+		"Request Latencies percentiles (usec) runtime 2 (s) (2 total "
+		"samples)\n"
+		"\t  50.0th: 20         (0 samples)\n"
+		"\t  90.0th: 30         (1 samples)\n"
+		"\t* 99.0th: 30         (0 samples)\n"
+		"\t  99.9th: 30         (0 samples)\n"
+		"\t  min=20, max=30\n"
+		"RPS percentiles (requests) runtime 2 (s) (2 total samples)\n"
+		"\t  20.0th: 3          (1 samples)\n"
+		"\t* 50.0th: 3          (0 samples)\n"
+		"\t  90.0th: 4          (1 samples)\n"
+		"\t  min=3, max=4\n"
+		"sched delay: message 999 (usec) worker 1000 (usec)\n"
+		"current rps: 4.00\n"
+		/* the final report, as without interval reports */
+		"Wakeup Latencies percentiles (usec) runtime 2 (s) (2 total "
+		"samples)\n"
+		"\t  50.0th: 7          (0 samples)\n"
+		"\t  90.0th: 9          (1 samples)\n"
+		"\t* 99.0th: 9          (0 samples)\n"
+		"\t  99.9th: 9          (0 samples)\n"
+		"\t  min=7, max=9\n"
+		"Request Latencies percentiles (usec) runtime 2 (s) (2 total "
+		"samples)\n"
+		"\t  50.0th: 20         (0 samples)\n"
+		"\t  90.0th: 30         (1 samples)\n"
+		"\t* 99.0th: 30         (0 samples)\n"
+		"\t  99.9th: 30         (0 samples)\n"
+		"\t  min=20, max=30\n"
+		"RPS percentiles (requests) runtime 2 (s) (2 total samples)\n"
+		"\t  20.0th: 3          (1 samples)\n"
+		"\t* 50.0th: 3          (0 samples)\n"
+		"\t  90.0th: 4          (1 samples)\n"
+		"\t  min=3, max=4\n"
+		"average rps: 3.50\n"
+		"sched delay: message 999 (usec) worker 1000 (usec)\n");
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * Without a rate, current rps is the requests of the interval per
+ * second: 5 by 500 ms, 6 more by 1000 ms -> 10.00, then 12.00.  A
+ * metric with no sample by the first snapshot prints schbench's empty
+ * block, all zeros.  Snapshots stop at the workload's length: none at
+ * 1500 ms for a length of 1400 ms.
+ */
+START_TEST(schbench_interval_reports_without_a_rate)
+{
+	eevdf_sim *sim = bare_sim();
+	int wake = eevdf__sim_add_metric(sim, "wakeup", MET_HIST,
+					 EEVDF_HIST_FIO_PLAT8, false, false,
+					 true);
+	int reqs;
+	static const char *const kv[] = { "runtime", "1", NULL };
+	const struct metric_snaps *snaps;
+	char *out;
+
+	ck_assert_int_ge(eevdf__sim_add_metric(sim, "request", MET_HIST,
+					       EEVDF_HIST_FIO_PLAT8, false,
+					       false, true),
+			 0);
+	reqs = eevdf__sim_add_metric(sim, "requests", MET_COUNTER,
+				     EEVDF_HIST_EXACT, false, false, false);
+	add_two_hogs(sim);
+	ck_assert_int_eq(
+		eevdf__metrics_snapshot_every(sim, 500 * MS, 1400 * MS), 0);
+	/* asked twice, or without a period: refused */
+	ck_assert_int_eq(eevdf__metrics_snapshot_every(sim, 500 * MS,
+						       1400 * MS),
+			 EEVDF_EINVAL);
+	eevdf__metric_count(sim, (u32)reqs, NULL, 5);
+	ck_assert_int_eq(eevdf_sim_run(sim, 700 * MS), 0);
+	eevdf__metric_record(sim, (u32)wake, NULL, 0, 3);
+	eevdf__metric_count(sim, (u32)reqs, NULL, 6);
+	ck_assert_int_eq(eevdf_sim_run(sim, 2000 * MS), 0);
+	snaps = eevdf__metric_snaps(sim);
+	ck_assert_uint_eq(snaps->nr, 2);
+	out = report(sim, "schbench", kv);
+	ck_assert_ptr_nonnull(strstr(out,
+				     "Wakeup Latencies percentiles "
+				     "(usec) runtime 0 (s) (0 total "
+				     "samples)\n"
+				     "\t  50.0th: 0          (0 samples)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "current rps: 10.00\n"
+					  "Wakeup Latencies percentiles "
+					  "(usec) runtime 1 (s) (1 total "
+					  "samples)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "current rps: 12.00\n"
+					  "Wakeup Latencies percentiles "
+					  "(usec) runtime 1 (s) (1 total "
+					  "samples)\n"));
+	ck_assert_ptr_null(strstr(out, "RPS percentiles"));
+	free(out);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 START_TEST(cyclictest_blogbench_unixbench_starve_and_stress_ng_lines)
 {
 	eevdf_sim *sim = bare_sim();
@@ -400,6 +622,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, dbench_prints_ops_and_throughput);
 	tcase_add_test(tc, massive_intr_prints_counts_by_pid);
 	tcase_add_test(tc, schbench_prints_blocks_average_rps_and_sched_delay);
+	tcase_add_test(tc, schbench_interval_reports_worked_by_hand);
+	tcase_add_test(tc, schbench_interval_reports_without_a_rate);
 	tcase_add_test(
 		tc, cyclictest_blogbench_unixbench_starve_and_stress_ng_lines);
 	tcase_add_test(tc, video_prints_frames_drops_and_lateness);

@@ -545,7 +545,7 @@ START_TEST(workload_add_tasks_names_the_rejected_task)
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
 	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), EEVDF_EINVAL);
 	ck_assert_str_eq(d.file, "t.json");
-	ck_assert_str_eq(d.path, "tasks[1]");
+	ck_assert_str_eq(d.path, "tasks[1].cpus");
 	ck_assert_str_ne(d.msg, "");
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
@@ -3381,11 +3381,295 @@ START_TEST(error_template_cpu_beyond_the_machine)
 	cfg.nr_cpus = 2;
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
 	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), EEVDF_EINVAL);
-	ck_assert_str_eq(d.path, "templates.c");
+	ck_assert_str_eq(d.path, "templates.c.cpus");
 	ck_assert_str_eq(d.msg, "template c: cpu 3 is not on this 2-CPU "
 				"machine");
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
+}
+END_TEST
+
+/* ---- CPU lists, choices and interval reports ---------------------------- */
+
+/* Task i's CPUs are want[0..n) (n 0: every CPU). */
+static void ck_cpus(const eevdf_workload *wl, size_t i, const int *want,
+		    size_t n)
+{
+	const struct eevdf_task_spec *t = eevdf_workload_task(wl, i);
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(t->nr_cpus == n, "task %s: %zu CPUs, want %zu", t->name,
+		      t->nr_cpus, n);
+	if (!n)
+		ck_assert_ptr_null(t->cpus);
+	for (size_t k = 0; k < n; k++)
+		ck_assert_msg(t->cpus[k] == want[k], "%s: cpus[%zu] %d, not %d",
+			      t->name, k, t->cpus[k], want[k]);
+}
+
+static const struct wl_value *param_of(const eevdf_workload *wl,
+				       const char *name)
+{
+	for (size_t i = 0; i < wl->nr_params; i++)
+		if (strcmp(wl->params[i].name, name) == 0)
+			return &wl->params[i].v;
+	ck_abort_msg("no param '%s'", name);
+	return NULL;
+}
+
+/*
+ * "cpus" as a kernel-style list (a set: increasing order), after
+ * "${...}" (a number param is one CPU, a null one every CPU), a plain
+ * number, null, and the round-robin pick: the sorted list of "9,0-1" is
+ * 0, 1, 9, so picks 0..4 give 0, 1, 9, 0, 1.
+ */
+START_TEST(cpus_take_lists_numbers_null_and_picks)
+{
+	static const int a[] = { 0, 1, 2, 5 }, b[] = { 1, 2 }, d[] = { 3 };
+	static const int e[] = { 4 }, pick[] = { 0, 1, 9, 0, 1 };
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'L':'2,1','N':null,'one':3},'tasks':["
+		"{'name':'a','cpus':'0-2,5','program':[{'run':1}]},"
+		"{'name':'b','cpus':'${L}','program':[{'run':1}]},"
+		"{'name':'c','cpus':'${N}','program':[{'run':1}]},"
+		"{'name':'d','cpus':'${one}','program':[{'run':1}]},"
+		"{'name':'e','cpus':4,'program':[{'run':1}]},"
+		"{'name':'f','cpus':null,'program':[{'run':1}]},"
+		"{'name':'p[${i}]','for':{'i':[0,5]},"
+		" 'cpus':{'list':'9,0-1','pick':'${i}'},'program':[{'run':1}]}"
+		"]}");
+
+	ck_cpus(wl, 0, a, 4);
+	ck_cpus(wl, 1, b, 2);
+	ck_cpus(wl, 2, NULL, 0);
+	ck_cpus(wl, 3, d, 1);
+	ck_cpus(wl, 4, e, 1);
+	ck_cpus(wl, 5, NULL, 0);
+	for (size_t i = 0; i < 5; i++)
+		ck_cpus(wl, 6 + i, &pick[i], 1);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * Choices: "is" compares a param with a value (strings as text, null with
+ * null, a duration string as its ns), without it the condition is an
+ * integer; a branch may choose again, and only the branch taken is read
+ * (the else of x names no param at all).  --param M=0-3 flips them.
+ */
+START_TEST(choices_pick_a_branch_by_value)
+{
+	static const char *const wl_text =
+		"{" FMT "'params':{'M':'auto','N':null,'d':'10ms',"
+		"'x':{'if':'${M}','is':'auto','then':1,'else':'${nope}'},"
+		"'y':{'if':'${N}','is':null,'then':{'if':'${x}','then':'both',"
+		"'else':'one'},'else':'none'},"
+		"'z':{'if':'${d}','is':'10000us','then':true,'else':false},"
+		"'w':{'if':true,'then':'10s','else':1}},"
+		"'tasks':[{'name':'a','cpus':{'if':'${x}','then':'0-1',"
+		"'else':null},'program':[{'run':1}]}]}";
+	static const char *const over[] = { "M=0-3", "x=0" };
+	static const int two[] = { 0, 1 };
+	eevdf_workload *wl = parse_ok(wl_text);
+	const struct wl_value *v;
+
+	ck_assert_int_eq(param_of(wl, "x")->i, 1);
+	v = param_of(wl, "y");
+	ck_assert_int_eq(v->kind, WV_STR);
+	ck_assert_str_eq(v->s, "both");
+	ck_assert_int_eq(param_of(wl, "z")->i, 1);
+	/* the chosen "10s" is a duration, as any param's "10s" */
+	ck_assert_int_eq(param_of(wl, "w")->i, 10000 * MS);
+	ck_cpus(wl, 0, two, 2);
+	eevdf_workload_free(wl);
+	wl = parse_params(wl_text, over, 2, 1);
+	ck_assert_str_eq(param_of(wl, "M")->s, "0-3");
+	ck_cpus(wl, 0, NULL, 0);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(error_bad_cpu_lists_name_the_field)
+{
+#define CPUS_ERR(cpus, path, why)                                              \
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','cpus':" cpus ","     \
+			   "'program':[{'run':1}]}]}",                         \
+			   path, why)
+	CPUS_ERR("'3-1'", "tasks[0].cpus",
+		 "bad CPU list '3-1': the range 3-1 runs backwards");
+	CPUS_ERR("'0,2,0'", "tasks[0].cpus",
+		 "bad CPU list '0,2,0': CPU 0 is listed twice");
+	CPUS_ERR("''", "tasks[0].cpus", "bad CPU list '': the list is empty");
+	CPUS_ERR("'0-4096'", "tasks[0].cpus",
+		 "bad CPU list '0-4096': CPU 4096 is beyond the largest, 4095");
+	CPUS_ERR("'0;1'", "tasks[0].cpus",
+		 "bad CPU list '0;1': expected ',' or '-' after 0 at ';1'");
+	CPUS_ERR("4096", "tasks[0].cpus", "must be between 0 and 4095");
+	CPUS_ERR("true", "tasks[0].cpus",
+		 "must be a CPU list: a string such as \"0-3,8\", a CPU "
+		 "number or an array of them, or null");
+	CPUS_ERR("{'list':'0-1'}", "tasks[0].cpus", "missing key 'pick'");
+	CPUS_ERR("{'list':'0-1','pick':0,'nth':1}", "tasks[0].cpus",
+		 "unknown key 'nth'");
+	CPUS_ERR("{'list':null,'pick':0}", "tasks[0].cpus.list",
+		 "must be a CPU list: a string such as \"0-3,8\", a CPU "
+		 "number or an array of them");
+	CPUS_ERR("{'list':'1-0','pick':0}", "tasks[0].cpus.list",
+		 "the range 1-0 runs backwards");
+	CPUS_ERR("{'list':'0','pick':-1}", "tasks[0].cpus.pick",
+		 "must be between 0 and");
+	/* a choice names the branch it took */
+	CPUS_ERR("{'if':0,'then':'0','else':'9-8'}", "tasks[0].cpus.else",
+		 "the range 9-8 runs backwards");
+	CPUS_ERR("{'if':1,'then':'0'}", "tasks[0].cpus",
+		 "missing key 'else' (a choice has both 'then' and 'else')");
+	CPUS_ERR("{'if':'x','then':'0','else':'1'}", "tasks[0].cpus.if",
+		 "must be an integer or a boolean");
+	CPUS_ERR("{'if':1,'then':0,'else':1,'when':2}", "tasks[0].cpus",
+		 "unknown key 'when'");
+#undef CPUS_ERR
+	EXPECT_PARSE_ERROR("{" FMT "'params':{'p':{'if':1,'is':1,'then':"
+			   "'${q}','else':0}},'tasks':[" TASK_A "]}",
+			   "params.p.then", "unknown name 'q'");
+}
+END_TEST
+
+/* A CPU of a list that the machine of the run lacks: at setup. */
+START_TEST(error_cpu_list_beyond_the_machine)
+{
+	eevdf_workload *wl = parse_ok("{" FMT "'tasks':[{'name':'a',"
+				      "'cpus':'0-3','program':[{'run':1}]}]}");
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_sim *sim;
+
+	eevdf_config_init(&cfg);
+	cfg.nr_cpus = 2;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), EEVDF_EINVAL);
+	ck_assert_str_eq(d.file, "t.json");
+	ck_assert_str_eq(d.path, "tasks[0].cpus");
+	ck_assert_str_eq(d.msg, "task a: cpu 2 is not on this 2-CPU machine");
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+#define IV_METRICS "'metrics':{'c':{'type':'counter'}},"
+
+START_TEST(report_interval_is_a_duration_over_a_known_length)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'duration':'3s'," IV_METRICS
+		"'report':{'format':'schbench','interval':'1s'},"
+		"'tasks':[" TASK_A "]}");
+	eevdf_sim *sim;
+
+	ck_assert_int_eq(wl->report_interval, 1000 * MS);
+	/* the option keeps its text, as every other */
+	ck_assert_str_eq(eevdf_workload_report_option(wl, "interval"), "1s");
+	sim = sim_with(wl, 1);
+	ck_assert_ptr_nonnull(eevdf__metric_snaps(sim));
+	ck_assert_uint_eq(eevdf__metric_snaps(sim)->cap, 3);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	/* null, or a null param: none, and no option */
+	wl = parse_ok("{" FMT "'params':{'iv':null},'duration':'3s'," IV_METRICS
+		      "'report':{'format':'schbench',"
+		      "'interval':'${iv}'},'tasks':[" TASK_A "]}");
+	ck_assert_int_eq(wl->report_interval, 0);
+	ck_assert_ptr_null(eevdf_workload_report_option(wl, "interval"));
+	sim = sim_with(wl, 1);
+	ck_assert_ptr_null(eevdf__metric_snaps(sim));
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+START_TEST(error_report_interval_values)
+{
+#define IV_ERR(top, iv, why)                                                   \
+	EXPECT_PARSE_ERROR("{" FMT top IV_METRICS                              \
+			   "'report':{'format':'schbench','interval':" iv      \
+			   "},'tasks':[" TASK_A "]}",                          \
+			   "report.interval", why)
+	IV_ERR("'duration':'3s',", "0",
+	       "must be greater than 0 (null for no interval reports)");
+	IV_ERR("'duration':'3s',", "'-1s'", "must not be negative");
+	IV_ERR("'duration':'3s',", "'soon'", "invalid duration 'soon'");
+	IV_ERR("", "'1s'", "interval reports need a workload of known length");
+	/* 2 s / 100 us = 20000 reports */
+	IV_ERR("'duration':'2s',", "'100us'",
+	       "20000 interval reports over the workload's 2000000000 ns, one "
+	       "every 100000 ns; at most 10000 (choose a longer interval)");
+#undef IV_ERR
+	EXPECT_PARSE_ERROR("{" FMT "'duration':'3s','report':{'format':"
+			   "'schbench','interval':'1s'},'tasks':[" TASK_A "]}",
+			   "report.interval",
+			   "interval reports need the workload's metrics, and "
+			   "it has none");
+}
+END_TEST
+
+/*
+ * The shipped schbench: -M and -W as schbench places threads.  8 CPUs, m
+ * = 4, so t = (8 + 4 - 1) / 4 = 2 workers each: tasks msg[0..3] then
+ * eight workers.
+ */
+START_TEST(schbench_places_threads_as_its_M_and_W_say)
+{
+	static const int w23[] = { 2, 3 };
+	static const int ids[] = { 0, 1, 2, 3 }, rr[] = { 0, 1, 6, 0 };
+	static const struct {
+		const char *over[2];
+		const int *msg; /* each msg[i] on msg[i] alone, or NULL */
+		const int *workers;
+		size_t nr_workers;
+		const int *msg_all; /* every msg thread on these */
+		size_t nr_msg_all;
+	} cases[] = {
+		/* no pinning, schbench's default */
+		{ { "m=4", NULL }, NULL, NULL, 0, NULL, 0 },
+		/* -M auto: message thread i on CPU i, workers everywhere,
+		 * as the binary's thread_auto_pin() leaves them */
+		{ { "m=4", "M=auto" }, ids, NULL, 0, NULL, 0 },
+		/* -W auto does the same (thread_auto_pin() sets both) */
+		{ { "m=4", "W=auto" }, ids, NULL, 0, NULL, 0 },
+		/* -M LIST: round robin over the sorted set {0, 1, 6};
+		 * workers unpinned */
+		{ { "m=4", "M=6,0-1" }, rr, NULL, 0, NULL, 0 },
+		/* -W LIST alone: message threads keep the workers' mask
+		 * they set before starting them */
+		{ { "m=4", "W=2-3" }, NULL, w23, 2, w23, 2 },
+	};
+
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		size_t np = cases[c].over[1] ? 2 : 1;
+		struct eevdf_load_opts o = { .params = cases[c].over,
+					     .nr_params = np,
+					     .ncpus = 8 };
+		struct eevdf_diag d;
+		eevdf_workload *wl = NULL;
+		char buf[512];
+
+		ck_assert_msg(
+			eevdf_workload_load_file_opts("workloads/schbench.json",
+						      &o, &wl, &d) == 0,
+			"%s", eevdf_diag_format(&d, buf, sizeof(buf)));
+		ck_assert_uint_eq(eevdf_workload_nr_tasks(wl), 12);
+		for (size_t i = 0; i < 4; i++) {
+			if (cases[c].msg)
+				ck_cpus(wl, i, &cases[c].msg[i], 1);
+			else
+				ck_cpus(wl, i, cases[c].msg_all,
+					cases[c].nr_msg_all);
+		}
+		for (size_t i = 4; i < 12; i++)
+			ck_cpus(wl, i, cases[c].workers, cases[c].nr_workers);
+		/* schbench's -i 10 */
+		ck_assert_int_eq(wl->report_interval, 10000 * MS);
+		eevdf_workload_free(wl);
+	}
 }
 END_TEST
 
@@ -3694,6 +3978,10 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, setattr_compiles_nice_slice_and_policy);
 	tcase_add_test(tc, timer_wait_compiles_per_task_and_shared_timers);
 	tcase_add_test(tc, wake_and_block_compiles_to_a_wake_then_a_block);
+	tcase_add_test(tc, cpus_take_lists_numbers_null_and_picks);
+	tcase_add_test(tc, choices_pick_a_branch_by_value);
+	tcase_add_test(tc, report_interval_is_a_duration_over_a_known_length);
+	tcase_add_test(tc, schbench_places_threads_as_its_M_and_W_say);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("run");
@@ -3735,6 +4023,9 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, error_signal_to_unknown_or_ambiguous_tasks);
 	tcase_add_test(tc, error_unknown_or_malformed_templates);
 	tcase_add_test(tc, error_template_cpu_beyond_the_machine);
+	tcase_add_test(tc, error_bad_cpu_lists_name_the_field);
+	tcase_add_test(tc, error_cpu_list_beyond_the_machine);
+	tcase_add_test(tc, error_report_interval_values);
 	tcase_add_test(tc, error_setattr_values);
 	tcase_add_test(tc, loop_of_yields_loads_and_yields_at_the_syscall_rate);
 	tcase_add_test(tc, error_timer_wait_without_a_period_or_a_timer);

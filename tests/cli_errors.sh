@@ -78,6 +78,45 @@ expect_error "features: unknown kernel names it" "9.99" \
 expect_error "validate: bad file names the key" "bogus" \
 	validate "$good" "$tmp/bogus.json"
 
+# CPU lists ("cpus", schbench's -M and -W) and interval reports: the
+# message names the file, the JSON path and the reason.
+cat >"$tmp/cpulist.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x", "duration": "10ms",
+ "tasks": [{"name": "a", "cpus": "0-3,x", "program": [{"run": "1ms"}]}]}
+J
+expect_error "a bad CPU list names the file" "$tmp/cpulist.json: tasks[0].cpus" \
+	run "$tmp/cpulist.json"
+expect_error "... and the reason" "bad CPU list '0-3,x': expected a CPU number at 'x'" \
+	run "$tmp/cpulist.json"
+sch=(run workloads/schbench.json --cpus 4 --param runtime=1s)
+expect_error "schbench -M 3-1: a reversed range" \
+	"tasks[0].cpus.else.else.list: bad CPU list '3-1': the range 3-1 runs backwards" \
+	"${sch[@]}" --param M=3-1
+expect_error "schbench -W 1,1: a CPU listed twice" \
+	"bad CPU list '1,1': CPU 1 is listed twice" "${sch[@]}" --param W=1,1
+expect_error "schbench -M '': an empty list" \
+	"bad CPU list '': the list is empty" "${sch[@]}" --param M=
+expect_error "schbench -W 0-4096: beyond EEVDF_MAX_CPUS" \
+	"CPU 4096 is beyond the largest, 4095" "${sch[@]}" --param W=0-4096
+expect_error "schbench -M 0-7 -m 6 on 4 CPUs: beyond the machine" \
+	"tasks[0].cpus: task msg[4]: cpu 4 is not on this 4-CPU machine" \
+	"${sch[@]}" --param M=0-7 --param m=6
+expect_error "schbench -i 0" \
+	"report.interval: must be greater than 0 (null for no interval reports)" \
+	"${sch[@]}" --param interval=0
+expect_error "schbench -i -1s" "report.interval: must not be negative" \
+	"${sch[@]}" --param interval=-1s
+expect_error "schbench -i 10us over 1 s: too many reports" \
+	"report.interval: 100000 interval reports" "${sch[@]}" --param interval=10us
+out=$tmp/badlist.json
+expect_error "--output with a bad CPU list" "bad CPU list" \
+	"${sch[@]}" --param W=2-1 --output "$out"
+if leftovers "$out"; then
+	bad "--output with a bad CPU list leaves nothing" "$(ls "$tmp")"
+else
+	ok "--output with a bad CPU list leaves nothing"
+fi
+
 # --output failures: exit 2 and nothing left behind.
 out=$tmp/nodir/out.json
 expect_error "--output into a missing directory names it" "$out" \

@@ -67,6 +67,46 @@ if expect_ok "schbench --duration 5s" run workloads/schbench.json --cpus 4 \
 			"$(grep 'average rps' "$tmp/out" "$tmp/by-duration.txt")"
 	fi
 fi
+# schbench's periodic reports (-i) and its pinning (-M, -W).  -r 3 -i 1:
+# an interval report at 1, 2 and 3 s, each ending in "current rps", then
+# the final report alone with "average rps"; the run itself is the same,
+# so that final report is the whole report of the run without them.
+if expect_ok "schbench -r 3 -i 1" run workloads/schbench.json --cpus 4 -q \
+	--param runtime=3s --param interval=1s; then
+	cp "$tmp/out" "$tmp/iv.txt"
+	secs=$(sed -n 's/^Wakeup Latencies .* runtime \([0-9]*\) (s).*/\1/p' \
+		"$tmp/iv.txt" | tr '\n' ' ')
+	if [ "$secs" = "1 2 3 3 " ] &&
+		[ "$(grep -c '^current rps: ' "$tmp/iv.txt")" -eq 3 ] &&
+		[ "$(grep -c '^average rps: ' "$tmp/iv.txt")" -eq 1 ]; then
+		ok "... three interval reports, then the final one"
+	else
+		bad "... three interval reports" "runtimes '$secs': $(head -c 300 "$tmp/iv.txt")"
+	fi
+	if expect_ok "schbench -r 3 without -i" run workloads/schbench.json \
+		--cpus 4 -q --param runtime=3s --param interval=null &&
+		cmp -s "$tmp/out" \
+			<(awk 'f; /^current rps: / && ++n == 3 { f = 1 }' "$tmp/iv.txt"); then
+		ok "... the final report is the run's without interval reports"
+	else
+		bad "... the final report unchanged" "$(diff "$tmp/out" "$tmp/iv.txt" | head -5)"
+	fi
+fi
+# -M auto -m 2 on 4 CPUs: message threads on CPUs 0 and 1 (a task's "cpu"
+# in the JSON is where it last ran); the workers may run anywhere.
+if expect_ok "schbench -M auto -m 2" run workloads/schbench.json --cpus 4 \
+	--param runtime=1s --param m=2 --param M=auto --format json; then
+	if python3 - "$tmp/out" <<'PY'
+import json, sys
+cpu = {t["name"]: t["cpu"] for t in json.load(open(sys.argv[1]))["tasks"]}
+assert cpu["msg[0]"] == 0 and cpu["msg[1]"] == 1, cpu
+PY
+	then
+		ok "... message thread i on CPU i"
+	else
+		bad "... -M auto placement" "$(head -c 300 "$tmp/out")"
+	fi
+fi
 expect_error "--duration and a --param of the length disagree" "disagree" \
 	run workloads/schbench.json --cpus 4 --duration 5s --param runtime=7s
 # tbench's warmup is a fifth of its timelimit: 3 s of it measure 2.4 s.

@@ -28,5 +28,6 @@ Suite *knobs_suite(void);
 Suite *cfs_suite(void);
 Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
+Suite *cpulist_suite(void);
 
 #endif

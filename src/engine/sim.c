@@ -371,6 +371,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->objs_by_name);
 	for (size_t i = 0; i < sim->nr_metrics; i++)
 		eevdf__metric_free(sim->metrics[i]);
+	eevdf__metric_snaps_free(sim->snaps);
 	free(sim->metrics);
 	for (size_t i = 0; i < sim->nr_join_sets; i++)
 		free(sim->join_sets[i].pids);
@@ -1173,6 +1174,8 @@ static int step_one(struct eevdf_sim *sim)
 	if (type == SEV_RATE) {
 		eevdf__metric_rate_tick(sim,
 					container_of(ev, struct metric, ev));
+	} else if (type == SEV_SNAP) {
+		eevdf__metrics_snap_tick(sim);
 	} else if (type == SEV_STOP || type == SEV_WARMUP) {
 		sim_event(sim, ev);
 	} else {

@@ -32,6 +32,7 @@ enum sim_event_type {
 	SEV_STOP = 20,
 	SEV_WARMUP = 21,
 	SEV_RATE = 22,
+	SEV_SNAP = 23, /* an interval report's snapshot (metrics.c) */
 };
 
 struct metric;
@@ -127,6 +128,7 @@ struct eevdf_sim {
 	size_t nr_globals;
 	struct metric **metrics;
 	size_t nr_metrics;
+	struct metric_snaps *snaps; /* interval reports' snapshots, or NULL */
 	struct join_set *join_sets;
 	size_t nr_join_sets;
 	struct task_template *templates;

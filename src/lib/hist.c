@@ -574,24 +574,21 @@ static void sink_printf(struct sink *s, const char *fmt, ...)
  * differently for the same bytes: the label "%2.1f" of plist[i] is
  * "%u.%u" of the per-mille value (one decimal, and never narrower than
  * the width 2), and the %u / %lu values are PRIu64 (the same digits for
- * every value schbench's unsigned int could hold).
+ * every value schbench's unsigned int could hold).  From the percentiles
+ * already computed, so that a histogram and its summary print alike.
  */
-static int schbench_print(struct sink *s, struct eevdf_hist *h,
-			  const struct eevdf_hist_report *rep)
+static int schbench_print_pct(struct sink *s, u64 count, s64 min, s64 max,
+			      const struct eevdf_hist_pct *out, size_t n,
+			      const struct eevdf_hist_report *rep)
 {
-	static const unsigned int def[] = EEVDF_HIST_SCHBENCH_PLIST;
-	struct eevdf_hist_pct out[EEVDF_HIST_PLIST_MAX];
-	const unsigned int *plist = rep->plist ? rep->plist : def;
-	size_t n = rep->plist ? rep->nplist : ARRAY_SIZE(def);
 	size_t i;
 
-	if (!plist_ok(plist, n) || rep->star < -1 || rep->star >= (int)n)
+	if (rep->star < -1 || rep->star >= (int)n)
 		return EEVDF_EINVAL;
-	percentiles(h, plist, n, out);
 	sink_printf(s,
 		    "%s percentiles (%s) runtime %llu (s) (%" PRIu64
 		    " total samples)\n",
-		    rep->label, rep->units, rep->runtime, h->count);
+		    rep->label, rep->units, rep->runtime, count);
 	for (i = 0; i < n; i++) {
 		if (!(rep->mask & (1ul << i)))
 			continue;
@@ -602,9 +599,23 @@ static int schbench_print(struct sink *s, struct eevdf_hist *h,
 			    out[i].permille / 10, out[i].permille % 10,
 			    (u64)out[i].value, out[i].samples);
 	}
-	sink_printf(s, "\t  min=%" PRIu64 ", max=%" PRIu64 "\n", (u64)h->min,
-		    (u64)h->max);
+	sink_printf(s, "\t  min=%" PRIu64 ", max=%" PRIu64 "\n", (u64)min,
+		    (u64)max);
 	return 0;
+}
+
+static int schbench_print(struct sink *s, struct eevdf_hist *h,
+			  const struct eevdf_hist_report *rep)
+{
+	static const unsigned int def[] = EEVDF_HIST_SCHBENCH_PLIST;
+	struct eevdf_hist_pct out[EEVDF_HIST_PLIST_MAX];
+	const unsigned int *plist = rep->plist ? rep->plist : def;
+	size_t n = rep->plist ? rep->nplist : ARRAY_SIZE(def);
+
+	if (!plist_ok(plist, n))
+		return EEVDF_EINVAL;
+	percentiles(h, plist, n, out);
+	return schbench_print_pct(s, h->count, h->min, h->max, out, n, rep);
 }
 
 int eevdf__hist_schbench_fprint(FILE *f, struct eevdf_hist *h,
@@ -624,6 +635,50 @@ int eevdf__hist_schbench_snprint(char *buf, size_t len, struct eevdf_hist *h,
 	struct sink s = { .buf = buf, .len = len };
 	int ret = schbench_print(&s, h, rep);
 
+	if (ret)
+		return ret;
+	if (s.failed || s.pos > INT32_MAX)
+		return EEVDF_EINVAL;
+	return (int)s.pos;
+}
+
+int eevdf__hist_summarize(struct eevdf_hist *h, const unsigned int *plist,
+			  size_t n, struct eevdf_hist_summary *out)
+{
+	static const unsigned int def[] = EEVDF_HIST_SCHBENCH_PLIST;
+
+	if (!plist) {
+		plist = def;
+		n = ARRAY_SIZE(def);
+	}
+	if (!plist_ok(plist, n) || n > EEVDF_HIST_SUMMARY_MAX)
+		return EEVDF_EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	if (!h) {
+		/* what percentiles() gives an empty histogram */
+		for (size_t i = 0; i < n; i++)
+			out->pct[i].permille = plist[i];
+		return 0;
+	}
+	out->count = h->count;
+	out->min = h->min;
+	out->max = h->max;
+	percentiles(h, plist, n, out->pct);
+	return 0;
+}
+
+int eevdf__hist_schbench_snprint_summary(char *buf, size_t len,
+					 const struct eevdf_hist_summary *sum,
+					 const struct eevdf_hist_report *rep)
+{
+	struct sink s = { .buf = buf, .len = len };
+	int ret;
+
+	if (rep->plist || !sum->n || sum->n > EEVDF_HIST_SUMMARY_MAX)
+		return EEVDF_EINVAL;
+	ret = schbench_print_pct(&s, sum->count, sum->min, sum->max, sum->pct,
+				 sum->n, rep);
 	if (ret)
 		return ret;
 	if (s.failed || s.pos > INT32_MAX)

@@ -197,6 +197,39 @@ int eevdf__hist_schbench_fprint(FILE *f, struct eevdf_hist *h,
 int eevdf__hist_schbench_snprint(char *buf, size_t len, struct eevdf_hist *h,
 				 const struct eevdf_hist_report *rep);
 
+/*
+ * What a schbench block shows of a histogram, without the histogram: its
+ * count, min, max and the percentiles of a plist of at most
+ * EEVDF_HIST_SUMMARY_MAX entries.  A few hundred bytes where a FIO_PLAT8
+ * histogram takes 38 KiB, so that a run can keep one per interval report.
+ */
+#define EEVDF_HIST_SUMMARY_MAX 8
+
+struct eevdf_hist_summary {
+	u64 count;
+	s64 min, max;
+	size_t n;
+	struct eevdf_hist_pct pct[EEVDF_HIST_SUMMARY_MAX];
+};
+
+/*
+ * h summarised over plist[0..n) (NULL: EEVDF_HIST_SCHBENCH_PLIST); h NULL
+ * is an empty histogram, whose percentiles are all 0.
+ * EEVDF_EINVAL for a plist eevdf__hist_percentiles() refuses or longer
+ * than EEVDF_HIST_SUMMARY_MAX.
+ */
+int eevdf__hist_summarize(struct eevdf_hist *h, const unsigned int *plist,
+			  size_t n, struct eevdf_hist_summary *out);
+
+/*
+ * The block eevdf__hist_schbench_snprint() prints for the histogram that s
+ * summarises, byte for byte.  rep->plist must be NULL: the summary's own
+ * plist is printed, and mask and star index it.
+ */
+int eevdf__hist_schbench_snprint_summary(char *buf, size_t len,
+					 const struct eevdf_hist_summary *s,
+					 const struct eevdf_hist_report *rep);
+
 /* The quantizers' index and value maps, for tests and documentation. */
 unsigned int eevdf__plat_val_to_idx(u64 val);
 u64 eevdf__plat_idx_to_val(unsigned int idx); /* the bucket midpoint */

@@ -140,11 +140,15 @@ static double secs_ms(eevdf_time ns)
 
 /* schbench ------------------------------------------------------------- */
 
-static void schbench_block(struct rctx *c, struct metric *m, const char *label,
-			   const char *units, unsigned long long runtime,
-			   bool rps)
+/*
+ * One schbench block (show_latencies()) from a histogram's summary: the
+ * same code prints the blocks at the end, from the live histograms, and
+ * those of the interval reports, from what the snapshots kept.
+ */
+static void schbench_block(struct rctx *c, const struct eevdf_hist_summary *sum,
+			   const char *label, const char *units,
+			   unsigned long long runtime, bool rps)
 {
-	struct eevdf_hist empty;
 	struct eevdf_hist_report rep = {
 		.label = label,
 		.units = units,
@@ -156,49 +160,129 @@ static void schbench_block(struct rctx *c, struct metric *m, const char *label,
 		.star = rps ? EEVDF_HIST_SCHBENCH_STAR_RPS :
 			      EEVDF_HIST_SCHBENCH_STAR_LAT,
 	};
-	struct eevdf_hist *h = m ? m->all.hist : NULL;
-	int n;
+	int n = eevdf__hist_schbench_snprint_summary(NULL, 0, sum, &rep);
+	char *tmp;
 
-	if (!h) {
-		/* no sample yet: schbench prints an empty block */
-		if (eevdf__hist_init(&empty, EEVDF_HIST_FIO_PLAT8)) {
-			c->out.err = EEVDF_ENOMEM;
-			return;
-		}
-		h = &empty;
+	if (n < 0) {
+		c->out.err = n;
+		return;
 	}
-	n = eevdf__hist_schbench_snprint(NULL, 0, h, &rep);
-	if (n >= 0) {
-		char *tmp = malloc((size_t)n + 1);
-
-		if (!tmp) {
-			c->out.err = EEVDF_ENOMEM;
-		} else {
-			eevdf__hist_schbench_snprint(tmp, (size_t)n + 1, h,
-						     &rep);
-			sb_printf(&c->out, "%s", tmp);
-			free(tmp);
-		}
+	tmp = malloc((size_t)n + 1);
+	if (!tmp) {
+		c->out.err = EEVDF_ENOMEM;
+		return;
 	}
-	if (h == &empty)
-		eevdf__hist_free(&empty);
+	eevdf__hist_schbench_snprint_summary(tmp, (size_t)n + 1, sum, &rep);
+	sb_printf(&c->out, "%s", tmp);
+	free(tmp);
 }
 
-/* schedstat run_delay / pcount, averaged over the tasks of a group. */
-static unsigned long long sched_delay_us(struct rctx *c, const char *pat)
+/* The block of a metric as it is now; no sample yet is an empty block. */
+static void schbench_live(struct rctx *c, struct metric *m, const char *label,
+			  const char *units, unsigned long long runtime,
+			  bool rps)
 {
+	struct eevdf_hist_summary sum;
+	int r = eevdf__hist_summarize(m ? m->all.hist : NULL, NULL, 0, &sum);
+
+	if (r) {
+		c->out.err = r;
+		return;
+	}
+	schbench_block(c, &sum, label, units, runtime, rps);
+}
+
+/*
+ * schbench's collect_sched_delay(): each task's run_delay / pcount,
+ * averaged over the tasks of the group, in us; the tasks' live stats, or
+ * those of an interval snapshot.  Tasks that never waited are left out
+ * (schbench would divide by their pcount of 0).
+ */
+static unsigned long long sched_delay_us(struct rctx *c, const char *pat,
+					 const struct metric_snap *snap)
+{
+	size_t nt = snap ? snap->nr_tasks : c->sim->sched.nr_tasks;
 	u64 sum = 0, n = 0;
 
-	for (size_t i = 0; i < c->sim->sched.nr_tasks; i++) {
+	for (size_t i = 0; i < nt; i++) {
 		struct eevdf_task_stats st;
+		const char *name;
+		u64 wait, count;
 
-		eevdf_sim_task_stats(c->sim, i, &st);
-		if (!glob(pat, st.name) || !st.delay_count)
+		if (snap) {
+			name = eevdf__sim_task_name(c->sim, (int)i + 1);
+			wait = snap->tasks[i].wait_ns;
+			count = snap->tasks[i].delay_count;
+		} else {
+			eevdf_sim_task_stats(c->sim, i, &st);
+			name = st.name;
+			wait = (u64)st.wait_ns;
+			count = st.delay_count;
+		}
+		if (!glob(pat, name) || !count)
 			continue;
-		sum += (u64)st.wait_ns / st.delay_count;
+		sum += wait / count;
 		n++;
 	}
 	return n ? (unsigned long long)(sum / n / 1000) : 0;
+}
+
+static void schbench_sched_delay(struct rctx *c, const struct metric_snap *snap)
+{
+	sb_printf(&c->out,
+		  "sched delay: message %llu (usec) worker %llu "
+		  "(usec)\n",
+		  sched_delay_us(c, opt_str(c, "message_tasks", "msg*"), snap),
+		  sched_delay_us(c, opt_str(c, "worker_tasks", "worker*"),
+				 snap));
+}
+
+/* Where metric m, one of the simulation's, is among them: the index of
+ * its cell in every snapshot. */
+static size_t metric_index(struct rctx *c, const struct metric *m)
+{
+	size_t i = 0;
+
+	while (i + 1 < c->sim->nr_metrics && c->sim->metrics[i] != m)
+		i++;
+	return i;
+}
+
+/*
+ * The periodic report of schbench's sleep_for_runtime() at every interval
+ * snapshot: the three blocks as at the end, with the elapsed seconds for
+ * runtime, then the sched delay and "current rps", the RPS of the last
+ * second (the rate's last sample; without a rate, the requests of the
+ * last interval per second).  Wakeup and request latencies and the RPS
+ * percentiles are cumulative, as schbench's are (its per-thread stats are
+ * only zeroed at the warmup, and so are ours).
+ */
+static void schbench_interval(struct rctx *c, const struct metric_snap *snap,
+			      const struct metric_snap *prev, size_t wake,
+			      size_t req, const struct metric *rps, size_t reqs)
+{
+	unsigned long long secs = (unsigned long long)(snap->at /
+						       EEVDF_NSEC_PER_SEC);
+	double current = 0;
+
+	schbench_block(c, &snap->cells[wake].hist, "Wakeup Latencies", "usec",
+		       secs, false);
+	schbench_block(c, &snap->cells[req].hist, "Request Latencies", "usec",
+		       secs, false);
+	if (rps)
+		schbench_block(c, &snap->cells[metric_index(c, rps)].hist,
+			       "RPS", "requests", secs, true);
+	schbench_sched_delay(c, snap);
+	if (rps) {
+		current = (double)snap->cells[metric_index(c, rps)].value;
+	} else {
+		s64 d = snap->cells[reqs].value -
+			(prev ? prev->cells[reqs].value : 0);
+		eevdf_time dt = snap->at - (prev ? prev->at : 0);
+
+		current = (double)d * 1e9 / (double)dt;
+	}
+	sb_printf(&c->out, "current rps: %.2f\n", current);
 }
 
 static int report_schbench(struct rctx *c)
@@ -210,18 +294,23 @@ static int report_schbench(struct rctx *c)
 	struct metric *reqs = metric(c, "requests", MET_COUNTER, true, &err);
 	long long runtime = opt_int(c, "runtime",
 				    c->sim->sched.now / EEVDF_NSEC_PER_SEC);
+	const struct metric_snaps *snaps = eevdf__metric_snaps(c->sim);
 
 	if (err)
 		return err;
+	for (size_t i = 0; snaps && i < snaps->nr; i++)
+		schbench_interval(c, &snaps->v[i], i ? &snaps->v[i - 1] : NULL,
+				  metric_index(c, wake), metric_index(c, req),
+				  rps, metric_index(c, reqs));
 	if (runtime <= 0)
 		runtime = 1;
-	schbench_block(c, wake, "Wakeup Latencies", "usec",
-		       (unsigned long long)runtime, false);
-	schbench_block(c, req, "Request Latencies", "usec",
-		       (unsigned long long)runtime, false);
+	schbench_live(c, wake, "Wakeup Latencies", "usec",
+		      (unsigned long long)runtime, false);
+	schbench_live(c, req, "Request Latencies", "usec",
+		      (unsigned long long)runtime, false);
 	if (rps)
-		schbench_block(c, rps, "RPS", "requests",
-			       (unsigned long long)runtime, true);
+		schbench_live(c, rps, "RPS", "requests",
+			      (unsigned long long)runtime, true);
 	/* loop_count is never reset at warmup, so neither is this */
 	sb_printf(&c->out, "average rps: %.2f\n",
 		  (double)reqs->all.value / (double)runtime);
@@ -231,11 +320,7 @@ static int report_schbench(struct rctx *c)
 		 pct_of(wake ? wake->all.hist : NULL, 990));
 	headline(c, "request_p99_us", "us", -1,
 		 pct_of(req ? req->all.hist : NULL, 990));
-	sb_printf(&c->out,
-		  "sched delay: message %llu (usec) worker %llu "
-		  "(usec)\n",
-		  sched_delay_us(c, opt_str(c, "message_tasks", "msg*")),
-		  sched_delay_us(c, opt_str(c, "worker_tasks", "worker*")));
+	schbench_sched_delay(c, NULL);
 	return 0;
 }
 

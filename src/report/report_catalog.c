@@ -10,7 +10,10 @@
 #include "eevdf/eevdf.h"
 
 static const struct eevdf_report_info catalog[] = {
-	{ "schbench", "schbench: wakeup and request latency percentiles, RPS",
+	{ "schbench",
+	  "schbench: wakeup and request latency percentiles, RPS; with an "
+	  "interval, the same blocks, sched delay and current rps every "
+	  "interval",
 	  "average_rps (rps, higher is better), wakeup_p99_us (us, lower), "
 	  "request_p99_us (us, lower)",
 	  "wakeup (hist, us), request (hist, us), rps (rate), requests "

@@ -216,6 +216,39 @@ static int stop_task(struct wl_parser *p, const cJSON *task)
 	return r;
 }
 
+/*
+ * "report.interval": a duration > 0 (or null, none) at whose multiples up
+ * to the workload's length the engine keeps what the report prints, for
+ * schbench's periodic reports (-i).  The length must be known, and the
+ * reports few enough that their memory is bounded.
+ */
+static int report_interval(struct wl_parser *p, const cJSON *it)
+{
+	struct eevdf_workload *wl = p->wl;
+	eevdf_time iv = 0, len = wl->duration;
+	bool null = false;
+	int r = eevdf__wl_ld_duration(p, it, true, &iv, &null);
+
+	if (r || null)
+		return r;
+	if (iv == 0)
+		return fail(p, "must be greater than 0 (null for no interval "
+			       "reports)");
+	if (len <= 0)
+		return fail(p, "interval reports need a workload of known "
+			       "length (a \"duration\", or a \"stop\" "
+			       "with \"after\")");
+	if (len / iv > METRIC_SNAPS_MAX)
+		return fail(p,
+			    "%lld interval reports over the workload's %lld "
+			    "ns, one every %lld ns; at most %d (choose a "
+			    "longer interval)",
+			    (long long)(len / iv), (long long)len,
+			    (long long)iv, METRIC_SNAPS_MAX);
+	wl->report_interval = iv;
+	return 0;
+}
+
 /* "report": format and also; every other key is a formatter option. */
 static int parse_report(struct wl_parser *p, const cJSON *obj)
 {
@@ -245,6 +278,11 @@ static int parse_report(struct wl_parser *p, const cJSON *obj)
 			/* reported */
 		} else if (strcmp(k, "format") == 0) {
 			r = eevdf__wl_ld_string(p, it, &wl->report_format);
+		} else if (strcmp(k, "interval") == 0 &&
+			   ((r = report_interval(p, it)) ||
+			    !wl->report_interval)) {
+			/* an error; or null: no interval reports and, as for
+			 * any option, no text (else kept as the others) */
 		} else if (strcmp(k, "also") == 0) {
 			size_t i = 0;
 
@@ -482,6 +520,15 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	    (r = member(p, root, "metrics", eevdf__wl_parse_metrics)) ||
 	    (r = member(p, root, "objects", eevdf__wl_parse_objects)))
 		return r;
+	/* a snapshot keeps the metrics; the engine hangs them on the first */
+	if (wl->report_interval && !wl->nr_metrics) {
+		old = path_key(p, "report");
+		path_key(p, "interval");
+		r = fail(p, "interval reports need the workload's metrics, and "
+			    "it has none");
+		path_pop(p, old);
+		return r;
+	}
 	if (!(tasks = get(root, "tasks")))
 		return fail(p, "missing key 'tasks'");
 	old = path_key(p, "tasks");
@@ -1057,7 +1104,7 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 		      const struct wl_task *t, const char *what,
 		      const char *path, struct eevdf_diag *diag)
 {
-	char msg[256];
+	char msg[256], where[WL_PATH_MAX];
 
 	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
 		if (t->cpus[k] < sim->sched.nr_cpus)
@@ -1066,7 +1113,8 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 			 "%s %s: cpu %d is not on this "
 			 "%d-CPU machine",
 			 what, t->name, t->cpus[k], sim->sched.nr_cpus);
-		return setup_fail(wl, diag, path, EEVDF_EINVAL, msg);
+		snprintf(where, sizeof(where), "%s.cpus", path);
+		return setup_fail(wl, diag, where, EEVDF_EINVAL, msg);
 	}
 	return 0;
 }
@@ -1177,5 +1225,14 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	for (size_t i = 0; i < wl->nr_tasks; i++)
 		if ((r = add_task(wl, sim, i, diag)))
 			return r;
+	/* interval reports as far as the workload's length, as schbench
+	 * prints them until its runtime is up */
+	if (wl->report_interval &&
+	    (r = eevdf__metrics_snapshot_every(sim, wl->report_interval,
+					       wl->duration)))
+		return setup_fail(wl, diag, "report.interval", r,
+				  r == EEVDF_ENOMEM ?
+					  "out of memory" :
+					  "could not set up interval reports");
 	return 0;
 }

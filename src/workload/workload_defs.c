@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "lib/cpulist.h"
 #include "engine/sim.h"
 #include "workload_impl.h"
 
@@ -554,36 +555,182 @@ static const char *const task_keys[] = {
 };
 static const char *const task_later[] = { "cgroup" };
 
-static int task_cpus(struct wl_parser *p, const cJSON *arr, struct wl_task *t)
+/* An array of CPU numbers, in its order (an affinity is a set, but the
+ * public view gives the CPUs back as written). */
+static int cpus_array(struct wl_parser *p, const cJSON *arr, int **out,
+		      size_t *nr)
 {
-	unsigned char seen[EEVDF_MAX_CPUS / 8] = { 0 };
+	struct eevdf_cpuset seen;
 	const cJSON *it;
 	size_t n = 0, old;
 	s64 cpu;
 	int r;
 
-	if (!cJSON_IsArray(arr))
-		return fail(p, "must be an array of CPU numbers");
 	if (!arr->child)
 		return fail(p, "must not be empty (omit it to allow every "
 			       "CPU)");
 	for (it = arr->child; it; it = it->next)
 		n++;
-	t->cpus = malloc(n * sizeof(*t->cpus));
-	if (!t->cpus)
+	*out = malloc(n * sizeof(**out));
+	if (!*out)
 		return nomem(p);
+	memset(&seen, 0, sizeof(seen));
 	for (n = 0, it = arr->child; it; it = it->next, n++) {
 		old = path_index(p, n);
 		r = eevdf__wl_ld_int(p, it, 0, EEVDF_MAX_CPUS - 1, &cpu);
-		if (!r && (seen[cpu / 8] & (1u << (cpu % 8))))
+		if (!r && eevdf__cpuset_has(&seen, (int)cpu))
 			r = fail(p, "duplicate CPU %d", (int)cpu);
 		path_pop(p, old);
 		if (r)
 			return r;
-		seen[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
-		t->cpus[n] = (int)cpu;
+		eevdf__cpuset_add(&seen, (int)cpu);
+		(*out)[n] = (int)cpu;
 	}
-	t->spec.cpus = t->cpus;
+	*nr = n;
+	return 0;
+}
+
+/* A kernel-style CPU list, "0-3,8": its CPUs in increasing order. */
+static int cpus_text(struct wl_parser *p, const char *s, int **out, size_t *nr)
+{
+	struct eevdf_cpuset set;
+	char why[128], sb[WL_SHOWN_MAX], wb[sizeof(why)];
+	size_t n;
+
+	if (eevdf__cpulist_parse(s, &set, why, sizeof(why)))
+		return fail(p, "bad CPU list '%s': %s", SHOWN(sb, s),
+			    eevdf__wl_shown(wb, sizeof(wb), why));
+	n = eevdf__cpuset_count(&set);
+	*out = malloc(n * sizeof(**out));
+	if (!*out)
+		return nomem(p);
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = eevdf__cpuset_nth(&set, i);
+	*nr = n;
+	return 0;
+}
+
+/*
+ * A CPU list: a string "0-3,8" (after "${...}": a number is one CPU, a
+ * null param no list), an array of CPU numbers or one number.  *out is
+ * NULL for null, which is refused unless null_ok.
+ */
+static int cpus_list(struct wl_parser *p, const cJSON *it, bool null_ok,
+		     int **out, size_t *nr)
+{
+	struct wl_value v;
+	enum wl_vkind kind;
+	s64 cpu = 0;
+	int r;
+
+	*out = NULL;
+	*nr = 0;
+	if (cJSON_IsArray(it))
+		return cpus_array(p, it, out, nr);
+	if (cJSON_IsNull(it) && null_ok)
+		return 0;
+	if (cJSON_IsNumber(it)) {
+		if ((r = eevdf__wl_get_int(p, it, 0, EEVDF_MAX_CPUS - 1, &cpu)))
+			return r;
+	} else if (cJSON_IsString(it)) {
+		if ((r = eevdf__wl_ld_value(p, it, &v)))
+			return r;
+		kind = v.kind;
+		cpu = v.i;
+		if (kind == WV_STR)
+			r = cpus_text(p, v.s, out, nr);
+		else if (kind == WV_NULL && !null_ok)
+			r = fail(p, "must not be null");
+		else if (kind == WV_INT && (cpu < 0 || cpu >= EEVDF_MAX_CPUS))
+			r = fail(p, "CPU %lld is not between 0 and %d",
+				 (long long)cpu, EEVDF_MAX_CPUS - 1);
+		eevdf__wl_value_free(&v);
+		if (r || kind != WV_INT)
+			return r;
+	} else {
+		return fail(p,
+			    "must be a CPU list: a string such as \"0-3,8\", "
+			    "a CPU number or an array of them%s",
+			    null_ok ? ", or null" : "");
+	}
+	if (!(*out = malloc(sizeof(**out))))
+		return nomem(p);
+	(*out)[0] = (int)cpu;
+	*nr = 1;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * {"list": L, "pick": N}: the CPU at position N mod n of the n CPUs of L
+ * in increasing order, schbench's round robin of message threads over -M
+ * (pin_message_cpu() takes find_nth_set_bit(cpus, index % CPU_COUNT)).
+ */
+static int cpus_pick(struct wl_parser *p, const cJSON *obj, int **out,
+		     size_t *nr)
+{
+	static const char *const keys[] = { "list", "pick" };
+	int *list = NULL;
+	size_t n = 0, old;
+	s64 k = 0;
+	int r;
+
+	if ((r = eevdf__wl_check_keys(p, obj, keys, ARRAY_SIZE(keys), NULL, 0)))
+		return r;
+	if (!get(obj, "list") || !get(obj, "pick"))
+		return fail(p, "missing key '%s'",
+			    get(obj, "list") ? "pick" : "list");
+	old = path_key(p, "list");
+	r = cpus_list(p, get(obj, "list"), false, &list, &n);
+	path_pop(p, old);
+	if (!r) {
+		old = path_key(p, "pick");
+		r = eevdf__wl_ld_int(p, get(obj, "pick"), 0, WL_MAX_INT, &k);
+		path_pop(p, old);
+	}
+	if (r) {
+		free(list);
+		return r;
+	}
+	/* a list that is not null has a CPU at least */
+	EEVDF_ASSERT(list && n);
+	qsort(list, n, sizeof(*list), cmp_int);
+	/* the list's memory holds the one CPU picked */
+	list[0] = list[(size_t)k % n];
+	*out = list;
+	*nr = 1;
+	return 0;
+}
+
+/*
+ * "cpus": a CPU list, null (every CPU, as without it), the pick of one CPU
+ * of a list, or a choice of those.
+ */
+static int task_cpus(struct wl_parser *p, const cJSON *it, struct wl_task *t)
+{
+	const cJSON *c = NULL;
+	size_t old, n = 0;
+	int *cpus = NULL;
+	int r = eevdf__wl_choose(p, it, &c, &old);
+
+	if (!r && cJSON_IsObject(c))
+		r = cpus_pick(p, c, &cpus, &n);
+	else if (!r)
+		r = cpus_list(p, c, true, &cpus, &n);
+	path_pop(p, old);
+	if (r) {
+		free(cpus);
+		return r;
+	}
+	free(t->cpus);
+	t->cpus = cpus;
+	t->spec.cpus = cpus;
 	t->spec.nr_cpus = n;
 	return 0;
 }

@@ -454,6 +454,103 @@ int eevdf__wl_ld_string(struct wl_parser *p, const cJSON *it, char **out)
 	return 0;
 }
 
+/* Choices ------------------------------------------------------------- */
+
+/* A load-time value for comparison: a string that reads as a duration is
+ * its ns, as a param's is. */
+static int cmp_value(struct wl_parser *p, const cJSON *it, struct wl_value *v)
+{
+	s64 d;
+	int r = eevdf__wl_ld_value(p, it, v);
+
+	if (!r && v->kind == WV_STR &&
+	    eevdf_parse_duration(v->s, INT64_MAX, &d) == 0) {
+		eevdf__wl_value_free(v);
+		v->kind = WV_INT;
+		v->i = d;
+	}
+	return r;
+}
+
+static bool same_value(const struct wl_value *a, const struct wl_value *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == WV_INT)
+		return a->i == b->i;
+	if (a->kind == WV_STR)
+		return strcmp(a->s, b->s) == 0;
+	return true;
+}
+
+/* Whether "if" holds: V equals "is", or, without "is", V is not 0. */
+static int choice_holds(struct wl_parser *p, const cJSON *c, bool *holds)
+{
+	const cJSON *cond = get(c, "if"), *is = get(c, "is");
+	struct wl_value a, b;
+	size_t old = path_key(p, "if");
+	int r;
+
+	if (is) {
+		r = cmp_value(p, cond, &a);
+		path_pop(p, old);
+		if (r)
+			return r;
+		old = path_key(p, "is");
+		r = cmp_value(p, is, &b);
+		path_pop(p, old);
+		if (!r)
+			*holds = same_value(&a, &b);
+		eevdf__wl_value_free(&a);
+		eevdf__wl_value_free(&b);
+		return r;
+	}
+	r = eevdf__wl_ld_value(p, cond, &a);
+	if (!r && a.kind != WV_INT)
+		r = fail(p, "must be an integer or a boolean (or give 'is' to "
+			    "compare it with a value)");
+	if (!r)
+		*holds = a.i != 0;
+	eevdf__wl_value_free(&a);
+	path_pop(p, old);
+	return r;
+}
+
+bool eevdf__wl_is_choice(const cJSON *it)
+{
+	return cJSON_IsObject(it) && get(it, "if");
+}
+
+int eevdf__wl_choose(struct wl_parser *p, const cJSON *it, const cJSON **out,
+		     size_t *old)
+{
+	static const char *const keys[] = { "if", "is", "then", "else" };
+	int depth = 0, r;
+	bool holds = false;
+
+	*old = p->plen;
+	*out = it;
+	while (eevdf__wl_is_choice(it)) {
+		if (++depth > WL_MAX_DEPTH)
+			return fail(p, "choices nested more than %d deep",
+				    WL_MAX_DEPTH);
+		if ((r = eevdf__wl_check_keys(p, it, keys, ARRAY_SIZE(keys),
+					      NULL, 0)))
+			return r;
+		if (!get(it, "then") || !get(it, "else"))
+			return fail(p,
+				    "missing key '%s' (a choice has both "
+				    "'then' and 'else')",
+				    get(it, "then") ? "else" : "then");
+		if ((r = choice_holds(p, it, &holds)))
+			return r;
+		path_key(p, holds ? "then" : "else");
+		it = get(it, holds ? "then" : "else");
+		*out = it;
+	}
+	return 0;
+}
+
 /* Params -------------------------------------------------------------- */
 
 static bool has_key(const cJSON *obj, const char *k, size_t len)
@@ -561,6 +658,20 @@ static int check_overrides(struct wl_parser *p, const cJSON *params)
 	return 0;
 }
 
+/* A param's value as the file gives it: a value or a choice of values. */
+static int param_value(struct wl_parser *p, const cJSON *it, struct wl_value *v)
+{
+	const cJSON *c = NULL;
+	size_t old;
+	int r = eevdf__wl_choose(p, it, &c, &old);
+
+	memset(v, 0, sizeof(*v));
+	if (!r)
+		r = eevdf__wl_ld_value(p, c, v);
+	path_pop(p, old);
+	return r;
+}
+
 /*
  * "params": name -> value, evaluated in file order (a param may use the
  * ones before it), each replaced first by its --param override if any.
@@ -603,7 +714,7 @@ int eevdf__wl_parse_params(struct wl_parser *p, const cJSON *params)
 		else if (ov)
 			r = override_value(p, ov, &v);
 		else
-			r = eevdf__wl_ld_value(p, it, &v);
+			r = param_value(p, it, &v);
 		path_pop(p, old);
 		if (r)
 			return r;

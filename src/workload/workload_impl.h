@@ -219,6 +219,8 @@ struct eevdf_workload {
 	size_t nr_also;
 	struct wl_option *report_opts;
 	size_t nr_report_opts;
+	/* "report.interval": the period of interval reports, 0 for none */
+	eevdf_time report_interval;
 };
 
 /* A send or recv whose message fields are placed once all are known. */
@@ -406,6 +408,18 @@ int eevdf__wl_ld_duration(struct wl_parser *p, const cJSON *it, bool nullable,
 			  eevdf_time *out, bool *is_null);
 int eevdf__wl_ld_string(struct wl_parser *p, const cJSON *it, char **out);
 int eevdf__wl_parse_params(struct wl_parser *p, const cJSON *params);
+/*
+ * A load-time choice, {"if": V, "is": X, "then": A, "else": B}: A when V
+ * equals X (null equals null, strings compare as text, a string that reads
+ * as a duration as its ns), or, without "is", when the integer V is not 0;
+ * else B.  A branch may be a choice again.  Only the branch taken is read.
+ * *out is the value chosen (it itself when it is no choice) and p's path
+ * is extended to it; the caller pops it to *old when done with *out,
+ * errors included.
+ */
+bool eevdf__wl_is_choice(const cJSON *it);
+int eevdf__wl_choose(struct wl_parser *p, const cJSON *it, const cJSON **out,
+		     size_t *old);
 int eevdf__wl_get_enum(struct wl_parser *p, const cJSON *obj, const char *key,
 		       const char *const *names, size_t n, int *out);
 /* Called for every instance of a definition, with its expanded name. */

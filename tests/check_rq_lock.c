@@ -25,7 +25,9 @@ enum {
 	R = 500,
 	E = 2000,
 	X = 400,
-	XC = 1000
+	XC = 1000,
+	W = 250, /* pipe_write */
+	RD = 300 /* pipe_read */
 };
 
 /* "costs": every entry 0 (a percentage 100) but those extra names, as
@@ -76,7 +78,8 @@ static eevdf_sim *run(const char *json, const char *features, eevdf_time until)
 }
 
 /*
- * A semaphore ping-pong of n round trips between CPU 0 and CPU 1 of a
+ * perf bench sched pipe's ping-pong, n round trips of a 4-byte token over
+ * two pipes between CPU 0 and CPU 1 of a
  * two-CPU machine (llcs: 1 or 2 LLCs) at HZ 100, so that at most one
  * tick falls inside a run; the time it took.
  */
@@ -89,7 +92,8 @@ static eevdf_time ping_pong(int llcs, int n, const char *features)
 	costs_json(costs, sizeof(costs),
 		   "\"ctxsw_thread\": 400, \"ttwu_local\": 300, "
 		   "\"ttwu_remote\": 500, \"ipi\": 1500, \"idle_exit\": 2000, "
-		   "\"rq_remote_llc\": 400, \"rq_remote_cross_llc\": 1000");
+		   "\"rq_remote_llc\": 400, \"rq_remote_cross_llc\": 1000, "
+		   "\"pipe_write\": 250, \"pipe_read\": 300");
 	snprintf(
 		json, sizeof(json),
 		"{\"format\": \"eevdf-sim-workload/1\", \"duration\": \"10s\","
@@ -98,15 +102,18 @@ static eevdf_time ping_pong(int llcs, int n, const char *features)
 		" \"llcs_per_package\": %d, \"cores_per_llc\": %d,"
 		" \"threads_per_core\": 1}},"
 		"\"costs\": %s,"
-		"\"objects\": [{\"type\": \"sem\", \"name\": \"a\"},"
-		" {\"type\": \"sem\", \"name\": \"b\"}],"
+		"\"objects\": [{\"type\": \"channel\", \"name\": \"a\","
+		" \"kind\": \"pipe\"}, {\"type\": \"channel\", \"name\": \"b\","
+		" \"kind\": \"pipe\"}],"
 		"\"tasks\": ["
 		"{\"name\": \"ping\", \"kind\": \"thread\", \"cpus\": [0],"
 		" \"program\": [{\"loop\": {\"count\": %d, \"body\": ["
-		" {\"post\": {\"sem\": \"b\"}}, {\"wait\": {\"sem\": \"a\"}}]}}]},"
+		" {\"send\": {\"chan\": \"b\", \"bytes\": 4}},"
+		" {\"recv\": {\"chan\": \"a\", \"bytes\": 4}}]}}]},"
 		"{\"name\": \"pong\", \"kind\": \"thread\", \"cpus\": [1],"
 		" \"program\": [{\"loop\": {\"count\": %d, \"body\": ["
-		" {\"wait\": {\"sem\": \"b\"}}, {\"post\": {\"sem\": \"a\"}}]}}]}"
+		" {\"recv\": {\"chan\": \"b\", \"bytes\": 4}},"
+		" {\"send\": {\"chan\": \"a\", \"bytes\": 4}}]}}]}"
 		"]}",
 		llcs, 2 / llcs, costs, n, n);
 	sim = run(json, features, 10 * 1000 * MS);
@@ -118,14 +125,18 @@ static eevdf_time ping_pong(int llcs, int n, const char *features)
 
 /*
  * The steady state, from the difference of 2000 and 1000 round trips.
- * Direct (NO_TTWU_QUEUE): the waker takes the sleeper's rq lock, whose
- * lines the sleeper's CPU wrote last (X), and enqueues (L); the sleeper's
- * idle CPU wakes after its exit latency (E), pulls its lines back (X)
- * and switches (C); the waker's hold ended long before, so nobody spins.
- * A round trip is 2 (E + X + C); across LLCs X is rq_remote_cross_llc.
- * Through the wake list (TTWU_QUEUE, the sleeper's CPU idle): the idle
- * CPU takes the wakeup after E, enqueues under its own lock (L, no
- * transfer) and switches (C): 2 (E + L + C), inside an LLC or across.
+ * An op burns its cost before it acts, so a write (W) comes before the
+ * wakeup it makes, and a read's cost (RD) is paid before its reader
+ * blocks, off the critical path; the woken read goes on without paying
+ * again.  Direct (NO_TTWU_QUEUE): the writer takes the reader's rq lock,
+ * whose lines the reader's CPU wrote last (X), and enqueues (L); the
+ * reader's idle CPU wakes after its exit latency (E), pulls its lines
+ * back (X), switches (C) and writes back (W); the writer's hold ended
+ * long before, so nobody spins.  A round trip is 2 (E + X + C + W);
+ * across LLCs X is rq_remote_cross_llc.  Through the wake list
+ * (TTWU_QUEUE, the reader's CPU idle): the idle CPU takes the wakeup
+ * after E, enqueues under its own lock (L, no transfer) and switches (C):
+ * 2 (E + L + C + W), inside an LLC or across.
  * At most one tick (HZ 100) per CPU can add a transfer, X or XC.
  */
 START_TEST(a_ping_pong_costs_the_sum_of_its_path)
@@ -135,10 +146,10 @@ START_TEST(a_ping_pong_costs_the_sum_of_its_path)
 		const char *features;
 		eevdf_time want, slack;
 	} c[] = {
-		{ 1, "NO_TTWU_QUEUE", 2 * (E + X + C), 2 * X },
-		{ 2, "NO_TTWU_QUEUE", 2 * (E + XC + C), 2 * XC },
-		{ 1, NULL, 2 * (E + L + C), 2 * X },
-		{ 2, NULL, 2 * (E + L + C), 2 * XC },
+		{ 1, "NO_TTWU_QUEUE", 2 * (E + X + C + W), 2 * X },
+		{ 2, "NO_TTWU_QUEUE", 2 * (E + XC + C + W), 2 * XC },
+		{ 1, NULL, 2 * (E + L + C + W), 2 * X },
+		{ 2, NULL, 2 * (E + L + C + W), 2 * XC },
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {

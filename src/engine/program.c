@@ -340,19 +340,18 @@ void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p)
  * work, so a burst in progress stops and resumes after it.  A spin burns
  * wall time, which the interrupt eats into without extending.
  */
-int eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns)
+void eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns)
 {
 	enum burst b = (enum burst)p->burst;
 
 	if (b == B_SPIN || b == B_SPINLOCK)
-		return 0;
+		return;
 	if (b != B_NONE) {
 		stop_burst(sim, p);
 		p->needs_step = true;
 		eevdf__mark_settle(&sim->sched, &sim->sched.rqs[p->cpu]);
 	}
 	p->overhead_left += ns;
-	return 0;
 }
 
 void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
@@ -2162,9 +2161,9 @@ static int hook_speed_change(struct scheduler *sched, struct task *p)
 	return eevdf__prog_speed_change(sim_of(sched), p);
 }
 
-static int hook_interrupt(struct scheduler *sched, struct task *p, u64 ns)
+static void hook_interrupt(struct scheduler *sched, struct task *p, u64 ns)
 {
-	return eevdf__prog_interrupt(sim_of(sched), p, ns);
+	eevdf__prog_interrupt(sim_of(sched), p, ns);
 }
 
 const struct sched_task_ops eevdf__prog_ops = {

@@ -170,7 +170,7 @@ void eevdf__prog_timer(struct eevdf_sim *sim, struct task *p);
 void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p);
 void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p);
 int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p);
-int eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns);
+void eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns);
 /* Workload setup (the loader's side of the engine). */
 /* Add an object (ownership passes to the simulation); its index or < 0. */
 int eevdf__sim_add_object(struct eevdf_sim *sim, struct sim_object *o);

@@ -630,16 +630,16 @@ static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
  * the kernel bills for the IRQ time it interrupts, or, on an idle CPU,
  * to p, the task it is about to run.
  */
-static int charge_cpu(struct scheduler *sched, int cpu, struct task *p, u64 ns)
+static void charge_cpu(struct scheduler *sched, int cpu, struct task *p, u64 ns)
 {
 	struct rq *rq = &sched->rqs[cpu];
 
 	if (!ns)
-		return 0;
+		return;
 	if (rq->curr && rq->curr != p)
-		return sched->ops->interrupt(sched, rq->curr, ns);
-	p->overhead_left += ns;
-	return 0;
+		sched->ops->interrupt(sched, rq->curr, ns);
+	else
+		p->overhead_left += ns;
 }
 
 /* try_to_wake_up() from this_cpu; what it cost that CPU. */

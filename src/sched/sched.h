@@ -298,7 +298,7 @@ struct sched_task_ops {
 	int (*speed_change)(struct scheduler *sched, struct task *p);
 	/* an interrupt on p's CPU took ns of it while p was current: p pays
 	 * (the kernel accounts IRQ time to the task it interrupts) */
-	int (*interrupt)(struct scheduler *sched, struct task *p, u64 ns);
+	void (*interrupt)(struct scheduler *sched, struct task *p, u64 ns);
 };
 
 /*

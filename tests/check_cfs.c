@@ -133,6 +133,8 @@ static struct task *h_task_on(struct h *h, struct rq *rq, int nice)
 	p->nice = nice;
 	p->cpu = rq->cpu;
 	p->policy = EEVDF_POLICY_NORMAL;
+	p->sched_class = &fair_sched_class;
+	p->prio = DEFAULT_PRIO + nice;
 	p->state = TASK_RUNNING;
 	init_entity(rq, p);
 	return p;

@@ -21,7 +21,8 @@
 	XX(7, ELIVELOCK, "a task made no progress in simulated time")         \
 	XX(8, ENOTSUP, "not supported by this version")                       \
 	XX(9, EINTERNAL, "internal invariant broken (a libeevdf bug)")       \
-	XX(10, EDEADLOCK, "every remaining task is blocked for ever")
+	XX(10, EDEADLOCK, "every remaining task is blocked for ever")         \
+	XX(11, EBUSY, "resource busy (e.g. deadline admission control)")
 
 enum eevdf_err {
 	EEVDF_OK = 0,

@@ -32,6 +32,10 @@ enum eevdf_policy {
 	EEVDF_POLICY_NORMAL = 0, /* SCHED_NORMAL (SCHED_OTHER) */
 	EEVDF_POLICY_BATCH = 1,  /* SCHED_BATCH: never preempts on wakeup */
 	EEVDF_POLICY_IDLE = 2,   /* SCHED_IDLE: weight 3, yields to others */
+	EEVDF_POLICY_FIFO = 3,   /* SCHED_FIFO: rt_priority 1..99 */
+	EEVDF_POLICY_RR = 4,     /* SCHED_RR: FIFO with sched_rr_timeslice */
+	EEVDF_POLICY_DEADLINE = 5, /* SCHED_DEADLINE: runtime, deadline,
+				    * period */
 };
 
 /* Trace events delivered to eevdf_config.trace, in simulated-time order. */
@@ -89,6 +93,21 @@ struct eevdf_config {
 	 * kernel default (0.70 ms scaled by 1 + ilog2(min(nr_cpus, 8))).
 	 */
 	eevdf_time base_slice;
+	/*
+	 * The RT and deadline knobs, in ns; 0 keeps the kernel default.
+	 * rt_runtime and rt_period are sched_rt_runtime_us (950 ms, -1 for
+	 * RUNTIME_INF) and sched_rt_period_us (1 s): RT throttling in the
+	 * profiles that have it, and deadline admission control in all.
+	 * rr_timeslice is sched_rr_timeslice_ms (100 ms, kept in ticks).
+	 * fair_server_runtime and _period are debugfs
+	 * sched/fair_server/cpuN/{runtime,period} (50 ms of 1 s) for every
+	 * CPU in 6.12+; runtime -1 turns the server off (debugfs 0).
+	 */
+	eevdf_time rt_runtime;
+	eevdf_time rt_period;
+	eevdf_time rr_timeslice;
+	eevdf_time fair_server_runtime;
+	eevdf_time fair_server_period;
 	eevdf_time duration; /* planned run length, reported in results */
 	/*
 	 * Recheck every run-queue invariant after every event (slow; tests).
@@ -155,6 +174,17 @@ struct eevdf_task_spec {
 	eevdf_time start;   /* creation time, >= 0 */
 	const struct eevdf_op *program; /* copied */
 	size_t nr_ops;
+	/* SCHED_FIFO / SCHED_RR: the rt_priority, 1..99 */
+	unsigned int rt_priority;
+	/*
+	 * SCHED_DEADLINE: runtime, relative deadline and period in ns
+	 * (period 0: the deadline), checked and admitted as sched_setattr()
+	 * would: eevdf_sim_add_task() fails with EEVDF_EINVAL or, when
+	 * admission control refuses the bandwidth, EEVDF_EBUSY.
+	 */
+	eevdf_time dl_runtime;
+	eevdf_time dl_deadline;
+	eevdf_time dl_period;
 };
 
 /*
@@ -201,8 +231,9 @@ EEVDF_API int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
  */
 EEVDF_API int eevdf_sim_run(eevdf_sim *sim, eevdf_time until);
 
-/* Run exactly one event.  Returns 1 if one ran, 0 if none is left, or a
- * negative error. */
+/* Run exactly one event.  Returns 1 if one ran, 0 if none is left (the
+ * fair servers' timers, which wake no task, do not count once they are
+ * all that is left), or a negative error. */
 EEVDF_API int eevdf_sim_step(eevdf_sim *sim);
 
 /* Current simulated time. */

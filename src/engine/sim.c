@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "sched/deadline.h"
 #include "sched/fair.h"
 #include "metrics.h"
 #include "sim.h"
@@ -135,6 +136,72 @@ int eevdf_config_check_features(const struct eevdf_config *cfg, char *err,
 	return EEVDF_EINVAL;
 }
 
+/*
+ * The RT and deadline knobs, checked as their sysctl and debugfs handlers
+ * check a write: sched_rt_handler() (period > 0, runtime -1 or within the
+ * period), sched_rr_handler() (ms, kept in ticks, rounded up as
+ * msecs_to_jiffies() does), sched_fair_server_write() (runtime within a
+ * period of 100 us to 4.19 s).
+ */
+static int init_class_params(struct eevdf_sim *sim,
+			     const struct eevdf_config *cfg, char *err,
+			     size_t errlen)
+{
+	struct sched_params *sp = &sim->sched.sp;
+	eevdf_time tick = (eevdf_time)sp->tick_nsec, rr;
+
+	sp->rt_period = cfg->rt_period ? (u64)cfg->rt_period : 1000000000;
+	sp->rt_runtime = cfg->rt_runtime ? cfg->rt_runtime : 950000000;
+	if (cfg->rt_period < 0 || sp->rt_period > (u64)INT32_MAX * 1000) {
+		set_err(err, errlen,
+			"sched_rt_period_us %lld ns is outside 1 us..%d s",
+			(long long)cfg->rt_period, INT32_MAX / 1000000);
+		return EEVDF_EINVAL;
+	}
+	if (sp->rt_runtime < -1 || (sp->rt_runtime > 0 &&
+				    (u64)sp->rt_runtime > sp->rt_period)) {
+		set_err(err, errlen,
+			"sched_rt_runtime_us %lld ns must be -1 (no limit) or "
+			"within sched_rt_period_us (%llu ns)",
+			(long long)sp->rt_runtime,
+			(unsigned long long)sp->rt_period);
+		return EEVDF_EINVAL;
+	}
+	rr = cfg->rr_timeslice > 0 ? cfg->rr_timeslice :
+				     100 * EEVDF_NSEC_PER_MSEC;
+	if (cfg->rr_timeslice < 0) {
+		set_err(err, errlen, "sched_rr_timeslice %lld ns is negative",
+			(long long)cfg->rr_timeslice);
+		return EEVDF_EINVAL;
+	}
+	/* whole milliseconds in ticks, rounded up, at least one */
+	rr = (rr / EEVDF_NSEC_PER_MSEC) * EEVDF_NSEC_PER_MSEC;
+	sp->rr_timeslice = (unsigned int)((rr + tick - 1) / tick);
+	if (!sp->rr_timeslice)
+		sp->rr_timeslice = 1;
+	sp->rt_bandwidth = sp->profile->dl_server == DL_SERVER_NONE;
+	sp->fair_server_period = cfg->fair_server_period ?
+					 (u64)cfg->fair_server_period :
+					 1000000000;
+	sp->fair_server_runtime =
+		cfg->fair_server_runtime < 0 ? 0 :
+		cfg->fair_server_runtime   ? (u64)cfg->fair_server_runtime :
+					     50000000;
+	if (cfg->fair_server_period < 0 ||
+	    sp->fair_server_period < 100 * EEVDF_NSEC_PER_USEC ||
+	    sp->fair_server_period > (1ull << 22) * EEVDF_NSEC_PER_USEC ||
+	    sp->fair_server_runtime > sp->fair_server_period) {
+		set_err(err, errlen,
+			"fair server runtime %llu ns of period %llu ns: the "
+			"period must be 100 us..4.19 s and the runtime within "
+			"it",
+			(unsigned long long)sp->fair_server_runtime,
+			(unsigned long long)sp->fair_server_period);
+		return EEVDF_EINVAL;
+	}
+	return 0;
+}
+
 static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		       char *err, size_t errlen)
 {
@@ -193,7 +260,7 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 			      sim->sched.hz);
 	sp->migration_cost = 500000;
 	sp->smp = sim->sched.nr_cpus > 1;
-	return 0;
+	return init_class_params(sim, cfg, err, errlen);
 }
 
 int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
@@ -252,7 +319,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 				      sizeof(*sim->sched.core_mark));
 	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
 	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
-	    !sim->sched.idle_map) {
+	    !sim->sched.idle_map || eevdf__sched_classes_init(&sim->sched)) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
@@ -390,6 +457,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->sched.rqs);
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
+	eevdf__sched_classes_free(&sim->sched);
 	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
 		eevdf__program_unref(sim->prog_cache[i].prog);
 		free(sim->prog_cache[i].ops);
@@ -484,12 +552,26 @@ static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
 				  "task %s: nice %d is "
 				  "outside -20..19",
 				  s->name, s->nice);
-	if (s->policy != EEVDF_POLICY_NORMAL &&
-	    s->policy != EEVDF_POLICY_BATCH && s->policy != EEVDF_POLICY_IDLE)
+	if ((int)s->policy < EEVDF_POLICY_NORMAL ||
+	    s->policy > EEVDF_POLICY_DEADLINE)
 		return sim_reject(sim, EEVDF_EINVAL,
 				  "task %s: unknown policy "
 				  "%d",
 				  s->name, (int)s->policy);
+	if ((s->policy == EEVDF_POLICY_FIFO || s->policy == EEVDF_POLICY_RR) !=
+	    (s->rt_priority != 0))
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: rt_priority %u: SCHED_FIFO and "
+				  "SCHED_RR need 1..99, other policies 0",
+				  s->name, s->rt_priority);
+	if (s->rt_priority > 99)
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: rt_priority %u is outside 1..99",
+				  s->name, s->rt_priority);
+	if (s->dl_runtime < 0 || s->dl_deadline < 0 || s->dl_period < 0)
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: negative deadline parameter",
+				  s->name);
 	if (s->slice < 0)
 		return sim_reject(sim, EEVDF_EINVAL, "task %s: negative slice",
 				  s->name);
@@ -608,6 +690,17 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->pid = (int)sim->sched.nr_tasks + 1;
 	p->nice = spec->nice;
 	p->policy = spec->policy;
+	p->rt_priority = spec->rt_priority;
+	p->prio = eevdf__normal_prio(p->policy, p->rt_priority, p->nice);
+	p->sched_class = eevdf__sched_class_of(p->policy);
+	if (p->policy == EEVDF_POLICY_DEADLINE) {
+		struct dl_attr dl = { (u64)spec->dl_runtime,
+				      (u64)spec->dl_deadline,
+				      (u64)spec->dl_period };
+
+		eevdf__setparam_dl(p, &dl);
+	}
+	eevdf__event_init(&p->dl.dl_timer, REV_DL_TIMER, EVC_TICK);
 	p->state = TASK_NEW;
 	p->delay_since = -1;
 	/* sched_setattr() clamps sched_runtime to 0.1..100 ms. */
@@ -631,6 +724,18 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->recent_used_cpu = -1;
 	p->wakelist_waker = -1;
 	p->start = spec->start > sim->sched.now ? spec->start : sim->sched.now;
+	/* a task of another class: as if it called sched_setattr() before
+	 * it first ran (a deadline task's bandwidth is admitted here) */
+	if (p->sched_class != &fair_sched_class) {
+		char why[256];
+		int r = eevdf__sched_admit_new(&sim->sched, p, why, sizeof(why));
+
+		if (r) {
+			task_free(p);
+			return sim_reject(sim, r, "task %s: %s", spec->name,
+					  why);
+		}
+	}
 	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
 	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
 	p->ev.time = p->start;
@@ -639,6 +744,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		/* close the write ends it had opened */
 		for (u32 k = 0; k < p->nr_written; k++)
 			p->written[k]->u.chan.nr_writers--;
+		eevdf__task_dead_dl(&sim->sched, p);
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
@@ -790,6 +896,10 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	r->cpu = p->cpu;
 	r->nice = (int8_t)p->nice;
 	r->policy = (uint8_t)p->policy;
+	r->rt_priority = (uint8_t)p->rt_priority;
+	r->dl_runtime = p->dl.dl_runtime;
+	r->dl_deadline = p->dl.dl_deadline;
+	r->dl_period = p->dl.dl_period;
 	/* a semaphore as new is all a new one would be */
 	if (self->count || self->waiters.nr) {
 		r->self = p->self;
@@ -1207,7 +1317,8 @@ int eevdf_sim_step(eevdf_sim *sim)
 		return EEVDF_EINVAL;
 	if (sim->sched.error)
 		return sim->sched.error;
-	if (sim->ended || !eevdf__eventq_peek(&sim->sched.evq))
+	/* only background events left: nothing more can happen to a task */
+	if (sim->ended || sim->sched.evq.nr == sim->sched.nr_bg_events)
 		return 0;
 	ret = step_one(sim);
 	return ret ? ret : 1;
@@ -1238,8 +1349,13 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 				  "cannot run back to %lld "
 				  "ns from %lld ns",
 				  (long long)until, (long long)sim->sched.now);
+	/*
+	 * Background events (the fair servers' timers) wake no task: when
+	 * only they are left, the run is over or every task is blocked.
+	 */
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
-	       ev->time <= until) {
+	       ev->time <= until &&
+	       sim->sched.evq.nr > sim->sched.nr_bg_events) {
 		int ret = step_one(sim);
 
 		if (ret)
@@ -1247,7 +1363,8 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	}
 	if (eevdf_sim_done(sim))
 		return 0;
-	if (!eevdf__eventq_peek(&sim->sched.evq) && sim->sched.nr_tasks)
+	if (sim->sched.evq.nr == sim->sched.nr_bg_events &&
+	    sim->sched.nr_tasks)
 		return deadlock(sim);
 	sim->sched.now = until;
 	return 0;
@@ -1372,6 +1489,10 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 		out->cpu = r->cpu;
 		out->nice = r->nice;
 		out->policy = (enum eevdf_policy)r->policy;
+		out->rt_priority = r->rt_priority;
+		out->dl_runtime = (eevdf_time)r->dl_runtime;
+		out->dl_deadline = (eevdf_time)r->dl_deadline;
+		out->dl_period = (eevdf_time)r->dl_period;
 		out->state = EEVDF_TASK_DEAD;
 		out->cpu_ns = (eevdf_time)r->sum_exec_runtime;
 		counters(&r->st, out);
@@ -1381,6 +1502,12 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 	out->cpu = p->cpu;
 	out->nice = p->nice;
 	out->policy = p->policy;
+	out->rt_priority = p->rt_priority;
+	if (p->policy == EEVDF_POLICY_DEADLINE) {
+		out->dl_runtime = (eevdf_time)p->dl.dl_runtime;
+		out->dl_deadline = (eevdf_time)p->dl.dl_deadline;
+		out->dl_period = (eevdf_time)p->dl.dl_period;
+	}
 	out->state = eevdf__public_state(p->state);
 	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;
 	if (p->on_cpu)

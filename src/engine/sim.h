@@ -74,6 +74,8 @@ struct task_rec {
 	int cpu;
 	int8_t nice;
 	uint8_t policy; /* enum eevdf_policy */
+	uint8_t rt_priority;
+	u64 dl_runtime, dl_deadline, dl_period; /* SCHED_DEADLINE */
 };
 
 /* Records come in chunks that never move: their names stay put. */

@@ -195,7 +195,7 @@ static int results_csv(const eevdf_sim *sim, const struct eevdf_run_info *info,
 			       ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
 			       ",%" PRId64 ",%" PRId64 "\n",
 			       t.pid, t.cpu, t.nice,
-			       eevdf__policy_name(t.policy),
+			       eevdf_policy_name(t.policy),
 			       eevdf__state_name(t.state), t.cpu_ns, t.wait_ns,
 			       t.sleep_ns, t.switches, t.voluntary,
 			       t.involuntary, t.migrations, t.delay_count,

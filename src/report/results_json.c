@@ -272,7 +272,7 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	return append(arr, o) && add_str(o, "name", t->name) &&
 	       add_s64(o, "pid", t->pid) && add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
-	       add_str(o, "policy", eevdf__policy_name(t->policy)) &&
+	       add_str(o, "policy", eevdf_policy_name(t->policy)) &&
 	       add_str(o, "state", eevdf__state_name(t->state)) &&
 	       add_s64(o, "cpu_ns", t->cpu_ns) &&
 	       add_s64(o, "wait_ns", t->wait_ns) &&

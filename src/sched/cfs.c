@@ -451,6 +451,33 @@ struct task *cfs_pick_next_task(struct rq *rq, struct task *prev)
 	return task_of(se);
 }
 
+/* The pick alone (the fair class's pick_task; CFS has no fair server). */
+struct task *cfs_pick_task(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *curr = cfs_rq->curr;
+
+	if (!cfs_rq->nr_queued)
+		return NULL;
+	if (curr && !curr->on_rq)
+		curr = NULL;
+	if (curr)
+		cfs_update_curr(cfs_rq);
+	return task_of(cfs_pick_next_entity(cfs_rq, curr));
+}
+
+/* put_prev_task_fair() and set_next_task_fair() of another class's pick. */
+void cfs_put_prev_task(struct rq *rq, struct task *p)
+{
+	cfs_put_prev_entity(&rq->cfs, &p->se);
+}
+
+void cfs_set_next_task(struct rq *rq, struct task *p)
+{
+	cfs_set_next_entity(&rq->cfs, &p->se);
+	cfs_tasks_move_head(rq, p);
+}
+
 /* Tick preemption (9.5) ---------------------------------------------- */
 
 /*

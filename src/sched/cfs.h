@@ -29,6 +29,9 @@
 #define cfs_yield_task eevdf__cfs_yield_task
 #define cfs_sched_change eevdf__cfs_sched_change
 #define cfs_hrtick_start eevdf__cfs_hrtick_start
+#define cfs_pick_task eevdf__cfs_pick_task
+#define cfs_put_prev_task eevdf__cfs_put_prev_task
+#define cfs_set_next_task eevdf__cfs_set_next_task
 
 /* The period that nr runnable tasks share (latency, or nr x min_gran). */
 u64 __sched_period(const struct sched_params *sp, u64 nr);
@@ -61,5 +64,8 @@ void cfs_task_tick(struct rq *rq, struct task *curr, bool queued);
 void cfs_yield_task(struct rq *rq);
 void cfs_sched_change(struct rq *rq, struct task *p, int nice, int policy);
 void cfs_hrtick_start(struct rq *rq, struct task *p);
+struct task *cfs_pick_task(struct rq *rq);
+void cfs_put_prev_task(struct rq *rq, struct task *p);
+void cfs_set_next_task(struct rq *rq, struct task *p);
 
 #endif

@@ -38,6 +38,8 @@
  */
 #include "fair.h"
 #include "cfs.h"
+#include "deadline.h"
+#include "smp.h"
 
 /* The profile runs the CFS policy of 6.1-6.5: fair.c's entry points hand
  * the call to cfs.c. */
@@ -450,32 +452,41 @@ static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
  * request ended or the protection window closed.  This is the only
  * tick-driven preemption EEVDF has: there is no check_preempt_tick.
  */
-bool update_curr_se(struct cfs_rq *cfs_rq)
+s64 update_curr_se(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	u64 now = cfs_rq->rq->clock;
 	s64 delta_exec;
 
 	if (!curr)
-		return false;
+		return 0;
 	delta_exec = (s64)(now - curr->exec_start);
 	if (delta_exec <= 0)
-		return false;
+		return 0;
 	curr->exec_start = now;
 	curr->sum_exec_runtime += (u64)delta_exec;
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
-	return true;
+	return delta_exec;
 }
 
-void update_curr(struct cfs_rq *cfs_rq)
+void eevdf__update_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
+	struct rq *rq = cfs_rq->rq;
+	s64 delta;
 	bool resched;
 
-	if (!update_curr_se(cfs_rq))
+	if (!(delta = update_curr_se(cfs_rq)))
 		return;
 	resched = update_deadline(cfs_rq, curr);
 	update_min_vruntime(cfs_rq);
+	/*
+	 * Fair time counts against the fair server whether it runs on the
+	 * server's behalf or not, so that a CPU whose fair tasks get their
+	 * share never needs the server (557a6bfc662c, c7f7e9c73178).
+	 */
+	if (rq->fair_server.dl_server_active)
+		dl_server_update(&rq->fair_server, delta);
 
 	if (cfs_rq->nr_queued == 1)
 		return;
@@ -865,9 +876,7 @@ void hrtick_update(struct rq *rq)
 void enqueue_task_upkeep(struct rq *rq, struct task *p)
 {
 	rq->cfs.h_nr_runnable++;
-	if (++rq->nr_running == 2)
-		(*rq->nr_overloaded)++;
-	rq_idle_update(rq);
+	add_nr_running(rq, 1);
 	cfs_tasks_move_head(rq, p);
 	hrtick_update(rq);
 }
@@ -876,9 +885,7 @@ void enqueue_task_upkeep(struct rq *rq, struct task *p)
 void dequeue_task_upkeep(struct rq *rq, struct task *p)
 {
 	rq->cfs.h_nr_runnable--;
-	if (rq->nr_running-- == 2)
-		(*rq->nr_overloaded)--;
-	rq_idle_update(rq);
+	sub_nr_running(rq, 1);
 	cfs_tasks_del(rq, p);
 	hrtick_update(rq);
 }
@@ -896,6 +903,13 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 		return;
 	}
 	enqueue_entity(&rq->cfs, se, flags);
+	/* the CPU's first fair task starts the fair server (6.12+), after
+	 * the CPU's idle time is counted as the server's */
+	if (rq->cfs.nr_queued == 1 && rq->fair_server.dl_server) {
+		if (!rq->nr_running && !rq->curr)
+			dl_server_update_idle_time(rq);
+		dl_server_start(&rq->fair_server);
+	}
 	enqueue_task_upkeep(rq, p);
 }
 
@@ -911,6 +925,10 @@ bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 		return cfs_dequeue_task(rq, p, flags);
 	if (!dequeue_entity(&rq->cfs, se, flags))
 		return false;
+	/* 6.12-6.16: the last fair task stops the fair server */
+	if (!rq->cfs.nr_queued &&
+	    rq->sp->profile->dl_server == DL_SERVER_6_12)
+		dl_server_stop(&rq->fair_server);
 	dequeue_task_upkeep(rq, p);
 	return true;
 }
@@ -958,6 +976,36 @@ pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect)
  * so its protection window is not refreshed (kernel-model.md section 12,
  * item 5).
  */
+/*
+ * pick_task_fair(): the entity EEVDF picks, reaping delayed entities on
+ * the way, without putting or setting anything (the fair server's pick).
+ */
+static struct sched_entity *pick_entity_fair(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se;
+
+	for (;;) {
+		if (!cfs_rq->nr_queued)
+			return NULL;
+		if (cfs_rq->curr && cfs_rq->curr->on_rq)
+			update_curr(cfs_rq);
+		se = pick_next_entity(rq, cfs_rq, true);
+		if (se)
+			return se;
+	}
+}
+
+struct task *pick_task_fair(struct rq *rq)
+{
+	struct sched_entity *se;
+
+	if (cfs_policy(rq))
+		return cfs_pick_task(rq);
+	se = pick_entity_fair(rq);
+	return se ? task_of(se) : NULL;
+}
+
 struct task *pick_next_task_fair(struct rq *rq, struct task *prev)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
@@ -965,17 +1013,7 @@ struct task *pick_next_task_fair(struct rq *rq, struct task *prev)
 
 	if (cfs_policy(rq))
 		return cfs_pick_next_task(rq, prev);
-	for (;;) {
-		if (!cfs_rq->nr_queued) {
-			se = NULL;
-			break;
-		}
-		if (cfs_rq->curr && cfs_rq->curr->on_rq)
-			update_curr(cfs_rq);
-		se = pick_next_entity(rq, cfs_rq, true);
-		if (se)
-			break;
-	}
+	se = pick_entity_fair(rq);
 	if (!se) {
 		if (prev)
 			put_prev_entity(cfs_rq, &prev->se);
@@ -1426,6 +1464,123 @@ void reweight_task_fair(struct rq *rq, struct task *p, int nice)
 {
 	sched_change_fair(rq, p, nice, -1, -1);
 }
+
+/* The class ------------------------------------------------------------ */
+
+/* put_prev_task_fair() / set_next_task_fair(): another class's pick
+ * replaced the running fair task, or a fair task follows another class's. */
+static void put_prev_task_fair(struct rq *rq, struct task *p, struct task *next)
+{
+	(void)next;
+	if (cfs_policy(rq)) {
+		cfs_put_prev_task(rq, p);
+		return;
+	}
+	put_prev_entity(&rq->cfs, &p->se);
+}
+
+static void set_next_task_fair(struct rq *rq, struct task *p, bool first)
+{
+	if (cfs_policy(rq)) {
+		cfs_set_next_task(rq, p);
+		return;
+	}
+	set_next_entity(&rq->cfs, &p->se, first);
+	cfs_tasks_move_head(rq, p);
+}
+
+/* balance_fair(): nothing queued at all: newly-idle balancing. */
+static bool balance_fair(struct rq *rq, struct task *prev)
+{
+	(void)prev;
+	if (rq->nr_running)
+		return true;
+	return rq->sp->smp && eevdf__balance_newidle(rq->sched, rq) != 0;
+}
+
+static int select_task_rq_fair_class(struct scheduler *sched, struct task *p,
+				     int prev_cpu, int this_cpu,
+				     unsigned int wake_flags)
+{
+	struct task *waker = sched->ttwu_waker > 0 ?
+				     sched->tasks[sched->ttwu_waker - 1] :
+				     NULL;
+
+	return select_task_rq_fair(sched, p, prev_cpu, this_cpu, waker,
+				   wake_flags);
+}
+
+/*
+ * switched_from_fair() / switched_to_fair(): the task's load leaves the
+ * CPU's averages when it becomes RT or DL and joins them again when it
+ * comes back (detach_task_cfs_rq(), attach_task_cfs_rq()); a queued task
+ * coming back may preempt, a running one is rescheduled.
+ */
+static void switched_from_fair(struct rq *rq, struct task *p)
+{
+	unsigned long w = (unsigned long)scale_load_down(p->se.load.weight);
+
+	if (!rq->sp->smp)
+		return;
+	pelt_update_cfs_rq(rq->clock, &rq->cfs.avg,
+			   (unsigned long)scale_load_down(rq->cfs.load.weight),
+			   rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
+	pelt_update_se(rq->clock, &p->se.avg, w, false, false, false);
+	pelt_detach(&rq->cfs.avg, &p->se.avg, w);
+}
+
+static void switched_to_fair(struct rq *rq, struct task *p)
+{
+	unsigned long w = (unsigned long)scale_load_down(p->se.load.weight);
+
+	if (rq->sp->smp) {
+		pelt_update_cfs_rq(
+			rq->clock, &rq->cfs.avg,
+			(unsigned long)scale_load_down(rq->cfs.load.weight),
+			rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
+		/* ATTACH_AGE_LOAD: the load decays over the time away */
+		if (sched_feat_rq(rq, ATTACH_AGE_LOAD))
+			pelt_update_se(rq->clock, &p->se.avg, w, false, false,
+				       false);
+		else
+			p->se.avg.last_update_time = rq->clock;
+		pelt_attach(&rq->cfs.avg, &p->se.avg, w);
+	}
+	if (!p->on_rq)
+		return;
+	if (rq->curr == p)
+		resched_curr(rq);
+	else
+		eevdf__wakeup_preempt(rq, p, 0);
+}
+
+static void update_curr_fair(struct rq *rq)
+{
+	if (cfs_policy(rq))
+		cfs_update_curr(&rq->cfs);
+	else
+		update_curr(&rq->cfs);
+}
+
+const struct sched_class fair_sched_class = {
+	.name = "fair",
+	.rank = 1,
+	.enqueue_task = enqueue_task_fair,
+	.dequeue_task = dequeue_task_fair,
+	.yield_task = yield_task_fair,
+	.wakeup_preempt = check_preempt_wakeup_fair,
+	.balance = balance_fair,
+	.pick_task = pick_task_fair,
+	.put_prev_task = put_prev_task_fair,
+	.set_next_task = set_next_task_fair,
+	.select_task_rq = select_task_rq_fair_class,
+	.task_woken = NULL,
+	.task_tick = task_tick_fair,
+	.switched_from = switched_from_fair,
+	.switched_to = switched_to_fair,
+	.prio_changed = NULL,
+	.update_curr = update_curr_fair,
+};
 
 /* Invariant checker ---------------------------------------------------- */
 

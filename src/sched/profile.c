@@ -58,7 +58,8 @@
 	.wakeup = WAKEUP_6_6, .protect = PROTECT_VLAG_STASH,                   \
 	.wakeup_pick_reaps = false, .yield_forfeit = false,                    \
 	.protect_first_only = false, .new_task_initial = false,                \
-	.custom_slices = false, .reweight_eevdf = true
+	.custom_slices = false, .reweight_eevdf = true,                        \
+	.dl_server = DL_SERVER_NONE
 
 static const struct eevdf_profile profiles[] = {
 	{
@@ -85,6 +86,7 @@ static const struct eevdf_profile profiles[] = {
 		/* CFS places a new task at fork time (cfs_task_fork) */
 		.new_task_initial = false,
 		.custom_slices = false,
+		.dl_server = DL_SERVER_NONE,
 		.feat_present = FEATURES_CFS,
 		.feat_default = 0,
 	},
@@ -149,6 +151,8 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = true,
+		/* the fair server's first release (5f6bd380c7bd) */
+		.dl_server = DL_SERVER_6_12,
 		.feat_present = FEATURES_6_12,
 		.feat_default = 0,
 	},
@@ -174,6 +178,7 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = false,
+		.dl_server = DL_SERVER_6_17,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0, /* filled from features.h below */
 	},
@@ -196,6 +201,10 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = false,
+		/* 6.17's server with the 6.18.9 and 6.18.24 backports */
+		.dl_server = DL_SERVER_6_17,
+		.dl_server_fix_stuck = true,
+		.dl_server_revised_wakeup = true,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},
@@ -225,6 +234,8 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = false,
+		.dl_server = DL_SERVER_6_19,
+		.dl_server_fix_stuck = true,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0,
 	},

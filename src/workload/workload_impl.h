@@ -455,6 +455,9 @@ int eevdf__wl_find_template(const struct eevdf_workload *wl, const char *name);
 /* A policy name (a task's "policy", setattr's): normal, batch or idle. */
 int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
 		     enum eevdf_policy *out);
+/* A deadline reservation as sched_setattr() checks it (EINVAL rules). */
+int eevdf__wl_check_dl(struct wl_parser *p, u64 runtime, u64 deadline,
+		       u64 period);
 int eevdf__wl_rt_resolve(void *ud, const char *name, size_t len,
 			 struct expr_sym *sym);
 int eevdf__wl_operand(struct wl_parser *p, const cJSON *it, enum wl_vk vk,

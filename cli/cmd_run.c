@@ -70,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "features", required_argument, NULL, 'F' },
 	{ "features-allow-absent", no_argument, NULL, 'A' },
+	{ "sysctl", required_argument, NULL, 'Y' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "seed", required_argument, NULL, 's' },
 	{ "hz", required_argument, NULL, 'H' },
@@ -118,6 +119,14 @@ static void run_usage(FILE *f)
 		"as the\n"
 		"                    profile has them (sweeps that want the "
 		"flat row)\n"
+		"  --sysctl NAME=VALUE  a scheduling-class knob as the kernel "
+		"spells it,\n"
+		"                    in its unit (repeatable): "
+		"kernel.sched_rt_runtime_us,\n"
+		"                    kernel.sched_rt_period_us, "
+		"kernel.sched_rr_timeslice_ms,\n"
+		"                    sched/fair_server/runtime and /period "
+		"(ns, every CPU)\n"
 		"  --duration D      simulated time, a number with a unit "
 		"ns|us|ms|s;\n"
 		"                    a workload whose length is a param "
@@ -334,6 +343,25 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		case 'A':
 			cfg->allow_absent_features = true;
 			break;
+		case 'Y': {
+			char *eq = strchr(optarg, '='), name[128];
+
+			if (!eq || eq == optarg ||
+			    (size_t)(eq - optarg) >= sizeof(name)) {
+				cli_error("--sysctl: expected NAME=VALUE, got "
+					  "'%s'",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			memcpy(name, optarg, (size_t)(eq - optarg));
+			name[eq - optarg] = '\0';
+			if (eevdf_config_set_sysctl(cfg, name, eq + 1, err,
+						    sizeof(err)) < 0) {
+				cli_error("--sysctl: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		}
 		case 'F':
 			if (eevdf_config_set_features(cfg, optarg, err,
 						      sizeof(err)) < 0) {
@@ -671,6 +699,59 @@ static void print_rq_locks(FILE *f, const eevdf_sim *sim)
 }
 
 /*
+ * The RT and deadline classes, when the run had such tasks or changed a
+ * knob: what throttled them, what moved them, what the fair server did.
+ */
+static void print_classes(FILE *f, const eevdf_sim *sim)
+{
+	struct eevdf_class_stats st;
+	int cpus = eevdf_sim_nr_cpus(sim);
+
+	eevdf_sim_class_stats(sim, &st);
+	if (!st.active)
+		return;
+	fprintf(f, "# rt: %" PRIu64 " task%s, ", st.rt_tasks,
+		st.rt_tasks == 1 ? "" : "s");
+	if (!st.rt_throttling)
+		fprintf(f, "no throttling");
+	else if (st.rt_runtime < 0)
+		fprintf(f, "throttling off (sched_rt_runtime_us -1)");
+	else
+		fprintf(f,
+			"throttled %" PRIu64 " times (%.3f ms of every "
+			"%.3f ms)",
+			st.rt_throttled, (double)st.rt_runtime / 1e6,
+			(double)st.rt_period / 1e6);
+	fprintf(f,
+		", RR slice %.3f ms; %" PRIu64 " pushes, %" PRIu64 " pulls\n",
+		(double)st.rr_timeslice / 1e6, st.rt_pushes, st.rt_pulls);
+	fprintf(f,
+		"# dl: %" PRIu64 " task%s, admitted %.4f of %.4f CPUs%s; %" PRIu64
+		" pushes, %" PRIu64 " pulls\n",
+		st.dl_tasks, st.dl_tasks == 1 ? "" : "s",
+		(double)st.dl_bw / (double)(1 << 20),
+		st.dl_bw_limit < 0 ?
+			(double)cpus :
+			(double)st.dl_bw_limit * cpus / (double)(1 << 20),
+		st.fair_server && st.fair_server_runtime ?
+			" (the fair servers' included)" :
+			"",
+		st.dl_pushes, st.dl_pulls);
+	if (!st.fair_server)
+		return;
+	if (!st.fair_server_runtime) {
+		fprintf(f, "# fair server: off (runtime 0)\n");
+		return;
+	}
+	fprintf(f,
+		"# fair server: %.3f ms of every %.3f ms; %" PRIu64
+		" starts, %" PRIu64 " stops; it ran fair tasks %.3f ms\n",
+		(double)st.fair_server_runtime / 1e6,
+		(double)st.fair_server_period / 1e6, st.fair_server_starts,
+		st.fair_server_stops, (double)st.fair_server_ns / 1e6);
+}
+
+/*
  * shown: the machine to name on a line of its own, NULL for none (a flat
  * machine of --cpus: the kernel line says all there is to say).
  */
@@ -706,6 +787,7 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 		print_smp(f, sim);
 		print_rq_locks(f, sim);
 	}
+	print_classes(f, sim);
 	print_overrides(f, cfg);
 	fputc('\n', f);
 }

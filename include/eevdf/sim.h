@@ -101,7 +101,11 @@ struct eevdf_config {
 	 * rr_timeslice is sched_rr_timeslice_ms (100 ms, kept in ticks).
 	 * fair_server_runtime and _period are debugfs
 	 * sched/fair_server/cpuN/{runtime,period} (50 ms of 1 s) for every
-	 * CPU in 6.12+; runtime -1 turns the server off (debugfs 0).
+	 * CPU in 6.12+.  A value the kernel takes as 0 is EEVDF_KNOB_ZERO
+	 * here: rt_runtime 0 (no RT runtime, no DL bandwidth), the fair
+	 * server's runtime 0 (off), sched_rr_timeslice_ms 0 (the default);
+	 * a period of 0 is refused.  eevdf_config_set_sysctl() sets them
+	 * by name.
 	 */
 	eevdf_time rt_runtime;
 	eevdf_time rt_period;
@@ -126,6 +130,9 @@ struct eevdf_config {
 	bool allow_absent_features;
 };
 
+/* A knob written as 0 (0 in eevdf_config keeps the default). */
+#define EEVDF_KNOB_ZERO ((eevdf_time)-2)
+
 /* Fill cfg with the defaults: 1 CPU, HZ 1000, seed 1, default profile. */
 EEVDF_API void eevdf_config_init(struct eevdf_config *cfg);
 
@@ -136,6 +143,23 @@ EEVDF_API void eevdf_config_init(struct eevdf_config *cfg);
 EEVDF_API int eevdf_config_set_features(struct eevdf_config *cfg,
 					const char *list, char *err,
 					size_t errlen);
+
+/*
+ * Set a kernel knob of the scheduling classes by its name as the kernel
+ * spells it, in its unit: "kernel.sched_rt_runtime_us" (-1 for no
+ * limit), "kernel.sched_rt_period_us", "kernel.sched_rr_timeslice_ms"
+ * ("kernel." may be left out), "sched/fair_server/runtime" and
+ * "sched/fair_server/period" (ns, for every CPU).  0, or EEVDF_EINVAL
+ * with the reason in err (an unknown name lists the known ones); ranges
+ * are checked by eevdf_sim_new().
+ */
+EEVDF_API int eevdf_config_set_sysctl(struct eevdf_config *cfg,
+				      const char *name, const char *value,
+				      char *err, size_t errlen);
+/* The knobs eevdf_config_set_sysctl() knows: names and one-line help. */
+EEVDF_API size_t eevdf_sysctl_count(void);
+EEVDF_API const char *eevdf_sysctl_name(size_t i);
+EEVDF_API const char *eevdf_sysctl_help(size_t i);
 
 /*
  * 0 when every feature cfg turns on or off is one its kernel profile has
@@ -263,6 +287,38 @@ struct eevdf_smp_stats {
 /* The totals so far; 0, or EEVDF_EINVAL for NULL arguments. */
 EEVDF_API int eevdf_sim_smp_stats(const eevdf_sim *sim,
 				  struct eevdf_smp_stats *out);
+
+/*
+ * The RT and deadline classes: the knobs in effect and what the classes
+ * did.  active is false for a run that never had an RT or deadline task
+ * and kept every knob at its default (the fair server runs anyway, its
+ * totals are counted, and results leave the section out).
+ */
+struct eevdf_class_stats {
+	bool active;
+	/* knobs (eevdf_config) as the profile applies them */
+	eevdf_time rt_runtime;	 /* sched_rt_runtime_us in ns, -1: no limit */
+	eevdf_time rt_period;	 /* sched_rt_period_us in ns */
+	eevdf_time rr_timeslice; /* in ns: whole ticks */
+	bool rt_throttling;	 /* the profile throttles RT (up to 6.11) */
+	bool fair_server;	 /* the profile has a fair server (6.12+) */
+	eevdf_time fair_server_runtime; /* 0: the server is off */
+	eevdf_time fair_server_period;
+	/* tasks that were ever in the class */
+	uint64_t rt_tasks;
+	uint64_t dl_tasks;
+	uint64_t rt_throttled; /* times an rt_rq was throttled */
+	uint64_t rt_pushes, rt_pulls, dl_pushes, dl_pulls;
+	uint64_t fair_server_starts, fair_server_stops;
+	eevdf_time fair_server_ns; /* fair time run by the servers */
+	/* the admitted deadline bandwidth and its limit, in CPUs << 20 */
+	uint64_t dl_bw;
+	int64_t dl_bw_limit; /* -1: no admission control */
+};
+
+/* The totals so far; 0, or EEVDF_EINVAL for NULL arguments. */
+EEVDF_API int eevdf_sim_class_stats(const eevdf_sim *sim,
+				    struct eevdf_class_stats *out);
 
 /* Events run so far (a measure of the work done, for progress and speed). */
 EEVDF_API uint64_t eevdf_sim_nr_events(const eevdf_sim *sim);

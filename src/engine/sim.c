@@ -150,43 +150,58 @@ static int init_class_params(struct eevdf_sim *sim,
 	struct sched_params *sp = &sim->sched.sp;
 	eevdf_time tick = (eevdf_time)sp->tick_nsec, rr;
 
+	if (cfg->rt_period < 0 ||
+	    (cfg->rt_period && cfg->rt_period < EEVDF_NSEC_PER_USEC) ||
+	    cfg->rt_period > (eevdf_time)INT32_MAX * EEVDF_NSEC_PER_USEC) {
+		set_err(err, errlen,
+			"sched_rt_period_us must be 1..%d us (got %lld ns)",
+			INT32_MAX,
+			cfg->rt_period == EEVDF_KNOB_ZERO ?
+				0 :
+				(long long)cfg->rt_period);
+		return EEVDF_EINVAL;
+	}
 	sp->rt_period = cfg->rt_period ? (u64)cfg->rt_period : 1000000000;
-	sp->rt_runtime = cfg->rt_runtime ? cfg->rt_runtime : 950000000;
-	if (cfg->rt_period < 0 || sp->rt_period > (u64)INT32_MAX * 1000) {
+	sp->rt_runtime = cfg->rt_runtime == EEVDF_KNOB_ZERO ? 0 :
+			 cfg->rt_runtime			? cfg->rt_runtime :
+							  950000000;
+	if ((sp->rt_runtime < 0 && sp->rt_runtime != -1) ||
+	    (sp->rt_runtime > 0 && (u64)sp->rt_runtime > sp->rt_period)) {
 		set_err(err, errlen,
-			"sched_rt_period_us %lld ns is outside 1 us..%d s",
-			(long long)cfg->rt_period, INT32_MAX / 1000000);
+			"sched_rt_runtime_us must be -1 (no limit) or within "
+			"sched_rt_period_us (%llu ns), got %lld ns",
+			(unsigned long long)sp->rt_period,
+			(long long)sp->rt_runtime);
 		return EEVDF_EINVAL;
 	}
-	if (sp->rt_runtime < -1 || (sp->rt_runtime > 0 &&
-				    (u64)sp->rt_runtime > sp->rt_period)) {
-		set_err(err, errlen,
-			"sched_rt_runtime_us %lld ns must be -1 (no limit) or "
-			"within sched_rt_period_us (%llu ns)",
-			(long long)sp->rt_runtime,
-			(unsigned long long)sp->rt_period);
-		return EEVDF_EINVAL;
-	}
+	/* sched_rr_handler(): <= 0 restores RR_TIMESLICE; whole ms in
+	 * ticks, rounded up as msecs_to_jiffies() does */
 	rr = cfg->rr_timeslice > 0 ? cfg->rr_timeslice :
 				     100 * EEVDF_NSEC_PER_MSEC;
-	if (cfg->rr_timeslice < 0) {
-		set_err(err, errlen, "sched_rr_timeslice %lld ns is negative",
-			(long long)cfg->rr_timeslice);
+	rr = (rr / EEVDF_NSEC_PER_MSEC) * EEVDF_NSEC_PER_MSEC;
+	if (rr <= 0 || rr > (eevdf_time)INT32_MAX * EEVDF_NSEC_PER_MSEC) {
+		set_err(err, errlen,
+			"sched_rr_timeslice_ms must be at most %d ms (got "
+			"%lld ns)",
+			INT32_MAX, (long long)cfg->rr_timeslice);
 		return EEVDF_EINVAL;
 	}
-	/* whole milliseconds in ticks, rounded up, at least one */
-	rr = (rr / EEVDF_NSEC_PER_MSEC) * EEVDF_NSEC_PER_MSEC;
 	sp->rr_timeslice = (unsigned int)((rr + tick - 1) / tick);
-	if (!sp->rr_timeslice)
-		sp->rr_timeslice = 1;
 	sp->rt_bandwidth = sp->profile->dl_server == DL_SERVER_NONE;
 	sp->fair_server_period = cfg->fair_server_period ?
 					 (u64)cfg->fair_server_period :
 					 1000000000;
 	sp->fair_server_runtime =
-		cfg->fair_server_runtime < 0 ? 0 :
-		cfg->fair_server_runtime   ? (u64)cfg->fair_server_runtime :
-					     50000000;
+		cfg->fair_server_runtime == EEVDF_KNOB_ZERO ? 0 :
+		cfg->fair_server_runtime > 0 ? (u64)cfg->fair_server_runtime :
+					       50000000;
+	/* sched_fair_server_write(): runtime within a 100 us .. 4.19 s
+	 * period */
+	if (cfg->fair_server_runtime < 0 &&
+	    cfg->fair_server_runtime != EEVDF_KNOB_ZERO) {
+		set_err(err, errlen, "the fair server's runtime is negative");
+		return EEVDF_EINVAL;
+	}
 	if (cfg->fair_server_period < 0 ||
 	    sp->fair_server_period < 100 * EEVDF_NSEC_PER_USEC ||
 	    sp->fair_server_period > (1ull << 22) * EEVDF_NSEC_PER_USEC ||
@@ -328,6 +343,9 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	snprintf(sim->name, sizeof(sim->name), "%s",
 		 cfg->name ? cfg->name : "");
 	sim->check_invariants = cfg->check_invariants;
+	sim->class_knobs_set = cfg->rt_runtime || cfg->rt_period ||
+			       cfg->rr_timeslice || cfg->fair_server_runtime ||
+			       cfg->fair_server_period;
 	sim->sched.trace = cfg->trace;
 	sim->sched.trace_ud = cfg->trace_ud;
 	sim->sched.ttwu_waker = -1;
@@ -1382,6 +1400,39 @@ int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
 	if (!sim || !out)
 		return EEVDF_EINVAL;
 	*out = sim->sched.smp;
+	return 0;
+}
+
+int eevdf_sim_class_stats(const eevdf_sim *sim, struct eevdf_class_stats *out)
+{
+	const struct scheduler *s;
+	const struct sched_params *sp;
+
+	if (!sim || !out)
+		return EEVDF_EINVAL;
+	s = &sim->sched;
+	sp = &s->sp;
+	memset(out, 0, sizeof(*out));
+	out->rt_runtime = sp->rt_runtime;
+	out->rt_period = (eevdf_time)sp->rt_period;
+	out->rr_timeslice = (eevdf_time)(sp->rr_timeslice * sp->tick_nsec);
+	out->rt_throttling = sp->rt_bandwidth;
+	out->fair_server = sp->profile->dl_server != DL_SERVER_NONE;
+	out->fair_server_runtime = (eevdf_time)sp->fair_server_runtime;
+	out->fair_server_period = (eevdf_time)sp->fair_server_period;
+	out->rt_tasks = s->nr_rt_tasks;
+	out->dl_tasks = s->nr_dl_tasks;
+	out->rt_throttled = s->nr_rt_throttles;
+	out->rt_pushes = s->rt_pushes;
+	out->rt_pulls = s->rt_pulls;
+	out->dl_pushes = s->dl_pushes;
+	out->dl_pulls = s->dl_pulls;
+	out->fair_server_starts = s->dl_server_starts;
+	out->fair_server_stops = s->dl_server_stops;
+	out->fair_server_ns = (eevdf_time)s->fair_server_ns;
+	out->dl_bw = s->dl_total_bw;
+	out->dl_bw_limit = eevdf__dl_bw_limit(s);
+	out->active = s->nr_rt_tasks || s->nr_dl_tasks || sim->class_knobs_set;
 	return 0;
 }
 

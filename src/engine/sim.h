@@ -103,6 +103,7 @@ struct eevdf_sim {
 	size_t nr_exited;
 
 	bool check_invariants;
+	bool class_knobs_set; /* an RT or DL knob is not its default */
 	uint64_t nr_events; /* events run so far */
 
 	/*

@@ -219,6 +219,43 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
 	       add_u64(o, "wakelist_batch_max", st.wakelist_batch_max);
 }
 
+/*
+ * The RT and deadline classes (struct eevdf_class_stats): only in runs that
+ * had such tasks or changed a knob, so that fair-only results stay as
+ * they were.
+ */
+static bool add_classes(cJSON *root, const eevdf_sim *sim)
+{
+	struct eevdf_class_stats st;
+	cJSON *o, *k;
+
+	eevdf_sim_class_stats(sim, &st);
+	if (!st.active)
+		return true;
+	o = cJSON_CreateObject();
+	k = cJSON_CreateObject();
+	return attach(root, "classes", o) && attach(o, "knobs", k) &&
+	       add_s64(k, "sched_rt_runtime_ns", st.rt_runtime) &&
+	       add_s64(k, "sched_rt_period_ns", st.rt_period) &&
+	       add_s64(k, "sched_rr_timeslice_ns", st.rr_timeslice) &&
+	       attach(k, "rt_throttling", cJSON_CreateBool(st.rt_throttling)) &&
+	       attach(k, "fair_server", cJSON_CreateBool(st.fair_server)) &&
+	       add_s64(k, "fair_server_runtime_ns", st.fair_server_runtime) &&
+	       add_s64(k, "fair_server_period_ns", st.fair_server_period) &&
+	       add_u64(o, "rt_tasks", st.rt_tasks) &&
+	       add_u64(o, "dl_tasks", st.dl_tasks) &&
+	       add_u64(o, "rt_throttled", st.rt_throttled) &&
+	       add_u64(o, "rt_pushes", st.rt_pushes) &&
+	       add_u64(o, "rt_pulls", st.rt_pulls) &&
+	       add_u64(o, "dl_pushes", st.dl_pushes) &&
+	       add_u64(o, "dl_pulls", st.dl_pulls) &&
+	       add_u64(o, "fair_server_starts", st.fair_server_starts) &&
+	       add_u64(o, "fair_server_stops", st.fair_server_stops) &&
+	       add_s64(o, "fair_server_ns", st.fair_server_ns) &&
+	       add_u64(o, "dl_bw", st.dl_bw) &&
+	       add_s64(o, "dl_bw_limit", st.dl_bw_limit);
+}
+
 /* The workload's params, each a number when it reads as one. */
 static bool add_params(cJSON *config, const struct eevdf_run_info *info)
 {
@@ -265,6 +302,22 @@ static bool add_config(cJSON *root, const eevdf_sim *sim,
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
 }
 
+/* An RT or deadline task's class and parameters (a fair task has none:
+ * its class is "fair", left out so that fair-only results stay as they
+ * were). */
+static bool add_class(cJSON *o, const struct eevdf_task_stats *t)
+{
+	if (t->policy == EEVDF_POLICY_FIFO || t->policy == EEVDF_POLICY_RR)
+		return add_str(o, "class", "rt") &&
+		       add_u64(o, "rt_priority", t->rt_priority);
+	if (t->policy == EEVDF_POLICY_DEADLINE)
+		return add_str(o, "class", "dl") &&
+		       add_s64(o, "dl_runtime_ns", t->dl_runtime) &&
+		       add_s64(o, "dl_deadline_ns", t->dl_deadline) &&
+		       add_s64(o, "dl_period_ns", t->dl_period);
+	return true;
+}
+
 static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -273,6 +326,7 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	       add_s64(o, "pid", t->pid) && add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
 	       add_str(o, "policy", eevdf_policy_name(t->policy)) &&
+	       add_class(o, t) &&
 	       add_str(o, "state", eevdf__state_name(t->state)) &&
 	       add_s64(o, "cpu_ns", t->cpu_ns) &&
 	       add_s64(o, "wait_ns", t->wait_ns) &&
@@ -472,7 +526,8 @@ static int build(cJSON *root, const eevdf_sim *sim,
 		acc_add_u64(&nr_switches, c.switches);
 	}
 
-	if (!add_metrics(root, sim) || !add_smp(root, sim))
+	if (!add_metrics(root, sim) || !add_smp(root, sim) ||
+	    !add_classes(root, sim))
 		return EEVDF_ENOMEM;
 
 	summary = cJSON_CreateObject();

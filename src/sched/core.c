@@ -1214,28 +1214,43 @@ static int setattr_check(struct scheduler *sched, struct task *p, int policy,
 			 "on every CPU of its root domain (EPERM)");
 		return EEVDF_EINVAL;
 	}
+	if (eevdf__dl_bw_limit(sched) == 0) {
+		snprintf(err, errlen,
+			 "sched_setattr: SCHED_DEADLINE needs deadline "
+			 "bandwidth, and sched_rt_runtime_us 0 leaves none "
+			 "(EPERM)");
+		return EEVDF_EINVAL;
+	}
 	if (!sched_dl_overflow(sched, p, true, dl)) {
 		s64 bw = eevdf__dl_bw_limit(sched);
 		u64 per = dl->period ? dl->period : dl->deadline;
+		u64 want = sched->dl_total_bw + to_ratio(per, dl->runtime) -
+			   (p->sched_class == &dl_sched_class ? p->dl.dl_bw :
+								0);
 
 		snprintf(err, errlen,
-			 "sched_setattr: SCHED_DEADLINE admission control "
-			 "refuses runtime %llu ns every %llu ns (EBUSY): the "
-			 "admitted bandwidth, %.4f CPUs with this one, would "
-			 "exceed sched_rt_runtime_us/sched_rt_period_us x "
-			 "capacity = %.4f CPUs (__dl_overflow; fair servers "
-			 "included)",
-			 (unsigned long long)dl->runtime,
-			 (unsigned long long)per,
-			 (double)(sched->dl_total_bw + to_ratio(per, dl->runtime) -
-				  (p->sched_class == &dl_sched_class ?
-					   p->dl.dl_bw :
-					   0)) /
-				 (double)BW_UNIT,
-			 (double)bw * (double)sched->nr_cpus / (double)BW_UNIT);
+			 "SCHED_DEADLINE admission control refuses %.3f ms "
+			 "every %.3f ms (EBUSY): %.4f CPUs would exceed "
+			 "sched_rt_runtime_us/sched_rt_period_us x %d CPUs = "
+			 "%.4f%s",
+			 (double)dl->runtime / 1e6, (double)per / 1e6,
+			 (double)want / (double)BW_UNIT, sched->nr_cpus,
+			 (double)bw * (double)sched->nr_cpus / (double)BW_UNIT,
+			 sched->rqs[0].fair_server.dl_bw ?
+				 " (the fair servers' share included)" :
+				 "");
 		return EEVDF_EBUSY;
 	}
 	return 0;
+}
+
+/* Count the tasks that ever joined the RT or the deadline class. */
+static void class_joined(struct scheduler *sched, const struct sched_class *c)
+{
+	if (c == &rt_sched_class)
+		sched->nr_rt_tasks++;
+	else if (c == &dl_sched_class)
+		sched->nr_dl_tasks++;
 }
 
 int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
@@ -1251,6 +1266,8 @@ int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
 	ret = setattr_check(sched, p, (int)p->policy, p->rt_priority, &dl, err,
 			    errlen);
 	p->sched_class = cls;
+	if (!ret)
+		class_joined(sched, cls);
 	return ret;
 }
 
@@ -1326,6 +1343,7 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
 		new_class->set_next_task(rq, p, false);
 	/* check_class_changed() */
 	if (prev_class != new_class) {
+		class_joined(sched, new_class);
 		prev_class->switched_from(rq, p);
 		new_class->switched_to(rq, p);
 	} else if ((oldprio != p->prio || new_class == &dl_sched_class) &&
@@ -1382,8 +1400,23 @@ void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 {
 	struct rq *rq = task_rq(sched, p);
 
-	if (task_allowed(p, p->cpu))
+	if (task_allowed(p, p->cpu)) {
+		/*
+		 * __do_set_cpus_allowed() dequeues and enqueues a queued
+		 * task with SAVE/RESTORE: for an RT or DL task that may make
+		 * it pushable, or not.  (A fair task's re-enqueue would move
+		 * its placement; it is left where it is.)
+		 */
+		if (p->on_rq && !p->on_cpu && p->state == TASK_RUNNING &&
+		    p->sched_class != &fair_sched_class) {
+			rq->clock = (u64)sched->now;
+			dequeue_task(rq, p, DEQUEUE_SAVE);
+			enqueue_task(rq, p, ENQUEUE_RESTORE);
+			eevdf__mark_settle(sched, rq);
+			settle_all(sched);
+		}
 		return;
+	}
 	if (p->state == TASK_NEW) {
 		p->cpu = p->cpus_allowed[0];
 		return;

@@ -617,6 +617,9 @@ static void update_curr_dl_se(struct rq *rq, struct sched_dl_entity *dl_se,
 	}
 	if (dl_se->dl_server && dl_se->dl_throttled && !dl_se->dl_defer)
 		return;
+	/* fair time the queued server runs counts as served */
+	if (dl_se->dl_server && !dl_se->dl_throttled && dl_se->on_rq)
+		rq->sched->fair_server_ns += (u64)delta;
 	/* fc975cfb3639 (6.16): a server's time is not scaled */
 	if (!dl_se->dl_server || rule_of(rq) == DL_SERVER_6_12)
 		delta = dl_scaled_delta_exec(rq, delta);
@@ -755,11 +758,13 @@ void dl_server_update_idle_time(struct rq *rq)
 }
 
 /*
- * dl_server_apply_params() at boot (sched_init_dl_servers(), 9f239df55546)
- * and dl_server_start() on every CPU: the kernel threads of a booted
- * machine have long started each CPU's server, so a simulation begins
- * with it active from time 0 in the releases that keep it so (6.17+); in
- * 6.12-6.16 it starts at the CPU's first fair enqueue.
+ * dl_server_apply_params() and setup_new_dl_entity() at boot
+ * (sched_init_dl_servers(), 9f239df55546; before it, 6.12's lazy first
+ * dl_server_start() did the same), and dl_server_start() on every CPU:
+ * the kernel threads of a booted machine have long started each CPU's
+ * server, so a simulation begins with it active from time 0 in the
+ * releases that keep it so (6.17+); in 6.12-6.16 it starts at the CPU's
+ * first fair enqueue.
  */
 void eevdf__fair_server_init(struct rq *rq)
 {
@@ -778,9 +783,11 @@ void eevdf__fair_server_init(struct rq *rq)
 	dl_se->dl_bw = to_ratio(dl_se->dl_period, dl_se->dl_runtime);
 	dl_se->dl_density = to_ratio(dl_se->dl_deadline, dl_se->dl_runtime);
 	rq->sched->dl_total_bw += dl_se->dl_bw;
-	if (!dl_se->dl_runtime || rule_of(rq) == DL_SERVER_6_12)
+	if (!dl_se->dl_runtime)
 		return;
 	setup_new_dl_entity(dl_se);
+	if (rule_of(rq) == DL_SERVER_6_12)
+		return;
 	dl_se->dl_server_active = true;
 	enqueue_dl_entity(dl_se, ENQUEUE_WAKEUP);
 }

@@ -360,6 +360,11 @@ static bool sched_rt_runtime_exceeded(struct rq *rq)
 	if (rt_rq->rt_runtime == RUNTIME_INF)
 		return false;
 	if (rt_rq->rt_time > (u64)rt_rq->rt_runtime) {
+		/* a bandwidth of 0 is not enforced: its time is forgotten */
+		if (!rq->sp->rt_runtime) {
+			rt_rq->rt_time = 0;
+			return false;
+		}
 		rt_rq->rt_throttled = true;
 		rq->sched->nr_rt_throttles++;
 		dequeue_top_rt_rq(rq);

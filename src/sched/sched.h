@@ -529,6 +529,8 @@ struct scheduler {
 	u64 nr_rt_throttles; /* times an rt_rq was throttled */
 	u64 rt_pushes, rt_pulls, dl_pushes, dl_pulls;
 	u64 dl_server_starts, dl_server_stops;
+	u64 fair_server_ns;	/* fair time the servers ran (state D) */
+	u64 nr_rt_tasks, nr_dl_tasks; /* tasks that joined the class */
 	struct rq *rqs;
 	int nr_cpus;
 	int hz;

@@ -804,21 +804,29 @@ static int task_class_attrs(struct wl_parser *p, const cJSON *def,
 			     &t->spec.dl_period };
 	bool rt = t->spec.policy == EEVDF_POLICY_FIFO ||
 		  t->spec.policy == EEVDF_POLICY_RR;
-	const cJSON *it = get(def, "priority");
-	size_t old;
-	s64 v;
+	const cJSON *it = get(def, "priority"), *c = NULL;
+	size_t old, old2;
+	s64 v = 0;
 	int r = 0;
 
+	/* a choice may leave the priority out: null */
 	if (it) {
 		old = path_key(p, "priority");
-		if (!rt)
+		r = eevdf__wl_choose(p, it, &c, &old2);
+		if (!r && cJSON_IsNull(c))
+			c = NULL;
+		else if (!r && !rt)
 			r = fail(p, "is the rt_priority of policies fifo and "
 				    "rr (a fair task's priority is its 'nice')");
-		else
-			r = eevdf__wl_ld_int(p, it, 1, 99, &v);
+		else if (!r)
+			r = eevdf__wl_ld_int(p, c, 1, 99, &v);
 		t->spec.rt_priority = (unsigned int)v;
+		path_pop(p, old2);
 		path_pop(p, old);
-	} else if (rt) {
+		if (r)
+			return r;
+	}
+	if (!c && rt) {
 		old = path_key(p, "policy");
 		r = fail(p, "policy '%s' needs a 'priority' of 1..99 (its "
 			    "rt_priority)",
@@ -870,8 +878,14 @@ static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 		path_pop(p, old);
 	}
 	if (!r && (it = get(def, "policy"))) {
+		const cJSON *c = NULL;
+		size_t old2;
+
 		old = path_key(p, "policy");
-		r = eevdf__wl_policy(p, it, &t->spec.policy);
+		r = eevdf__wl_choose(p, it, &c, &old2);
+		if (!r)
+			r = eevdf__wl_policy(p, c, &t->spec.policy);
+		path_pop(p, old2);
 		path_pop(p, old);
 	}
 	if (!r && (it = get(def, "slice"))) {

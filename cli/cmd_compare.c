@@ -78,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'r' },
 	{ "report", required_argument, NULL, 'r' },
 	{ "features-allow-absent", no_argument, NULL, 'r' },
+	{ "sysctl", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -125,8 +126,8 @@ static void compare_usage(FILE *f)
 		"\n"
 		"The run options --duration, --cpus, --kernel, --param, "
 		"--features, --hz,\n"
-		"--input, --report and --features-allow-absent may be given "
-		"to compare\n"
+		"--input, --report, --sysctl and --features-allow-absent may "
+		"be given to compare\n"
 		"directly: they apply to both configurations, as in --opts, "
 		"before\n"
 		"--a and --b (whose options win, as later ones do in run).\n"

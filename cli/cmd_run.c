@@ -726,7 +726,8 @@ static void print_classes(FILE *f, const eevdf_sim *sim)
 		", RR slice %.3f ms; %" PRIu64 " pushes, %" PRIu64 " pulls\n",
 		(double)st.rr_timeslice / 1e6, st.rt_pushes, st.rt_pulls);
 	fprintf(f,
-		"# dl: %" PRIu64 " task%s, admitted %.4f of %.4f CPUs%s; %" PRIu64
+		"# dl: %" PRIu64
+		" task%s, admitted %.4f of %.4f CPUs%s; %" PRIu64
 		" pushes, %" PRIu64 " pulls\n",
 		st.dl_tasks, st.dl_tasks == 1 ? "" : "s",
 		(double)st.dl_bw / (double)(1 << 20),

@@ -41,8 +41,7 @@ static const char header_class[] = " Class        |";
 /* Room for any class text class_text() writes ("DL 4194/4194"). */
 #define CLASS_LEN 48
 
-static void class_text(char *buf, size_t len,
-		       const struct eevdf_task_stats *t)
+static void class_text(char *buf, size_t len, const struct eevdf_task_stats *t)
 {
 	switch (t->policy) {
 	case EEVDF_POLICY_FIFO:
@@ -177,7 +176,6 @@ static bool max_beats(const struct eevdf_task_stats *t,
  * ties, as perf merges its atoms per comm.
  */
 
-
 static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
 			  struct eevdf_task_stats *out, char *names,
 			  const struct eevdf_task_stats **best,
@@ -276,8 +274,8 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 	dashes(f, wide);
 	if (classes)
 		/* the Class column after the Task column's '|' */
-		fprintf(f, "%.*s%s%s%s\n", NAME_COLUMNS + 1, header, header_class,
-			header + NAME_COLUMNS + 1, header_at);
+		fprintf(f, "%.*s%s%s%s\n", NAME_COLUMNS + 1, header,
+			header_class, header + NAME_COLUMNS + 1, header_at);
 	else
 		fprintf(f, "%s%s\n", header, header_at);
 	dashes(f, wide);
@@ -297,7 +295,8 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 		" |                 |%13.3f ms |%14.3f ms |\n",
 		classes ? "              |" : "", runtime_ns / 1e6, count,
 		ns_to_ms(max), sum_ns / 1e6);
-	dashes(f, sizeof(header) - 1 + (classes ? sizeof(header_class) - 1 : 0));
+	dashes(f,
+	       sizeof(header) - 1 + (classes ? sizeof(header_class) - 1 : 0));
 	free(order);
 	free(merged);
 	free(names);

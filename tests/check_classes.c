@@ -114,8 +114,8 @@ START_TEST(cpupri_levels_are_the_kernels)
 {
 	struct eevdf_task_stats st;
 	eevdf_sim *sim = new_sim(&(struct knobs){ .kernel = "6.18" });
-	int pid = add(sim, &(struct task){ .name = "rt", .policy =
-							       EEVDF_POLICY_FIFO,
+	int pid = add(sim, &(struct task){ .name = "rt",
+					   .policy = EEVDF_POLICY_FIFO,
 					   .prio = 99 });
 
 	/* rt_priority 99 is kernel prio 0, the most important */
@@ -146,12 +146,11 @@ END_TEST
  */
 START_TEST(fifo_hog_leaves_fair_the_fair_servers_50_ms_per_second)
 {
-	static const char *const kernels[] = { "6.12", "6.17", "6.18",
-					       "6.19" };
+	static const char *const kernels[] = { "6.12", "6.17", "6.18", "6.19" };
 
 	for (size_t i = 0; i < ARRAY_LEN(kernels); i++) {
-		eevdf_sim *sim =
-			new_sim(&(struct knobs){ .kernel = kernels[i] });
+		eevdf_sim *sim = new_sim(
+			&(struct knobs){ .kernel = kernels[i] });
 		int rt = add(sim, &(struct task){ .name = "rt",
 						  .policy = EEVDF_POLICY_FIFO,
 						  .prio = 50 });
@@ -189,8 +188,8 @@ START_TEST(fifo_hog_is_throttled_to_950_ms_per_second_up_to_6_11)
 	static const char *const kernels[] = { "cfs-6.1", "6.6", "6.8" };
 
 	for (size_t i = 0; i < ARRAY_LEN(kernels); i++) {
-		eevdf_sim *sim =
-			new_sim(&(struct knobs){ .kernel = kernels[i] });
+		eevdf_sim *sim = new_sim(
+			&(struct knobs){ .kernel = kernels[i] });
 		int rt = add(sim, &(struct task){ .name = "rt",
 						  .policy = EEVDF_POLICY_FIFO,
 						  .prio = 50 });
@@ -222,7 +221,8 @@ START_TEST(knobs_turn_throttling_and_the_fair_server_off)
 		.sysctl = { { "kernel.sched_rt_runtime_us", "-1" } } });
 	int fair;
 
-	add(sim, &(struct task){ .name = "rt", .policy = EEVDF_POLICY_FIFO,
+	add(sim, &(struct task){ .name = "rt",
+				 .policy = EEVDF_POLICY_FIFO,
 				 .prio = 1 });
 	fair = add(sim, &(struct task){ .name = "fair" });
 	run(sim, 3 * SEC);
@@ -233,7 +233,8 @@ START_TEST(knobs_turn_throttling_and_the_fair_server_off)
 	sim = new_sim(&(struct knobs){
 		.kernel = "6.18",
 		.sysctl = { { "sched/fair_server/runtime", "0" } } });
-	add(sim, &(struct task){ .name = "rt", .policy = EEVDF_POLICY_FIFO,
+	add(sim, &(struct task){ .name = "rt",
+				 .policy = EEVDF_POLICY_FIFO,
 				 .prio = 1 });
 	fair = add(sim, &(struct task){ .name = "fair" });
 	run(sim, 3 * SEC);
@@ -251,7 +252,8 @@ START_TEST(knobs_turn_throttling_and_the_fair_server_off)
 		.kernel = "6.18",
 		.sysctl = { { "sched/fair_server/runtime", "100000000" },
 			    { "sched/fair_server/period", "500000000" } } });
-	add(sim, &(struct task){ .name = "rt", .policy = EEVDF_POLICY_FIFO,
+	add(sim, &(struct task){ .name = "rt",
+				 .policy = EEVDF_POLICY_FIFO,
 				 .prio = 1 });
 	fair = add(sim, &(struct task){ .name = "fair" });
 	run(sim, 3 * SEC);
@@ -284,7 +286,8 @@ START_TEST(rt_runtime_share_lets_a_hog_borrow_a_whole_period)
 					 .prio = 50,
 					 .cpus = cpu0,
 					 .nr_cpus = 1 });
-		fair = add(sim, &(struct task){ .name = "fair", .cpus = cpu0,
+		fair = add(sim, &(struct task){ .name = "fair",
+						.cpus = cpu0,
 						.nr_cpus = 1 });
 		run(sim, 10 * SEC);
 		ck_assert_int_eq(stats(sim, fair).cpu_ns, fair_ns[i]);
@@ -324,9 +327,11 @@ START_TEST(fifo_tasks_of_one_priority_run_in_order)
 
 	/* two hogs: the first never gives way, ticks do not rotate FIFO */
 	sim = new_sim(&(struct knobs){ .kernel = "6.18" });
-	h1 = add(sim, &(struct task){ .name = "h1", .policy = EEVDF_POLICY_FIFO,
+	h1 = add(sim, &(struct task){ .name = "h1",
+				      .policy = EEVDF_POLICY_FIFO,
 				      .prio = 10 });
-	h2 = add(sim, &(struct task){ .name = "h2", .policy = EEVDF_POLICY_FIFO,
+	h2 = add(sim, &(struct task){ .name = "h2",
+				      .policy = EEVDF_POLICY_FIFO,
 				      .prio = 10 });
 	run(sim, 1 * SEC);
 	ck_assert_int_eq(stats(sim, h1).cpu_ns, 1 * SEC);
@@ -345,9 +350,11 @@ END_TEST
 START_TEST(rr_tasks_take_turns_every_100_ms)
 {
 	eevdf_sim *sim = new_sim(&(struct knobs){ .kernel = "6.18" });
-	int a = add(sim, &(struct task){ .name = "a", .policy = EEVDF_POLICY_RR,
+	int a = add(sim, &(struct task){ .name = "a",
+					 .policy = EEVDF_POLICY_RR,
 					 .prio = 10 });
-	int b = add(sim, &(struct task){ .name = "b", .policy = EEVDF_POLICY_RR,
+	int b = add(sim, &(struct task){ .name = "b",
+					 .policy = EEVDF_POLICY_RR,
 					 .prio = 10 });
 
 	run(sim, 1 * SEC);
@@ -380,9 +387,11 @@ START_TEST(rr_timeslice_sysctl_is_kept_in_ticks)
 						 "30", err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
-	a = add(sim, &(struct task){ .name = "a", .policy = EEVDF_POLICY_RR,
+	a = add(sim, &(struct task){ .name = "a",
+				     .policy = EEVDF_POLICY_RR,
 				     .prio = 10 });
-	b = add(sim, &(struct task){ .name = "b", .policy = EEVDF_POLICY_RR,
+	b = add(sim, &(struct task){ .name = "b",
+				     .policy = EEVDF_POLICY_RR,
 				     .prio = 10 });
 	run(sim, 256 * MS);
 	ck_assert_int_eq(classes(sim).rr_timeslice, 32 * MS);
@@ -410,17 +419,24 @@ START_TEST(rt_task_woken_on_a_busy_cpu_goes_to_a_fair_cpu)
 		{ EEVDF_OP_RUN, 1 * MS, 0, 0 },
 		{ EEVDF_OP_SLEEP, 9 * MS, 0, 0 },
 	};
-	eevdf_sim *sim =
-		new_sim(&(struct knobs){ .kernel = "6.18", .nr_cpus = 2 });
+	eevdf_sim *sim = new_sim(
+		&(struct knobs){ .kernel = "6.18", .nr_cpus = 2 });
 	int hi, fair, r;
 
-	hi = add(sim, &(struct task){ .name = "hi", .policy = EEVDF_POLICY_FIFO,
-				      .prio = 50, .cpus = cpu0, .nr_cpus = 1 });
-	fair = add(sim, &(struct task){ .name = "fair", .cpus = cpu1,
-					.nr_cpus = 1 });
-	r = add(sim, &(struct task){ .name = "r", .policy = EEVDF_POLICY_FIFO,
-				     .prio = 10, .cpus = both, .nr_cpus = 2,
-				     .prog = cyc, .nr_ops = 3 });
+	hi = add(sim, &(struct task){ .name = "hi",
+				      .policy = EEVDF_POLICY_FIFO,
+				      .prio = 50,
+				      .cpus = cpu0,
+				      .nr_cpus = 1 });
+	fair = add(sim, &(struct task){
+				.name = "fair", .cpus = cpu1, .nr_cpus = 1 });
+	r = add(sim, &(struct task){ .name = "r",
+				     .policy = EEVDF_POLICY_FIFO,
+				     .prio = 10,
+				     .cpus = both,
+				     .nr_cpus = 2,
+				     .prog = cyc,
+				     .nr_ops = 3 });
 	run(sim, 100 * MS);
 	ck_assert_int_eq(stats(sim, r).cpu, 1);
 	ck_assert_int_eq(stats(sim, r).cpu_ns, 10 * MS);
@@ -447,18 +463,27 @@ START_TEST(a_preempted_rt_task_is_pushed_to_a_fair_cpu)
 						  0 } };
 	static const struct eevdf_op brief[] = { { EEVDF_OP_RUN, 50 * MS, 0,
 						   0 } };
-	eevdf_sim *sim =
-		new_sim(&(struct knobs){ .kernel = "6.18", .nr_cpus = 2 });
+	eevdf_sim *sim = new_sim(
+		&(struct knobs){ .kernel = "6.18", .nr_cpus = 2 });
 	int r, fair;
 
-	r = add(sim, &(struct task){ .name = "r", .policy = EEVDF_POLICY_FIFO,
-				     .prio = 10, .cpus = both, .nr_cpus = 2,
-				     .prog = once, .nr_ops = 1 });
-	fair = add(sim, &(struct task){ .name = "fair", .cpus = cpu1,
-					.nr_cpus = 1 });
-	add(sim, &(struct task){ .name = "hi", .policy = EEVDF_POLICY_FIFO,
-				 .prio = 50, .cpus = cpu0, .nr_cpus = 1,
-				 .start = 5 * MS, .prog = brief, .nr_ops = 1 });
+	r = add(sim, &(struct task){ .name = "r",
+				     .policy = EEVDF_POLICY_FIFO,
+				     .prio = 10,
+				     .cpus = both,
+				     .nr_cpus = 2,
+				     .prog = once,
+				     .nr_ops = 1 });
+	fair = add(sim, &(struct task){
+				.name = "fair", .cpus = cpu1, .nr_cpus = 1 });
+	add(sim, &(struct task){ .name = "hi",
+				 .policy = EEVDF_POLICY_FIFO,
+				 .prio = 50,
+				 .cpus = cpu0,
+				 .nr_cpus = 1,
+				 .start = 5 * MS,
+				 .prog = brief,
+				 .nr_ops = 1 });
 	run(sim, 200 * MS);
 	ck_assert_int_eq(stats(sim, r).cpu, 1);
 	ck_assert_uint_eq(stats(sim, r).migrations, 1);
@@ -492,15 +517,20 @@ START_TEST(a_cpu_lowering_its_priority_pulls_waiting_rt_work)
 
 		add(sim, &(struct task){ .name = "a",
 					 .policy = EEVDF_POLICY_FIFO,
-					 .prio = 60, .cpus = cpu0, .nr_cpus = 1,
-					 .prog = brief, .nr_ops = 1 });
+					 .prio = 60,
+					 .cpus = cpu0,
+					 .nr_cpus = 1,
+					 .prog = brief,
+					 .nr_ops = 1 });
 		add(sim, &(struct task){ .name = "b",
 					 .policy = EEVDF_POLICY_FIFO,
-					 .prio = 50, .cpus = cpu1,
+					 .prio = 50,
+					 .cpus = cpu1,
 					 .nr_cpus = 1 });
 		c = add(sim, &(struct task){ .name = "c",
 					     .policy = EEVDF_POLICY_FIFO,
-					     .prio = 40, .cpus = cpu1,
+					     .prio = 40,
+					     .cpus = cpu1,
 					     .nr_cpus = 1 });
 		run(sim, 1 * MS);
 		ck_assert_int_eq(eevdf_sim_set_affinity(sim, c, both, 2), 0);
@@ -531,12 +561,15 @@ START_TEST(deadline_task_gets_its_bandwidth_next_to_a_hog)
 
 	for (int i = 0; i < 2; i++) {
 		eevdf_sim *sim = new_sim(&(struct knobs){ .kernel = "6.18" });
-		int dl = add(sim, &(struct task){
-			.name = "dl", .policy = EEVDF_POLICY_DEADLINE,
-			.runtime = 10 * MS, .deadline = 100 * MS,
-			.period = 100 * MS });
-		int hog_pid = add(sim, &(struct task){
-			.name = "hog", .policy = other[i], .prio = i ? 99 : 0 });
+		int dl = add(sim,
+			     &(struct task){ .name = "dl",
+					     .policy = EEVDF_POLICY_DEADLINE,
+					     .runtime = 10 * MS,
+					     .deadline = 100 * MS,
+					     .period = 100 * MS });
+		int hog_pid = add(sim, &(struct task){ .name = "hog",
+						       .policy = other[i],
+						       .prio = i ? 99 : 0 });
 
 		run(sim, 1 * SEC);
 		ck_assert_int_eq(stats(sim, dl).cpu_ns, 100 * MS);
@@ -592,26 +625,27 @@ START_TEST(admission_control_refuses_what_the_kernel_refuses)
 	} c[] = { { "6.18", 40 * MS, 1 * MS }, { "6.8", 45 * MS, 1 * MS } };
 
 	for (size_t i = 0; i < ARRAY_LEN(c); i++) {
-		eevdf_sim *sim = new_sim(&(struct knobs){ .kernel = c[i].kernel });
-		struct task t = { .name = "d1", .policy = EEVDF_POLICY_DEADLINE,
-				  .runtime = 50 * MS, .deadline = 100 * MS };
+		eevdf_sim *sim = new_sim(
+			&(struct knobs){ .kernel = c[i].kernel });
+		struct task t = { .name = "d1",
+				  .policy = EEVDF_POLICY_DEADLINE,
+				  .runtime = 50 * MS,
+				  .deadline = 100 * MS };
 
 		ck_assert_int_gt(add(sim, &t), 0);
 		t.name = "d2";
 		t.runtime = c[i].second;
 		ck_assert_int_gt(add(sim, &t), 0);
-		ck_assert_uint_eq(classes(sim).dl_bw,
-				  i == 0 ? 996146 : 996147);
+		ck_assert_uint_eq(classes(sim).dl_bw, i == 0 ? 996146 : 996147);
 		t.name = "d3";
 		t.runtime = c[i].third;
 		ck_assert_int_eq(add(sim, &t), EEVDF_EBUSY);
-		ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim),
-					     "admission control"));
-		ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim),
-					     "sched_rt_runtime_us"));
+		ck_assert_ptr_nonnull(
+			strstr(eevdf_sim_errmsg(sim), "admission control"));
+		ck_assert_ptr_nonnull(
+			strstr(eevdf_sim_errmsg(sim), "sched_rt_runtime_us"));
 		/* the refused task took no bandwidth */
-		ck_assert_uint_eq(classes(sim).dl_bw,
-				  i == 0 ? 996146 : 996147);
+		ck_assert_uint_eq(classes(sim).dl_bw, i == 0 ? 996146 : 996147);
 		eevdf_sim_free(sim);
 	}
 }
@@ -621,27 +655,30 @@ END_TEST
 START_TEST(deadline_parameters_are_checked)
 {
 	static const int cpu0[] = { 0 };
-	eevdf_sim *sim =
-		new_sim(&(struct knobs){ .kernel = "6.18", .nr_cpus = 2 });
+	eevdf_sim *sim = new_sim(
+		&(struct knobs){ .kernel = "6.18", .nr_cpus = 2 });
 
-	ck_assert_int_eq(add(sim, &(struct task){ .name = "a",
-						  .policy = EEVDF_POLICY_DEADLINE,
-						  .runtime = 20 * MS,
-						  .deadline = 10 * MS }),
+	ck_assert_int_eq(add(sim,
+			     &(struct task){ .name = "a",
+					     .policy = EEVDF_POLICY_DEADLINE,
+					     .runtime = 20 * MS,
+					     .deadline = 10 * MS }),
 			 EEVDF_EINVAL);
 	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim), "runtime <= "
 							    "deadline"));
-	ck_assert_int_eq(add(sim, &(struct task){ .name = "b",
-						  .policy = EEVDF_POLICY_DEADLINE,
-						  .runtime = 1 * MS,
-						  .deadline = 10 * MS,
-						  .cpus = cpu0,
-						  .nr_cpus = 1 }),
+	ck_assert_int_eq(add(sim,
+			     &(struct task){ .name = "b",
+					     .policy = EEVDF_POLICY_DEADLINE,
+					     .runtime = 1 * MS,
+					     .deadline = 10 * MS,
+					     .cpus = cpu0,
+					     .nr_cpus = 1 }),
 			 EEVDF_EINVAL);
 	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim), "EPERM"));
-	ck_assert_int_eq(add(sim, &(struct task){ .name = "c",
-						  .policy = EEVDF_POLICY_FIFO }),
-			 EEVDF_EINVAL);
+	ck_assert_int_eq(
+		add(sim,
+		    &(struct task){ .name = "c", .policy = EEVDF_POLICY_FIFO }),
+		EEVDF_EINVAL);
 	eevdf_sim_free(sim);
 }
 END_TEST
@@ -666,12 +703,12 @@ START_TEST(fair_server_starts_and_stops_per_release)
 	const uint64_t starts[] = { 6, 0, 0 }, stops[] = { 6, 0, 0 };
 
 	for (int i = 0; i < 3; i++) {
-		eevdf_sim *sim =
-			new_sim(&(struct knobs){ .kernel = kernels[i] });
+		eevdf_sim *sim = new_sim(
+			&(struct knobs){ .kernel = kernels[i] });
 		struct eevdf_class_stats cs;
 
-		add(sim, &(struct task){ .name = "f", .prog = five,
-					 .nr_ops = 3 });
+		add(sim,
+		    &(struct task){ .name = "f", .prog = five, .nr_ops = 3 });
 		run(sim, 1 * SEC);
 		cs = classes(sim);
 		ck_assert_uint_eq(cs.fair_server_starts, starts[i]);
@@ -698,12 +735,12 @@ START_TEST(fair_server_stops_after_an_idle_period_in_6_19)
 	const char *const kernels[] = { "6.17", "6.19" };
 
 	for (int i = 0; i < 2; i++) {
-		eevdf_sim *sim =
-			new_sim(&(struct knobs){ .kernel = kernels[i] });
+		eevdf_sim *sim = new_sim(
+			&(struct knobs){ .kernel = kernels[i] });
 		struct eevdf_class_stats cs;
 
-		add(sim, &(struct task){ .name = "f", .prog = late,
-					 .nr_ops = 2 });
+		add(sim,
+		    &(struct task){ .name = "f", .prog = late, .nr_ops = 2 });
 		run(sim, 3 * SEC);
 		cs = classes(sim);
 		ck_assert_uint_eq(cs.fair_server_stops, i ? 1 : 0);
@@ -739,8 +776,10 @@ Suite *classes_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, cpupri_levels_are_the_kernels);
-	tcase_add_test(tc, fifo_hog_leaves_fair_the_fair_servers_50_ms_per_second);
-	tcase_add_test(tc, fifo_hog_is_throttled_to_950_ms_per_second_up_to_6_11);
+	tcase_add_test(tc,
+		       fifo_hog_leaves_fair_the_fair_servers_50_ms_per_second);
+	tcase_add_test(tc,
+		       fifo_hog_is_throttled_to_950_ms_per_second_up_to_6_11);
 	tcase_add_test(tc, knobs_turn_throttling_and_the_fair_server_off);
 	tcase_add_test(tc, rt_runtime_share_lets_a_hog_borrow_a_whole_period);
 	tcase_add_test(tc, fifo_tasks_of_one_priority_run_in_order);

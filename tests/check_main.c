@@ -12,7 +12,8 @@ int main(void)
 		workload_suite, sim_suite,	  program_suite, expr_suite,
 		dist_suite,	hist_suite,	  report_suite,	 rtapp_suite,
 		pelt_suite,	machine_suite,	  smp_suite,	 knobs_suite,
-		cfs_suite,	provenance_suite, rq_lock_suite, cpulist_suite, classes_suite,
+		cfs_suite,	provenance_suite, rq_lock_suite, cpulist_suite,
+		classes_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

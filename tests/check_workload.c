@@ -813,9 +813,10 @@ START_TEST(workload_bad_policy_is_rejected)
 			   "tasks[0].priority",
 			   "rt_priority of policies fifo and rr");
 	/* a deadline reservation as __checkparam_dl() checks it */
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':"
-			   "'deadline','runtime':'1ms','program':[{'run':1}]}]}",
-			   "tasks[0]", "needs 'runtime' and 'deadline'");
+	EXPECT_PARSE_ERROR(
+		"{" FMT "'tasks':[{'name':'a','policy':"
+		"'deadline','runtime':'1ms','program':[{'run':1}]}]}",
+		"tasks[0]", "needs 'runtime' and 'deadline'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':"
 			   "'deadline','runtime':'2ms','deadline':'1ms',"
 			   "'program':[{'run':1}]}]}",

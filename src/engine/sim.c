@@ -163,8 +163,8 @@ static int init_class_params(struct eevdf_sim *sim,
 	}
 	sp->rt_period = cfg->rt_period ? (u64)cfg->rt_period : 1000000000;
 	sp->rt_runtime = cfg->rt_runtime == EEVDF_KNOB_ZERO ? 0 :
-			 cfg->rt_runtime			? cfg->rt_runtime :
-							  950000000;
+			 cfg->rt_runtime		    ? cfg->rt_runtime :
+							      950000000;
 	if ((sp->rt_runtime < 0 && sp->rt_runtime != -1) ||
 	    (sp->rt_runtime > 0 && (u64)sp->rt_runtime > sp->rt_period)) {
 		set_err(err, errlen,
@@ -191,10 +191,11 @@ static int init_class_params(struct eevdf_sim *sim,
 	sp->fair_server_period = cfg->fair_server_period ?
 					 (u64)cfg->fair_server_period :
 					 1000000000;
-	sp->fair_server_runtime =
-		cfg->fair_server_runtime == EEVDF_KNOB_ZERO ? 0 :
-		cfg->fair_server_runtime > 0 ? (u64)cfg->fair_server_runtime :
-					       50000000;
+	sp->fair_server_runtime = cfg->fair_server_runtime == EEVDF_KNOB_ZERO ?
+					  0 :
+				  cfg->fair_server_runtime > 0 ?
+					  (u64)cfg->fair_server_runtime :
+					  50000000;
 	/* sched_fair_server_write(): runtime within a 100 us .. 4.19 s
 	 * period */
 	if (cfg->fair_server_runtime < 0 &&
@@ -746,7 +747,8 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	 * it first ran (a deadline task's bandwidth is admitted here) */
 	if (p->sched_class != &fair_sched_class) {
 		char why[256];
-		int r = eevdf__sched_admit_new(&sim->sched, p, why, sizeof(why));
+		int r = eevdf__sched_admit_new(&sim->sched, p, why,
+					       sizeof(why));
 
 		if (r) {
 			task_free(p);
@@ -1381,8 +1383,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	}
 	if (eevdf_sim_done(sim))
 		return 0;
-	if (sim->sched.evq.nr == sim->sched.nr_bg_events &&
-	    sim->sched.nr_tasks)
+	if (sim->sched.evq.nr == sim->sched.nr_bg_events && sim->sched.nr_tasks)
 		return deadlock(sim);
 	sim->sched.now = until;
 	return 0;

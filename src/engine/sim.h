@@ -104,7 +104,7 @@ struct eevdf_sim {
 
 	bool check_invariants;
 	bool class_knobs_set; /* an RT or DL knob is not its default */
-	uint64_t nr_events; /* events run so far */
+	uint64_t nr_events;   /* events run so far */
 
 	/*
 	 * Programs built from public op arrays, shared by every task added

@@ -35,8 +35,8 @@ static const struct knob knobs[] = {
 	  false, "SCHED_RR's time slice (kept in ticks)" },
 	{ "sched/fair_server/runtime", "ns", 1, FIELD(fair_server_runtime),
 	  false, "the fair server's runtime on every CPU (6.12+; 0: off)" },
-	{ "sched/fair_server/period", "ns", 1, FIELD(fair_server_period),
-	  false, "the fair server's period on every CPU (6.12+)" },
+	{ "sched/fair_server/period", "ns", 1, FIELD(fair_server_period), false,
+	  "the fair server's period on every CPU (6.12+)" },
 };
 
 size_t eevdf_sysctl_count(void)
@@ -94,11 +94,9 @@ int eevdf_config_set_sysctl(struct eevdf_config *cfg, const char *name,
 	errno = 0;
 	v = strtoll(value, &end, 10);
 	if (end == value || *end || errno == ERANGE ||
-	    (v < 0 && !(k->minus_one && v == -1)) ||
-	    v > INT64_MAX / k->scale) {
+	    (v < 0 && !(k->minus_one && v == -1)) || v > INT64_MAX / k->scale) {
 		if (err)
-			snprintf(err, errlen,
-				 "%s: '%s' is not %s in %s",
+			snprintf(err, errlen, "%s: '%s' is not %s in %s",
 				 k->name, value,
 				 k->minus_one ? "-1 or a whole number" :
 						"a whole number",

@@ -176,8 +176,8 @@ int eevdf__sched_classes_init(struct scheduler *sched)
 {
 	size_t n = (size_t)sched->nr_cpus;
 
-	sched->cpupri_count =
-		calloc(CPUPRI_NR_PRIORITIES, sizeof(*sched->cpupri_count));
+	sched->cpupri_count = calloc(CPUPRI_NR_PRIORITIES,
+				     sizeof(*sched->cpupri_count));
 	sched->rto_mask = calloc(n, 1);
 	sched->dlo_mask = calloc(n, 1);
 	sched->cpu_scratch = calloc(n, 1);
@@ -1146,8 +1146,8 @@ int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 		eevdf__rt_period_timer(sched);
 		return settle_all(sched);
 	case REV_RT_PUSH:
-		eevdf__rt_push_irq_work(sched,
-					container_of(ev, struct rq, rt_push_ev));
+		eevdf__rt_push_irq_work(sched, container_of(ev, struct rq,
+							    rt_push_ev));
 		return settle_all(sched);
 	default:
 		break;
@@ -1204,8 +1204,8 @@ static int setattr_check(struct scheduler *sched, struct task *p, int policy,
 		return 0;
 	}
 	if ((why = checkparam_dl(dl))) {
-		snprintf(err, errlen, "sched_setattr: SCHED_DEADLINE %s (EINVAL)",
-			 why);
+		snprintf(err, errlen,
+			 "sched_setattr: SCHED_DEADLINE %s (EINVAL)", why);
 		return EEVDF_EINVAL;
 	}
 	if (task_nr_allowed(sched, p) != sched->nr_cpus) {
@@ -1285,10 +1285,10 @@ static void setattr_apply(struct rq *rq, struct task *p, int policy, int nice,
 			       p->policy == EEVDF_POLICY_IDLE);
 	if (a->slice >= 0 && rq->sp->profile->custom_slices) {
 		p->se.custom_slice = a->slice != 0;
-		p->se.slice = a->slice ? (u64)max_s64(100000,
-						      min_s64(a->slice,
-							      100000000)) :
-					 rq->sp->sysctl_sched_base_slice;
+		p->se.slice = a->slice ?
+				      (u64)max_s64(100000, min_s64(a->slice,
+								   100000000)) :
+				      rq->sp->sysctl_sched_base_slice;
 	}
 	p->rt_priority = rt_policy(policy) ? rt_priority : 0;
 	if (policy == EEVDF_POLICY_DEADLINE)
@@ -1297,8 +1297,8 @@ static void setattr_apply(struct rq *rq, struct task *p, int policy, int nice,
 	p->sched_class = eevdf__sched_class_of(p->policy);
 }
 
-int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
-			 struct task *p, const struct sched_attr_req *a)
+int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
+			 const struct sched_attr_req *a)
 {
 	int policy = a->policy >= 0 ? a->policy : (int)p->policy;
 	int nice = a->nice >= -20 ? a->nice : p->nice;
@@ -1337,8 +1337,8 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
 	 * the head of its new list */
 	if (queued)
 		enqueue_task(rq, p,
-			     ENQUEUE_RESTORE | (oldprio < p->prio ? ENQUEUE_HEAD :
-								    0));
+			     ENQUEUE_RESTORE |
+				     (oldprio < p->prio ? ENQUEUE_HEAD : 0));
 	if (running)
 		new_class->set_next_task(rq, p, false);
 	/* check_class_changed() */
@@ -1455,10 +1455,9 @@ const char *eevdf__rq_check(const struct rq *rq)
 	if (rq->fair_server.on_rq &&
 	    rq->sp->profile->dl_server != DL_SERVER_6_12)
 		dl_tasks--;
-	if (rq->nr_running != rq->cfs.nr_queued +
-				      (rq->rt.rt_queued ? rq->rt.rt_nr_running :
-							  0) +
-				      dl_tasks)
+	if (rq->nr_running !=
+	    rq->cfs.nr_queued + (rq->rt.rt_queued ? rq->rt.rt_nr_running : 0) +
+		    dl_tasks)
 		return "rq->nr_running is not the classes' runnable tasks";
 	if (curr && curr->sched_class == &fair_sched_class &&
 	    (&curr->se != rq->cfs.curr || !curr->se.on_rq ||
@@ -1472,8 +1471,8 @@ const char *eevdf__rq_check(const struct rq *rq)
 		return "rq->curr is a deadline task not on its tree";
 	if ((!curr || curr->sched_class != &fair_sched_class) && rq->cfs.curr)
 		return "a CPU not running a fair task has a cfs_rq->curr";
-	if (rq->dl.dl_nr_running == 0 && rq->cpupri !=
-						  convert_prio(rq->rt.highest_prio_curr))
+	if (rq->dl.dl_nr_running == 0 &&
+	    rq->cpupri != convert_prio(rq->rt.highest_prio_curr))
 		return "the CPU's cpupri level is not its RT priority";
 	if (curr && !eevdf__event_queued(&rq->tick_ev))
 		return "busy CPU has no tick";

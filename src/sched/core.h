@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src/sched/: the kernel model.  One file per kernel file it mirrors,
- * with the kernel's names: core.c (wakeups, __schedule, the tick),
- * fair.c (EEVDF), cfs.c (the CFS of 6.1-6.5), smp.c (select_task_rq),
+ * with the kernel's names: core.c (wakeups, __schedule, the tick, the
+ * class pick loop), fair.c (EEVDF), cfs.c (the CFS of 6.1-6.5), rt.c and
+ * cpupri.c (SCHED_FIFO/RR), deadline.c (SCHED_DEADLINE and the fair
+ * server), smp.c (select_task_rq),
  * balance.c (load balancing), pelt.c, topology.c (sched domains),
  * weights.c, feature.c and sched_features.h (the features.h list),
  * profile.c (what each kernel release does).  It may include lib/ and
@@ -10,7 +12,8 @@
  * struct sched_task_ops, which the engine fills in.
  *
  * Inside the folder the files call each other as the kernel's do:
- * core.c calls the class (fair.c) and SMP placement and balancing
+ * core.c calls the classes through their struct sched_class tables and
+ * SMP placement and balancing
  * (smp.c, balance.c), which call back into core.c to mark a CPU for
  * rescheduling, to check preemption of a task they moved
  * (wakeup_preempt(), as attach_task() does) and to arm the hrtick; fair.c
@@ -77,16 +80,16 @@ struct sched_attr_req {
  * changes class, priority, weight and slice at once.  0, or the error
  * with the kernel's rule in sched->errmsg (the run goes on).
  */
-int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
-			 struct task *p, const struct sched_attr_req *attr);
+int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
+			 const struct sched_attr_req *attr);
 
 /*
  * The checks of eevdf__sched_setattr() for a task about to be created
  * with policy (sched_setattr() before it first runs): 0, or the error with
  * the rule in err.  Admits a deadline task's bandwidth.
  */
-int eevdf__sched_admit_new(struct scheduler *sched, struct task *p,
-			   char *err, size_t errlen);
+int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
+			   size_t errlen);
 
 /* setpriority() on a task, now. */
 void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice);

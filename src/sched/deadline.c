@@ -205,7 +205,8 @@ static inline struct task *push_node_task(struct eevdf_rb_node *n)
 	return n ? container_of(n, struct task, dl.push_node) : NULL;
 }
 
-static bool dl_less(const struct eevdf_rb_node *a, const struct eevdf_rb_node *b)
+static bool dl_less(const struct eevdf_rb_node *a,
+		    const struct eevdf_rb_node *b)
 {
 	return dl_time_before(
 		container_of(a, struct sched_dl_entity, rb_node)->deadline,
@@ -229,7 +230,8 @@ static void inc_dl_deadline(struct rq *rq, u64 deadline)
 {
 	struct dl_rq *dl_rq = &rq->dl;
 
-	if (!dl_rq->has_curr || dl_time_before(deadline, dl_rq->earliest_curr)) {
+	if (!dl_rq->has_curr ||
+	    dl_time_before(deadline, dl_rq->earliest_curr)) {
 		if (!dl_rq->has_curr)
 			cpupri_set(rq->sched, rq, MAX_RT_PRIO);
 		dl_rq->has_curr = true;
@@ -676,16 +678,21 @@ void dl_server_update(struct sched_dl_entity *dl_se, s64 delta)
 		update_curr_dl_se(dl_se->rq, dl_se, delta, false);
 }
 
-/* Charge what the start or stop of the server costs the CPU. */
-static void server_cost(struct sched_dl_entity *dl_se, u64 ns)
+/*
+ * What a start or stop of the server costs (an hrtimer programmed or
+ * cancelled and the dl_rq's bandwidth updated, the fair_server_start and
+ * fair_server_stop cost entries): the CPU's current task pays it, or, on
+ * an idle CPU, p, the task whose enqueue started the server, before it
+ * runs.
+ */
+static void server_cost(struct sched_dl_entity *dl_se, struct task *p, u64 ns)
 {
 	struct rq *rq = dl_se->rq;
 
-	if (ns)
-		eevdf__charge_cpu(rq->sched, rq->cpu, NULL, ns);
+	eevdf__charge_cpu(rq->sched, rq->cpu, p, ns);
 }
 
-void dl_server_start(struct sched_dl_entity *dl_se)
+void dl_server_start(struct sched_dl_entity *dl_se, struct task *p)
 {
 	struct rq *rq = dl_se->rq;
 
@@ -701,22 +708,21 @@ void dl_server_start(struct sched_dl_entity *dl_se)
 			dl_server_update_idle_time(rq);
 	}
 	rq->sched->dl_server_starts++;
-	server_cost(dl_se, rq->sched->costs.fair_server_start);
+	server_cost(dl_se, p, rq->sched->costs.fair_server_start);
 	dl_se->dl_server_active = true;
 	enqueue_dl_entity(dl_se, ENQUEUE_WAKEUP);
-	if (!is_dl_task(rq->curr) ||
-	    dl_entity_preempt(dl_se, &rq->curr->dl))
+	if (!is_dl_task(rq->curr) || dl_entity_preempt(dl_se, &rq->curr->dl))
 		resched_curr(rq);
 }
 
-void dl_server_stop(struct sched_dl_entity *dl_se)
+void dl_server_stop(struct sched_dl_entity *dl_se, struct task *p)
 {
 	struct rq *rq = dl_se->rq;
 
 	if (!server_on(dl_se) || !dl_se->dl_server_active)
 		return;
 	rq->sched->dl_server_stops++;
-	server_cost(dl_se, rq->sched->costs.fair_server_stop);
+	server_cost(dl_se, p, rq->sched->costs.fair_server_stop);
 	dequeue_dl_entity(dl_se);
 	cancel_dl_timer(dl_se);
 	dl_se->dl_defer_armed = false;
@@ -809,7 +815,7 @@ static void dl_server_timer(struct rq *rq, struct sched_dl_entity *dl_se)
 		else
 			dl_server_update_idle_time(rq);
 		if (dl_se->dl_defer_idle) {
-			dl_server_stop(dl_se);
+			dl_server_stop(dl_se, NULL);
 			return;
 		}
 	}
@@ -916,7 +922,7 @@ static struct task *pick_task_dl(struct rq *rq)
 			dl_se->dl_yielded = true;
 			update_curr_dl_se(rq, dl_se, 0, false);
 		} else {
-			dl_server_stop(dl_se);
+			dl_server_stop(dl_se, NULL);
 		}
 	}
 }
@@ -930,9 +936,8 @@ static void set_next_task_dl(struct rq *rq, struct task *p, bool first)
 	if (rq->dl.has_next)
 		rq->push_dl_pending = true;
 	if (sched_feat_rq(rq, HRTICK_DL))
-		eevdf__rq_hrtick_arm(rq, p->dl.runtime > 10000 ?
-						 p->dl.runtime :
-						 10000);
+		eevdf__rq_hrtick_arm(rq, p->dl.runtime > 10000 ? p->dl.runtime :
+								 10000);
 }
 
 static void put_prev_task_dl(struct rq *rq, struct task *p, struct task *next)
@@ -948,9 +953,8 @@ static void task_tick_dl(struct rq *rq, struct task *p, bool queued)
 	update_curr_dl(rq);
 	if (sched_feat_rq(rq, HRTICK_DL) && queued && p->dl.runtime > 0 &&
 	    is_leftmost(&p->dl, &rq->dl))
-		eevdf__rq_hrtick_arm(rq, p->dl.runtime > 10000 ?
-						 p->dl.runtime :
-						 10000);
+		eevdf__rq_hrtick_arm(rq, p->dl.runtime > 10000 ? p->dl.runtime :
+								 10000);
 }
 
 /* cpudl_find(): the CPUs without deadline work that p may use; else the
@@ -975,8 +979,9 @@ static bool cpudl_find(struct scheduler *sched, const struct task *p,
 		const struct dl_rq *d = &sched->rqs[cpu].dl;
 
 		if (d->has_curr &&
-		    (best < 0 || dl_time_before(sched->rqs[best].dl.earliest_curr,
-						d->earliest_curr)))
+		    (best < 0 ||
+		     dl_time_before(sched->rqs[best].dl.earliest_curr,
+				    d->earliest_curr)))
 			best = cpu;
 	}
 	if (best < 0 || !task_allowed(p, best) ||
@@ -1004,7 +1009,8 @@ static int find_later_rq(struct scheduler *sched, struct task *p, int this_cpu)
 		return cpu;
 	if (this_cpu >= 0 && !mask[this_cpu])
 		this_cpu = -1;
-	for_each_domain(&sched->topo, cpu, sd) {
+	for_each_domain(&sched->topo, cpu, sd)
+	{
 		if (!(sd->flags & SD_WAKE_AFFINE))
 			continue;
 		if (this_cpu >= 0 && sd_span_has(sd->span, this_cpu))
@@ -1155,7 +1161,8 @@ void eevdf__pull_dl_task(struct rq *this_rq)
 						 NULL));
 		if (src->dl.dl_nr_running <= 1)
 			continue;
-		for (struct eevdf_rb_node *n = eevdf__rb_first(&src->dl.pushable);
+		for (struct eevdf_rb_node *n =
+			     eevdf__rb_first(&src->dl.pushable);
 		     n; n = eevdf__rb_next(n)) {
 			struct task *t = push_node_task(n);
 
@@ -1264,17 +1271,18 @@ const char *eevdf__dl_rq_check(const struct rq *rq)
 		return "a deadline rbtree is broken";
 	for (struct eevdf_rb_node *node = eevdf__rb_first(&dl_rq->root); node;
 	     node = eevdf__rb_next(node)) {
-		const struct sched_dl_entity *dl_se =
-			container_of(node, struct sched_dl_entity, rb_node);
+		const struct sched_dl_entity *dl_se = container_of(
+			node, struct sched_dl_entity, rb_node);
 
 		if (n && dl_time_before(dl_se->deadline, prev))
 			return "the deadline tree is out of order";
 		if (!dl_se->on_rq || dl_se->dl_throttled)
 			return "a queued deadline entity is throttled or "
 			       "not marked queued";
-		if (dl_se->dl_server ? dl_se->rq != rq :
-				       container_of(dl_se, struct task, dl)
-						       ->cpu != rq->cpu)
+		if (dl_se->dl_server ?
+			    dl_se->rq != rq :
+			    container_of(dl_se, struct task, dl)->cpu !=
+				    rq->cpu)
 			return "a deadline entity is queued on another CPU";
 		prev = dl_se->deadline;
 		n++;

@@ -65,8 +65,10 @@ void eevdf__dl_new_task(struct rq *rq, struct task *p);
 /* The fair server (6.12+). */
 void eevdf__fair_server_init(struct rq *rq);
 void dl_server_update(struct sched_dl_entity *dl_se, s64 delta);
-void dl_server_start(struct sched_dl_entity *dl_se);
-void dl_server_stop(struct sched_dl_entity *dl_se);
+/* p: the task whose enqueue or dequeue starts or stops it, which pays
+ * for it on an idle CPU (NULL: none) */
+void dl_server_start(struct sched_dl_entity *dl_se, struct task *p);
+void dl_server_stop(struct sched_dl_entity *dl_se, struct task *p);
 /* The idle time up to now counts as the fair server's (defer mode). */
 void dl_server_update_idle_time(struct rq *rq);
 

@@ -908,7 +908,7 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 	if (rq->cfs.nr_queued == 1 && rq->fair_server.dl_server) {
 		if (!rq->nr_running && !rq->curr)
 			dl_server_update_idle_time(rq);
-		dl_server_start(&rq->fair_server);
+		dl_server_start(&rq->fair_server, p);
 	}
 	enqueue_task_upkeep(rq, p);
 }
@@ -926,9 +926,8 @@ bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 	if (!dequeue_entity(&rq->cfs, se, flags))
 		return false;
 	/* 6.12-6.16: the last fair task stops the fair server */
-	if (!rq->cfs.nr_queued &&
-	    rq->sp->profile->dl_server == DL_SERVER_6_12)
-		dl_server_stop(&rq->fair_server);
+	if (!rq->cfs.nr_queued && rq->sp->profile->dl_server == DL_SERVER_6_12)
+		dl_server_stop(&rq->fair_server, p);
 	dequeue_task_upkeep(rq, p);
 	return true;
 }

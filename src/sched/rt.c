@@ -433,8 +433,9 @@ static bool do_sched_rt_period_timer(struct scheduler *sched, u64 overrun)
 				balance_runtime(rq);
 			runtime = (u64)rt_rq->rt_runtime;
 			dec = overrun * runtime;
-			rt_rq->rt_time -= rt_rq->rt_time < dec ? rt_rq->rt_time :
-								 dec;
+			rt_rq->rt_time -= rt_rq->rt_time < dec ?
+						  rt_rq->rt_time :
+						  dec;
 			if (rt_rq->rt_throttled && rt_rq->rt_time < runtime) {
 				rt_rq->rt_throttled = false;
 				enqueue = true;
@@ -608,7 +609,8 @@ int find_lowest_rq(struct scheduler *sched, struct task *p, int this_cpu)
 		return cpu;
 	if (this_cpu >= 0 && !mask[this_cpu])
 		this_cpu = -1;
-	for_each_domain(&sched->topo, cpu, sd) {
+	for_each_domain(&sched->topo, cpu, sd)
+	{
 		int best;
 
 		if (!(sd->flags & SD_WAKE_AFFINE))
@@ -978,8 +980,7 @@ const char *eevdf__rt_rq_check(const struct rq *rq)
 	     e = e->push_next) {
 		const struct task *p = container_of(e, struct task, rt);
 
-		if (!e->on_push || !e->on_rq || rq->curr == p ||
-		    p->prio < last)
+		if (!e->on_push || !e->on_rq || rq->curr == p || p->prio < last)
 			return "the pushable list is broken";
 		if (last < 0)
 			next = p->prio;
@@ -990,8 +991,7 @@ const char *eevdf__rt_rq_check(const struct rq *rq)
 	if (rt_rq->overloaded != (rt_rq->pushable != NULL) ||
 	    (bool)rq->sched->rto_mask[rq->cpu] != rt_rq->overloaded)
 		return "rt overload disagrees with the pushable list";
-	if (rt_rq->rt_queued !=
-	    (rt_rq->rt_nr_running && !rt_rq->rt_throttled))
+	if (rt_rq->rt_queued != (rt_rq->rt_nr_running && !rt_rq->rt_throttled))
 		return "rt_queued disagrees with the count and throttling";
 	return NULL;
 }

@@ -36,7 +36,7 @@ struct task;
 #define ENQUEUE_INITIAL 0x04u
 #define ENQUEUE_MIGRATED 0x08u
 #define ENQUEUE_DELAYED 0x10u
-#define ENQUEUE_HEAD 0x20u	 /* RT: to the head of its list */
+#define ENQUEUE_HEAD 0x20u	/* RT: to the head of its list */
 #define ENQUEUE_REPLENISH 0x40u /* DL: a new period */
 
 /* dequeue flags */
@@ -52,7 +52,6 @@ struct task;
 #define WF_SYNC 0x04u /* the waker is about to sleep */
 #define WF_MIGRATED 0x08u
 #define WF_RQ_SELECTED 0x10u /* select_task_rq() ran */
-
 
 /*
  * Kernel priorities (include/linux/sched/prio.h): a lower prio is more
@@ -78,8 +77,7 @@ struct sched_class {
 	int rank;
 	void (*enqueue_task)(struct rq *rq, struct task *p, unsigned int flags);
 	/* false when the task stays queued (a delayed fair entity) */
-	bool (*dequeue_task)(struct rq *rq, struct task *p,
-			     unsigned int flags);
+	bool (*dequeue_task)(struct rq *rq, struct task *p, unsigned int flags);
 	void (*yield_task)(struct rq *rq);
 	/* p, just queued on rq, is of this class as rq->curr is */
 	void (*wakeup_preempt)(struct rq *rq, struct task *p,
@@ -88,8 +86,7 @@ struct sched_class {
 	 * true when this class or one above has a task to run */
 	bool (*balance)(struct rq *rq, struct task *prev);
 	struct task *(*pick_task)(struct rq *rq);
-	void (*put_prev_task)(struct rq *rq, struct task *p,
-			      struct task *next);
+	void (*put_prev_task)(struct rq *rq, struct task *p, struct task *next);
 	void (*set_next_task)(struct rq *rq, struct task *p, bool first);
 	int (*select_task_rq)(struct scheduler *sched, struct task *p,
 			      int prev_cpu, int this_cpu,
@@ -221,7 +218,7 @@ struct sched_dl_entity {
 	bool dl_defer;
 	bool dl_defer_armed;
 	bool dl_defer_running;
-	bool dl_defer_idle; /* 6.19: idle time used the runtime up */
+	bool dl_defer_idle;	     /* 6.19: idle time used the runtime up */
 	struct eevdf_event dl_timer; /* replenishment (or defer) timer */
 	struct rq *rq;		     /* the server's CPU */
 };
@@ -324,7 +321,7 @@ struct task {
 	enum eevdf_policy policy;
 	/* the class of policy: fair, rt or dl (core.c's sched_class_of()) */
 	const struct sched_class *sched_class;
-	int prio;		  /* kernel prio: -1 DL, 0..98 RT, 100..139 fair */
+	int prio; /* kernel prio: -1 DL, 0..98 RT, 100..139 fair */
 	unsigned int rt_priority; /* SCHED_FIFO / SCHED_RR: 1..99 */
 	struct sched_rt_entity rt;
 	struct sched_dl_entity dl;
@@ -422,10 +419,10 @@ struct rq {
 	 * or the setscheduler path lets go of it */
 	bool push_rt_pending, pull_rt_pending;
 	bool push_dl_pending, pull_dl_pending;
-	int cpupri; /* this CPU's cpupri level (cpupri.h) */
+	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
 	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
 	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
-	u64 idle_exec_start; /* the idle task's exec_start (fair server) */
+	u64 idle_exec_start;	 /* the idle task's exec_start (fair server) */
 	struct task *curr;	 /* NULL = idle */
 	unsigned int nr_running; /* tasks on this rq, delayed included */
 	bool need_resched;
@@ -518,7 +515,7 @@ struct scheduler {
 	bool rto_loop_again; /* a pull asked while the chain ran */
 	uint8_t *dlo_mask;
 	unsigned int dlo_count;
-	u64 dl_total_bw;     /* admitted, BW_SHIFT fixed point */
+	u64 dl_total_bw; /* admitted, BW_SHIFT fixed point */
 	/* queued events that wake no task: the fair servers' timers */
 	size_t nr_bg_events;
 	uint8_t *cpu_scratch; /* a per-CPU mask for the searches */
@@ -529,7 +526,7 @@ struct scheduler {
 	u64 nr_rt_throttles; /* times an rt_rq was throttled */
 	u64 rt_pushes, rt_pulls, dl_pushes, dl_pulls;
 	u64 dl_server_starts, dl_server_stops;
-	u64 fair_server_ns;	/* fair time the servers ran (state D) */
+	u64 fair_server_ns;	      /* fair time the servers ran (state D) */
 	u64 nr_rt_tasks, nr_dl_tasks; /* tasks that joined the class */
 	struct rq *rqs;
 	int nr_cpus;

@@ -816,8 +816,9 @@ static int task_class_attrs(struct wl_parser *p, const cJSON *def,
 		if (!r && cJSON_IsNull(c))
 			c = NULL;
 		else if (!r && !rt)
-			r = fail(p, "is the rt_priority of policies fifo and "
-				    "rr (a fair task's priority is its 'nice')");
+			r = fail(p,
+				 "is the rt_priority of policies fifo and "
+				 "rr (a fair task's priority is its 'nice')");
 		else if (!r)
 			r = eevdf__wl_ld_int(p, c, 1, 99, &v);
 		t->spec.rt_priority = (unsigned int)v;
@@ -828,8 +829,9 @@ static int task_class_attrs(struct wl_parser *p, const cJSON *def,
 	}
 	if (!c && rt) {
 		old = path_key(p, "policy");
-		r = fail(p, "policy '%s' needs a 'priority' of 1..99 (its "
-			    "rt_priority)",
+		r = fail(p,
+			 "policy '%s' needs a 'priority' of 1..99 (its "
+			 "rt_priority)",
 			 eevdf_policy_name(t->spec.policy));
 		path_pop(p, old);
 	}
@@ -1207,9 +1209,9 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 /* Templates ------------------------------------------------------------ */
 
 static const char *const tmpl_keys[] = {
-	"kind",	    "policy",	 "nice",     "slice",	"cpus",
-	"vars",	    "timer_slack", "on_signal", "program", "priority",
-	"runtime", "deadline",	 "period",
+	"kind",	   "policy",	  "nice",      "slice",	  "cpus",
+	"vars",	   "timer_slack", "on_signal", "program", "priority",
+	"runtime", "deadline",	  "period",
 };
 static const char *const tmpl_later[] = { "cgroup" };
 

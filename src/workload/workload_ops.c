@@ -1127,8 +1127,9 @@ static int op_setattr(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	if ((policy == EEVDF_POLICY_FIFO || policy == EEVDF_POLICY_RR) &&
 	    !get(v, "priority")) {
 		old = path_key(p, "policy");
-		r = fail(p, "policy '%s' needs a 'priority' of 1..99 (its "
-			    "rt_priority)",
+		r = fail(p,
+			 "policy '%s' needs a 'priority' of 1..99 (its "
+			 "rt_priority)",
 			 eevdf_policy_name(policy));
 		path_pop(p, old);
 		return r;

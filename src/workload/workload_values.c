@@ -399,8 +399,9 @@ int eevdf__wl_check_dl(struct wl_parser *p, u64 runtime, u64 deadline,
 	const char *why = checkparam_dl(&a);
 
 	if (why)
-		return fail(p, "sched_setattr() would refuse this deadline "
-			       "reservation with EINVAL: %s",
+		return fail(p,
+			    "sched_setattr() would refuse this deadline "
+			    "reservation with EINVAL: %s",
 			    why);
 	return 0;
 }

@@ -1470,6 +1470,51 @@ static eevdf_sim *run_zero_cost(const char *file, const char *text, int ncpus)
 	return sim;
 }
 
+START_TEST(end_to_end_calibration_json_runs_fifo)
+{
+	/*
+	 * tests/rtapp/calibration.json, rt-app's calibration.json: the
+	 * thread is SCHED_FIFO at priority 10 by global.default_policy;
+	 * alone, at no cost, it runs 2 ms from 0, sleeps 2 ms and exits at
+	 * 4 ms.
+	 */
+	eevdf_sim *sim = run_zero_cost("tests/rtapp/calibration.json", NULL, 2);
+	struct eevdf_task_stats st = stats_of(sim, 0, "thread");
+
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(sim), 1);
+	ck_assert_int_eq(st.policy, EEVDF_POLICY_FIFO);
+	ck_assert_uint_eq(st.rt_priority, 10);
+	ck_assert_int_eq(st.cpu_ns, 2 * MS);
+	ck_assert_int_eq(st.sleep_ns, 2 * MS);
+	ck_assert_int_eq(st.wait_ns, 0);
+	ck_assert_int_eq(eevdf_sim_now(sim), 4 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(end_to_end_dvfs_json_runs_fifo_on_cpu_1)
+{
+	/*
+	 * tests/rtapp/dvfs.json, rt-app's dvfs.json: SCHED_FIFO priority 10
+	 * on CPU 1.  The first timer wait starts the grid at 0 + 1.2 s: it
+	 * wakes at 1.2 k s (k = 1..10) and runs 900 ms each time, the last
+	 * from 12.0 to 12.9 s.  cpu_ns is 10 x 900 ms = 9 s; it sleeps
+	 * 1.2 s, then 9 x (1.2 - 0.9) s = 2.7 s: 3.9 s.
+	 */
+	eevdf_sim *sim = run_zero_cost("tests/rtapp/dvfs.json", NULL, 2);
+	struct eevdf_task_stats st = stats_of(sim, 0, "thread");
+
+	ck_assert_int_eq(st.policy, EEVDF_POLICY_FIFO);
+	ck_assert_uint_eq(st.rt_priority, 10);
+	ck_assert_int_eq(st.cpu, 1);
+	ck_assert_uint_eq(st.migrations, 0);
+	ck_assert_int_eq(st.cpu_ns, 10 * 900 * MS);
+	ck_assert_int_eq(st.sleep_ns, 3900 * MS);
+	ck_assert_int_eq(eevdf_sim_now(sim), 12900 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 START_TEST(end_to_end_deadline_thread_gets_its_bandwidth)
 {
 	/*
@@ -1734,6 +1779,8 @@ Suite *rtapp_suite(void)
 	tcase_add_test(tc, end_to_end_phases_locks_semaphores_and_barriers);
 	tcase_add_test(tc,
 		       end_to_end_barriers_alternate_until_the_global_duration);
+	tcase_add_test(tc, end_to_end_calibration_json_runs_fifo);
+	tcase_add_test(tc, end_to_end_dvfs_json_runs_fifo_on_cpu_1);
 	tcase_add_test(tc, end_to_end_deadline_thread_gets_its_bandwidth);
 	tcase_add_test(tc, end_to_end_phase_leaves_fifo_for_the_fair_class);
 	suite_add_tcase(s, tc);

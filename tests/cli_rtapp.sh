@@ -268,7 +268,7 @@ if expect_ok "run: deadline.json" run "$fix/deadline.json" --format json; then
 fi
 printf '{"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 10000, "run": 1000}}}\n' >"$tmp/dl100.json"
 expect_error "run: a deadline thread of 100 % meets admission control" \
-	"admission control refuses runtime 10000000 ns every 10000000 ns (EBUSY)" \
+	"admission control refuses 10.000 ms every 10.000 ms (EBUSY)" \
 	run "$tmp/dl100.json"
 printf '{"tasks": {"t": {"policy": "SCHED_RR", "priority": 0, "run": 10}}}\n' >"$tmp/rr0.json"
 expect_error "convert: an RT priority of 0 names its path" \

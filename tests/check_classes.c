@@ -752,6 +752,69 @@ START_TEST(fair_server_stops_after_an_idle_period_in_6_19)
 }
 END_TEST
 
+/* Load and run a workload text; the run's return code. */
+static int run_text(const char *text, eevdf_sim **out, eevdf_time until)
+{
+	struct eevdf_load_opts o = { .ncpus = 1 };
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_workload *wl;
+	char err[256];
+	int r;
+
+	r = eevdf_workload_parse_opts(text, strlen(text), "<classes>", &o, &wl,
+				      &d);
+	ck_assert_msg(r == 0, "%s: %s", d.path, d.msg);
+	eevdf_config_init(&cfg);
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, out, err, sizeof(err)), 0);
+	ck_assert_int_eq(eevdf_workload_add_tasks(wl, *out, &d), 0);
+	r = eevdf_sim_run(*out, until);
+	eevdf_workload_free(wl);
+	return r;
+}
+
+/*
+ * __sched_setscheduler() does nothing when an RT task asks for the policy
+ * and priority it has: a FIFO task that sets its own priority again keeps
+ * its CPU (it is not requeued behind its equal), and is never switched out
+ * while it runs its two bursts.
+ */
+START_TEST(setattr_of_the_same_rt_priority_changes_nothing)
+{
+	static const char text[] =
+		"{\"format\":\"eevdf-sim-workload/1\",\"tasks\":["
+		"{\"name\":\"a\",\"policy\":\"fifo\",\"priority\":10,"
+		"\"program\":[{\"run\":\"10ms\"},{\"setattr\":{\"policy\":"
+		"\"fifo\",\"priority\":10}},{\"run\":\"10ms\"}]},"
+		"{\"name\":\"b\",\"policy\":\"fifo\",\"priority\":10,"
+		"\"program\":[{\"run\":\"10ms\"}]}]}";
+	eevdf_sim *sim;
+
+	ck_assert_int_eq(run_text(text, &sim, 1 * SEC), 0);
+	ck_assert_uint_eq(stats(sim, 1).involuntary, 0);
+	ck_assert_int_ge(stats(sim, 2).delay_max_ns, 20 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* sched_fork() refuses to fork a SCHED_DEADLINE task (EAGAIN). */
+START_TEST(a_deadline_task_cannot_spawn)
+{
+	static const char text[] =
+		"{\"format\":\"eevdf-sim-workload/1\",\"templates\":{"
+		"\"child\":{\"program\":[{\"run\":\"1ms\"}]}},\"tasks\":["
+		"{\"name\":\"d\",\"policy\":\"deadline\",\"runtime\":"
+		"\"1ms\",\"deadline\":\"10ms\",\"program\":[{\"spawn\":"
+		"{\"template\":\"child\"}}]}]}";
+	eevdf_sim *sim;
+
+	ck_assert_int_eq(run_text(text, &sim, 1 * SEC), EEVDF_EINVAL);
+	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim), "cannot fork"));
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 /* Fair-only runs never see the classes in their results. */
 START_TEST(fair_only_runs_have_no_class_section)
 {
@@ -795,6 +858,8 @@ Suite *classes_suite(void)
 	tcase_add_test(tc, fair_server_starts_and_stops_per_release);
 	tcase_add_test(tc, fair_server_stops_after_an_idle_period_in_6_19);
 	tcase_add_test(tc, fair_only_runs_have_no_class_section);
+	tcase_add_test(tc, setattr_of_the_same_rt_priority_changes_nothing);
+	tcase_add_test(tc, a_deadline_task_cannot_spawn);
 	suite_add_tcase(s, tc);
 	return s;
 }

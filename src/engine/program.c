@@ -1418,6 +1418,12 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 	t = &sim->templates[op->a.c];
 	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &n)))
 		return err;
+	/* sched_fork(): a SCHED_DEADLINE task may not fork (without
+	 * SCHED_FLAG_RESET_ON_FORK, which the model has not) */
+	if (p->policy == EEVDF_POLICY_DEADLINE && n > 0)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "spawn: a SCHED_DEADLINE task cannot fork: "
+				 "sched_fork() refuses it (EAGAIN)");
 	while (n-- > 0) {
 		struct eevdf_task_spec spec = t->spec;
 		char name[EEVDF_NAME_MAX];

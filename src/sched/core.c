@@ -1315,6 +1315,19 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
 	int oldprio = p->prio, ret;
 
 	rq->clock = (u64)sched->now;
+	/*
+	 * __sched_setscheduler() changes nothing when an RT or deadline task
+	 * asks for the policy and parameters it has (the fair class's own
+	 * path below decides for fair tasks).
+	 */
+	if (policy == (int)p->policy && p->sched_class != &fair_sched_class &&
+	    (policy != EEVDF_POLICY_DEADLINE ?
+		     rt_priority == p->rt_priority :
+		     dl.runtime == p->dl.dl_runtime &&
+			     dl.deadline == p->dl.dl_deadline &&
+			     (dl.period ? dl.period : dl.deadline) ==
+				     p->dl.dl_period))
+		return 0;
 	ret = setattr_check(sched, p, policy, rt_priority, &dl, sched->errmsg,
 			    sizeof(sched->errmsg));
 	if (ret)

@@ -100,6 +100,15 @@ EEVDF_API int eevdf_machine_digest(const eevdf_machine *m, char hex[65]);
 
 EEVDF_API const char *eevdf_machine_name(const eevdf_machine *m);
 EEVDF_API const char *eevdf_machine_description(const eevdf_machine *m);
+/*
+ * The "calibration" object of the machine file m was read from (written
+ * by eevdf-sim calibrate: where each cost was measured, its median,
+ * spread, sample count and method; docs/machine-format.md), as compact
+ * JSON text owned by m; NULL when it has none, and for NULL.  It is not
+ * part of the digest: it says where the costs came from, not what the
+ * machine is.
+ */
+EEVDF_API const char *eevdf_machine_calibration(const eevdf_machine *m);
 EEVDF_API int eevdf_machine_nr_cpus(const eevdf_machine *m);
 EEVDF_API int eevdf_machine_hz(const eevdf_machine *m);
 /* Distinct cores, LLCs and packages. */

@@ -59,9 +59,13 @@ endif
 LIB_DIRS := lib machine sched engine workload report
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
+# calibrate/: host micro-benchmarks (calibrate, kernel-check), linked
+# into the CLI: the only code with threads, wall clocks and sysfs.
+CALIB_SRC := $(wildcard calibrate/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+CALIB_OBJ := $(CALIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 ifeq ($(V),1)
@@ -95,7 +99,9 @@ $(BUILD)/obj/%.o: %.c
 # getopt_long and friends.
 $(BUILD)/obj/src/%.o: ALL_CFLAGS += -iquote src
 $(BUILD)/obj/cli/%.o: ALL_CFLAGS += -D_GNU_SOURCE
-$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src $(CHECK_CFLAGS) -D_GNU_SOURCE
+$(BUILD)/obj/calibrate/%.o: ALL_CFLAGS += -D_GNU_SOURCE -pthread
+$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src -iquote . $(CHECK_CFLAGS) \
+	-D_GNU_SOURCE
 
 # gen/git.h: `git describe` of the checkout for the CLI's provenance,
 # rewritten only when it changes so that nothing else rebuilds.
@@ -121,14 +127,15 @@ $(SHARED): $(LIB_OBJ)
 	$(Q)ln -sf libeevdf.so.$(VERSION) $(BUILD)/libeevdf.so.$(MAJOR)
 	$(Q)ln -sf libeevdf.so.$(MAJOR) $(BUILD)/libeevdf.so
 
-$(CLI): $(CLI_OBJ) $(STATIC)
+$(CLI): $(CLI_OBJ) $(CALIB_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(CLI_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+	$(Q)$(CC) -pthread -o $@ $(CLI_OBJ) $(CALIB_OBJ) $(STATIC) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
-$(TESTBIN): $(TEST_OBJ) $(STATIC)
+$(TESTBIN): $(TEST_OBJ) $(CALIB_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) \
-		$(CHECK_LIBS) -lm
+	$(Q)$(CC) -pthread -o $@ $(TEST_OBJ) $(CALIB_OBJ) $(STATIC) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CHECK_LIBS) -lm
 
 # deps: the Debian packages the build and the tests need; deps-dev, the
 # developer tools.  Each installs what is missing when we are root, and
@@ -231,7 +238,7 @@ clean:
 # Style and static analysis.  clang-format is Debian's (14 on bookworm):
 # another version may wrap a few lines differently.
 FORMAT_SRC = $(shell git ls-files 'src/*.[ch]' 'cli/*.[ch]' 'bench/*.[ch]' \
-		'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
+		'calibrate/*.[ch]' 'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
 
 format: deps-dev
 	clang-format -i $(FORMAT_SRC)
@@ -249,13 +256,14 @@ format-check: deps-dev
 # cppcheck: warnings, portability and performance over the library, CLI
 # and bench (tests/cppcheck.cfg tells it what the headers cannot);
 # clang-tidy: the checks of .clang-tidy, each justified there.
-LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 2>/dev/null)
+LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' \
+		'calibrate/*.c' 2>/dev/null)
 
 lint: deps-dev $(BUILD)/gen/git.h
 	cppcheck --std=c11 --enable=warning,portability,performance \
 		--library=tests/cppcheck.cfg --inline-suppr --quiet \
 		--error-exitcode=1 -Iinclude -Isrc -D__GNUC__ -D__CPPCHECK__ \
-		src cli bench
+		src cli bench calibrate
 	@echo "clang-tidy: $(words $(LINT_SRC)) files"
 	@bad=0; for f in $(LINT_SRC); do \
 		clang-tidy --quiet "$$f" -- $(CSTD) -Iinclude -Isrc \
@@ -372,7 +380,7 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CALIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
 
 # The speed benchmark: bench/*.c through the public API only, linked with

@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list the shipped workloads and machines" },
 	{ "rerun", cmd_rerun,
 	  "run again what produced a results file, from its provenance" },
+	{ "calibrate", cmd_calibrate,
+	  "measure this machine's costs and write its machine file" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -88,6 +88,17 @@ EEVDF_API eevdf_machine *eevdf_machine_clone(const eevdf_machine *m);
 EEVDF_API int eevdf_machine_set_cost(eevdf_machine *m, const char *name,
 				     uint64_t value);
 
+/*
+ * The documented default of cost entry name (ns, or percent for a _pct
+ * entry): what a run charges when neither its machine nor its workload
+ * sets it.  0, or EEVDF_EINVAL for an unknown name or a NULL argument.
+ */
+EEVDF_API int eevdf_cost_default(const char *name, uint64_t *value);
+
+/* The name of cost entry i, in the order docs/machine-format.md lists the
+ * table; NULL past the end. */
+EEVDF_API const char *eevdf_cost_name(size_t i);
+
 /* Set the tick rate; EEVDF_EINVAL when outside EEVDF_HZ_MIN..MAX. */
 EEVDF_API int eevdf_machine_set_hz(eevdf_machine *m, int hz);
 

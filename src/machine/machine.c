@@ -374,6 +374,23 @@ int eevdf_machine_set_cost(eevdf_machine *m, const char *name, uint64_t value)
 	return 0;
 }
 
+int eevdf_cost_default(const char *name, uint64_t *value)
+{
+	struct cost_table c;
+	int i = name && value ? eevdf__costs_index(name) : -1;
+
+	if (i < 0)
+		return EEVDF_EINVAL;
+	eevdf__costs_default(&c);
+	*value = *eevdf__costs_at(&c, i);
+	return 0;
+}
+
+const char *eevdf_cost_name(size_t i)
+{
+	return i < (size_t)COST_NR_ENTRIES ? eevdf__costs_name((int)i) : NULL;
+}
+
 int eevdf_machine_set_hz(eevdf_machine *m, int hz)
 {
 	if (!m || hz < EEVDF_HZ_MIN || hz > EEVDF_HZ_MAX)

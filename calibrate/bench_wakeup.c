@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timer wakeup of an idle CPU: a thread alone on its CPU sleeps
+ * until an absolute instant with a timer slack of 1 ns; how late it runs
+ * is the interrupt, the CPU's exit from its idle state, the wakeup and
+ * the switch from the idle task.  Measured against the instant asked
+ * for, with the same clock.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "host.h"
+
+/* How long each sleep is: long enough for the idle governor to pick the
+ * state a CPU idle between two events of a millisecond workload gets. */
+#define SLEEP_NS CAL_NSEC_PER_MSEC
+
+int cal_bench_idle_wakeup(const struct cal_plan *p, struct cal_set *set,
+			  char *err, size_t len)
+{
+	struct cal_series *s = cal_series_get(set, "timer_wakeup_idle", "ns");
+	int n = 4 * p->scale / 100, r;
+
+	if (n < 1)
+		n = 1;
+	if ((r = cal_pin(p->cpu_a)) < 0) {
+		snprintf(err, len, "cannot pin to CPU %d: %s", p->cpu_a,
+			 strerror(-r));
+		return -1;
+	}
+	cal_timer_slack_min();
+	cal_series_method(s,
+			  "a thread alone on CPU %d sleeps %lld us until an "
+			  "absolute instant (clock_nanosleep, timer slack "
+			  "1 ns) and reads the clock when it runs: how late; "
+			  "one sample is the mean of %d wakeups",
+			  p->cpu_a, (long long)(SLEEP_NS / CAL_NSEC_PER_USEC), n);
+	for (int b = 0; b < p->batches; b++) {
+		double sum = 0;
+
+		for (int i = 0; i < n; i++) {
+			int64_t at = cal_now() + SLEEP_NS;
+
+			if ((r = cal_sleep_until(at)) < 0) {
+				snprintf(err, len, "clock_nanosleep: %s",
+					 strerror(-r));
+				return -1;
+			}
+			sum += (double)(cal_now() - at);
+		}
+		cal_series_add(set, s, sum / n);
+	}
+	return 0;
+}

@@ -269,12 +269,9 @@ static int64_t base_slice(char *method, size_t len)
 /* The profile of uname -r ("6.18.44-fc-v1045" is in 6.18's range). */
 static const char *host_profile(const char *release)
 {
-	char num[32];
-	size_t n = strspn(release, "0123456789.");
+	char num[64];
 
-	snprintf(num, sizeof(num), "%.*s", (int)(n < 31 ? n : 31), release);
-	while (n && num[strlen(num) - 1] == '.')
-		num[strlen(num) - 1] = '\0';
+	cal_release_number(release, num, sizeof(num));
 	return eevdf_profile_for_release(num, NULL, 0);
 }
 

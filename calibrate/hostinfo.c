@@ -345,3 +345,12 @@ void cal_cpu_model(const char *root, char *buf, size_t len, bool *virt)
 	*virt = strstr(s, " hypervisor") != NULL;
 	free(s);
 }
+
+void cal_release_number(const char *release, char *buf, size_t len)
+{
+	size_t n = strspn(release, "0123456789.");
+
+	while (n && release[n - 1] == '.')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, release);
+}

@@ -74,6 +74,12 @@ const struct cal_cpu *cal_topo_find(const struct cal_topo *t, int cpu);
 void cal_topo_counts(const struct cal_topo *t, int *cores, int *llcs,
 		     int *packages, int *threads);
 
+/*
+ * The numeric part of a kernel release ("6.18.44" of "6.18.44-fc-v1045")
+ * into buf, for eevdf_profile_for_release().
+ */
+void cal_release_number(const char *release, char *buf, size_t len);
+
 /* The first "model name" of /proc/cpuinfo, and whether a hypervisor is
  * announced there; buf "" when unknown. */
 void cal_cpu_model(const char *root, char *buf, size_t len, bool *virt);

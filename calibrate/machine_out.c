@@ -168,7 +168,8 @@ static cJSON *calibration(const struct cal_fit *fit, const struct cal_set *set,
 		cJSON_AddNumberToObject(e, "iqr", tidy(s->st.iqr, s->unit));
 		cJSON_AddNumberToObject(e, "samples", (double)s->st.n);
 		cJSON_AddStringToObject(e, "unit", s->unit);
-		cJSON_AddStringToObject(e, "method", s->method);
+		cJSON_AddStringToObject(e, "method",
+					s->method[0] ? s->method : "unspecified");
 	}
 	return c;
 }

@@ -15,10 +15,11 @@
 	"\"params\":{\"n\":1000,\"a\":0,\"b\":0},\"stop\":{\"when\":\"all_exited\"},"             \
 	"\"duration\":\"60s\",\"metrics\":{\"per_op\":{\"type\":\"value\","     \
 	"\"unit\":\"ns\"}},"
-#define TIMED(body)                                                            \
+#define TIMED_BY(body, ops)                                                    \
 	"[{\"let\":{\"@t0\":\"now\"}},{\"loop\":{\"count\":\"${n}\","          \
 	"\"body\":" body "}},{\"record\":{\"metric\":\"per_op\","              \
-	"\"value\":\"(now - @t0) / ${n}\"}}]"
+	"\"value\":\"(now - @t0) / (" ops ")\"}}]"
+#define TIMED(body) TIMED_BY(body, "${n}")
 #define LOOP(body) "[{\"loop\":{\"count\":\"${n}\",\"body\":" body "}}]"
 
 static const struct {
@@ -30,7 +31,8 @@ static const struct {
 	{ "yield_pair_thread", "two threads yielding to each other", 1, 2000,
 	  HEAD("yield-pair") "\"tasks\":["
 			     "{\"name\":\"a\",\"kind\":\"thread\",\"cpus\":[\"${a}\"],"
-			     "\"program\":" TIMED("[{\"yield\":{}}]") "},"
+			     "\"program\":" TIMED_BY("[{\"yield\":{}}]",
+						 "2 * ${n}") "},"
 			     "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
 			     "\"program\":" LOOP("[{\"yield\":{}}]") "}]}" },
 	{ "pipe_rt_same_cpu", "pipe ping-pong on one CPU", 1, 2000,

@@ -9,5 +9,7 @@
 
 /* eevdf-sim calibrate: cmd_calibrate.c */
 int cmd_calibrate(int argc, char **argv);
+/* eevdf-sim kernel-check: cmd_kernel_check.c */
+int cmd_kernel_check(int argc, char **argv);
 
 #endif

@@ -22,6 +22,8 @@
 #   make deps-dev   install what format-check, lint and coverage need
 #   make readme-check  README.md's example sessions against this build;
 #                   make readme rewrites them
+#   make calibrate  measure this machine into build/host-machine.json
+#   make kernel-check  this kernel against the simulator on that machine
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
 # to echo every command, PREFIX (default /usr/local), DESTDIR.
@@ -79,7 +81,8 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
+.PHONY: all lib cli test run fidelity calibrate kernel-check deps deps-dev asan \
+	determinism clang clean bench \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -178,9 +181,25 @@ test: deps
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
+	tests/cli_calibrate.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
+
+# This machine measured (calibrate/, docs/calibration.md): never part of
+# make test, and only meaningful on a quiet machine.  calibrate writes
+# build/host-machine.json; kernel-check compares this kernel with the
+# simulator on it (calibrating first when there is none yet).
+HOST_MACHINE := $(BUILD)/host-machine.json
+
+calibrate: deps
+	@$(MAKE) --no-print-directory all
+	$(CLI) calibrate -o $(HOST_MACHINE)
+
+kernel-check: deps
+	@$(MAKE) --no-print-directory all
+	@[ -f $(HOST_MACHINE) ] || $(CLI) calibrate -o $(HOST_MACHINE)
+	$(CLI) kernel-check --machine $(HOST_MACHINE)
 
 # Real-kernel figures the model should reproduce (fidelity/run.sh):
 # reported, met or not; not a gate of make test.
@@ -219,6 +238,7 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_calibrate.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -285,6 +305,7 @@ coverage: deps-dev
 	tests/cli_trust.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_features.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_calibrate.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \

@@ -419,6 +419,8 @@ int cmd_calibrate(int argc, char **argv)
 		sprintf(outpath, "%s.json", o.name);
 		o.output = outpath;
 	}
+	if (!cal_can_write(o.output))
+		goto out;
 	rep = strcmp(o.output, "-") == 0 ? stderr : stdout;
 
 	memset(&plan, 0, sizeof(plan));
@@ -427,7 +429,7 @@ int cmd_calibrate(int argc, char **argv)
 	plan.batches = o.quick ? 10 : 20;
 	plan.scale = 100;
 	plan.hog_ns = (o.quick ? 600 : 2000) * CAL_NSEC_PER_MSEC;
-	rounds = o.quick ? 4 : 16;
+	rounds = o.quick ? 4 : 30;
 	fprintf(stderr,
 		CAL_PROG ": calibrating on CPU %d%s%s (%d rounds of %d "
 			 "batches)\n",

@@ -458,6 +458,10 @@ int cmd_kernel_check(int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	if ((nsel = select_exps(o.only, sel)) < 0)
 		return CAL_EXIT_USAGE;
+	/* before measuring for a minute: the files can be written */
+	if ((o.output && !cal_can_write(o.output)) ||
+	    (o.save_real && !cal_can_write(o.save_real)))
+		return CAL_EXIT_USAGE;
 	if (o.features &&
 	    eevdf_features_parse(o.features, &sim.feat_on, &sim.feat_off, err,
 				 sizeof(err)) < 0) {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Atomic output files and messages (out.h). */
 #include <errno.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "out.h"
 
@@ -41,7 +43,7 @@ bool cal_write_atomic(const char *path, const char *text)
 		cal_error("%s: out of memory", path);
 		return false;
 	}
-	sprintf(tmp, "%s.tmpXXXXXX", path);
+	sprintf(tmp, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		cal_error("cannot create %s: %s", path, strerror(errno));
@@ -68,6 +70,30 @@ bool cal_write_atomic(const char *path, const char *text)
 	}
 	free(tmp);
 	return true;
+}
+
+bool cal_can_write(const char *path)
+{
+	char *dir;
+	struct stat st;
+	bool ok;
+
+	if (strcmp(path, "-") == 0)
+		return true;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cal_error("cannot write %s: it is a directory", path);
+		return false;
+	}
+	dir = strdup(path);
+	if (!dir) {
+		cal_error("%s: out of memory", path);
+		return false;
+	}
+	ok = access(dirname(dir), W_OK) == 0;
+	if (!ok)
+		cal_error("cannot write %s: %s", path, strerror(errno));
+	free(dir);
+	return ok;
 }
 
 void cal_today(char *buf, size_t len)

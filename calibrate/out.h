@@ -25,6 +25,12 @@ void cal_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 bool cal_write_atomic(const char *path, const char *text);
 
+/*
+ * Whether path ("-": stdout) can be written, checked before a long
+ * measurement; false after printing why.
+ */
+bool cal_can_write(const char *path);
+
 /* The UTC date "YYYY-MM-DD" of now into buf. */
 void cal_today(char *buf, size_t len);
 

@@ -11,6 +11,9 @@
 #ifndef CAL_BENCH_H
 #define CAL_BENCH_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "series.h"
@@ -61,6 +64,20 @@ int cal_bench_hogs(const struct cal_plan *p, struct cal_set *set, char *err,
  */
 struct tl_task;
 void cal_hog_loop(struct tl_task *t, int64_t end, int64_t gap);
+
+/*
+ * SCHED_IDLE hogs, one on each of n CPUs (h[i].cpu): a CPU kept busy
+ * whose running task any wakee preempts at once.  0, or -1 with err;
+ * stop returns false when one of them could not pin itself or take
+ * SCHED_IDLE.
+ */
+struct cal_idle_hog {
+	int cpu;
+	atomic_int stop, state;
+	pthread_t t;
+};
+int cal_idle_hogs_start(struct cal_idle_hog *h, int n, char *err, size_t len);
+bool cal_idle_hogs_stop(struct cal_idle_hog *h, int n);
 
 /* The gap that ends a segment: longer than a loop of clock reads (tens
  * of ns), shorter than a context switch and the other task's run. */

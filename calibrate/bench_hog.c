@@ -6,6 +6,7 @@
  * to ticks).  calibrate reads HZ from them (fit.c).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -118,4 +119,52 @@ int cal_bench_hogs(const struct cal_plan *p, struct cal_set *set, char *err,
 	tl_free(&h[0].tl);
 	tl_free(&h[1].tl);
 	return ok == 2 ? 0 : -1;
+}
+
+static void *idle_hog_main(void *a)
+{
+	struct cal_idle_hog *h = a;
+
+	if (cal_pin(h->cpu) < 0 || cal_set_idle() < 0) {
+		atomic_store(&h->state, -1);
+		return NULL;
+	}
+	atomic_store(&h->state, 1);
+	while (!atomic_load_explicit(&h->stop, memory_order_relaxed))
+		;
+	return NULL;
+}
+
+int cal_idle_hogs_start(struct cal_idle_hog *h, int n, char *err, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		int r;
+
+		atomic_init(&h[i].stop, 0);
+		atomic_init(&h[i].state, 0);
+		if ((r = pthread_create(&h[i].t, NULL, idle_hog_main, &h[i]))) {
+			snprintf(err, len, "pthread_create: %s", strerror(r));
+			for (int j = 0; j < i; j++) {
+				atomic_store(&h[j].stop, 1);
+				pthread_join(h[j].t, NULL);
+			}
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		while (!atomic_load(&h[i].state))
+			sched_yield();
+	return 0;
+}
+
+bool cal_idle_hogs_stop(struct cal_idle_hog *h, int n)
+{
+	bool ok = true;
+
+	for (int i = 0; i < n; i++) {
+		atomic_store(&h[i].stop, 1);
+		pthread_join(h[i].t, NULL);
+		ok = ok && atomic_load(&h[i].state) > 0;
+	}
+	return ok;
 }

@@ -260,61 +260,6 @@ out:
 	return ret;
 }
 
-/* A SCHED_IDLE hog on a CPU: it is always preempted by a wakee. */
-struct idle_hog {
-	int cpu;
-	atomic_int stop, state;
-	pthread_t t;
-};
-
-static void *idle_hog_main(void *a)
-{
-	struct idle_hog *h = a;
-
-	if (cal_pin(h->cpu) < 0 || cal_set_idle() < 0) {
-		atomic_store(&h->state, -1);
-		return NULL;
-	}
-	atomic_store(&h->state, 1);
-	while (!atomic_load_explicit(&h->stop, memory_order_relaxed))
-		;
-	return NULL;
-}
-
-static int hogs_start(struct idle_hog *h, int n, char *err, size_t len)
-{
-	for (int i = 0; i < n; i++) {
-		int r;
-
-		atomic_init(&h[i].stop, 0);
-		atomic_init(&h[i].state, 0);
-		if ((r = pthread_create(&h[i].t, NULL, idle_hog_main, &h[i]))) {
-			snprintf(err, len, "pthread_create: %s", strerror(r));
-			for (int j = 0; j < i; j++) {
-				atomic_store(&h[j].stop, 1);
-				pthread_join(h[j].t, NULL);
-			}
-			return -1;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		while (!atomic_load(&h[i].state))
-			sched_yield();
-	return 0;
-}
-
-static bool hogs_stop(struct idle_hog *h, int n)
-{
-	bool ok = true;
-
-	for (int i = 0; i < n; i++) {
-		atomic_store(&h[i].stop, 1);
-		pthread_join(h[i].t, NULL);
-		ok = ok && atomic_load(&h[i].state) > 0;
-	}
-	return ok;
-}
-
 int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set,
 		       char *err, size_t len)
 {
@@ -330,7 +275,7 @@ int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set,
 	struct pp_names busy = { "pipe_rt_cross_busy", NULL, NULL,
 				 "pipe_write_wake_busy", "pipe_oneway_busy",
 				 w4 };
-	struct idle_hog hogs[2];
+	struct cal_idle_hog hogs[2];
 	int r;
 
 	snprintf(w1, sizeof(w1), "over two pipes between two threads on CPU %d",
@@ -360,10 +305,10 @@ int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set,
 		return -1;
 	hogs[0].cpu = p->cpu_a;
 	hogs[1].cpu = p->cpu_b;
-	if (hogs_start(hogs, 2, err, len) < 0)
+	if (cal_idle_hogs_start(hogs, 2, err, len) < 0)
 		return -1;
 	r = run_pp(p, set, PP_PIPE, p->cpu_b, 50, &busy, err, len);
-	if (!hogs_stop(hogs, 2) && r == 0) {
+	if (!cal_idle_hogs_stop(hogs, 2) && r == 0) {
 		snprintf(err, len,
 			 "cannot make a SCHED_IDLE hog on CPU %d or %d",
 			 p->cpu_a, p->cpu_b);

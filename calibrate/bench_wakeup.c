@@ -4,7 +4,10 @@
  * until an absolute instant with a timer slack of 1 ns; how late it runs
  * is the interrupt, the CPU's exit from its idle state, the wakeup and
  * the switch from the idle task.  Measured against the instant asked
- * for, with the same clock.
+ * for, with the same clock.  Then the same on a CPU kept busy by a
+ * SCHED_IDLE hog, which the woken thread preempts at once: the timer
+ * interrupt's delivery to a running CPU (informative: the model fires a
+ * busy CPU's timers at their instant).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +19,35 @@
  * state a CPU idle between two events of a millisecond workload gets. */
 #define SLEEP_NS CAL_NSEC_PER_MSEC
 
+/* n wakeups per batch into series s. */
+static int wakeups(const struct cal_plan *p, struct cal_set *set,
+		   struct cal_series *s, int n, char *err, size_t len)
+{
+	for (int b = 0; b < p->batches; b++) {
+		double sum = 0;
+
+		for (int i = 0; i < n; i++) {
+			int64_t at = cal_now() + SLEEP_NS;
+			int r = cal_sleep_until(at);
+
+			if (r < 0) {
+				snprintf(err, len, "clock_nanosleep: %s",
+					 strerror(-r));
+				return -1;
+			}
+			sum += (double)(cal_now() - at);
+		}
+		cal_series_add(set, s, sum / n);
+	}
+	return 0;
+}
+
 int cal_bench_idle_wakeup(const struct cal_plan *p, struct cal_set *set,
 			  char *err, size_t len)
 {
 	struct cal_series *s = cal_series_get(set, "timer_wakeup_idle", "ns");
+	struct cal_series *sb = cal_series_get(set, "timer_wakeup_busy", "ns");
+	struct cal_idle_hog hog = { .cpu = p->cpu_a };
 	int n = 4 * p->scale / 100, r;
 
 	if (n < 1)
@@ -36,20 +64,21 @@ int cal_bench_idle_wakeup(const struct cal_plan *p, struct cal_set *set,
 			  "1 ns) and reads the clock when it runs: how late; "
 			  "one sample is the mean of %d wakeups",
 			  p->cpu_a, (long long)(SLEEP_NS / CAL_NSEC_PER_USEC), n);
-	for (int b = 0; b < p->batches; b++) {
-		double sum = 0;
-
-		for (int i = 0; i < n; i++) {
-			int64_t at = cal_now() + SLEEP_NS;
-
-			if ((r = cal_sleep_until(at)) < 0) {
-				snprintf(err, len, "clock_nanosleep: %s",
-					 strerror(-r));
-				return -1;
-			}
-			sum += (double)(cal_now() - at);
-		}
-		cal_series_add(set, s, sum / n);
+	if (wakeups(p, set, s, n, err, len) < 0)
+		return -1;
+	cal_series_method(sb,
+			  "the same on CPU %d kept busy by a SCHED_IDLE hog, "
+			  "which the woken thread preempts: the timer "
+			  "interrupt's delivery to a running CPU and the "
+			  "switch; one sample is the mean of %d wakeups",
+			  p->cpu_a, n);
+	if (cal_idle_hogs_start(&hog, 1, err, len) < 0)
+		return -1;
+	r = wakeups(p, set, sb, n, err, len);
+	if (!cal_idle_hogs_stop(&hog, 1) && r == 0) {
+		snprintf(err, len, "cannot make a SCHED_IDLE hog on CPU %d",
+			 p->cpu_a);
+		return -1;
 	}
-	return 0;
+	return r;
 }

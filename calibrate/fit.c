@@ -412,6 +412,12 @@ int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
 	smt(fit, set);
 	note(fit, "ipi_recv, signal_*, tcp_*, migrate_*, balance_per_cpu: "
 		  "not measured (defaults kept)");
+	if (cal_set_find(set, "timer_wakeup_busy"))
+		note(fit,
+		     "timer_wakeup_busy %.0f ns: a timer on a busy CPU is that "
+		     "late here; the model has no entry for it (it fires such "
+		     "timers at their instant)",
+		     med(set, "timer_wakeup_busy"));
 	for (size_t i = 0; i < fit->nr; i++) {
 		if (fit->cost[i].value >= 0)
 			continue;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The host's clock, CPUs and scheduling attributes (host.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,4 +206,80 @@ bool cal_uname_release(char *buf, size_t len)
 		return false;
 	snprintf(buf, len, "%s", u.release);
 	return true;
+}
+
+/* "/autogroup-7 nice 0" */
+static int autogroup_nice(int *nice)
+{
+	char *s = cal_read_text("/proc/self/autogroup"), *p, *end;
+	long v;
+
+	if (!s)
+		return -errno;
+	p = strstr(s, " nice ");
+	v = p ? strtol(p + 6, &end, 10) : 0;
+	free(s);
+	if (!p || end == p + 6)
+		return -EINVAL;
+	*nice = (int)v;
+	return 0;
+}
+
+static int autogroup_set(int nice)
+{
+	FILE *f = fopen("/proc/self/autogroup", "w");
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%d\n", nice) < 0)
+		r = -EIO;
+	if (fclose(f) != 0 && !r)
+		r = -errno;
+	return r;
+}
+
+/*
+ * What a signal that ends the process writes back first: the autogroup
+ * is the whole session's, and must not stay boosted after us.  Only
+ * async-signal-safe calls (open, write, close, raise).
+ */
+static char restore_text[16];
+static size_t restore_len;
+
+static void restore_on_signal(int sig)
+{
+	int fd = open("/proc/self/autogroup", O_WRONLY);
+
+	if (fd >= 0) {
+		ssize_t n = write(fd, restore_text, restore_len);
+
+		(void)n;
+		close(fd);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int cal_boost(int *old)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	int r = autogroup_nice(old);
+
+	if (r < 0)
+		return r;
+	restore_len = (size_t)snprintf(restore_text, sizeof(restore_text),
+				       "%d\n", *old);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], restore_on_signal);
+	return autogroup_set(-20);
+}
+
+void cal_unboost(int old)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+	autogroup_set(old);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
 }

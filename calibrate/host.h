@@ -78,6 +78,16 @@ int cal_allowed_cpus(int *cpus, int max);
  */
 char *cal_read_text(const char *path);
 
+/*
+ * Raise the weight of this process's autogroup (its session's task
+ * group, /proc/self/autogroup) to nice -20 against the other sessions,
+ * so that other processes take little of the CPUs while it measures.
+ * *old gets the nice to restore with cal_unboost().  0, or a negative
+ * errno: ENOENT without autogroup, EACCES/EPERM without CAP_SYS_NICE.
+ */
+int cal_boost(int *old);
+void cal_unboost(int old);
+
 /* `uname -r` into buf; false when uname fails. */
 bool cal_uname_release(char *buf, size_t len);
 

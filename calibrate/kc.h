@@ -205,6 +205,7 @@ struct kc_header {
 	int64_t base_slice;   /* the kernel's */
 	int64_t sim_slice;    /* the simulation's */
 	int hz;
+	bool boosted;	      /* measured with --boost */
 };
 /* What the real side of one experiment met. */
 struct kc_exp_note {

@@ -168,7 +168,9 @@ static void run_pipe(struct thread_arg *a, bool ping)
 			in = true;
 			cal_thread_switches(&v0, &iv0);
 		}
-		if (in && now >= a->to)
+		/* ping ends the exchange; pong follows until told to stop,
+		 * or ping would wait for ever for its last token */
+		if (ping && in && now >= a->to)
 			break;
 		if (ping) {
 			if (write(pp->p1[1], tok, 4) != 4 ||

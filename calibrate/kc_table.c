@@ -135,11 +135,12 @@ size_t kc_table_text(FILE *f, const struct kc_header *h,
 						  "eevdf-sim calibrate)");
 	fprintf(f,
 		"# CPU %d, %d run%s of %.3f s per experiment (the first %.3f "
-		"s left out), HZ %d, base slice %.3f ms (simulated %.3f ms)\n",
+		"s left out), HZ %d, base slice %.3f ms (simulated %.3f ms)%s\n",
 		h->cpu, h->runs, h->runs == 1 ? "" : "s",
 		(double)h->timing.duration / 1e9,
 		(double)h->timing.warmup / 1e9, h->hz,
-		(double)h->base_slice / 1e6, (double)h->sim_slice / 1e6);
+		(double)h->base_slice / 1e6, (double)h->sim_slice / 1e6,
+		h->boosted ? ", session boosted" : "");
 	fprintf(f, "%-9s %-34s %10s %21s %10s %9s %7s  %s\n", "experiment",
 		"figure", "kernel", "(runs' range)", "simulated", "diff",
 		"tol", "verdict");
@@ -200,6 +201,7 @@ char *kc_table_json(const struct kc_header *h, const struct kc_row *rows,
 	cJSON_AddNumberToObject(root, "base_slice_ns", (double)h->base_slice);
 	cJSON_AddNumberToObject(root, "sim_base_slice_ns",
 				(double)h->sim_slice);
+	cJSON_AddBoolToObject(root, "boosted", h->boosted);
 	arr = cJSON_AddArrayToObject(root, "rows");
 	for (size_t i = 0; i < n; i++) {
 		const struct kc_row *r = &rows[i];

@@ -131,8 +131,6 @@ static void direct(struct cal_fit *fit, const struct cal_set *set)
 	} one[] = {
 		{ "gettimeofday", "clock_read", "a clock_gettime() in the vDSO" },
 		{ "syscall", "syscall_getppid", "getppid()" },
-		{ "timer_arm", "timer_arm",
-		  "arming an hrtimer with timerfd_settime()" },
 		{ "pipe_write", "pipe_write_nowake",
 		  "a 4-byte pipe write() that wakes nobody" },
 		{ "pipe_read", "pipe_read_ready",
@@ -245,6 +243,34 @@ static void local_wakeup(struct cal_fit *fit, const struct cal_set *set)
 	    "wakeup (the receives that blocked); it also holds what a "
 	    "blocking read costs beyond a ready one",
 	    rt, 2 * pw, 2 * pr, s, cs, b);
+}
+
+/*
+ * timer_arm: what a timed sleep costs the sleeper beyond its switch.  The
+ * model charges a sleep cycle timer_arm (the sleep op) and ctxsw_thread
+ * (the switch in); the kernel's charge is the thread's sum_exec_runtime
+ * per cycle.  Arming an hrtimer alone (the timerfd_arm_far series,
+ * timerfd_settime() of a far timer) misses the clockevent's
+ * reprogramming for the nearest timer, which a guest pays as a trap.
+ */
+static void timer_cost(struct cal_fit *fit, const struct cal_set *set)
+{
+	double c = med(set, "sleep_cycle_cpu"), cs = val(fit, "ctxsw_thread");
+	struct term t[] = { { "sleep_cycle_cpu", 1 },
+			    { "yield_pair_thread", 1 } };
+
+	if (!cal_set_find(set, "sleep_cycle_cpu") ||
+	    !cal_fit_find(fit, "ctxsw_thread")) {
+		note(fit, "timer_arm: not measured (no per-thread CPU time "
+			  "in /proc)");
+		return;
+	}
+	add(fit, set, "timer_arm", c - cs, t, 2,
+	    "sleep_cycle_cpu - ctxsw_thread = %.0f - %.0f: the CPU the "
+	    "kernel charges a thread per 1 ms sleep on a busy CPU, less the "
+	    "switch the model charges apart; it holds the next sleep's entry "
+	    "and the clockevent's reprogramming",
+	    c, cs);
 }
 
 /* idle_exit: an idle CPU's timer wakeup is idle_exit + ttwu_local +
@@ -404,6 +430,7 @@ int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
 	direct(fit, set);
 	if (switches(fit, set, err, len) < 0)
 		return -1;
+	timer_cost(fit, set);
 	local_wakeup(fit, set);
 	idle_exit(fit, set);
 	remote(fit, set);

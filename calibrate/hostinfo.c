@@ -103,6 +103,47 @@ bool cal_parse_sched_field(const char *text, const char *field, int64_t *out)
 	return false;
 }
 
+/* The value text of field's line, or NULL. */
+static const char *field_value(const char *text, const char *field)
+{
+	size_t fl = strlen(field);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+		const char *p = l + fl;
+
+		if (strncmp(l, field, fl) != 0 || (*p != ' ' && *p != ':'))
+			continue;
+		while (*p == ' ')
+			p++;
+		if (*p++ != ':')
+			continue;
+		while (*p == ' ')
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+bool cal_parse_sched_ns(const char *text, const char *field, int64_t *ns)
+{
+	const char *p = field_value(text, field), *q;
+	int64_t ms = 0, frac = 0;
+	int digits = 0;
+
+	if (!p || *p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		ms = ms * 10 + (*p - '0');
+	if (*p != '.')
+		return false;
+	for (q = p + 1; *q >= '0' && *q <= '9' && digits < 6; q++, digits++)
+		frac = frac * 10 + (*q - '0');
+	if (digits != 6 || (*q != '\n' && *q))
+		return false;
+	*ns = ms * 1000000 + frac;
+	return true;
+}
+
 int cal_parse_config_hz(const char *text)
 {
 	const char *p = text;

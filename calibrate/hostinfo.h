@@ -43,6 +43,13 @@ int cal_cpulist_first(const char *s);
  */
 bool cal_parse_sched_field(const char *text, const char *field, int64_t *out);
 
+/*
+ * A time field of /proc/PID/sched, printed in ms with six decimals
+ * ("se.sum_exec_runtime : 12.345678"), into *ns.  False when absent or
+ * malformed.
+ */
+bool cal_parse_sched_ns(const char *text, const char *field, int64_t *ns);
+
 /* CONFIG_HZ of a kernel config text ("CONFIG_HZ=250"); 0 when absent. */
 int cal_parse_config_hz(const char *text);
 

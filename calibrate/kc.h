@@ -61,6 +61,7 @@ enum kc_stat {
 	KS_LAT_PROMPT,	    /* % of wakeups running within KC_PROMPT_NS */
 	KS_YIELD_RATE,	    /* yields per second */
 	KS_SWITCHES_PER_RT, /* context switches per round trip */
+	KS_BLOCKS_PER_RT,   /* ... of them by a task that blocked */
 	KS_RT,		    /* us per round trip */
 	KS_SWITCH_RATE,	    /* context switches per second */
 };
@@ -109,6 +110,7 @@ struct kc_task_obs {
 	uint64_t yields;   /* sched_yield() calls in the window */
 	uint64_t rts;	   /* round trips completed in the window */
 	uint64_t switches; /* context switches in the window */
+	uint64_t blocks;   /* ... of them voluntary: the task blocked */
 };
 
 struct kc_run {

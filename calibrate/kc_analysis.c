@@ -113,16 +113,19 @@ static bool latency(const struct kc_task_obs *o, enum kc_stat s, double *out)
 static bool pipe_figure(const struct kc_run *r, enum kc_stat s, double *out)
 {
 	double window = (double)(r->to - r->from) / 1e9;
-	uint64_t rts = 0, sw = 0;
+	uint64_t rts = 0, sw = 0, bl = 0;
 
 	for (int i = 0; i < r->nr_tasks; i++) {
 		rts += r->task[i].rts;
 		sw += r->task[i].switches;
+		bl += r->task[i].blocks;
 	}
 	if (!rts || window <= 0)
 		return false;
 	if (s == KS_SWITCHES_PER_RT)
 		*out = (double)sw / (double)rts;
+	else if (s == KS_BLOCKS_PER_RT)
+		*out = (double)bl / (double)rts;
 	else if (s == KS_RT)
 		*out = window * 1e6 / (double)rts;
 	else
@@ -158,6 +161,7 @@ bool kc_metric_value(const struct kc_exp *e, const struct kc_metric *m,
 		*out = (double)o->yields / window;
 		return true;
 	case KS_SWITCHES_PER_RT:
+	case KS_BLOCKS_PER_RT:
 	case KS_RT:
 	case KS_SWITCH_RATE:
 		return pipe_figure(r, m->stat, out);

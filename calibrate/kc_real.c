@@ -185,8 +185,10 @@ static void run_pipe(struct thread_arg *a, bool ping)
 		}
 	}
 	cal_thread_switches(&v1, &iv1);
-	if (in)
+	if (in) {
 		a->obs->switches = (uint64_t)(v1 - v0 + iv1 - iv0);
+		a->obs->blocks = (uint64_t)(v1 - v0);
+	}
 	if (ping) {
 		/* wake the other end for the last time */
 		atomic_store(&pp->stop, 1);

@@ -50,6 +50,7 @@ static cJSON *task_json(const char *name, const struct kc_task_obs *o)
 	cJSON_AddNumberToObject(t, "yields", (double)o->yields);
 	cJSON_AddNumberToObject(t, "rts", (double)o->rts);
 	cJSON_AddNumberToObject(t, "switches", (double)o->switches);
+	cJSON_AddNumberToObject(t, "blocks", (double)o->blocks);
 	return t;
 }
 
@@ -253,10 +254,11 @@ static int get_times(struct reader *rd, const cJSON *obj, const char *key,
 static int read_task(struct reader *rd, const cJSON *obj,
 		     const struct kc_task *task, struct kc_task_obs *o)
 {
-	static const char *const keys[] = { "name",	 "segments", "latencies",
-					    "yields", "rts",	     "switches" };
+	static const char *const keys[] = { "name",   "segments", "latencies",
+					    "yields", "rts",	   "switches",
+					    "blocks" };
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(obj, "name");
-	int64_t y, r, s;
+	int64_t y, r, s, b;
 
 	if (check_keys(rd, obj, keys, sizeof(keys) / sizeof(keys[0])))
 		return -1;
@@ -272,8 +274,10 @@ static int read_task(struct reader *rd, const cJSON *obj,
 	    get_times(rd, obj, "latencies", o, false) ||
 	    get_int(rd, obj, "yields", 0, INT64_C(1) << 50, &y) ||
 	    get_int(rd, obj, "rts", 0, INT64_C(1) << 50, &r) ||
-	    get_int(rd, obj, "switches", 0, INT64_C(1) << 50, &s))
+	    get_int(rd, obj, "switches", 0, INT64_C(1) << 50, &s) ||
+	    get_int(rd, obj, "blocks", 0, s, &b))
 		return -1;
+	o->blocks = (uint64_t)b;
 	o->yields = (uint64_t)y;
 	o->rts = (uint64_t)r;
 	o->switches = (uint64_t)s;

@@ -255,8 +255,11 @@ static void trace(void *ud, const struct eevdf_trace_event *ev)
 		if (!tl_push(&r->task[prev].tl, tr->open[prev], ev->time))
 			tr->nomem = true;
 		tr->on[prev] = false;
-		if (ev->time >= r->from && ev->time < r->to)
+		if (ev->time >= r->from && ev->time < r->to) {
 			r->task[prev].switches++;
+			r->task[prev].blocks +=
+				ev->prev_state == EEVDF_TASK_SLEEPING;
+		}
 	}
 	if (next >= 0 && next < r->nr_tasks) {
 		tr->open[next] = ev->time;

@@ -184,6 +184,13 @@ START_TEST(proc_files_give_the_slice_hz_and_times)
 	ck_assert_int_eq(v, 1400000);
 	ck_assert(cal_parse_sched_field(sched, "prio", &v));
 	ck_assert_int_eq(v, 120);
+	/* times in ms with six decimals */
+	ck_assert(cal_parse_sched_ns(sched, "se.exec_start", &v));
+	ck_assert_int_eq(v, INT64_C(1503865572586));
+	ck_assert(cal_parse_sched_ns(sched, "se.sum_exec_runtime", &v));
+	ck_assert_int_eq(v, 0);
+	ck_assert(!cal_parse_sched_ns(sched, "se.slice", &v));
+	ck_assert(!cal_parse_sched_ns("x : 1.5\n", "x", &v));
 	/* not an integer, a prefix of another name, absent */
 	ck_assert(!cal_parse_sched_field(sched, "se.vruntime", &v));
 	ck_assert(!cal_parse_sched_field(sched, "se.avg", &v));
@@ -358,7 +365,7 @@ static void recorded(struct cal_set *set)
 	memset(set, 0, sizeof(*set));
 	one(set, "clock_read", 29);
 	one(set, "syscall_getppid", 100);
-	one(set, "timer_arm", 400);
+	one(set, "sleep_cycle_cpu", 30000);
 	one(set, "pipe_write_nowake", 250);
 	one(set, "pipe_read_ready", 250);
 	one(set, "unix_write_nowake", 700);
@@ -402,7 +409,6 @@ START_TEST(measurements_split_into_the_models_entries)
 	/* one call each: the median */
 	ck_assert_int_eq(cost(&fit, "gettimeofday"), 29);
 	ck_assert_int_eq(cost(&fit, "syscall"), 100);
-	ck_assert_int_eq(cost(&fit, "timer_arm"), 400);
 	ck_assert_int_eq(cost(&fit, "pipe_write"), 250);
 	ck_assert_int_eq(cost(&fit, "unix_read"), 730);
 	ck_assert_int_eq(cost(&fit, "futex_wait"), 230);
@@ -412,6 +418,8 @@ START_TEST(measurements_split_into_the_models_entries)
 	ck_assert_int_eq(cost(&fit, "ctxsw_thread"), 600);
 	/* (900 - 100) / 1 */
 	ck_assert_int_eq(cost(&fit, "ctxsw_process"), 800);
+	/* a sleep cycle's charge less the switch: 30000 - 600 */
+	ck_assert_int_eq(cost(&fit, "timer_arm"), 29400);
 	/* (2600 - 2 x 250 - 2 x 250 - 2 x 600) / 1.2 = 400 / 1.2 = 333.3 */
 	ck_assert_int_eq(cost(&fit, "ttwu_local"), 333);
 	/* 50000 - 333 - 600 */

@@ -4,7 +4,8 @@
  * the segments analysis, a recorded kernel's runs read back and turned
  * into figures (tests/kernel-check/recording.json: excerpts of a
  * kernel-check --quick --save-real on the 2-vCPU Linux 6.18.44 VM while
- * other processes were busy, every figure worked out by hand below), the
+ * other processes were busy, and of the pipe's counters of a default run
+ * with --boost; every figure worked out by hand below), the
  * recording's errors, the verdicts, the table as text and JSON, and the
  * simulated side of the experiments.
  */
@@ -142,15 +143,19 @@ START_TEST(a_recorded_kernel_run_gives_its_figures)
 	ck_assert(!kc_metric_value(e, &share, rec_run("sleeper"), &v));
 
 	/*
-	 * pipe, window 800 - 160 = 640 ms: 81410 round trips, 81417 +
-	 * 81418 = 162835 switches: 2.000184 per round trip, 640000 us /
-	 * 81410 = 7.861442 us each, 162835 / 0.64 s = 254429.69/s.
+	 * pipe (a later recording, with the session boosted), window 2000
+	 * - 400 = 1600 ms: 378952 round trips; 379043 + 379043 = 758086
+	 * switches, 2.000480 per round trip; of them 211093 + 216045 =
+	 * 427138 blocking, 1.127156 per round trip (the woken task
+	 * preempted the waker in 87% of them); 1600000 us / 378952 =
+	 * 4.222171 us each; 758086 / 1.6 s = 473803.75 switches a second.
 	 */
-	ck_assert(fabs(figure("pipe", KS_SWITCHES_PER_RT, 0) - 2.0001843) <
+	ck_assert(fabs(figure("pipe", KS_SWITCHES_PER_RT, 0) - 2.0004803) <
 		  1e-6);
-	ck_assert(fabs(figure("pipe", KS_RT, 0) - 7.8614421) < 1e-6);
-	ck_assert(fabs(figure("pipe", KS_SWITCH_RATE, 0) - 254429.6875) <
+	ck_assert(fabs(figure("pipe", KS_BLOCKS_PER_RT, 0) - 1.1271559) <
 		  1e-6);
+	ck_assert(fabs(figure("pipe", KS_RT, 0) - 4.2221706) < 1e-6);
+	ck_assert(fabs(figure("pipe", KS_SWITCH_RATE, 0) - 473803.75) < 1e-6);
 	kc_record_free(&rec);
 }
 END_TEST
@@ -180,7 +185,7 @@ static const char *tmp_file(const char *text)
 	     "\"runs\":[{\"tasks\":[" tasks "]}]}]}"
 #define TASK(name, segs)                                                       \
 	"{\"name\":\"" name "\",\"segments\":[" segs "],\"latencies\":[],"     \
-	"\"yields\":0,\"rts\":0,\"switches\":0}"
+	"\"yields\":0,\"rts\":0,\"switches\":0,\"blocks\":0}"
 #define GOOD5 TASK("nice5", "")
 
 static void expect_bad(const char *text, const char *want)
@@ -243,11 +248,16 @@ START_TEST(a_bad_recording_names_the_path_and_the_reason)
 	expect_bad(EXP(TASK("nice0", "-1,2") "," GOOD5),
 		   "tasks[0].segments[0]: must be between 0 and");
 	expect_bad(EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
-		       "\"yields\":-1,\"rts\":0,\"switches\":0}," GOOD5),
+		       "\"yields\":-1,\"rts\":0,\"switches\":0,\"blocks\":0},"
+			   GOOD5),
 		   "tasks[0].yields: must be between 0 and");
 	expect_bad(EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
 		       "\"yields\":0,\"rts\":0}," GOOD5),
 		   "tasks[0].switches: missing");
+	expect_bad(EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
+		       "\"yields\":0,\"rts\":0,\"switches\":3,\"blocks\":4},"
+			   GOOD5),
+		   "tasks[0].blocks: must be between 0 and 3");
 	expect_bad(EXP("{\"name\":\"nice0\",\"segs\":[]}," GOOD5),
 		   "tasks[0]: unknown key 'segs'");
 	/* unreadable */

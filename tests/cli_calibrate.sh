@@ -76,7 +76,7 @@ fi
 sim kernel-check --load-real "$rec" --machine "$vm" --only pipe
 if [ "$rc" -gt 1 ] || [ -n "$(crash)" ]; then
 	bad "--only one experiment of a recording" "exit $rc"
-elif [ "$(grep -c '^pipe ' "$tmp/out")" -eq 3 ] &&
+elif [ "$(grep -c '^pipe ' "$tmp/out")" -eq 4 ] &&
 	! grep -q '^nice-2 ' "$tmp/out"; then
 	ok "--only one experiment of a recording"
 else

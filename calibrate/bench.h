@@ -26,9 +26,9 @@ struct cal_plan {
 	int cpu_other_pkg; /* a CPU of another package, or -1 */
 	int smt_a, smt_b;  /* two SMT siblings of one core, or -1 */
 	int batches;	   /* batches of each benchmark per round */
-	int scale;	   /* repetitions per batch, in percent of the default */
-	int64_t hog_ns;	   /* length of the two-hog run (HZ) */
-	int64_t slice_ns;  /* the kernel's base slice (HZ detection) */
+	int scale;	  /* repetitions per batch, in percent of the default */
+	int64_t hog_ns;	  /* length of the two-hog run (HZ) */
+	int64_t slice_ns; /* the kernel's base slice (HZ detection) */
 };
 
 /*
@@ -37,14 +37,14 @@ struct cal_plan {
  */
 /* clock reads, getppid(), sched_yield() alone, an expired nanosleep,
  * non-blocking pipe, AF_UNIX and futex calls: one CPU, one thread */
-int cal_bench_syscalls(const struct cal_plan *p, struct cal_set *set,
-		       char *err, size_t len);
+int cal_bench_syscalls(const struct cal_plan *p, struct cal_set *set, char *err,
+		       size_t len);
 /* two threads, then two processes, yielding to each other on one CPU */
 int cal_bench_yield_pairs(const struct cal_plan *p, struct cal_set *set,
 			  char *err, size_t len);
 /* ping-pong over pipes (one CPU, two CPUs idle and busy) and futexes */
-int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set,
-		       char *err, size_t len);
+int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set, char *err,
+		       size_t len);
 /* the timer wakeup of an idle CPU */
 int cal_bench_idle_wakeup(const struct cal_plan *p, struct cal_set *set,
 			  char *err, size_t len);

@@ -190,8 +190,8 @@ int cal_bench_cache(const struct cal_plan *p, struct cal_set *set, char *err,
 
 	if (p->cpu_b >= 0 || p->cpu_other_llc >= 0 || p->cpu_other_pkg >= 0) {
 		if ((r = cal_pin(p->cpu_a)) < 0) {
-			snprintf(err, len, "cannot pin to CPU %d: %s",
-				 p->cpu_a, strerror(-r));
+			snprintf(err, len, "cannot pin to CPU %d: %s", p->cpu_a,
+				 strerror(-r));
 			return -1;
 		}
 	}

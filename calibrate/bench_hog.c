@@ -74,9 +74,9 @@ int cal_bench_hogs(const struct cal_plan *p, struct cal_set *set, char *err,
 		h[i].end = start + p->hog_ns;
 		atomic_init(&h[i].state, 0);
 		/* a segment per tick and per switch at most, with room */
-		if (!tl_reserve(&h[i].tl,
-				(size_t)(p->hog_ns / (100 * CAL_NSEC_PER_USEC)) +
-					1024)) {
+		if (!tl_reserve(&h[i].tl, (size_t)(p->hog_ns /
+						   (100 * CAL_NSEC_PER_USEC)) +
+						  1024)) {
 			snprintf(err, len, "out of memory");
 			tl_free(&h[0].tl);
 			return -1;

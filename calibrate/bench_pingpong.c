@@ -29,7 +29,10 @@
 #include "bench.h"
 #include "host.h"
 
-enum pp_kind { PP_PIPE, PP_FUTEX };
+enum pp_kind {
+	PP_PIPE,
+	PP_FUTEX
+};
 
 /* One direction. */
 struct pp_chan {
@@ -43,9 +46,9 @@ struct pp {
 	int peer_cpu;
 	long warm, k;
 	int batches;
-	int64_t *t_recv;       /* the peer's stamp after each receive */
-	long (*peer_sw)[2];    /* the peer's switches at each batch edge */
-	atomic_int ready;      /* 1 running, -1 failed */
+	int64_t *t_recv;    /* the peer's stamp after each receive */
+	long (*peer_sw)[2]; /* the peer's switches at each batch edge */
+	atomic_int ready;   /* 1 running, -1 failed */
 };
 
 static int pp_send(struct pp_chan *c)
@@ -135,15 +138,13 @@ static void describe(struct cal_set *set, const struct pp_names *nm, long k)
 				  "sides (getrusage voluntary + involuntary), "
 				  "same batches");
 	if (nm->blocks && (s = cal_series_get(set, nm->blocks, "blocks")))
-		cal_series_method(s,
-				  "voluntary switches per round trip, both "
-				  "sides: receives that blocked, each ended "
-				  "by one wakeup");
+		cal_series_method(s, "voluntary switches per round trip, both "
+				     "sides: receives that blocked, each ended "
+				     "by one wakeup");
 	if (nm->write && (s = cal_series_get(set, nm->write, "ns")))
-		cal_series_method(s,
-				  "duration of the caller's write() that "
-				  "wakes the peer blocked on the other CPU, "
-				  "batch mean");
+		cal_series_method(s, "duration of the caller's write() that "
+				     "wakes the peer blocked on the other CPU, "
+				     "batch mean");
 	if (nm->oneway && (s = cal_series_get(set, nm->oneway, "ns")))
 		cal_series_method(s,
 				  "from just before the caller's write() to "
@@ -236,11 +237,12 @@ static int run_pp(const struct cal_plan *p, struct cal_set *set,
 						      "switches"),
 				       (vol + inv) / (double)k);
 		if (nm->blocks)
-			cal_series_add(set,
-				       cal_series_get(set, nm->blocks, "blocks"),
-				       vol / (double)k);
+			cal_series_add(
+				set, cal_series_get(set, nm->blocks, "blocks"),
+				vol / (double)k);
 		if (nm->write)
-			cal_series_add(set, cal_series_get(set, nm->write, "ns"),
+			cal_series_add(set,
+				       cal_series_get(set, nm->write, "ns"),
 				       w / (double)k);
 		if (nm->oneway)
 			cal_series_add(set,
@@ -260,21 +262,30 @@ out:
 	return ret;
 }
 
-int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set,
-		       char *err, size_t len)
+int cal_bench_pingpong(const struct cal_plan *p, struct cal_set *set, char *err,
+		       size_t len)
 {
 	char w1[96], w2[96], w3[128], w4[128];
-	struct pp_names same = { "pipe_rt_same_cpu", "pipe_rt_same_cpu_switches",
-				 "pipe_rt_same_cpu_blocks", NULL, NULL, w1 };
+	struct pp_names same = { "pipe_rt_same_cpu",
+				 "pipe_rt_same_cpu_switches",
+				 "pipe_rt_same_cpu_blocks",
+				 NULL,
+				 NULL,
+				 w1 };
 	struct pp_names fsame = { "futex_rt_same_cpu",
 				  "futex_rt_same_cpu_switches",
-				  "futex_rt_same_cpu_blocks", NULL, NULL, w2 };
-	struct pp_names idle = { "pipe_rt_cross_idle", NULL, NULL,
-				 "pipe_write_wake_idle", "pipe_oneway_idle",
-				 w3 };
-	struct pp_names busy = { "pipe_rt_cross_busy", NULL, NULL,
-				 "pipe_write_wake_busy", "pipe_oneway_busy",
-				 w4 };
+				  "futex_rt_same_cpu_blocks",
+				  NULL,
+				  NULL,
+				  w2 };
+	struct pp_names idle = {
+		"pipe_rt_cross_idle", NULL, NULL, "pipe_write_wake_idle",
+		"pipe_oneway_idle",   w3
+	};
+	struct pp_names busy = {
+		"pipe_rt_cross_busy", NULL, NULL, "pipe_write_wake_busy",
+		"pipe_oneway_busy",   w4
+	};
 	struct cal_idle_hog hogs[2];
 	int r;
 

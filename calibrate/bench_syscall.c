@@ -137,8 +137,8 @@ static int stream_calls(const struct cal_plan *p, struct cal_set *set, int wfd,
 				return -1;
 		t2 = cal_now();
 		snprintf(m, sizeof(m),
-			 "a %zu-byte write() into %s that no reader waits on", size,
-			 what);
+			 "a %zu-byte write() into %s that no reader waits on",
+			 size, what);
 		add(set, wname, m, t1 - t0, k);
 		snprintf(m, sizeof(m),
 			 "a %zu-byte read() from %s that holds the data", size,
@@ -174,8 +174,8 @@ static void futex_calls(const struct cal_plan *p, struct cal_set *set)
 	}
 }
 
-int cal_bench_syscalls(const struct cal_plan *p, struct cal_set *set,
-		       char *err, size_t len)
+int cal_bench_syscalls(const struct cal_plan *p, struct cal_set *set, char *err,
+		       size_t len)
 {
 	int fd[2], sv[2], r;
 

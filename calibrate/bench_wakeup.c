@@ -90,7 +90,8 @@ int cal_bench_idle_wakeup(const struct cal_plan *p, struct cal_set *set,
 			  "absolute instant (clock_nanosleep, timer slack "
 			  "1 ns) and reads the clock when it runs: how late; "
 			  "one sample is the mean of %d wakeups",
-			  p->cpu_a, (long long)(SLEEP_NS / CAL_NSEC_PER_USEC), n);
+			  p->cpu_a, (long long)(SLEEP_NS / CAL_NSEC_PER_USEC),
+			  n);
 	if (wakeups(p, set, s, NULL, n, err, len) < 0)
 		return -1;
 	cal_series_method(sb,
@@ -99,14 +100,15 @@ int cal_bench_idle_wakeup(const struct cal_plan *p, struct cal_set *set,
 			  "interrupt's delivery to a running CPU and the "
 			  "switch; one sample is the mean of %d wakeups",
 			  p->cpu_a, n);
-	cal_series_method(sc,
-			  "the CPU time the kernel charged that thread per sleep "
-			  "cycle on the busy CPU (se.sum_exec_runtime of "
-			  "/proc/self/task/TID/sched over a batch of %d, less "
-			  "the cost of reading it): the switch in, the return "
-			  "from the sleep, the next sleep's entry and timer "
-			  "set-up, the switch out",
-			  n);
+	cal_series_method(
+		sc,
+		"the CPU time the kernel charged that thread per sleep "
+		"cycle on the busy CPU (se.sum_exec_runtime of "
+		"/proc/self/task/TID/sched over a batch of %d, less "
+		"the cost of reading it): the switch in, the return "
+		"from the sleep, the next sleep's entry and timer "
+		"set-up, the switch out",
+		n);
 	if (cal_idle_hogs_start(&hog, 1, err, len) < 0)
 		return -1;
 	r = wakeups(p, set, sb, sc, n, err, len);

@@ -90,15 +90,16 @@ static void measure(const struct cal_plan *p, struct cal_set *set,
 		t1 = cal_now();
 		y1 = atomic_load(&sh->yields);
 		cal_thread_switches(&v1, &iv1);
-		cal_series_add(set, s, (double)(t1 - t0) / (double)(k + y1 - y0));
+		cal_series_add(set, s,
+			       (double)(t1 - t0) / (double)(k + y1 - y0));
 		cal_series_add(set, r,
 			       2.0 * (double)(v1 - v0 + iv1 - iv0) /
 				       (double)(k + y1 - y0));
 	}
 }
 
-static int thread_pair(const struct cal_plan *p, struct cal_set *set,
-		       char *err, size_t len)
+static int thread_pair(const struct cal_plan *p, struct cal_set *set, char *err,
+		       size_t len)
 {
 	struct yield_shared sh;
 	struct peer_arg pa = { &sh, p->cpu_a };

@@ -171,7 +171,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			return 1;
 		case ':':
-			cal_error("option '%s' needs a value", argv[optind - 1]);
+			cal_error("option '%s' needs a value",
+				  argv[optind - 1]);
 			return -1;
 		default:
 			cal_error("unknown option '%s'", argv[optind - 1]);
@@ -289,8 +290,7 @@ struct cpu_noise {
 };
 
 /* The CPU time of every task on cpus and the hypervisor's steal. */
-static void sample_stat(struct cpu_noise *nz, const int *cpus, int n,
-			bool end)
+static void sample_stat(struct cpu_noise *nz, const int *cpus, int n, bool end)
 {
 	char *s = cal_read_text("/proc/stat");
 
@@ -332,8 +332,8 @@ static void report_noise(FILE *f, const struct cpu_noise *nz, int n,
 	fprintf(f,
 		"# other load on the CPUs used: %.1f%% of their time (busy "
 		"%.1f s, this run %.1f s of %d CPUs x %.1f s); steal %.1f%%\n",
-		100 * fmax(0, busy - ours) / ((double)n * wall_s),
-		busy, ours, n, wall_s, 100 * steal / ticks);
+		100 * fmax(0, busy - ours) / ((double)n * wall_s), busy, ours,
+		n, wall_s, 100 * steal / ticks);
 }
 
 static void print_series(FILE *f, const struct cal_set *set)
@@ -359,7 +359,8 @@ static void print_costs(FILE *f, const struct cal_fit *fit, double limit)
 		bool pct = strstr(c->name, "_pct") != NULL;
 
 		eevdf_cost_default(c->name, &d);
-		fprintf(f, "%-20s %8lld%s %6lld%s %6.1f%% %6zu %8llu%s %8.2f%s\n",
+		fprintf(f,
+			"%-20s %8lld%s %6lld%s %6.1f%% %6zu %8llu%s %8.2f%s\n",
 			c->name, (long long)c->value, pct ? " %" : "ns",
 			(long long)c->iqr, pct ? " %" : "ns", c->spread_pct,
 			c->samples, (unsigned long long)d, pct ? " %" : "ns",
@@ -380,10 +381,11 @@ int cmd_calibrate(int argc, char **argv)
 	struct cal_check checks[CAL_NR_CHECKS];
 	struct cal_machine_info info;
 	struct cpu_noise *nz = NULL;
-	int cpus[CAL_MAX_CPUS], ncpu, rounds, r, ret = CAL_EXIT_USAGE, noisy = 0;
+	int cpus[CAL_MAX_CPUS], ncpu, rounds, r, ret = CAL_EXIT_USAGE,
+						 noisy = 0;
 	char err[1024], release[128] = "", clk[64], model[160], host[256];
 	char slice_method[200], hz_method[300], today[32], hostname[128];
-	char *text = NULL, *outpath = NULL;
+	char *text = NULL, outpath[300];
 	const char *profile;
 	size_t nchecks = 0;
 	int64_t t_start;
@@ -420,12 +422,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (!o.name)
 		o.name = hostname;
 	if (!o.output) {
-		outpath = malloc(strlen(o.name) + 6);
-		if (!outpath) {
-			cal_error("out of memory");
-			goto out;
-		}
-		sprintf(outpath, "%s.json", o.name);
+		snprintf(outpath, sizeof(outpath), "%.250s.json", o.name);
 		o.output = outpath;
 	}
 	if (!cal_can_write(o.output))
@@ -466,9 +463,9 @@ int cmd_calibrate(int argc, char **argv)
 		static int (*const group[])(const struct cal_plan *,
 					    struct cal_set *, char *,
 					    size_t) = {
-			cal_bench_syscalls,    cal_bench_yield_pairs,
-			cal_bench_pingpong,    cal_bench_idle_wakeup,
-			cal_bench_fork,	       cal_bench_cache,
+			cal_bench_syscalls, cal_bench_yield_pairs,
+			cal_bench_pingpong, cal_bench_idle_wakeup,
+			cal_bench_fork,	    cal_bench_cache,
 		};
 
 		fprintf(stderr, CAL_PROG ": round %d of %d\n", k + 1, rounds);
@@ -596,8 +593,9 @@ int cmd_calibrate(int argc, char **argv)
 			    0 &&
 		    cal_model_checks(m, profile, a, b, &set, checks, &nchecks,
 				     err, sizeof(err)) == 0) {
-			fprintf(rep, "# the model on this machine (kernel "
-				     "profile %s) against the measurements:\n",
+			fprintf(rep,
+				"# the model on this machine (kernel "
+				"profile %s) against the measurements:\n",
 				profile ? profile : eevdf_profile_default());
 			for (size_t i = 0; i < nchecks; i++)
 				fprintf(rep,
@@ -605,8 +603,9 @@ int cmd_calibrate(int argc, char **argv)
 					"%10.1f ns (%+.1f%%): %s\n",
 					checks[i].series, checks[i].measured,
 					checks[i].model,
-					100 * (checks[i].model -
-					       checks[i].measured) /
+					100 *
+						(checks[i].model -
+						 checks[i].measured) /
 						checks[i].measured,
 					checks[i].what);
 		} else {
@@ -624,7 +623,6 @@ out:
 	if (boosted)
 		cal_unboost(old_nice);
 	free(text);
-	free(outpath);
 	free(nz);
 	cal_set_free(&set);
 	cal_topo_free(&topo);

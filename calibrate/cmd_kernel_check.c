@@ -165,7 +165,8 @@ static int parse(int argc, char **argv, struct opts *o)
 				return -1;
 			break;
 		case 'd':
-			if (eevdf_parse_duration(optarg, 3600 * CAL_NSEC_PER_SEC,
+			if (eevdf_parse_duration(optarg,
+						 3600 * CAL_NSEC_PER_SEC,
 						 &o->duration) < 0 ||
 			    o->duration < 100 * CAL_NSEC_PER_MSEC) {
 				cal_error("--duration: '%s' is not a duration "
@@ -214,7 +215,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			return 1;
 		case ':':
-			cal_error("option '%s' needs a value", argv[optind - 1]);
+			cal_error("option '%s' needs a value",
+				  argv[optind - 1]);
 			return -1;
 		default:
 			cal_error("unknown option '%s'", argv[optind - 1]);
@@ -248,11 +250,13 @@ static void list(void)
 			if (m->tol_kind == KC_TOL_INFO)
 				printf("          %s (%s): shown, not judged\n",
 				       name, kc_stat_unit(m->stat));
-			else
+			else /* a share's absolute band is in points */
 				printf("          %s (%s): within %g%s\n", name,
 				       kc_stat_unit(m->stat), m->tol,
 				       m->tol_kind == KC_TOL_REL ?
 					       "%" :
+				       strcmp(kc_stat_unit(m->stat), "%") == 0 ?
+					       " pp" :
 					       kc_stat_unit(m->stat));
 		}
 	}
@@ -324,7 +328,9 @@ static int host_hz(const char *release, int cpu, int64_t slice, char *how,
 		}
 	}
 	if (slice > 0) {
-		struct cal_plan p = { .cpu_a = cpu, .batches = 1, .scale = 100,
+		struct cal_plan p = { .cpu_a = cpu,
+				      .batches = 1,
+				      .scale = 100,
 				      .hog_ns = 600 * CAL_NSEC_PER_MSEC,
 				      .slice_ns = slice };
 		struct cal_set set;
@@ -390,7 +396,8 @@ static int64_t host_slice(void)
 	int64_t v = 0;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", cal_gettid());
-	if ((s = cal_read_text(path)) && !cal_parse_sched_field(s, "se.slice", &v))
+	if ((s = cal_read_text(path)) &&
+	    !cal_parse_sched_field(s, "se.slice", &v))
 		v = 0;
 	free(s);
 	return v;

@@ -63,10 +63,9 @@ static bool have(const struct cal_set *set, const char *const *names, size_t n)
  * (|coef|), a bound that needs no independence; the samples are the
  * fewest of any input.
  */
-static struct cal_cost *add(struct cal_fit *fit, const struct cal_set *set,
-			    const char *name, double value,
-			    const struct term *in, size_t nr_in,
-			    const char *fmt, ...)
+static struct cal_cost *
+add(struct cal_fit *fit, const struct cal_set *set, const char *name,
+    double value, const struct term *in, size_t nr_in, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
 static struct cal_cost *add(struct cal_fit *fit, const struct cal_set *set,
@@ -107,8 +106,7 @@ static struct cal_cost *add(struct cal_fit *fit, const struct cal_set *set,
 	return c;
 }
 
-const struct cal_cost *cal_fit_find(const struct cal_fit *fit,
-				    const char *name)
+const struct cal_cost *cal_fit_find(const struct cal_fit *fit, const char *name)
 {
 	for (size_t i = 0; i < fit->nr; i++)
 		if (strcmp(fit->cost[i].name, name) == 0)
@@ -129,7 +127,8 @@ static void direct(struct cal_fit *fit, const struct cal_set *set)
 	static const struct {
 		const char *cost, *series, *what;
 	} one[] = {
-		{ "gettimeofday", "clock_read", "a clock_gettime() in the vDSO" },
+		{ "gettimeofday", "clock_read",
+		  "a clock_gettime() in the vDSO" },
 		{ "syscall", "syscall_getppid", "getppid()" },
 		{ "pipe_write", "pipe_write_nowake",
 		  "a 4-byte pipe write() that wakes nobody" },
@@ -220,7 +219,8 @@ static void local_wakeup(struct cal_fit *fit, const struct cal_set *set)
 	struct term t[5];
 
 	if (!have(set, need, 3) || !cal_fit_find(fit, "pipe_write") ||
-	    !cal_fit_find(fit, "pipe_read") || !cal_fit_find(fit, "ctxsw_thread")) {
+	    !cal_fit_find(fit, "pipe_read") ||
+	    !cal_fit_find(fit, "ctxsw_thread")) {
 		note(fit, "ttwu_local: not measured");
 		return;
 	}

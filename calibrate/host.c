@@ -28,8 +28,10 @@ bool cal_clock_is_vdso(char *name, size_t len)
 {
 	/* the clocksources whose vdso_clock_mode is not VDSO_CLOCKMODE_NONE */
 	static const char *const vdso[] = {
-		"tsc",	     "arch_sys_counter",
-		"kvm-clock", "hyperv_clocksource_tsc_page",
+		"tsc",
+		"arch_sys_counter",
+		"kvm-clock",
+		"hyperv_clocksource_tsc_page",
 		"riscv_clocksource",
 	};
 	char *s = cal_read_text("/sys/devices/system/clocksource/"

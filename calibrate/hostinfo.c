@@ -78,12 +78,14 @@ bool cal_parse_sched_field(const char *text, const char *field, int64_t *out)
 {
 	size_t fl = strlen(field);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
 		const char *p = l;
 		char *end;
 		long long v;
 
-		if (strncmp(p, field, fl) != 0 || (p[fl] != ' ' && p[fl] != ':'))
+		if (strncmp(p, field, fl) != 0 ||
+		    (p[fl] != ' ' && p[fl] != ':'))
 			continue;
 		p += fl;
 		while (*p == ' ')
@@ -108,7 +110,8 @@ static const char *field_value(const char *text, const char *field)
 {
 	size_t fl = strlen(field);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
 		const char *p = l + fl;
 
 		if (strncmp(l, field, fl) != 0 || (*p != ' ' && *p != ':'))
@@ -169,7 +172,8 @@ bool cal_parse_stat_cpu(const char *text, int cpu, struct cal_cpu_times *out)
 	char want[32];
 	size_t wl = (size_t)snprintf(want, sizeof(want), "cpu%d ", cpu);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
 		unsigned long long v[8] = { 0 };
 		const char *p = l + wl;
 
@@ -219,8 +223,8 @@ static int read_llc(const char *root, int cpu, int *level)
 		const char *p;
 
 		snprintf(rel, sizeof(rel),
-			 "sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu,
-			 idx);
+			 "sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 cpu, idx);
 		if (!(lv = read_at(root, rel)))
 			continue;
 		p = lv;
@@ -327,7 +331,11 @@ const struct cal_cpu *cal_topo_find(const struct cal_topo *t, int cpu)
 	return NULL;
 }
 
-enum topo_field { F_CORE, F_LLC, F_PACKAGE };
+enum topo_field {
+	F_CORE,
+	F_LLC,
+	F_PACKAGE
+};
 
 static int field(const struct cal_cpu *c, enum topo_field f)
 {

@@ -168,16 +168,16 @@ struct kc_row {
 	const char *exp;
 	char metric[64];
 	const char *unit;
-	double kernel;		/* the median of the kernel's runs */
-	double kmin, kmax;	/* their range */
-	size_t runs;		/* how many runs gave the figure */
+	double kernel;	   /* the median of the kernel's runs */
+	double kmin, kmax; /* their range */
+	size_t runs;	   /* how many runs gave the figure */
 	double sim;
-	double diff;		/* sim - kernel */
+	double diff; /* sim - kernel */
 	enum kc_tol tol_kind;
 	double tol;
-	bool busy;		/* other tasks took the CPU in every run */
-	const char *verdict;	/* ok, DIFF, noisy, info, skipped */
-	char why[200];		/* a skipped row's reason */
+	bool busy;	     /* other tasks took the CPU in every run */
+	const char *verdict; /* ok, DIFF, noisy, info, skipped */
+	char why[200];	     /* a skipped row's reason */
 };
 
 /*
@@ -192,22 +192,22 @@ void kc_row_judge(struct kc_row *row);
  * tick_ns sets a floor under the tolerance of a share: a window of W ns
  * measures a share only to about two ticks in W (a run cut at each end).
  */
-size_t kc_rows(const struct kc_exp *e, const struct kc_run *kruns,
-	       size_t nruns, const struct kc_run *srun, double max_foreign,
-	       int64_t tick_ns, struct kc_row *rows, size_t max);
+size_t kc_rows(const struct kc_exp *e, const struct kc_run *kruns, size_t nruns,
+	       const struct kc_run *srun, double max_foreign, int64_t tick_ns,
+	       struct kc_row *rows, size_t max);
 
 struct kc_header {
-	const char *release;  /* uname -r */
-	const char *profile;  /* the kernel profile simulated */
-	const char *machine;  /* its name */
+	const char *release; /* uname -r */
+	const char *profile; /* the kernel profile simulated */
+	const char *machine; /* its name */
 	bool calibrated;
 	int cpu;
 	int runs;
 	struct kc_timing timing;
-	int64_t base_slice;   /* the kernel's */
-	int64_t sim_slice;    /* the simulation's */
+	int64_t base_slice; /* the kernel's */
+	int64_t sim_slice;  /* the simulation's */
 	int hz;
-	bool boosted;	      /* measured with --boost */
+	bool boosted; /* measured with --boost */
 };
 /* What the real side of one experiment met. */
 struct kc_exp_note {
@@ -222,8 +222,7 @@ size_t kc_table_text(FILE *f, const struct kc_header *h,
 		     const struct kc_exp_note *notes, size_t nr_notes);
 /* The same as JSON ("eevdf-sim-kernel-check/1"), malloc()ed. */
 char *kc_table_json(const struct kc_header *h, const struct kc_row *rows,
-		    size_t n, const struct kc_exp_note *notes,
-		    size_t nr_notes);
+		    size_t n, const struct kc_exp_note *notes, size_t nr_notes);
 
 /* kc_record.c: the kernel's runs saved and read back, for tests and for
  * comparing a recording with a changed model. */

@@ -84,7 +84,9 @@ static bool runs(const struct kc_run *r, int t, bool mean, double *out)
 static bool latency(const struct kc_task_obs *o, enum kc_stat s, double *out)
 {
 	static const unsigned permille[] = {
-		[KS_LAT_P50] = 500, [KS_LAT_P90] = 900, [KS_LAT_P99] = 990,
+		[KS_LAT_P50] = 500,
+		[KS_LAT_P90] = 900,
+		[KS_LAT_P99] = 990,
 		[KS_LAT_MAX] = 1000,
 	};
 	size_t n = o->nr_lat, prompt = 0;

@@ -16,82 +16,162 @@
 #define MS 1000000LL
 #define US 1000LL
 
-#define HOG(n, nc) { .name = (n), .role = KC_HOG, .nice = (nc) }
-#define SHARE(t, tol) { KS_SHARE, (t), KC_TOL_ABS, (tol) }
-#define RUNS(t) { KS_RUN_P50, (t), KC_TOL_REL, 10 }, \
-		{ KS_RUN_MEAN, (t), KC_TOL_REL, 10 }
+#define HOG(n, nc)                                                             \
+	{                                                                      \
+		.name = (n), .role = KC_HOG, .nice = (nc)                      \
+	}
+/* A figure of task t with its tolerance. */
+#define FIG(s, t, kind, tl)                                                    \
+	{                                                                      \
+		.stat = (s), .task = (t), .tol_kind = (kind), .tol = (tl)      \
+	}
+#define SHARE(t, tl) FIG(KS_SHARE, (t), KC_TOL_ABS, (tl))
+#define SHOWN(s, t) FIG((s), (t), KC_TOL_INFO, 0)
 
 static const struct kc_exp exps[] = {
-	{ "nice-2", "two hogs at nice 0 and 5 share one CPU by weight "
-		    "(1024 : 335)",
-	  1, 2, { HOG("nice0", 0), HOG("nice5", 5) },
-	  1, { SHARE(1, 0.5) } },
-	{ "nice-3", "three hogs at nice 0, 3 and 7 (1024 : 526 : 215)",
-	  1, 3, { HOG("nice0", 0), HOG("nice3", 3), HOG("nice7", 7) },
-	  2, { SHARE(1, 0.5), SHARE(2, 0.5) } },
-	{ "hog-runs", "two nice-0 hogs: each runs until a tick finds its "
-		      "slice used up",
-	  1, 2, { HOG("hog0", 0), HOG("hog1", 0) },
-	  2, { RUNS(0) } },
+	{
+		.name = "nice-2",
+		.what = "two hogs at nice 0 and 5 share one CPU by weight "
+			"(1024 : 335)",
+		.nr_tasks = 2,
+		.task = { HOG("nice0", 0), HOG("nice5", 5) },
+		.nr_metrics = 1,
+		.metric = { SHARE(1, 0.5) },
+	},
+	{
+		.name = "nice-3",
+		.what = "three hogs at nice 0, 3 and 7 (1024 : 526 : 215)",
+		.nr_tasks = 3,
+		.task = { HOG("nice0", 0), HOG("nice3", 3), HOG("nice7", 7) },
+		.nr_metrics = 2,
+		.metric = { SHARE(1, 0.5), SHARE(2, 0.5) },
+	},
+	{
+		.name = "hog-runs",
+		.what = "two nice-0 hogs: each runs until a tick finds its "
+			"slice used up",
+		.nr_tasks = 2,
+		.task = { HOG("hog0", 0), HOG("hog1", 0) },
+		.nr_metrics = 2,
+		.metric = { FIG(KS_RUN_P50, 0, KC_TOL_REL, 10),
+			    FIG(KS_RUN_MEAN, 0, KC_TOL_REL, 10) },
+	},
 	/* a 12 ms run is cut by any other task that runs in it (a kernel
 	 * thread, another session), which the model does not have: the
 	 * median is judged, the mean only shown */
-	{ "slice", "two hogs with 10 ms custom slices (sched_attr."
-		   "sched_runtime): runs of whole ticks past 10 ms",
-	  1, 2, { { .name = "slice0", .role = KC_HOG, .slice = 10 * MS },
-		  { .name = "slice1", .role = KC_HOG, .slice = 10 * MS } },
-	  2, { { KS_RUN_P50, 0, KC_TOL_REL, 10 },
-	       { KS_RUN_MEAN, 0, KC_TOL_INFO, 0 } } },
-	{ "slice-mix", "a hog with a 10 ms custom slice against one with "
-		       "the default",
-	  1, 2, { { .name = "slice10ms", .role = KC_HOG, .slice = 10 * MS },
-		  HOG("default", 0) },
-	  3, { { KS_RUN_P50, 0, KC_TOL_REL, 10 },
-	       { KS_RUN_P50, 1, KC_TOL_REL, 10 }, SHARE(0, 1.0) } },
-	{ "idle", "a SCHED_IDLE hog (weight 3) against a nice-0 hog, runs "
-		  "three times as long",
-	  3, 2, { { .name = "idle", .role = KC_HOG, .idle = true },
-		  HOG("hog", 0) },
-	  2, { SHARE(0, 0.1), { KS_RUN_P50, 0, KC_TOL_REL, 25 } } },
-	{ "yield", "a task calling sched_yield() in a loop against a hog",
-	  1, 2, { { .name = "yielder", .role = KC_YIELDER }, HOG("hog", 0) },
-	  2, { SHARE(0, 0.5), { KS_YIELD_RATE, 0, KC_TOL_REL, 25 } } },
-	{ "sleeper", "a task that runs 1 ms and sleeps 3.3 ms, against a hog",
-	  1, 2, { { .name = "sleeper", .role = KC_SLEEPER, .run = 1 * MS,
-		    .period = 3300 * US },
-		  HOG("hog", 0) },
-	  5, { SHARE(0, 2.0), { KS_LAT_PROMPT, 0, KC_TOL_ABS, 10 },
-	       { KS_LAT_MEAN, 0, KC_TOL_REL, 25 },
-	       { KS_LAT_P90, 0, KC_TOL_REL, 25 },
-	       { KS_LAT_MAX, 0, KC_TOL_INFO, 0 } } },
+	{
+		.name = "slice",
+		.what = "two hogs with 10 ms custom slices (sched_attr."
+			"sched_runtime): runs of whole ticks past 10 ms",
+		.nr_tasks = 2,
+		.task = { { .name = "slice0", .role = KC_HOG, .slice = 10 * MS },
+			  { .name = "slice1",
+			    .role = KC_HOG,
+			    .slice = 10 * MS } },
+		.nr_metrics = 2,
+		.metric = { FIG(KS_RUN_P50, 0, KC_TOL_REL, 10),
+			    SHOWN(KS_RUN_MEAN, 0) },
+	},
+	{
+		.name = "slice-mix",
+		.what = "a hog with a 10 ms custom slice against one with the "
+			"default",
+		.nr_tasks = 2,
+		.task = { { .name = "slice10ms",
+			    .role = KC_HOG,
+			    .slice = 10 * MS },
+			  HOG("default", 0) },
+		.nr_metrics = 3,
+		.metric = { FIG(KS_RUN_P50, 0, KC_TOL_REL, 10),
+			    FIG(KS_RUN_P50, 1, KC_TOL_REL, 10), SHARE(0, 1.0) },
+	},
+	{
+		.name = "idle",
+		.what = "a SCHED_IDLE hog (weight 3) against a nice-0 hog, "
+			"runs three times as long",
+		.length = 3,
+		.nr_tasks = 2,
+		.task = { { .name = "idle", .role = KC_HOG, .idle = true },
+			  HOG("hog", 0) },
+		.nr_metrics = 2,
+		.metric = { SHARE(0, 0.1), FIG(KS_RUN_P50, 0, KC_TOL_REL, 25) },
+	},
+	{
+		.name = "yield",
+		.what = "a task calling sched_yield() in a loop against a hog",
+		.nr_tasks = 2,
+		.task = { { .name = "yielder", .role = KC_YIELDER },
+			  HOG("hog", 0) },
+		.nr_metrics = 2,
+		.metric = { SHARE(0, 0.5),
+			    FIG(KS_YIELD_RATE, 0, KC_TOL_REL, 25) },
+	},
+	{
+		.name = "sleeper",
+		.what = "a task that runs 1 ms and sleeps 3.3 ms, against a "
+			"hog",
+		.nr_tasks = 2,
+		.task = { { .name = "sleeper",
+			    .role = KC_SLEEPER,
+			    .run = 1 * MS,
+			    .period = 3300 * US },
+			  HOG("hog", 0) },
+		.nr_metrics = 5,
+		.metric = { SHARE(0, 2.0),
+			    FIG(KS_LAT_PROMPT, 0, KC_TOL_ABS, 10),
+			    FIG(KS_LAT_MEAN, 0, KC_TOL_REL, 25),
+			    FIG(KS_LAT_P90, 0, KC_TOL_REL, 25),
+			    SHOWN(KS_LAT_MAX, 0) },
+	},
 	/* nearly every wakeup is prompt: the mean is the few that are not
 	 * (about 20 a run, a sampling error of about 25%), so it is shown;
 	 * the p50 is the prompt wakeup's own latency */
-	{ "short-slice", "the same sleeper with a 0.1 ms custom slice: it "
-			 "preempts the hog when it wakes (PREEMPT_SHORT)",
-	  1, 2, { { .name = "sleeper", .role = KC_SLEEPER, .run = 1 * MS,
-		    .period = 3300 * US, .slice = 100 * US },
-		  HOG("hog", 0) },
-	  5, { SHARE(0, 2.0), { KS_LAT_PROMPT, 0, KC_TOL_ABS, 10 },
-	       { KS_LAT_P50, 0, KC_TOL_ABS, 50 },
-	       { KS_LAT_MEAN, 0, KC_TOL_INFO, 0 },
-	       { KS_LAT_MAX, 0, KC_TOL_INFO, 0 } } },
-	{ "periodic", "a task woken every 1 ms on an absolute grid (as "
-		      "cyclictest) next to two hogs",
-	  1, 3, { { .name = "periodic", .role = KC_PERIODIC, .period = 1 * MS },
-		  HOG("hog0", 0), HOG("hog1", 0) },
-	  4, { { KS_LAT_PROMPT, 0, KC_TOL_ABS, 10 },
-	       { KS_LAT_P50, 0, KC_TOL_ABS, 50 },
-	       { KS_LAT_P99, 0, KC_TOL_REL, 50 },
-	       { KS_LAT_MAX, 0, KC_TOL_INFO, 0 } } },
-	{ "pipe", "two tasks ping-pong a 4-byte token over two pipes on one "
-		  "CPU (perf bench sched pipe)",
-	  1, 2, { { .name = "ping", .role = KC_PIPE_PING },
-		  { .name = "pong", .role = KC_PIPE_PONG } },
-	  4, { { KS_SWITCHES_PER_RT, 0, KC_TOL_REL, 5 },
-	       { KS_BLOCKS_PER_RT, 0, KC_TOL_REL, 5 },
-	       { KS_RT, 0, KC_TOL_REL, 15 },
-	       { KS_SWITCH_RATE, 0, KC_TOL_REL, 15 } } },
+	{
+		.name = "short-slice",
+		.what = "the same sleeper with a 0.1 ms custom slice: it "
+			"preempts the hog when it wakes (PREEMPT_SHORT)",
+		.nr_tasks = 2,
+		.task = { { .name = "sleeper",
+			    .role = KC_SLEEPER,
+			    .run = 1 * MS,
+			    .period = 3300 * US,
+			    .slice = 100 * US },
+			  HOG("hog", 0) },
+		.nr_metrics = 5,
+		.metric = { SHARE(0, 2.0),
+			    FIG(KS_LAT_PROMPT, 0, KC_TOL_ABS, 10),
+			    FIG(KS_LAT_P50, 0, KC_TOL_ABS, 50),
+			    SHOWN(KS_LAT_MEAN, 0), SHOWN(KS_LAT_MAX, 0) },
+	},
+	{
+		.name = "periodic",
+		.what = "a task woken every 1 ms on an absolute grid (as "
+			"cyclictest) next to two hogs",
+		.nr_tasks = 3,
+		.task = { { .name = "periodic",
+			    .role = KC_PERIODIC,
+			    .period = 1 * MS },
+			  HOG("hog0", 0),
+			  HOG("hog1", 0) },
+		.nr_metrics = 4,
+		.metric = { FIG(KS_LAT_PROMPT, 0, KC_TOL_ABS, 10),
+			    FIG(KS_LAT_P50, 0, KC_TOL_ABS, 50),
+			    FIG(KS_LAT_P99, 0, KC_TOL_REL, 50),
+			    SHOWN(KS_LAT_MAX, 0) },
+	},
+	{
+		.name = "pipe",
+		.what = "two tasks ping-pong a 4-byte token over two pipes on "
+			"one CPU (perf bench sched pipe)",
+		.nr_tasks = 2,
+		.task = { { .name = "ping", .role = KC_PIPE_PING },
+			  { .name = "pong", .role = KC_PIPE_PONG } },
+		.nr_metrics = 4,
+		.metric = { FIG(KS_SWITCHES_PER_RT, 0, KC_TOL_REL, 5),
+			    FIG(KS_BLOCKS_PER_RT, 0, KC_TOL_REL, 5),
+			    FIG(KS_RT, 0, KC_TOL_REL, 15),
+			    FIG(KS_SWITCH_RATE, 0, KC_TOL_REL, 15) },
+	},
 };
 
 struct kc_timing kc_exp_timing(const struct kc_exp *e,

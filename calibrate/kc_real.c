@@ -301,8 +301,8 @@ int kc_real_run(const struct kc_exp *e, int cpu, const struct kc_timing *t,
 		if (arg[i].err < 0) {
 			/* a kernel without the feature: the experiment is
 			 * skipped, not failed */
-			snprintf(r->skipped, sizeof(r->skipped),
-				 "%s: %s: %s", e->task[i].name,
+			snprintf(r->skipped, sizeof(r->skipped), "%s: %s: %s",
+				 e->task[i].name,
 				 arg[i].what ? arg[i].what : "pipe",
 				 strerror(-arg[i].err));
 			return 0;

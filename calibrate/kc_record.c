@@ -40,10 +40,10 @@ static cJSON *task_json(const char *name, const struct kc_task_obs *o)
 
 	cJSON_AddStringToObject(t, "name", name);
 	for (size_t i = 0; i < o->tl.n; i++) {
-		cJSON_AddItemToArray(seg, cJSON_CreateNumber(
-						  (double)o->tl.seg[i].start));
-		cJSON_AddItemToArray(seg,
-				     cJSON_CreateNumber((double)o->tl.seg[i].end));
+		cJSON_AddItemToArray(
+			seg, cJSON_CreateNumber((double)o->tl.seg[i].start));
+		cJSON_AddItemToArray(
+			seg, cJSON_CreateNumber((double)o->tl.seg[i].end));
 	}
 	cJSON_AddItemToObject(t, "segments", seg);
 	cJSON_AddItemToObject(t, "latencies", int_array(o->lat, o->nr_lat));
@@ -137,8 +137,8 @@ static size_t push_key(struct reader *rd, const char *key)
 {
 	size_t old = strlen(rd->path);
 
-	snprintf(rd->path + old, sizeof(rd->path) - old, "%s%s",
-		 old ? "." : "", key);
+	snprintf(rd->path + old, sizeof(rd->path) - old, "%s%s", old ? "." : "",
+		 key);
 	return old;
 }
 
@@ -165,7 +165,8 @@ static int get_int(struct reader *rd, const cJSON *obj, const char *key,
 
 	if (!it)
 		r = bad(rd, "missing");
-	else if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble))
+	else if (!cJSON_IsNumber(it) ||
+		 it->valuedouble != floor(it->valuedouble))
 		r = bad(rd, "must be an integer");
 	else if (it->valuedouble < (double)lo || it->valuedouble > (double)hi)
 		r = bad(rd, "must be between %lld and %lld", (long long)lo,
@@ -224,15 +225,18 @@ static int get_times(struct reader *rd, const cJSON *obj, const char *key,
 		int64_t v;
 		int r = 0;
 
-		if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble))
+		if (!cJSON_IsNumber(it) ||
+		    it->valuedouble != floor(it->valuedouble))
 			r = bad(rd, "must be an integer of ns");
-		else if (it->valuedouble < 0 || it->valuedouble > (double)REC_MAX_NS)
+		else if (it->valuedouble < 0 ||
+			 it->valuedouble > (double)REC_MAX_NS)
 			r = bad(rd, "must be between 0 and %lld",
 				(long long)REC_MAX_NS);
 		v = (int64_t)it->valuedouble;
 		if (!r && segments && v < prev)
-			r = bad(rd, "%lld is before %lld: segments are in "
-				    "time order",
+			r = bad(rd,
+				"%lld is before %lld: segments are in "
+				"time order",
 				(long long)v, (long long)prev);
 		if (!r && segments && i % 2 && !tl_push(&o->tl, start, v))
 			r = bad(rd, "out of memory");
@@ -255,7 +259,7 @@ static int read_task(struct reader *rd, const cJSON *obj,
 		     const struct kc_task *task, struct kc_task_obs *o)
 {
 	static const char *const keys[] = { "name",   "segments", "latencies",
-					    "yields", "rts",	   "switches",
+					    "yields", "rts",	  "switches",
 					    "blocks" };
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(obj, "name");
 	int64_t y, r, s, b;
@@ -284,9 +288,8 @@ static int read_task(struct reader *rd, const cJSON *obj,
 	return 0;
 }
 
-static int read_run(struct reader *rd, const cJSON *obj,
-		    const struct kc_exp *e, const struct kc_timing *t,
-		    struct kc_run *run)
+static int read_run(struct reader *rd, const cJSON *obj, const struct kc_exp *e,
+		    const struct kc_timing *t, struct kc_run *run)
 {
 	static const char *const keys[] = { "tasks", "skipped" };
 	const cJSON *sk = cJSON_GetObjectItemCaseSensitive(obj, "skipped");
@@ -342,8 +345,9 @@ static int read_exp(struct reader *rd, const cJSON *obj,
 	if (!cJSON_IsString(name))
 		return bad(rd, name ? "must be a string" : "missing");
 	if (!(e = kc_experiment_find(name->valuestring)))
-		return bad(rd, "unknown experiment '%s' (eevdf-sim kernel-check "
-			       "--list names them)",
+		return bad(rd,
+			   "unknown experiment '%s' (eevdf-sim kernel-check "
+			   "--list names them)",
 			   name->valuestring);
 	pop(rd, old);
 	for (size_t j = 0; j < k; j++)
@@ -377,13 +381,15 @@ static int read_exp(struct reader *rd, const cJSON *obj,
 static int read_doc(struct reader *rd, const cJSON *root,
 		    struct kc_recording *rec)
 {
-	static const char *const keys[] = { "format",	   "kernel",
-					    "cpu",	   "hz",	  "runs",
-					    "duration_ns", "warmup_ns",
-					    "base_slice_ns", "experiments" };
+	static const char *const keys[] = { "format",	  "kernel",
+					    "cpu",	  "hz",
+					    "runs",	  "duration_ns",
+					    "warmup_ns",  "base_slice_ns",
+					    "experiments" };
 	const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
 	const cJSON *kern = cJSON_GetObjectItemCaseSensitive(root, "kernel");
-	const cJSON *exps = cJSON_GetObjectItemCaseSensitive(root, "experiments");
+	const cJSON *exps = cJSON_GetObjectItemCaseSensitive(root,
+							     "experiments");
 	int64_t cpu, hz, runs, d, w, s;
 	size_t old, i = 0;
 

@@ -101,8 +101,7 @@ static cJSON *record_lat(const char *metric, const char *at,
 	return op("if", a);
 }
 
-static cJSON *program(const struct kc_task *k, int i,
-		      const struct kc_timing *t)
+static cJSON *program(const struct kc_task *k, int i, const struct kc_timing *t)
 {
 	cJSON *p = cJSON_CreateArray(), *body = cJSON_CreateArray(), *a;
 	char cond[160], metric[16], ns[32];
@@ -111,7 +110,8 @@ static cJSON *program(const struct kc_task *k, int i,
 	window_cond(cond, sizeof(cond), "now", t);
 	switch (k->role) {
 	case KC_HOG:
-		cJSON_AddItemToArray(body, op("run", cJSON_CreateString("10ms")));
+		cJSON_AddItemToArray(body,
+				     op("run", cJSON_CreateString("10ms")));
 		break;
 	case KC_YIELDER:
 		cJSON_AddItemToArray(body, op("yield", cJSON_CreateObject()));
@@ -120,8 +120,8 @@ static cJSON *program(const struct kc_task *k, int i,
 	case KC_SLEEPER:
 		snprintf(ns, sizeof(ns), "now + %lld", (long long)k->period);
 		cJSON_AddItemToArray(p, op_let("@k", "0"));
-		cJSON_AddItemToArray(body,
-				     op("run", cJSON_CreateNumber((double)k->run)));
+		cJSON_AddItemToArray(
+			body, op("run", cJSON_CreateNumber((double)k->run)));
 		cJSON_AddItemToArray(body, op_let("@at", ns));
 		cJSON_AddItemToArray(body, op_str("sleep_until", "at", "@at"));
 		cJSON_AddItemToArray(body, record_lat(metric, "@at", t));
@@ -216,7 +216,8 @@ char *kc_workload(const struct kc_exp *e, int cpu, const struct kc_timing *t)
 			cJSON *c = cJSON_CreateObject();
 
 			cJSON_AddStringToObject(c, "type", "channel");
-			cJSON_AddStringToObject(c, "name", i == 1 ? "p1" : "p2");
+			cJSON_AddStringToObject(c, "name",
+						i == 1 ? "p1" : "p2");
 			cJSON_AddStringToObject(c, "kind", "pipe");
 			cJSON_AddItemToArray(objs, c);
 		}
@@ -257,8 +258,8 @@ static void trace(void *ud, const struct eevdf_trace_event *ev)
 		tr->on[prev] = false;
 		if (ev->time >= r->from && ev->time < r->to) {
 			r->task[prev].switches++;
-			r->task[prev].blocks +=
-				ev->prev_state == EEVDF_TASK_SLEEPING;
+			r->task[prev].blocks += ev->prev_state ==
+						EEVDF_TASK_SLEEPING;
 		}
 	}
 	if (next >= 0 && next < r->nr_tasks) {
@@ -278,7 +279,8 @@ static bool samples(const cJSON *res, const char *name, struct kc_task_obs *o)
 	{
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value");
 
-		if (cJSON_IsNumber(v) && !kc_obs_add_lat(o, (int64_t)v->valuedouble))
+		if (cJSON_IsNumber(v) &&
+		    !kc_obs_add_lat(o, (int64_t)v->valuedouble))
 			return false;
 	}
 	return true;
@@ -290,9 +292,13 @@ int kc_sim_run(const struct kc_exp *e, const struct kc_sim *s,
 {
 	struct tracer tr;
 	struct cal_simrun sr = {
-		.machine = s->machine, .kernel = s->kernel,
-		.feat_on = s->feat_on, .feat_off = s->feat_off,
-		.base_slice = s->base_slice, .trace = trace, .trace_ud = &tr,
+		.machine = s->machine,
+		.kernel = s->kernel,
+		.feat_on = s->feat_on,
+		.feat_off = s->feat_off,
+		.base_slice = s->base_slice,
+		.trace = trace,
+		.trace_ud = &tr,
 	};
 	char *json = kc_workload(e, s->cpu, t), name[64];
 	cJSON *res = NULL;
@@ -320,7 +326,8 @@ int kc_sim_run(const struct kc_exp *e, const struct kc_sim *s,
 	for (int i = 0; i < e->nr_tasks; i++) {
 		char metric[16];
 
-		if (tr.on[i] && !tl_push(&r->task[i].tl, tr.open[i], t->duration))
+		if (tr.on[i] &&
+		    !tl_push(&r->task[i].tl, tr.open[i], t->duration))
 			tr.nomem = true;
 		snprintf(metric, sizeof(metric), "lat%d", i);
 		if (!samples(res, metric, &r->task[i]))

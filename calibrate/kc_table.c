@@ -15,8 +15,9 @@
 /* The tolerance in the figure's unit. */
 static double tol_abs(const struct kc_row *row)
 {
-	return row->tol_kind == KC_TOL_REL ? row->tol / 100 * fabs(row->kernel) :
-					     row->tol;
+	return row->tol_kind == KC_TOL_REL ?
+		       row->tol / 100 * fabs(row->kernel) :
+		       row->tol;
 }
 
 void kc_row_judge(struct kc_row *row)
@@ -35,9 +36,9 @@ void kc_row_judge(struct kc_row *row)
 		row->verdict = "noisy";
 }
 
-size_t kc_rows(const struct kc_exp *e, const struct kc_run *kruns,
-	       size_t nruns, const struct kc_run *srun, double max_foreign,
-	       int64_t tick_ns, struct kc_row *rows, size_t max)
+size_t kc_rows(const struct kc_exp *e, const struct kc_run *kruns, size_t nruns,
+	       const struct kc_run *srun, double max_foreign, int64_t tick_ns,
+	       struct kc_row *rows, size_t max)
 {
 	size_t n = 0, quiet = 0;
 	const char *skipped = NULL;
@@ -102,7 +103,12 @@ static const char *num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
-	snprintf(buf, len, a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f", v);
+	snprintf(buf, len,
+		 a >= 1000 ? "%.0f" :
+		 a >= 100  ? "%.1f" :
+		 a >= 1	   ? "%.2f" :
+			     "%.3f",
+		 v);
 	return buf;
 }
 
@@ -131,8 +137,9 @@ size_t kc_table_text(FILE *f, const struct kc_header *h,
 		"# kernel-check: Linux %s against the simulator, kernel "
 		"profile %s, machine %s%s\n",
 		h->release, h->profile, h->machine,
-		h->calibrated ? " (calibrated)" : " (default costs: run "
-						  "eevdf-sim calibrate)");
+		h->calibrated ? " (calibrated)" :
+				" (default costs: run "
+				"eevdf-sim calibrate)");
 	fprintf(f,
 		"# CPU %d, %d run%s of %.3f s per experiment (the first %.3f "
 		"s left out), HZ %d, base slice %.3f ms (simulated %.3f ms)%s\n",
@@ -142,19 +149,21 @@ size_t kc_table_text(FILE *f, const struct kc_header *h,
 		(double)h->base_slice / 1e6, (double)h->sim_slice / 1e6,
 		h->boosted ? ", session boosted" : "");
 	fprintf(f, "%-9s %-34s %10s %21s %10s %9s %7s  %s\n", "experiment",
-		"figure", "kernel", "(runs' range)", "simulated", "diff",
-		"tol", "verdict");
+		"figure", "kernel", "(runs' range)", "simulated", "diff", "tol",
+		"verdict");
 	for (size_t i = 0; i < n; i++) {
 		const struct kc_row *r = &rows[i];
 		char name[80], k[32], lo[32], hi[32], s[32], d[32], t[32];
 		char range[48];
 
 		snprintf(name, sizeof(name), "%s%s%s%s", r->metric,
-			 r->unit[0] ? " (" : "", r->unit, r->unit[0] ? ")" : "");
+			 r->unit[0] ? " (" : "", r->unit,
+			 r->unit[0] ? ")" : "");
 		for (size_t j = 0; j < 5; j++)
 			count[j] += strcmp(r->verdict, kinds[j]) == 0;
 		if (strcmp(r->verdict, "skipped") == 0) {
-			fprintf(f, "%-9s %-34s %10s %21s %10s %9s %7s  %s: %s\n",
+			fprintf(f,
+				"%-9s %-34s %10s %21s %10s %9s %7s  %s: %s\n",
 				r->exp, name, "-", "", "-", "-", "-",
 				r->verdict, r->why);
 			continue;
@@ -181,8 +190,7 @@ size_t kc_table_text(FILE *f, const struct kc_header *h,
 }
 
 char *kc_table_json(const struct kc_header *h, const struct kc_row *rows,
-		    size_t n, const struct kc_exp_note *notes,
-		    size_t nr_notes)
+		    size_t n, const struct kc_exp_note *notes, size_t nr_notes)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *o;
 	char *text, *copy = NULL;
@@ -196,7 +204,8 @@ char *kc_table_json(const struct kc_header *h, const struct kc_row *rows,
 	cJSON_AddNumberToObject(o, "hz", h->hz);
 	cJSON_AddNumberToObject(root, "cpu", h->cpu);
 	cJSON_AddNumberToObject(root, "runs", h->runs);
-	cJSON_AddNumberToObject(root, "duration_ns", (double)h->timing.duration);
+	cJSON_AddNumberToObject(root, "duration_ns",
+				(double)h->timing.duration);
 	cJSON_AddNumberToObject(root, "warmup_ns", (double)h->timing.warmup);
 	cJSON_AddNumberToObject(root, "base_slice_ns", (double)h->base_slice);
 	cJSON_AddNumberToObject(root, "sim_base_slice_ns",
@@ -238,7 +247,8 @@ char *kc_table_json(const struct kc_header *h, const struct kc_row *rows,
 		cJSON_AddStringToObject(o, "name", notes[i].exp);
 		cJSON_AddNumberToObject(o, "runs", notes[i].runs);
 		cJSON_AddNumberToObject(o, "foreign_max_pct",
-					round(notes[i].foreign_max * 100) / 100);
+					round(notes[i].foreign_max * 100) /
+						100);
 		cJSON_AddItemToArray(arr, o);
 	}
 	text = cJSON_Print(root);

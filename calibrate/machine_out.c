@@ -164,12 +164,13 @@ static cJSON *calibration(const struct cal_fit *fit, const struct cal_set *set,
 		if (!s->n)
 			continue;
 		e = cJSON_AddObjectToObject(o, s->name);
-		cJSON_AddNumberToObject(e, "median", tidy(s->st.median, s->unit));
+		cJSON_AddNumberToObject(e, "median",
+					tidy(s->st.median, s->unit));
 		cJSON_AddNumberToObject(e, "iqr", tidy(s->st.iqr, s->unit));
 		cJSON_AddNumberToObject(e, "samples", (double)s->st.n);
 		cJSON_AddStringToObject(e, "unit", s->unit);
-		cJSON_AddStringToObject(e, "method",
-					s->method[0] ? s->method : "unspecified");
+		cJSON_AddStringToObject(
+			e, "method", s->method[0] ? s->method : "unspecified");
 	}
 	return c;
 }
@@ -191,9 +192,9 @@ char *cal_machine_json(const struct cal_topo *t, const struct cal_fit *fit,
 		 "Calibrated by eevdf-sim calibrate%s%s on %s: %d CPUs (%d "
 		 "cores, %d LLC%s, %d package%s), Linux %s, HZ %d%s.",
 		 info->date ? " on " : "", info->date ? info->date : "",
-		 info->host && info->host[0] ? info->host : "this host",
-		 t->nr, cores, llcs, llcs == 1 ? "" : "s", pkgs,
-		 pkgs == 1 ? "" : "s", info->kernel, info->hz,
+		 info->host && info->host[0] ? info->host : "this host", t->nr,
+		 cores, llcs, llcs == 1 ? "" : "s", pkgs, pkgs == 1 ? "" : "s",
+		 info->kernel, info->hz,
 		 info->quick ? " (--quick: fewer samples)" : "");
 	cJSON_AddStringToObject(root, "format", "eevdf-sim-machine/1");
 	cJSON_AddStringToObject(root, "name", info->name);
@@ -206,8 +207,7 @@ char *cal_machine_json(const struct cal_topo *t, const struct cal_fit *fit,
 	for (size_t i = 0; i < fit->nr; i++)
 		cJSON_AddNumberToObject(costs, fit->cost[i].name,
 					(double)fit->cost[i].value);
-	cJSON_AddItemToObject(root, "calibration",
-			      calibration(fit, set, info));
+	cJSON_AddItemToObject(root, "calibration", calibration(fit, set, info));
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text || !topo) {

@@ -10,10 +10,10 @@
 #include "simrun.h"
 
 /* The common head: N operations, the time they took over N. */
-#define HEAD(name)                                                             \
-	"{\"format\":\"eevdf-sim-workload/1\",\"name\":\"" name "\","          \
-	"\"params\":{\"n\":1000,\"a\":0,\"b\":0},\"stop\":{\"when\":\"all_exited\"},"             \
-	"\"duration\":\"60s\",\"metrics\":{\"per_op\":{\"type\":\"value\","     \
+#define HEAD(name)                                                                    \
+	"{\"format\":\"eevdf-sim-workload/1\",\"name\":\"" name "\","                 \
+	"\"params\":{\"n\":1000,\"a\":0,\"b\":0},\"stop\":{\"when\":\"all_exited\"}," \
+	"\"duration\":\"60s\",\"metrics\":{\"per_op\":{\"type\":\"value\","           \
 	"\"unit\":\"ns\"}},"
 #define TIMED_BY(body, ops)                                                    \
 	"[{\"let\":{\"@t0\":\"now\"}},{\"loop\":{\"count\":\"${n}\","          \
@@ -31,10 +31,12 @@ static const struct {
 	{ "yield_pair_thread", "two threads yielding to each other", 1, 2000,
 	  HEAD("yield-pair") "\"tasks\":["
 			     "{\"name\":\"a\",\"kind\":\"thread\",\"cpus\":[\"${a}\"],"
-			     "\"program\":" TIMED_BY("[{\"yield\":{}}]",
-						 "2 * ${n}") "},"
-			     "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
-			     "\"program\":" LOOP("[{\"yield\":{}}]") "}]}" },
+			     "\"program\":" TIMED_BY(
+				     "[{\"yield\":{}}]",
+				     "2 * ${n}") "},"
+						 "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
+						 "\"program\":" LOOP(
+							 "[{\"yield\":{}}]") "}]}" },
 	{ "pipe_rt_same_cpu", "pipe ping-pong on one CPU", 1, 2000,
 	  HEAD("pipe-same-cpu") "\"objects\":["
 				"{\"type\":\"channel\",\"name\":\"p1\"},"
@@ -44,10 +46,10 @@ static const struct {
 				"\"program\":" TIMED(
 					"[{\"send\":{\"chan\":\"p1\",\"bytes\":4}},"
 					"{\"recv\":{\"chan\":\"p2\",\"bytes\":4}}]") "},"
-				"{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
-				"\"program\":" LOOP(
-					"[{\"recv\":{\"chan\":\"p1\",\"bytes\":4}},"
-					"{\"send\":{\"chan\":\"p2\",\"bytes\":4}}]") "}]}" },
+										     "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
+										     "\"program\":" LOOP(
+											     "[{\"recv\":{\"chan\":\"p1\",\"bytes\":4}},"
+											     "{\"send\":{\"chan\":\"p2\",\"bytes\":4}}]") "}]}" },
 	{ "futex_rt_same_cpu", "futex ping-pong on one CPU", 1, 2000,
 	  HEAD("futex-same-cpu") "\"objects\":["
 				 "{\"type\":\"sem\",\"name\":\"f1\",\"max\":1},"
@@ -57,10 +59,10 @@ static const struct {
 				 "\"program\":" TIMED(
 					 "[{\"post\":{\"sem\":\"f1\"}},"
 					 "{\"wait\":{\"sem\":\"f2\"}}]") "},"
-				 "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
-				 "\"program\":" LOOP(
-					 "[{\"wait\":{\"sem\":\"f1\"}},"
-					 "{\"post\":{\"sem\":\"f2\"}}]") "}]}" },
+									 "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
+									 "\"program\":" LOOP(
+										 "[{\"wait\":{\"sem\":\"f1\"}},"
+										 "{\"post\":{\"sem\":\"f2\"}}]") "}]}" },
 	{ "timer_wakeup_idle", "a timer wakeup on an idle CPU", 1, 200,
 	  HEAD("idle-wakeup") "\"tasks\":["
 			      "{\"name\":\"a\",\"kind\":\"thread\",\"cpus\":[\"${a}\"],"
@@ -89,10 +91,10 @@ static const struct {
 				 "\"program\":" TIMED(
 					 "[{\"send\":{\"chan\":\"p1\",\"bytes\":4}},"
 					 "{\"recv\":{\"chan\":\"p2\",\"bytes\":4}}]") "},"
-				 "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
-				 "\"program\":" LOOP(
-					 "[{\"recv\":{\"chan\":\"p1\",\"bytes\":4}},"
-					 "{\"send\":{\"chan\":\"p2\",\"bytes\":4}}]") "}]}" },
+										      "{\"name\":\"b\",\"kind\":\"thread\",\"cpus\":[\"${b}\"],"
+										      "\"program\":" LOOP(
+											      "[{\"recv\":{\"chan\":\"p1\",\"bytes\":4}},"
+											      "{\"send\":{\"chan\":\"p2\",\"bytes\":4}}]") "}]}" },
 };
 
 const char *cal_check_workload(int i, const char **series, const char **what,

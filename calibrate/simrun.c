@@ -30,7 +30,8 @@ int cal_sim_run(const struct cal_simrun *r, const char *name, const char *json,
 	lo.nr_params = nr_params;
 	rc = eevdf_workload_parse_opts(json, strlen(json), name, &lo, &wl, &d);
 	if (rc < 0) {
-		snprintf(err, len, "%s", eevdf_diag_format(&d, msg, sizeof(msg)));
+		snprintf(err, len, "%s",
+			 eevdf_diag_format(&d, msg, sizeof(msg)));
 		return -1;
 	}
 	eevdf_config_init(&cfg);

@@ -203,8 +203,9 @@ START_TEST(proc_files_give_the_slice_hz_and_times)
 	ck_assert_uint_eq(t.idle, 73450);
 	ck_assert_uint_eq(t.steal, 1176);
 	ck_assert(!cal_parse_stat_cpu(stat, 2, &t));
-	ck_assert_int_eq(cal_parse_config_hz("# CONFIG_HZ_100 is not set\n"
-					     "CONFIG_HZ_250=y\nCONFIG_HZ=250\n"),
+	ck_assert_int_eq(cal_parse_config_hz(
+				 "# CONFIG_HZ_100 is not set\n"
+				 "CONFIG_HZ_250=y\nCONFIG_HZ=250\n"),
 			 250);
 	ck_assert_int_eq(cal_parse_config_hz("CONFIG_HZ_1000=y\n"), 0);
 	cal_release_number("6.18.44-fc-v1045", num, sizeof(num));
@@ -436,9 +437,8 @@ START_TEST(measurements_split_into_the_models_entries)
 	/* not measured here: noted, not written */
 	ck_assert_ptr_null(cal_fit_find(&fit, "smt_speed_pct"));
 	ck_assert_ptr_null(cal_fit_find(&fit, "rq_remote_cross_llc"));
-	ck_assert_ptr_nonnull(strstr(fit.notes[0], "not measured") ?
-					 fit.notes[0] :
-					 NULL);
+	ck_assert_ptr_nonnull(
+		strstr(fit.notes[0], "not measured") ? fit.notes[0] : NULL);
 	ck_assert_ptr_nonnull(
 		strstr(cal_fit_find(&fit, "ttwu_local")->method,
 		       "(2600.0 - 500 - 500 - 2.00 x 600) / 1.20"));
@@ -487,8 +487,8 @@ START_TEST(impossible_splits_are_refused)
 	cal_series_get(&set, "pipe_rt_same_cpu", "ns")->v[0] = 1500;
 	cal_set_finish(&set);
 	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), -1);
-	ck_assert_msg(strstr(err, "ttwu_local came out negative") != NULL,
-		      "%s", err);
+	ck_assert_msg(strstr(err, "ttwu_local came out negative") != NULL, "%s",
+		      err);
 	cal_set_free(&set);
 	/* yields that did not switch cannot price a switch */
 	recorded(&set);
@@ -496,8 +496,8 @@ START_TEST(impossible_splits_are_refused)
 		0.5;
 	cal_set_finish(&set);
 	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), -1);
-	ck_assert_msg(strstr(err, "only 0.50 switches per yield") != NULL,
-		      "%s", err);
+	ck_assert_msg(strstr(err, "only 0.50 switches per yield") != NULL, "%s",
+		      err);
 	cal_set_free(&set);
 }
 END_TEST
@@ -541,9 +541,15 @@ START_TEST(the_machine_written_loads_with_its_calibration)
 	struct cal_cpu cpus[2] = { { 0, 0, 0, 0 }, { 1, 1, 0, 0 } };
 	struct cal_topo t = { .nr = 2, .cpu = cpus, .llc_level = 3 };
 	struct cal_machine_info info = {
-		.name = "box", .tool = "eevdf-sim test", .date = "2025-12-02",
-		.kernel = "6.18.44", .host = "a VM", .hz = 250,
-		.hz_samples = 120, .hz_method = "hogs", .slice_ns = 1400000,
+		.name = "box",
+		.tool = "eevdf-sim test",
+		.date = "2025-12-02",
+		.kernel = "6.18.44",
+		.host = "a VM",
+		.hz = 250,
+		.hz_samples = 120,
+		.hz_method = "hogs",
+		.slice_ns = 1400000,
 		.slice_method = "/proc",
 	};
 	struct eevdf_diag d;
@@ -560,9 +566,8 @@ START_TEST(the_machine_written_loads_with_its_calibration)
 	text = cal_machine_json(&t, &fit, &set, &info, err, sizeof(err));
 	ck_assert_msg(text != NULL, "%s", err);
 	memset(&d, 0, sizeof(d));
-	ck_assert_int_eq(eevdf_machine_parse(text, strlen(text), "box.json", &m,
-					     &d),
-			 0);
+	ck_assert_int_eq(
+		eevdf_machine_parse(text, strlen(text), "box.json", &m, &d), 0);
 	ck_assert_str_eq(eevdf_machine_name(m), "box");
 	ck_assert_int_eq(eevdf_machine_hz(m), 250);
 	ck_assert_int_eq(eevdf_machine_nr_cpus(m), 2);
@@ -575,20 +580,20 @@ START_TEST(the_machine_written_loads_with_its_calibration)
 				"ttwu_local");
 	ck_assert(cJSON_IsNumber(c) && c->valuedouble == 333);
 	c = cJSON_GetObjectItem(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(
-					    cJSON_GetObjectItem(root,
+		cJSON_GetObjectItem(
+			cJSON_GetObjectItem(cJSON_GetObjectItem(root,
 								"calibration"),
 					    "costs"),
-				    "ttwu_local"),
+			"ttwu_local"),
 		"method");
 	ck_assert(cJSON_IsString(c) && strstr(c->valuestring, "per wakeup"));
 	/* benchmarks keep a tenth of a ns */
 	c = cJSON_GetObjectItem(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(
-					    cJSON_GetObjectItem(root,
+		cJSON_GetObjectItem(
+			cJSON_GetObjectItem(cJSON_GetObjectItem(root,
 								"calibration"),
 					    "benchmarks"),
-				    "pipe_rt_same_cpu_blocks"),
+			"pipe_rt_same_cpu_blocks"),
 		"median");
 	ck_assert(cJSON_IsNumber(c) && c->valuedouble == 1.2);
 	cJSON_Delete(root);
@@ -647,30 +652,27 @@ START_TEST(the_simulator_charges_what_the_formulas_invert)
 	int cpus, n;
 
 	/* yield pair: each yield is syscall + ctxsw_thread = 100 + 500 */
-	ck_assert_str_eq(cal_check_workload(0, &series, &what, &cpus, &n) ?
-				 series :
-				 "",
-			 "yield_pair_thread");
+	ck_assert_str_eq(
+		cal_check_workload(0, &series, &what, &cpus, &n) ? series : "",
+		"yield_pair_thread");
 	ck_assert(model(0, "\"syscall\":100,\"ctxsw_thread\":500") == 600);
 	/* a timer on an idle CPU: idle_exit + ttwu_local + ctxsw_thread =
 	 * 50000 + 300 + 500 */
-	ck_assert_str_eq(cal_check_workload(3, &series, &what, &cpus, &n) ?
-				 series :
-				 "",
-			 "timer_wakeup_idle");
+	ck_assert_str_eq(
+		cal_check_workload(3, &series, &what, &cpus, &n) ? series : "",
+		"timer_wakeup_idle");
 	ck_assert(model(3, "\"idle_exit\":50000,\"ttwu_local\":300,"
 			   "\"ctxsw_thread\":500") == 50800);
 	/* spawn + exit + join: fork + exit + wait_reap + 2 ctxsw_process =
 	 * 30000 + 20000 + 5000 + 2 x 700 (ttwu_local is not charged) */
-	ck_assert_str_eq(cal_check_workload(4, &series, &what, &cpus, &n) ?
-				 series :
-				 "",
-			 "fork_cycle");
-	ck_assert(model(4, "\"fork\":30000,\"exit\":20000,\"wait_reap\":5000,"
-			   "\"ctxsw_process\":700,\"ttwu_local\":300") ==
-		  56400);
-	ck_assert_ptr_null(cal_check_workload(CAL_NR_CHECKS, &series, &what,
-					      &cpus, &n));
+	ck_assert_str_eq(
+		cal_check_workload(4, &series, &what, &cpus, &n) ? series : "",
+		"fork_cycle");
+	ck_assert(model(4,
+			"\"fork\":30000,\"exit\":20000,\"wait_reap\":5000,"
+			"\"ctxsw_process\":700,\"ttwu_local\":300") == 56400);
+	ck_assert_ptr_null(
+		cal_check_workload(CAL_NR_CHECKS, &series, &what, &cpus, &n));
 }
 END_TEST
 

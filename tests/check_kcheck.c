@@ -152,8 +152,7 @@ START_TEST(a_recorded_kernel_run_gives_its_figures)
 	 */
 	ck_assert(fabs(figure("pipe", KS_SWITCHES_PER_RT, 0) - 2.0004803) <
 		  1e-6);
-	ck_assert(fabs(figure("pipe", KS_BLOCKS_PER_RT, 0) - 1.1271559) <
-		  1e-6);
+	ck_assert(fabs(figure("pipe", KS_BLOCKS_PER_RT, 0) - 1.1271559) < 1e-6);
 	ck_assert(fabs(figure("pipe", KS_RT, 0) - 4.2221706) < 1e-6);
 	ck_assert(fabs(figure("pipe", KS_SWITCH_RATE, 0) - 473803.75) < 1e-6);
 	kc_record_free(&rec);
@@ -178,7 +177,7 @@ static const char *tmp_file(const char *text)
 /* A recording whose experiments part is exps. */
 #define HEAD                                                                   \
 	"{\"format\":\"eevdf-sim-kernel-real/1\",\"kernel\":\"6.18\","         \
-	"\"cpu\":1,\"hz\":250,\"runs\":1,\"duration_ns\":1000,"                 \
+	"\"cpu\":1,\"hz\":250,\"runs\":1,\"duration_ns\":1000,"                \
 	"\"warmup_ns\":0,\"base_slice_ns\":1400000,\"experiments\":"
 #define EXP(tasks)                                                             \
 	HEAD "[{\"name\":\"nice-2\",\"duration_ns\":1000,\"warmup_ns\":0,"     \
@@ -247,25 +246,25 @@ START_TEST(a_bad_recording_names_the_path_and_the_reason)
 		   "tasks[0].segments[0]: must be an integer of ns");
 	expect_bad(EXP(TASK("nice0", "-1,2") "," GOOD5),
 		   "tasks[0].segments[0]: must be between 0 and");
-	expect_bad(EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
-		       "\"yields\":-1,\"rts\":0,\"switches\":0,\"blocks\":0},"
-			   GOOD5),
-		   "tasks[0].yields: must be between 0 and");
+	expect_bad(
+		EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
+		    "\"yields\":-1,\"rts\":0,\"switches\":0,\"blocks\":0}," GOOD5),
+		"tasks[0].yields: must be between 0 and");
 	expect_bad(EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
 		       "\"yields\":0,\"rts\":0}," GOOD5),
 		   "tasks[0].switches: missing");
-	expect_bad(EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
-		       "\"yields\":0,\"rts\":0,\"switches\":3,\"blocks\":4},"
-			   GOOD5),
-		   "tasks[0].blocks: must be between 0 and 3");
+	expect_bad(
+		EXP("{\"name\":\"nice0\",\"segments\":[],\"latencies\":[],"
+		    "\"yields\":0,\"rts\":0,\"switches\":3,\"blocks\":4}," GOOD5),
+		"tasks[0].blocks: must be between 0 and 3");
 	expect_bad(EXP("{\"name\":\"nice0\",\"segs\":[]}," GOOD5),
 		   "tasks[0]: unknown key 'segs'");
 	/* unreadable */
 	ck_assert_int_eq(kc_record_load("/nonexistent/rec.json", &r, err,
 					sizeof(err)),
 			 -1);
-	ck_assert_ptr_nonnull(
-		strstr(err, "/nonexistent/rec.json: cannot read: No such file"));
+	ck_assert_ptr_nonnull(strstr(
+		err, "/nonexistent/rec.json: cannot read: No such file"));
 }
 END_TEST
 
@@ -305,11 +304,12 @@ START_TEST(verdicts_weigh_the_difference_against_tolerance_and_noise)
 		row(KC_TOL_ABS, 0.5, 24, 23.8, 24.2, 24.8, false).verdict,
 		"DIFF");
 	/* ... but every run was disturbed by other tasks */
-	ck_assert_str_eq(row(KC_TOL_ABS, 0.5, 24, 23.8, 24.2, 24.8, true).verdict,
-			 "noisy");
+	ck_assert_str_eq(
+		row(KC_TOL_ABS, 0.5, 24, 23.8, 24.2, 24.8, true).verdict,
+		"noisy");
 	/* 10% of 4.0 ms is 0.4 ms: 4.35 is within, 3.5 is not */
-	ck_assert_str_eq(row(KC_TOL_REL, 10, 4.0, 4.0, 4.0, 4.35, false).verdict,
-			 "ok");
+	ck_assert_str_eq(
+		row(KC_TOL_REL, 10, 4.0, 4.0, 4.0, 4.35, false).verdict, "ok");
 	ck_assert_str_eq(row(KC_TOL_REL, 10, 4.0, 4.0, 4.0, 3.5, false).verdict,
 			 "DIFF");
 	/* shown only */
@@ -326,10 +326,16 @@ START_TEST(the_table_sets_both_sides_side_by_side)
 	struct kc_row rows[4];
 	struct kc_exp_note note = { "nice-2", 0, 1 };
 	struct kc_header h = {
-		.release = "6.18.44-fc-v1045", .profile = "6.18",
-		.machine = "vm", .calibrated = true, .cpu = 1, .runs = 1,
-		.timing = { 30000000, 0 }, .base_slice = 1400000,
-		.sim_slice = 1400000, .hz = 250,
+		.release = "6.18.44-fc-v1045",
+		.profile = "6.18",
+		.machine = "vm",
+		.calibrated = true,
+		.cpu = 1,
+		.runs = 1,
+		.timing = { 30000000, 0 },
+		.base_slice = 1400000,
+		.sim_slice = 1400000,
+		.hz = 250,
 	};
 	char *text, *json;
 	size_t len, n;
@@ -466,7 +472,8 @@ START_TEST(the_simulated_side_of_two_hogs_is_the_models)
 	/* the workload kernel-check runs says what it is */
 	{
 		struct kc_timing w = { 2000000000, 400000000 };
-		char *json = kc_workload(kc_experiment_find("slice-mix"), 1, &w);
+		char *json = kc_workload(kc_experiment_find("slice-mix"), 1,
+					 &w);
 
 		ck_assert_ptr_nonnull(
 			strstr(json, "\"name\":\t\"kernel-check-slice-mix\""));
@@ -487,8 +494,8 @@ Suite *kcheck_suite(void)
 	tcase_add_test(tc, runs_are_cut_by_the_other_tasks_only);
 	tcase_add_test(tc, a_recorded_kernel_run_gives_its_figures);
 	tcase_add_test(tc, a_bad_recording_names_the_path_and_the_reason);
-	tcase_add_test(tc,
-		       verdicts_weigh_the_difference_against_tolerance_and_noise);
+	tcase_add_test(
+		tc, verdicts_weigh_the_difference_against_tolerance_and_noise);
 	tcase_add_test(tc, the_table_sets_both_sides_side_by_side);
 	suite_add_tcase(s, tc);
 

@@ -648,8 +648,7 @@ START_TEST(calibration_errors_name_the_path_and_the_reason)
 		     "unknown key 'bogus'");
 	expect_error(CAL("'date':'2025-12-02'"), "calibration",
 		     "missing key 'tool'");
-	expect_error(CAL("'tool':''"), "calibration.tool",
-		     "must not be empty");
+	expect_error(CAL("'tool':''"), "calibration.tool", "must not be empty");
 	expect_error(CAL("'tool':5"), "calibration.tool", "must be a string");
 	expect_error(CAL(TOOL "'quick':1"), "calibration.quick",
 		     "must be true or false");
@@ -661,8 +660,9 @@ START_TEST(calibration_errors_name_the_path_and_the_reason)
 		     "calibration.hz.value",
 		     "1000 but the machine's hz is 250: a calibration "
 		     "describes the values the machine uses");
-	expect_error("{" MFMT "'topology':{'cores_per_llc':1},'calibration':{"
-		     TOOL "'hz':{'value':250,'samples':3,'method':'m'}}}",
+	expect_error("{" MFMT
+		     "'topology':{'cores_per_llc':1},'calibration':{" TOOL
+		     "'hz':{'value':250,'samples':3,'method':'m'}}}",
 		     "calibration.hz.value",
 		     "250 but the machine's hz is 1000");
 	expect_error(CAL(TOOL "'hz':{'value':250,'samples':0,'method':'m'}"),
@@ -683,8 +683,8 @@ START_TEST(calibration_errors_name_the_path_and_the_reason)
 		     "calibration.costs.syscall.median",
 		     "90 but costs.syscall is 89: a calibration describes "
 		     "the values the machine uses");
-	expect_error(CAL(TOOL "'costs':{'syscall':" ENTRY("89") ",'syscall':"
-			      ENTRY("89") "}"),
+	expect_error(CAL(TOOL "'costs':{'syscall':" ENTRY(
+			     "89") ",'syscall':" ENTRY("89") "}"),
 		     "calibration.costs.syscall", "duplicate key 'syscall'");
 	expect_error(CAL(TOOL "'costs':{'syscall':{'median':89,'iqr':-1,"
 			      "'samples':5,'method':'x'}}"),

@@ -19,13 +19,12 @@
 #include "wl_short.h"
 
 static const char *const calib_keys[] = {
-	"tool", "date", "kernel", "host", "quick", "hz",
-	"base_slice", "costs", "benchmarks",
+	"tool", "date",	      "kernel", "host",	      "quick",
+	"hz",	"base_slice", "costs",	"benchmarks",
 };
 static const char *const hz_keys[] = { "value", "samples", "method" };
 static const char *const slice_keys[] = { "value", "method" };
-static const char *const cost_keys[] = { "median", "iqr", "samples",
-					 "method" };
+static const char *const cost_keys[] = { "median", "iqr", "samples", "method" };
 static const char *const bench_keys[] = { "median", "iqr", "samples", "unit",
 					  "method" };
 
@@ -70,8 +69,7 @@ static int int_member(struct wl_parser *p, const cJSON *obj, const char *key,
 }
 
 /* A finite number >= 0 (a benchmark's median or spread). */
-static int number_member(struct wl_parser *p, const cJSON *obj,
-			 const char *key)
+static int number_member(struct wl_parser *p, const cJSON *obj, const char *key)
 {
 	const cJSON *it = get(obj, key);
 	size_t old;
@@ -99,8 +97,7 @@ static int parse_hz(struct wl_parser *p, const cJSON *obj, int hz)
 			       "\"samples\": N, \"method\": TEXT}");
 	if ((r = eevdf__wl_check_keys(p, obj, hz_keys, ARRAY_SIZE(hz_keys),
 				      NULL, 0)) ||
-	    (r = int_member(p, obj, "value", EEVDF_HZ_MIN, EEVDF_HZ_MAX,
-			    &v)) ||
+	    (r = int_member(p, obj, "value", EEVDF_HZ_MIN, EEVDF_HZ_MAX, &v)) ||
 	    (r = int_member(p, obj, "samples", 1, SAMPLES_MAX, &n)) ||
 	    (r = text_key(p, obj, "method", true)))
 		return r;
@@ -244,8 +241,9 @@ static int parse_benchmarks(struct wl_parser *p, const cJSON *obj)
 		size_t old = path_key(p, k);
 
 		if (!bench_name_ok(k))
-			r = fail(p, "a benchmark's name is 1 to %d of a-z, "
-				    "0-9 and _, starting with a letter",
+			r = fail(p,
+				 "a benchmark's name is 1 to %d of a-z, "
+				 "0-9 and _, starting with a letter",
 				 BENCH_NAME_MAX);
 		else
 			r = parse_bench(p, it);

@@ -26,8 +26,8 @@
 #define CAPACITY_MAX 1024 /* SCHED_CAPACITY_SCALE */
 
 static const char *const machine_keys[] = {
-	"format", "name", "description", "hz",
-	"topology", "cpus", "costs", "calibration",
+	"format",   "name", "description", "hz",
+	"topology", "cpus", "costs",	   "calibration",
 };
 static const char *const topo_keys[] = {
 	"packages",	    "llcs_per_package", "cores_per_llc",
@@ -327,9 +327,10 @@ static int machine_doc(struct wl_parser *p, const cJSON *obj, bool embedded,
 	/* after hz and costs, which it must agree with */
 	if (!r && (it = get(obj, "calibration"))) {
 		old = path_key(p, "calibration");
-		r = part(p, eevdf__wl_parse_calibration(
-				    p, it, spec.hz ? spec.hz : MACHINE_DEFAULT_HZ,
-				    &costs, set, &calib));
+		r = part(p,
+			 eevdf__wl_parse_calibration(
+				 p, it, spec.hz ? spec.hz : MACHINE_DEFAULT_HZ,
+				 &costs, set, &calib));
 		path_pop(p, old);
 	}
 	p->literal = literal;

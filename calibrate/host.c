@@ -214,14 +214,16 @@ bool cal_uname_release(char *buf, size_t len)
 static int autogroup_nice(int *nice)
 {
 	char *s = cal_read_text("/proc/self/autogroup"), *p, *end;
+	bool ok;
 	long v;
 
 	if (!s)
 		return -errno;
 	p = strstr(s, " nice ");
 	v = p ? strtol(p + 6, &end, 10) : 0;
+	ok = p && end != p + 6;
 	free(s);
-	if (!p || end == p + 6)
+	if (!ok)
 		return -EINVAL;
 	*nice = (int)v;
 	return 0;

@@ -22,6 +22,8 @@
 #   make deps-dev   install what format-check, lint and coverage need
 #   make readme-check  README.md's example sessions against this build;
 #                   make readme rewrites them
+#   make calibrate  measure this machine into build/host-machine.json
+#   make kernel-check  this kernel against the simulator on that machine
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
 # to echo every command, PREFIX (default /usr/local), DESTDIR.
@@ -59,9 +61,13 @@ endif
 LIB_DIRS := lib machine sched engine workload report
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
+# calibrate/: host micro-benchmarks (calibrate, kernel-check), linked
+# into the CLI: the only code with threads, wall clocks and sysfs.
+CALIB_SRC := $(wildcard calibrate/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+CALIB_OBJ := $(CALIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 ifeq ($(V),1)
@@ -75,7 +81,8 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
+.PHONY: all lib cli test run fidelity calibrate kernel-check deps deps-dev asan \
+	determinism clang clean bench \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -95,7 +102,9 @@ $(BUILD)/obj/%.o: %.c
 # getopt_long and friends.
 $(BUILD)/obj/src/%.o: ALL_CFLAGS += -iquote src
 $(BUILD)/obj/cli/%.o: ALL_CFLAGS += -D_GNU_SOURCE
-$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src $(CHECK_CFLAGS) -D_GNU_SOURCE
+$(BUILD)/obj/calibrate/%.o: ALL_CFLAGS += -D_GNU_SOURCE -pthread
+$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src -iquote . $(CHECK_CFLAGS) \
+	-D_GNU_SOURCE
 
 # gen/git.h: `git describe` of the checkout for the CLI's provenance,
 # rewritten only when it changes so that nothing else rebuilds.
@@ -121,14 +130,15 @@ $(SHARED): $(LIB_OBJ)
 	$(Q)ln -sf libeevdf.so.$(VERSION) $(BUILD)/libeevdf.so.$(MAJOR)
 	$(Q)ln -sf libeevdf.so.$(MAJOR) $(BUILD)/libeevdf.so
 
-$(CLI): $(CLI_OBJ) $(STATIC)
+$(CLI): $(CLI_OBJ) $(CALIB_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(CLI_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+	$(Q)$(CC) -pthread -o $@ $(CLI_OBJ) $(CALIB_OBJ) $(STATIC) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
-$(TESTBIN): $(TEST_OBJ) $(STATIC)
+$(TESTBIN): $(TEST_OBJ) $(CALIB_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) \
-		$(CHECK_LIBS) -lm
+	$(Q)$(CC) -pthread -o $@ $(TEST_OBJ) $(CALIB_OBJ) $(STATIC) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CHECK_LIBS) -lm
 
 # deps: the Debian packages the build and the tests need; deps-dev, the
 # developer tools.  Each installs what is missing when we are root, and
@@ -171,9 +181,25 @@ test: deps
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
+	tests/cli_calibrate.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
+
+# This machine measured (calibrate/, docs/calibration.md): never part of
+# make test, and only meaningful on a quiet machine.  calibrate writes
+# build/host-machine.json; kernel-check compares this kernel with the
+# simulator on it (calibrating first when there is none yet).
+HOST_MACHINE := $(BUILD)/host-machine.json
+
+calibrate: deps
+	@$(MAKE) --no-print-directory all
+	$(CLI) calibrate -o $(HOST_MACHINE)
+
+kernel-check: deps
+	@$(MAKE) --no-print-directory all
+	@[ -f $(HOST_MACHINE) ] || $(CLI) calibrate -o $(HOST_MACHINE)
+	$(CLI) kernel-check --machine $(HOST_MACHINE)
 
 # Real-kernel figures the model should reproduce (fidelity/run.sh):
 # reported, met or not; not a gate of make test.
@@ -212,6 +238,7 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_calibrate.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -231,7 +258,7 @@ clean:
 # Style and static analysis.  clang-format is Debian's (14 on bookworm):
 # another version may wrap a few lines differently.
 FORMAT_SRC = $(shell git ls-files 'src/*.[ch]' 'cli/*.[ch]' 'bench/*.[ch]' \
-		'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
+		'calibrate/*.[ch]' 'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
 
 format: deps-dev
 	clang-format -i $(FORMAT_SRC)
@@ -249,13 +276,14 @@ format-check: deps-dev
 # cppcheck: warnings, portability and performance over the library, CLI
 # and bench (tests/cppcheck.cfg tells it what the headers cannot);
 # clang-tidy: the checks of .clang-tidy, each justified there.
-LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 2>/dev/null)
+LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' \
+		'calibrate/*.c' 2>/dev/null)
 
 lint: deps-dev $(BUILD)/gen/git.h
 	cppcheck --std=c11 --enable=warning,portability,performance \
 		--library=tests/cppcheck.cfg --inline-suppr --quiet \
 		--error-exitcode=1 -Iinclude -Isrc -D__GNUC__ -D__CPPCHECK__ \
-		src cli bench
+		src cli bench calibrate
 	@echo "clang-tidy: $(words $(LINT_SRC)) files"
 	@bad=0; for f in $(LINT_SRC); do \
 		clang-tidy --quiet "$$f" -- $(CSTD) -Iinclude -Isrc \
@@ -277,6 +305,7 @@ coverage: deps-dev
 	tests/cli_trust.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_features.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_calibrate.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \
@@ -372,7 +401,7 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CALIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
 
 # The speed benchmark: bench/*.c through the public API only, linked with

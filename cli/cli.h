@@ -77,6 +77,9 @@ int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
+/* Host measurements, defined in calibrate/ (calibrate/calibrate.h). */
+int cmd_calibrate(int argc, char **argv);
+int cmd_kernel_check(int argc, char **argv);
 
 /*
  * cmd_run() on argv, with rec_argv (the command line after PROG) as the

@@ -1091,24 +1091,23 @@ static bool io_open(struct run_io *io, const struct run_opts *o,
 }
 
 /*
- * Build the simulation of wl under o and cfg and run it to its end: 0 and
- * *out, or an exit code after printing why (*out NULL).  io, when not
- * NULL, is opened before the run and its trace sinks fed during it.
+ * Build the simulation of wl under o and cfg, its tasks added, ready to
+ * run for *duration: 0 and *out, or an exit code after printing why (*out
+ * NULL).  io, when not NULL, is opened first and its trace sinks hooked.
  */
-static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
-			 const eevdf_workload *wl, struct run_io *io,
-			 eevdf_sim **out)
+static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
+		     const eevdf_workload *wl, struct run_io *io,
+		     eevdf_sim **out, eevdf_time *duration)
 {
 	struct eevdf_diag diag;
 	eevdf_sim *sim = NULL;
-	eevdf_time duration;
 	char err[1024] = "";
 	int rc;
 
 	*out = NULL;
-	duration = o->duration ? o->duration : eevdf_workload_duration(wl);
-	if (duration <= 0)
-		duration = DEFAULT_DURATION;
+	*duration = o->duration ? o->duration : eevdf_workload_duration(wl);
+	if (*duration <= 0)
+		*duration = DEFAULT_DURATION;
 	/* Results need a label: an unnamed workload goes by its file. */
 	cfg->name = eevdf_workload_name(wl);
 	if (!cfg->name[0])
@@ -1124,7 +1123,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	cfg->machine = o->machine;
 	cfg->nr_cpus = eevdf_machine_nr_cpus(o->machine);
 	cfg->hz = eevdf_machine_hz(o->machine);
-	cfg->duration = duration;
+	cfg->duration = *duration;
 	if (eevdf_config_check_features(cfg, err, sizeof(err)) < 0) {
 		cli_error("--features: %s (--features-allow-absent accepts it "
 			  "and leaves it as the profile has it)",
@@ -1152,6 +1151,27 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
+	*out = sim;
+	return EXIT_OK;
+}
+
+/*
+ * Build the simulation of wl under o and cfg and run it to its end: 0 and
+ * *out, or an exit code after printing why (*out NULL).  io, when not
+ * NULL, is opened before the run and its trace sinks fed during it.
+ */
+static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
+			 const eevdf_workload *wl, struct run_io *io,
+			 eevdf_sim **out)
+{
+	eevdf_sim *sim = NULL;
+	eevdf_time duration;
+	int rc;
+
+	*out = NULL;
+	rc = build_sim(o, cfg, wl, io, &sim, &duration);
+	if (rc != EXIT_OK)
+		return rc;
 	rc = run_progress(sim, duration,
 			  !io || o->progress == 0 ? 0 :
 			  isatty(STDERR_FILENO)	  ? 1 :
@@ -1419,6 +1439,37 @@ out:
 	eevdf_workload_free(wl);
 	eevdf_machine_free(o.machine);
 	return rc;
+}
+
+int cli_run_check(int argc, char **argv, bool warn)
+{
+	struct run_opts o;
+	struct eevdf_config cfg;
+	eevdf_workload *wl = NULL;
+	eevdf_sim *sim = NULL;
+	eevdf_time duration;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	eevdf_config_init(&cfg);
+	rc = parse_options(argc, argv, &o, &cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc;
+	rc = load(&o, &wl, warn);
+	if (rc == EXIT_OK)
+		rc = build_sim(&o, &cfg, wl, NULL, &sim, &duration);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	eevdf_machine_free(o.machine);
+	return rc;
+}
+
+/* a sweep's points: the sweep printed the warnings when it checked them */
+int cli_run_json(int argc, char **argv, char **json)
+{
+	struct cli_measure m;
+
+	return run_results(argc, argv, &m, json, false);
 }
 
 /* compare's runs: its cli_run_seed() printed the warnings already */

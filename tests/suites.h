@@ -30,5 +30,6 @@ Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
 Suite *stats_suite(void);
+Suite *sweep_suite(void);
 
 #endif

@@ -26,5 +26,6 @@
 #include "eevdf/workload.h"
 #include "eevdf/machine.h"
 #include "eevdf/stats.h"
+#include "eevdf/sweep.h"
 
 #endif

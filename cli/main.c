@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list the shipped workloads and machines" },
 	{ "rerun", cmd_rerun,
 	  "run again what produced a results file, from its provenance" },
+	{ "sweep", cmd_sweep,
+	  "run a sweep spec's points here, or emit them for a cluster" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -111,6 +111,7 @@ int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /*
  * cmd_run() on argv, with rec_argv (the command line after PROG) as the

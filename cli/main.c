@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  "run again what produced a results file, from its provenance" },
 	{ "sweep", cmd_sweep,
 	  "run a sweep spec's points here, or emit them for a cluster" },
+	{ "merge", cmd_merge,
+	  "tabulate a sweep's results: statistics over seeds, ratios" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

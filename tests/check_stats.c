@@ -66,6 +66,24 @@ START_TEST(one_value_has_no_spread)
 }
 END_TEST
 
+START_TEST(equal_values_have_no_spread)
+{
+	/*
+	 * 0.043723 three times: the sum 0.131169 is rounded, and / 3 gives
+	 * 0.04372299999999999, one ulp off; the deviations of that would
+	 * give a stddev of about 8e-18.  Equal values have mean 0.043723 and
+	 * stddev 0 exactly, and so a zero interval.
+	 */
+	const double v[] = { 0.043723, 0.043723, 0.043723 };
+	struct eevdf_stats s;
+
+	ck_assert_int_eq(eevdf_stats_compute(v, 3, &s), 0);
+	ck_assert(s.mean == 0.043723);
+	ck_assert(s.stddev == 0);
+	ck_assert(s.ci95 == 0);
+}
+END_TEST
+
 START_TEST(no_values_is_an_error)
 {
 	const double v[] = { 1 };
@@ -103,6 +121,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, eight_values_worked_by_hand);
 	tcase_add_test(tc, three_seeds_as_a_sweep_has);
 	tcase_add_test(tc, one_value_has_no_spread);
+	tcase_add_test(tc, equal_values_have_no_spread);
 	tcase_add_test(tc, no_values_is_an_error);
 	tcase_add_test(tc, t_table_rows_and_between_them);
 	suite_add_tcase(s, tc);

@@ -23,7 +23,8 @@ struct eevdf_stats {
  * The statistics of v[0 .. n) into *out.  0, or EEVDF_EINVAL for a NULL
  * argument or n == 0 (*out is then zeroed when out is not NULL).  The
  * arithmetic is fixed (sum in order, then the squared deviations from
- * the mean in order) so that every build prints the same digits.
+ * the mean in order) so that every build prints the same digits; values
+ * all equal have exactly that mean and a stddev of 0, not rounding's.
  */
 EEVDF_API int eevdf_stats_compute(const double *v, size_t n,
 				  struct eevdf_stats *out);

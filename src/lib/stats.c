@@ -63,6 +63,13 @@ int eevdf_stats_compute(const double *v, size_t n, struct eevdf_stats *out)
 			out->max = v[i];
 	}
 	out->mean = sum / (double)n;
+	/*
+	 * Equal values have that mean and no spread, exactly: sum / n of
+	 * three 0.043723 is 0.04372299999999999, whose deviations would
+	 * make a stddev of 8e-18 out of rounding alone.
+	 */
+	if (out->min == out->max)
+		out->mean = out->min;
 	if (n < 2) {
 		out->stddev = out->ci95 = (double)NAN;
 		return 0;
@@ -72,7 +79,7 @@ int eevdf_stats_compute(const double *v, size_t n, struct eevdf_stats *out)
 
 		sq += d * d;
 	}
-	out->stddev = sqrt(sq / (double)(n - 1));
+	out->stddev = out->min == out->max ? 0 : sqrt(sq / (double)(n - 1));
 	out->ci95 = eevdf_stats_t975(n - 1) * out->stddev / sqrt((double)n);
 	return 0;
 }

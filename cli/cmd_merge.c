@@ -317,7 +317,20 @@ static void zip_baseline(const cJSON *man, struct merge *m)
 	}
 }
 
-/* The default metrics: the summary's headlines, then two totals. */
+/* Whether the metrics already name s. */
+static bool have_metric(const struct merge *m, const char *s)
+{
+	for (size_t f = 0; f < m->nr_metrics; f++)
+		if (strcmp(m->metrics[f], s) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The default metrics: the headlines of every point's summary (several
+ * workloads have several reports), in the order they come, then two of
+ * the totals every run has.
+ */
 static void default_metrics(const cJSON *results, struct merge *m)
 {
 	static const char *const totals[] = { "total_cpu_ns",
@@ -334,11 +347,10 @@ static void default_metrics(const cJSON *results, struct merge *m)
 		for (size_t i = 0; i < ARRAY_LEN(totals); i++)
 			total |= strcmp(it->string, totals[i]) == 0;
 		if (!total && cJSON_IsNumber(it) &&
-		    m->nr_metrics < MERGE_METRICS_MAX - 2)
+		    m->nr_metrics < MERGE_METRICS_MAX - 2 &&
+		    !have_metric(m, it->string))
 			m->metrics[m->nr_metrics++] = it->string;
 	}
-	m->metrics[m->nr_metrics++] = "max_delay_ns";
-	m->metrics[m->nr_metrics++] = "context_switches";
 }
 
 /* Row of the labels of point p (its values, but the seed's). */
@@ -478,11 +490,18 @@ static bool group_rows(struct merge *m, struct point *pts, size_t np)
 	return true;
 }
 
-/* Each row's figures and their statistics; false after printing why. */
+/*
+ * Each row's figures and their statistics; false after printing why.  A
+ * figure some points lack (another workload's report) leaves their
+ * cells empty; one that no point has is a misspelt name.
+ */
 static bool fill_rows(struct merge *m, struct point *pts, const char *dir)
 {
+	size_t missing[MERGE_METRICS_MAX] = { 0 };
+
 	for (size_t r = 0; r < m->nr_rows; r++) {
 		struct merge_row *row = &m->rows[r];
+		size_t cnt[MERGE_METRICS_MAX] = { 0 };
 
 		for (size_t i = 0; i < row->n; i++) {
 			const cJSON *res = pts[row->points[i]].results;
@@ -495,24 +514,31 @@ static bool fill_rows(struct merge *m, struct point *pts, const char *dir)
 
 				if (!cli_results_figure(res, m->metrics[f],
 							&v)) {
-					cli_error(
-						"merge: %s/%s (point %zu): no "
-						"figure '%s' (a key of its "
-						"summary, or a workload "
-						"metric: NAME, NAME.p99, "
-						"NAME[KEY].mean)",
-						dir,
-						jstr(pts[row->points[i]].entry,
-						     "file"),
-						row->points[i], m->metrics[f]);
-					return false;
+					missing[f]++;
+					continue;
 				}
-				row->values[f * row->expected + i] = v;
+				row->values[f * row->expected + cnt[f]++] = v;
 			}
 		}
-		for (size_t f = 0; row->n && f < m->nr_metrics; f++)
-			eevdf_stats_compute(&row->values[f * row->expected],
-					    row->n, &row->st[f]);
+		for (size_t f = 0; f < m->nr_metrics; f++)
+			if (cnt[f])
+				eevdf_stats_compute(
+					&row->values[f * row->expected], cnt[f],
+					&row->st[f]);
+	}
+	for (size_t f = 0; f < m->nr_metrics; f++) {
+		if (missing[f] == m->nr_found && m->nr_found) {
+			cli_error("merge: %s: no point has the figure '%s' (a "
+				  "key of the results' summary, or a workload "
+				  "metric: NAME, NAME.p99, NAME[KEY].mean)",
+				  dir, m->metrics[f]);
+			return false;
+		}
+		if (missing[f])
+			cli_error("merge: note: %zu of %zu points have no "
+				  "figure '%s' (another workload's report?): "
+				  "their cells are empty",
+				  missing[f], m->nr_found, m->metrics[f]);
 	}
 	return true;
 }
@@ -647,9 +673,13 @@ int cmd_merge(int argc, char **argv)
 		    m.nr_metrics < MERGE_METRICS_MAX)
 			m.metrics[m.nr_metrics++] = e->valuestring;
 	}
-	for (size_t k = 0; !m.nr_metrics && k < np; k++)
-		if (pts[k].results)
-			default_metrics(pts[k].results, &m);
+	if (!m.nr_metrics) {
+		for (size_t k = 0; k < np; k++)
+			if (pts[k].results)
+				default_metrics(pts[k].results, &m);
+		m.metrics[m.nr_metrics++] = "max_delay_ns";
+		m.metrics[m.nr_metrics++] = "context_switches";
+	}
 	if (!group_rows(&m, pts, np)) {
 		cli_error("%s: its points are not one per configuration and "
 			  "seed",

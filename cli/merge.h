@@ -21,14 +21,14 @@ enum merge_format {
 
 /* One configuration and its figures over the seeds. */
 struct merge_row {
-	const char **labels; /* per axis; the seed axis's unused */
-	size_t *points;	     /* the points with results, seed order */
-	size_t n;	     /* how many */
-	size_t expected;     /* points of the configuration */
-	size_t incomplete;   /* of them, benchmarks that did not finish */
-	double *values;	     /* [metric * expected + i] */
-	struct eevdf_stats *st;
-	long ref; /* the baseline's row, -1 for none */
+	const char **labels;	/* per axis; the seed axis's unused */
+	size_t *points;		/* the points with results, seed order */
+	size_t n;		/* how many */
+	size_t expected;	/* points of the configuration */
+	size_t incomplete;	/* of them, benchmarks that did not finish */
+	double *values;		/* [metric * expected + i], i < st[metric].n */
+	struct eevdf_stats *st; /* per metric; n 0: no figure */
+	long ref;		/* the baseline's row, -1 for none */
 };
 
 struct merge {

@@ -8,6 +8,8 @@
  * each value per seed too, for scripts.
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,15 +52,22 @@ static double ratio_of(const struct merge *m, const struct merge_row *row,
 {
 	const struct merge_row *ref;
 
-	if (row->ref < 0 || !row->n)
+	if (row->ref < 0 || !row->st[f].n)
 		return (double)NAN;
 	ref = &m->rows[row->ref];
-	if (!ref->n || ref->st[f].mean == 0)
+	if (!ref->st[f].n || ref->st[f].mean == 0)
 		return (double)NAN;
 	return row->st[f].mean / ref->st[f].mean;
 }
 
-/* An axis's column title: param.nprocs is nprocs, unless that is taken. */
+/* The statistics' columns of a block. */
+static const char *const stat_cols[] = { "n",	"mean", "stddev",
+					 "min", "max",	"ci95 +-" };
+
+/*
+ * An axis's column title: param.nprocs is nprocs, unless another axis or
+ * a statistic has that name.
+ */
 static const char *title(const struct merge *m, size_t a)
 {
 	const char *t = m->axes[a];
@@ -67,6 +76,9 @@ static const char *title(const struct merge *m, size_t a)
 		return t;
 	for (size_t b = 0; b < m->nr_axes; b++)
 		if (strcmp(m->axes[b], t + 6) == 0)
+			return t;
+	for (size_t i = 0; i < ARRAY_LEN(stat_cols); i++)
+		if (strcmp(stat_cols[i], t + 6) == 0)
 			return t;
 	return t + 6;
 }
@@ -120,31 +132,56 @@ static void print_head(const struct merge *m, FILE *out, bool md)
 /* A text or Markdown table: cells by row, the header row first. */
 struct table {
 	size_t ncol, nrow;
-	char (*cell)[64];
+	char **cell; /* malloc'd; NULL is "" */
 	size_t *width;
-	bool *right;
+	bool *right; /* right-aligned: numbers */
+	bool *text;  /* left-aligned even when it reads as numbers */
+	bool nomem;
 };
 
 static bool table_init(struct table *t, size_t ncol, size_t nrow)
 {
 	t->ncol = ncol;
 	t->nrow = nrow;
+	t->nomem = false;
 	t->cell = calloc(ncol * nrow, sizeof(*t->cell));
 	t->width = calloc(ncol, sizeof(*t->width));
 	t->right = calloc(ncol, sizeof(*t->right));
-	return t->cell && t->width && t->right;
+	t->text = calloc(ncol, sizeof(*t->text));
+	return t->cell && t->width && t->right && t->text;
 }
 
 static void table_free(struct table *t)
 {
+	for (size_t i = 0; t->cell && i < t->ncol * t->nrow; i++)
+		free(t->cell[i]);
 	free(t->cell);
 	free(t->width);
 	free(t->right);
+	free(t->text);
 }
 
-static char *cell(struct table *t, size_t r, size_t c)
+static const char *cell(const struct table *t, size_t r, size_t c)
 {
-	return t->cell[r * t->ncol + c];
+	const char *s = t->cell[r * t->ncol + c];
+
+	return s ? s : "";
+}
+
+static void set_cell(struct table *t, size_t r, size_t c, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void set_cell(struct table *t, size_t r, size_t c, const char *fmt, ...)
+{
+	char **s = &t->cell[r * t->ncol + c];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(s, fmt, ap) < 0) {
+		*s = NULL;
+		t->nomem = true;
+	}
+	va_end(ap);
 }
 
 /* Characters of UTF-8 text s (the ± of Markdown is two bytes, one
@@ -187,7 +224,7 @@ static void table_print(struct table *t, FILE *out, bool md)
 				t->width[c] = columns(cell(t, r, c));
 			nums &= r == 0 || numeric(cell(t, r, c));
 		}
-		t->right[c] |= nums;
+		t->right[c] |= nums && !t->text[c];
 	}
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t c = 0; c < t->ncol; c++) {
@@ -228,63 +265,62 @@ static bool print_block(const struct merge *m, size_t f, FILE *out, bool md)
 {
 	struct table t;
 	size_t nax = m->nr_axes - (m->seed_axis >= 0), c = 0;
-	size_t ncol = nax + 7 + m->have_base;
-	static const char *const stat[] = { "n",   "mean", "stddev",
-					    "min", "max",  "ci95 +-" };
-	char base[256];
+	size_t ncol = nax + ARRAY_LEN(stat_cols) + m->have_base;
+	char base[256], v[5][48];
+	bool ok;
 
 	if (!table_init(&t, ncol, m->nr_rows + 1)) {
 		table_free(&t);
 		return false;
 	}
 	for (size_t a = 0; a < m->nr_axes; a++)
-		if ((long)a != m->seed_axis)
-			snprintf(cell(&t, 0, c++), 64, "%s", title(m, a));
-	for (size_t i = 0; i < ARRAY_LEN(stat); i++) {
+		if ((long)a != m->seed_axis) {
+			/* 6.12 is a release, not a number */
+			t.text[c] = strcmp(m->axes[a], "kernel") == 0;
+			set_cell(&t, 0, c++, "%s", title(m, a));
+		}
+	for (size_t i = 0; i < ARRAY_LEN(stat_cols); i++) {
 		t.right[c] = true;
-		snprintf(cell(&t, 0, c++), 64, "%s",
-			 md && i == 5 ? "95% CI" : stat[i]);
+		set_cell(&t, 0, c++, "%s",
+			 md && i == 5 ? "95% CI" : stat_cols[i]);
 	}
 	if (m->have_base) {
 		base_name(m, base, sizeof(base));
 		t.right[c] = true;
-		snprintf(cell(&t, 0, c++), 64, "vs %s", base);
+		set_cell(&t, 0, c++, "vs %s", base);
 	}
-	t.ncol = c;
 	for (size_t r = 0; r < m->nr_rows; r++) {
 		const struct merge_row *row = &m->rows[r];
 		const struct eevdf_stats *s = &row->st[f];
-		bool none = row->n == 0;
+		double nan = (double)NAN;
 
 		c = 0;
 		for (size_t a = 0; a < m->nr_axes; a++)
 			if ((long)a != m->seed_axis)
-				snprintf(cell(&t, r + 1, c++), 64, "%s",
-					 row->labels[a]);
-		snprintf(cell(&t, r + 1, c++), 64, "%zu", row->n);
-		fmt_fig(none ? (double)NAN : s->mean, cell(&t, r + 1, c++), 64);
-		fmt_fig(none ? (double)NAN : s->stddev, cell(&t, r + 1, c++),
-			64);
-		fmt_fig(none ? (double)NAN : s->min, cell(&t, r + 1, c++), 64);
-		fmt_fig(none ? (double)NAN : s->max, cell(&t, r + 1, c++), 64);
-		if (none || isnan(s->ci95))
-			snprintf(cell(&t, r + 1, c++), 64, "-");
-		else {
-			char v[48];
-
-			fmt_fig(s->ci95, v, sizeof(v));
-			snprintf(cell(&t, r + 1, c++), 64, "%s%s",
-				 md ? "±" : "", v);
+				set_cell(&t, r + 1, c++, "%s", row->labels[a]);
+		fmt_fig(s->n ? s->mean : nan, v[0], sizeof(v[0]));
+		fmt_fig(s->n ? s->stddev : nan, v[1], sizeof(v[1]));
+		fmt_fig(s->n ? s->min : nan, v[2], sizeof(v[2]));
+		fmt_fig(s->n ? s->max : nan, v[3], sizeof(v[3]));
+		fmt_fig(s->n ? s->ci95 : nan, v[4], sizeof(v[4]));
+		set_cell(&t, r + 1, c++, "%zu", s->n);
+		for (size_t i = 0; i < 4; i++)
+			set_cell(&t, r + 1, c++, "%s", v[i]);
+		/* the half-width: +-, or ± in Markdown */
+		set_cell(&t, r + 1, c++, "%s%s",
+			 md && strcmp(v[4], "-") != 0 ? "±" : "", v[4]);
+		if (m->have_base) {
+			fmt_ratio(ratio_of(m, row, f), base, sizeof(base));
+			set_cell(&t, r + 1, c++, "%s", base);
 		}
-		if (m->have_base)
-			fmt_ratio(ratio_of(m, row, f), cell(&t, r + 1, c++),
-				  64);
 	}
 	fprintf(out, "\n%s%s%s\n%s", md ? "**" : "", m->metrics[f],
 		md ? "**" : "", md ? "\n" : "");
-	table_print(&t, out, md);
+	ok = !t.nomem;
+	if (ok)
+		table_print(&t, out, md);
 	table_free(&t);
-	return true;
+	return ok;
 }
 
 /* A CSV field: quoted when it holds a comma, a quote or a line end. */
@@ -315,8 +351,8 @@ static void csv_num(FILE *out, double v)
 
 static void print_csv(const struct merge *m, FILE *out)
 {
-	static const char *const stat[] = { "mean", "stddev",  "min",
-					    "max",  "ci95_lo", "ci95_hi" };
+	static const char *const stat[] = { "n",   "mean",    "stddev", "min",
+					    "max", "ci95_lo", "ci95_hi" };
 	bool first = true;
 
 	for (size_t a = 0; a < m->nr_axes; a++)
@@ -324,14 +360,14 @@ static void print_csv(const struct merge *m, FILE *out)
 			csv_field(out, m->axes[a], first);
 			first = false;
 		}
-	csv_field(out, "n", first);
 	for (size_t f = 0; f < m->nr_metrics; f++) {
 		char name[256];
 
 		for (size_t i = 0; i < ARRAY_LEN(stat); i++) {
 			snprintf(name, sizeof(name), "%s.%s", m->metrics[f],
 				 stat[i]);
-			csv_field(out, name, false);
+			csv_field(out, name, first);
+			first = false;
 		}
 		if (m->have_base) {
 			snprintf(name, sizeof(name), "%s.vs_baseline",
@@ -342,7 +378,6 @@ static void print_csv(const struct merge *m, FILE *out)
 	fputc('\n', out);
 	for (size_t r = 0; r < m->nr_rows; r++) {
 		const struct merge_row *row = &m->rows[r];
-		char n[32];
 
 		first = true;
 		for (size_t a = 0; a < m->nr_axes; a++)
@@ -350,18 +385,20 @@ static void print_csv(const struct merge *m, FILE *out)
 				csv_field(out, row->labels[a], first);
 				first = false;
 			}
-		snprintf(n, sizeof(n), "%zu", row->n);
-		csv_field(out, n, first);
 		for (size_t f = 0; f < m->nr_metrics; f++) {
 			const struct eevdf_stats *s = &row->st[f];
 			double nan = (double)NAN;
+			char n[32];
 
-			csv_num(out, row->n ? s->mean : nan);
-			csv_num(out, row->n ? s->stddev : nan);
-			csv_num(out, row->n ? s->min : nan);
-			csv_num(out, row->n ? s->max : nan);
-			csv_num(out, row->n ? s->mean - s->ci95 : nan);
-			csv_num(out, row->n ? s->mean + s->ci95 : nan);
+			snprintf(n, sizeof(n), "%zu", s->n);
+			csv_field(out, n, first);
+			first = false;
+			csv_num(out, s->n ? s->mean : nan);
+			csv_num(out, s->n ? s->stddev : nan);
+			csv_num(out, s->n ? s->min : nan);
+			csv_num(out, s->n ? s->max : nan);
+			csv_num(out, s->n ? s->mean - s->ci95 : nan);
+			csv_num(out, s->n ? s->mean + s->ci95 : nan);
 			if (m->have_base)
 				csv_num(out, ratio_of(m, row, f));
 		}
@@ -401,11 +438,12 @@ static cJSON *row_json(const struct merge *m, const struct merge_row *row)
 
 		if (!x)
 			break;
-		add_num(x, "mean", row->n ? s->mean : nan);
-		add_num(x, "stddev", row->n ? s->stddev : nan);
-		add_num(x, "min", row->n ? s->min : nan);
-		add_num(x, "max", row->n ? s->max : nan);
-		if (row->n && !isnan(s->ci95)) {
+		cJSON_AddNumberToObject(x, "n", (double)s->n);
+		add_num(x, "mean", s->n ? s->mean : nan);
+		add_num(x, "stddev", s->n ? s->stddev : nan);
+		add_num(x, "min", s->n ? s->min : nan);
+		add_num(x, "max", s->n ? s->max : nan);
+		if (s->n && !isnan(s->ci95)) {
 			ci = cJSON_AddArrayToObject(x, "ci95");
 			cJSON_AddItemToArray(
 				ci, cJSON_CreateNumber(s->mean - s->ci95));
@@ -415,7 +453,7 @@ static cJSON *row_json(const struct merge *m, const struct merge_row *row)
 			cJSON_AddNullToObject(x, "ci95");
 		}
 		vals = cJSON_AddArrayToObject(x, "values");
-		for (size_t i = 0; vals && i < row->n; i++)
+		for (size_t i = 0; vals && i < s->n; i++)
 			cJSON_AddItemToArray(
 				vals,
 				cJSON_CreateNumber(

@@ -331,6 +331,32 @@ static void point_tick(void *ud)
 }
 
 /*
+ * Whether process pid is gone: no such process, or a zombie that nobody
+ * reaped yet (a worker whose sweep was killed with it).
+ */
+static bool dead(long pid)
+{
+	char path[64], stat[256];
+	const char *close_paren;
+	size_t n;
+	FILE *f;
+
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold anything but ends at the
+	 * last parenthesis */
+	close_paren = strrchr(stat, ')');
+	return close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
+}
+
+/*
  * Temporary files (NAME.tmp.PID) of processes that died: a killed sweep
  * leaves one per point it was writing.  Only when this run owns the
  * directory: on a cluster, another node's PIDs mean nothing here.
@@ -354,8 +380,7 @@ static void remove_stale(const char *dir)
 			continue;
 		errno = 0;
 		pid = strtol(t + 5, &end, 10);
-		if (*end || errno || pid <= 0 ||
-		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+		if (*end || errno || pid <= 0 || !dead(pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
 		unlink(path);

@@ -1334,20 +1334,34 @@ bool cli_write_atomic(const char *path, const char *text)
 	return ok;
 }
 
+/*
+ * Parse argv into o and cfg and load its workload into *wl (o->machine
+ * too): EXIT_OK, or an exit code after printing why (--help is not a
+ * run here).  The caller frees *wl and o->machine either way.
+ */
+static int prepare(int argc, char **argv, struct run_opts *o,
+		   struct eevdf_config *cfg, eevdf_workload **wl, bool warn)
+{
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	o->argv = argv;
+	o->argc = argc;
+	eevdf_config_init(cfg);
+	rc = parse_options(argc, argv, o, cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc;
+	return load(o, wl, warn);
+}
+
 int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn)
 {
 	struct run_opts o;
 	struct eevdf_config cfg;
 	eevdf_workload *wl = NULL;
-	int rc;
-
-	memset(&o, 0, sizeof(o));
-	eevdf_config_init(&cfg);
-	rc = parse_options(argc, argv, &o, &cfg);
-	if (rc >= 0)
-		return rc == EXIT_OK ? EXIT_USAGE : rc;
 	/* loaded even with --seed: its warnings once, before any run */
-	rc = load(&o, &wl, warn);
+	int rc = prepare(argc, argv, &o, &cfg, &wl, warn);
+
 	if (rc == EXIT_OK && o.have_seed)
 		*seed = o.seed;
 	else if (rc == EXIT_OK && !eevdf_workload_seed(wl, seed))
@@ -1376,14 +1390,7 @@ static int run_results(int argc, char **argv, struct cli_measure *m,
 	memset(m, 0, sizeof(*m));
 	if (json)
 		*json = NULL;
-	memset(&o, 0, sizeof(o));
-	o.argv = argv;
-	o.argc = argc;
-	eevdf_config_init(&cfg);
-	rc = parse_options(argc, argv, &o, &cfg);
-	if (rc >= 0)
-		return rc == EXIT_OK ? EXIT_USAGE : rc; /* --help: not a run */
-	if ((rc = load(&o, &wl, warn)) != EXIT_OK)
+	if ((rc = prepare(argc, argv, &o, &cfg, &wl, warn)) != EXIT_OK)
 		goto out;
 	rc = build_and_run(&o, &cfg, wl, NULL, &sim);
 	if (rc != EXIT_OK)
@@ -1448,14 +1455,8 @@ int cli_run_check(int argc, char **argv, bool warn)
 	eevdf_workload *wl = NULL;
 	eevdf_sim *sim = NULL;
 	eevdf_time duration;
-	int rc;
+	int rc = prepare(argc, argv, &o, &cfg, &wl, warn);
 
-	memset(&o, 0, sizeof(o));
-	eevdf_config_init(&cfg);
-	rc = parse_options(argc, argv, &o, &cfg);
-	if (rc >= 0)
-		return rc == EXIT_OK ? EXIT_USAGE : rc;
-	rc = load(&o, &wl, warn);
 	if (rc == EXIT_OK)
 		rc = build_sim(&o, &cfg, wl, NULL, &sim, &duration);
 	eevdf_sim_free(sim);

@@ -15,6 +15,8 @@ SIM=$(cd "$(dirname "$SIM")" && pwd)/$(basename "$SIM")
 
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
+# shellcheck source=tests/sweep_lib.sh
+. "$(dirname "$0")/sweep_lib.sh"
 cd "$tmp" || exit 2
 
 if ! command -v parallel >/dev/null || ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
@@ -23,21 +25,7 @@ if ! command -v parallel >/dev/null || ! parallel --version 2>/dev/null | grep -
 	exit 0
 fi
 
-cat >w.json <<'J'
-{"format": "eevdf-sim-workload/1", "name": "mix", "duration": "200ms",
- "params": {"n": 3},
- "tasks": [{"name": "w", "count": "${n}", "program": [{"loop": {"body": [
-    {"run": {"dist": "exp", "mean": "1ms"}},
-    {"sleep": {"for": {"dist": "exp", "mean": "2ms"}}}]}}]}]}
-J
-# 2 kernels x 2 task counts x 3 seeds = 12 points
-cat >s.json <<'J'
-{"format": "eevdf-sim-sweep/1", "name": "p", "workload": "w.json",
- "fixed": {"cpus": 2},
- "axes": {"kernel": ["6.6", "6.18"], "param.n": [2, 4], "seed": 3},
- "metrics": ["total_delay_sum_ns", "max_delay_ns"],
- "baseline": {"kernel": "6.6"}}
-J
+sweep_fixture p
 
 run_ok "the local sweep, --jobs 2" sweep s.json local --jobs 2
 "$SIM" merge local --format csv >local.csv && "$SIM" merge local >local.txt ||

@@ -606,18 +606,6 @@ static int opt_string(struct sw_parser *p, const cJSON *root, const char *key,
 	return *out ? 0 : eevdf__sw_nomem(p);
 }
 
-/* The file name without its folder and ".json", for an unnamed spec. */
-static char *default_name(const char *filename)
-{
-	const char *b = strrchr(filename, '/');
-	char *s = eevdf__wl_strdup(b ? b + 1 : filename);
-	size_t n = s ? strlen(s) : 0;
-
-	if (s && n > 5 && strcmp(s + n - 5, ".json") == 0)
-		s[n - 5] = '\0';
-	return s;
-}
-
 static int parse_top(struct sw_parser *p, const cJSON *root,
 		     const char *filename)
 {
@@ -653,7 +641,7 @@ static int parse_top(struct sw_parser *p, const cJSON *root,
 	if ((r = opt_string(p, root, "name", &sw->name)) ||
 	    (r = opt_string(p, root, "description", &sw->description)))
 		return r;
-	if (!sw->name && !(sw->name = default_name(filename)))
+	if (!sw->name && !(sw->name = eevdf__sw_stem(filename)))
 		return eevdf__sw_nomem(p);
 	if (!sw->description && !(sw->description = eevdf__wl_strdup("")))
 		return eevdf__sw_nomem(p);

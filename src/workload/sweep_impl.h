@@ -105,6 +105,9 @@ int eevdf__sw_parse_workloads(struct sw_parser *p, const cJSON *it,
 int eevdf__sw_merge_features(struct sw_parser *p, struct sweep_setting *axis,
 			     const struct sweep_setting *fixed);
 void eevdf__sw_setting_free(struct sweep_setting *s);
+/* "tbench" for "../tbench.json": a file's name less its folder and
+ * ".json", malloc'd; NULL on ENOMEM.  Labels a workload, names a spec. */
+char *eevdf__sw_stem(const char *path);
 /* base_dir joined to path (unless absolute), malloc'd; NULL on ENOMEM. */
 char *eevdf__sw_join(const char *base_dir, const char *path);
 /* The number of points, or 0 after failing when it is too many. */

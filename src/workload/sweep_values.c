@@ -633,8 +633,7 @@ int eevdf__sw_merge_features(struct sw_parser *p, struct sweep_setting *axis,
 	return 0;
 }
 
-/* "tbench" for "../tbench.json". */
-static char *base_label(const char *path)
+char *eevdf__sw_stem(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	char *s = eevdf__wl_strdup(b ? b + 1 : path);
@@ -653,7 +652,7 @@ static int one_workload(struct sw_parser *p, const cJSON *it, const char *label,
 					 "(relative to the spec)");
 	return set_strings(p, v,
 			   label ? eevdf__wl_strdup(label) :
-				   base_label(it->valuestring),
+				   eevdf__sw_stem(it->valuestring),
 			   eevdf__sw_join(p->sw->base_dir, it->valuestring),
 			   json_string(it->valuestring));
 }

@@ -540,7 +540,7 @@ int eevdf__sw_parse_values(struct sw_parser *p, const cJSON *it, bool fixed,
 	}
 	if (s->key == SK_SEED && cJSON_IsNumber(it)) {
 		/* a count: seeds 1 .. N */
-		s64 n;
+		s64 n = 0;
 		cJSON *rng;
 
 		if ((r = get_int(p, it, 1, SWEEP_MAX_VALUES,

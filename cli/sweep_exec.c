@@ -156,7 +156,8 @@ struct local {
 	size_t nr_todo, nr_sel, skipped;
 	size_t done, failed;
 	int jobs;
-	int progress; /* 1 lines, 0 none, 2 a bar */
+	int progress;	   /* 1 lines, 0 none, 2 a bar */
+	size_t kill_after; /* the test hook below; 0: none */
 	double start;
 	bool drawn;
 };
@@ -323,6 +324,16 @@ static void point_finished(size_t i, int status, const char *data, size_t len,
 		print_indented(text);
 	}
 	draw_bar(l);
+	/*
+	 * Test hook (tests/cli_sweep.sh): after this many points, die at
+	 * once with the workers still running, as a node going down would,
+	 * so that the resume test stops at a known place.  Only a sweep
+	 * that leads its own process group (setsid) takes its workers.
+	 */
+	if (l->kill_after && l->done + l->failed == l->kill_after) {
+		fflush(NULL);
+		kill(getpgrp() == getpid() ? 0 : getpid(), SIGKILL);
+	}
 }
 
 static void point_tick(void *ud)
@@ -410,6 +421,9 @@ int sweep_run_local(const eevdf_sweep *sw, const char *dir, const size_t *sel,
 	l.progress = progress == 1			   ? 1 :
 		     progress < 0 && isatty(STDERR_FILENO) ? 2 :
 							     0;
+	if (getenv("EEVDF_SWEEP_TEST_KILL_AFTER"))
+		l.kill_after = strtoul(getenv("EEVDF_SWEEP_TEST_KILL_AFTER"),
+				       NULL, 10);
 	if (own)
 		remove_stale(dir);
 	for (size_t i = 0; i < n; i++) {

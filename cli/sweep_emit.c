@@ -48,6 +48,32 @@ static bool abs_dir(const char *dir, char *buf, size_t len)
 }
 
 /*
+ * An #SBATCH option's value, which sbatch itself reads (its own parser
+ * knows double quotes, not the shell's '\'' escapes): bare when safe,
+ * else in double quotes.  False after printing why for a value double
+ * quotes cannot hold.
+ */
+static bool sbatch_value(const char *what, const char *s, char *buf, size_t len)
+{
+	char q[WORD_MAX];
+
+	sweep_shell_quote(s, q, sizeof(q));
+	if (strcmp(q, s) == 0) {
+		snprintf(buf, len, "%s", s);
+		return true;
+	}
+	if (strpbrk(s, "\"\\$`\n")) {
+		cli_error("--emit slurm: %s '%s' cannot be written in an "
+			  "#SBATCH line (it holds a quote, a backslash, a $ "
+			  "or a newline)",
+			  what, s);
+		return false;
+	}
+	snprintf(buf, len, "\"%s\"", s);
+	return true;
+}
+
+/*
  * The command of one job: the binary, the range of points and the
  * workers as shell words already (numbers, or "$first-$last" in the
  * Slurm script), the spec and the directory as given to the sweep.
@@ -107,16 +133,28 @@ static int emit_slurm(const eevdf_sweep *sw, const char *spec, const char *dir,
 		return EXIT_USAGE;
 	}
 	fprintf(f, "#!/bin/sh\n");
-	sweep_shell_quote(eo->job_name ? eo->job_name : eevdf_sweep_name(sw), q,
-			  sizeof(q));
+	snprintf(logs, sizeof(logs), "%s/slurm/%%A_%%a", adir);
+	/* %A the array's job id, %a the task's index */
+	if (!sbatch_value("the job name",
+			  eo->job_name ? eo->job_name : eevdf_sweep_name(sw), q,
+			  sizeof(q)) ||
+	    !sbatch_value("the directory", logs, sq, sizeof(sq))) {
+		fclose(f);
+		free(text);
+		return EXIT_USAGE;
+	}
 	fprintf(f, "#SBATCH --job-name=%s\n", q);
 	fprintf(f, "#SBATCH --array=0-%zu%%%zu\n", tasks - 1, running);
-	snprintf(logs, sizeof(logs), "%s/slurm", adir);
-	sweep_shell_quote(logs, q, sizeof(q));
-	/* %A the array's job id, %a the task's index */
-	fprintf(f, "#SBATCH --output=%s/%%A_%%a.out\n", q);
-	fprintf(f, "#SBATCH --error=%s/%%A_%%a.err\n", q);
-	sweep_shell_quote(cwd, q, sizeof(q));
+	/* "DIR/slurm/%A_%a" with .out or .err inside its quotes */
+	fprintf(f, "#SBATCH --output=%.*s.out%s\n",
+		(int)strlen(sq) - (sq[0] == '"'), sq, sq[0] == '"' ? "\"" : "");
+	fprintf(f, "#SBATCH --error=%.*s.err%s\n",
+		(int)strlen(sq) - (sq[0] == '"'), sq, sq[0] == '"' ? "\"" : "");
+	if (!sbatch_value("the directory", cwd, q, sizeof(q))) {
+		fclose(f);
+		free(text);
+		return EXIT_USAGE;
+	}
 	fprintf(f, "#SBATCH --chdir=%s\n", q);
 	fprintf(f, "#SBATCH --ntasks=1\n");
 	fprintf(f, "#SBATCH --cpus-per-task=%d\n",
@@ -132,12 +170,15 @@ static int emit_slurm(const eevdf_sweep *sw, const char *spec, const char *dir,
 	for (size_t i = 0; i < eo->nr_sbatch; i++)
 		fprintf(f, "#SBATCH %s\n", eo->sbatch[i]);
 	sweep_shell_quote(spec, sq, sizeof(sq));
+	snprintf(path, sizeof(path), "%s/sweep.sbatch", adir);
+	sweep_shell_quote(path, q, sizeof(q));
+	sweep_shell_quote(adir, logs, sizeof(logs));
 	fprintf(f,
 		"#\n"
 		"# Sweep %s: %zu points, %zu per array task, %zu tasks, at "
 		"most %zu\n"
 		"# running; written by " PROG " %s from %s.\n"
-		"#   submit: sbatch %s/sweep.sbatch\n"
+		"#   submit: sbatch %s\n"
 		"#   then:   " PROG " merge %s\n"
 		"# A point whose results exist is skipped: submitting again "
 		"runs only\n"
@@ -145,7 +186,7 @@ static int emit_slurm(const eevdf_sweep *sw, const char *spec, const char *dir,
 		"binary.\n"
 		"set -eu\n",
 		eevdf_sweep_name(sw), np, chunk, tasks, running,
-		EEVDF_VERSION_STRING, sq, adir, adir);
+		EEVDF_VERSION_STRING, sq, q, logs);
 	sweep_shell_quote(sim, q, sizeof(q));
 	fprintf(f, "EEVDF_SIM=${EEVDF_SIM:-%s}\n", q);
 	fprintf(f,
@@ -163,8 +204,10 @@ static int emit_slurm(const eevdf_sweep *sw, const char *spec, const char *dir,
 		printf("wrote %s: %zu points in %zu array task%s of %zu, at "
 		       "most %zu running\n",
 		       path, np, tasks, tasks == 1 ? "" : "s", chunk, running);
-		printf("  submit: sbatch %s\n", path);
-		printf("  then:   " PROG " merge %s\n", dir);
+		sweep_shell_quote(path, q, sizeof(q));
+		sweep_shell_quote(dir, sq, sizeof(sq));
+		printf("  submit: sbatch %s\n", q);
+		printf("  then:   " PROG " merge %s\n", sq);
 	}
 	free(text);
 	return ok ? EXIT_OK : EXIT_USAGE;
@@ -200,18 +243,24 @@ static int emit_parallel(const eevdf_sweep *sw, const char *spec,
 	}
 	snprintf(path, sizeof(path), "%s/parallel.jobs", dir);
 	if ((ok = commit_text(f, &text, &len, path))) {
+		char qlog[WORD_MAX], log[PATH_MAX + 16];
+
 		printf("wrote %s: %zu points in %zu job%s of %zu\n", path, np,
 		       jobs, jobs == 1 ? "" : "s", chunk);
-		printf("  run here:     parallel --will-cite --joblog "
-		       "%s/parallel.log --jobs 2 < %s\n",
-		       dir, path);
-		printf("  across hosts: parallel --will-cite --joblog "
-		       "%s/parallel.log --sshloginfile HOSTS < %s\n",
-		       dir, path);
+		snprintf(log, sizeof(log), "%s/parallel.log", dir);
+		sweep_shell_quote(log, qlog, sizeof(qlog));
+		sweep_shell_quote(path, q, sizeof(q));
+		printf("  run here:     parallel --will-cite --joblog %s "
+		       "--jobs 2 < %s\n",
+		       qlog, q);
+		printf("  across hosts: parallel --will-cite --joblog %s "
+		       "--sshloginfile HOSTS < %s\n",
+		       qlog, q);
 		printf("                (the same paths on every host: a "
 		       "shared file system)\n");
 		printf("  what failed:  the same with --resume-failed\n");
-		printf("  then:         " PROG " merge %s\n", dir);
+		sweep_shell_quote(dir, q, sizeof(q));
+		printf("  then:         " PROG " merge %s\n", q);
 	}
 	free(text);
 	return ok ? EXIT_OK : EXIT_USAGE;

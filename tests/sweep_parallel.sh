@@ -25,6 +25,8 @@ if ! command -v parallel >/dev/null || ! parallel --version 2>/dev/null | grep -
 	exit 0
 fi
 
+# in a directory whose name needs quoting, in #SBATCH lines too
+mkdir "$tmp/a dir" && cd "$tmp/a dir" || exit 2
 sweep_fixture p
 
 run_ok "the local sweep, --jobs 2" sweep s.json local --jobs 2
@@ -33,8 +35,8 @@ run_ok "the local sweep, --jobs 2" sweep s.json local --jobs 2
 
 # the job list, run by parallel from / with a job log
 run_ok "--emit parallel" sweep s.json par --emit parallel
-(cd / && parallel --will-cite --joblog "$tmp/par/parallel.log" --jobs 2 \
-	<"$tmp/par/parallel.jobs" >/dev/null 2>"$tmp/par.err")
+(cd / && parallel --will-cite --joblog "$tmp/a dir/par/parallel.log" --jobs 2 \
+	<"$tmp/a dir/par/parallel.jobs" >/dev/null 2>"$tmp/par.err")
 rc=$?
 [ $rc -eq 0 ] && ok "parallel runs the job list" || bad "parallel runs the job list" "exit $rc: $(head -3 "$tmp/par.err")"
 python3 - par/parallel.log <<'PY' && ok "the job log: 12 jobs, each exit 0" || bad "the job log" "$(cat par/parallel.log)"
@@ -55,8 +57,8 @@ echo ':' >hosts
 run_ok "--emit parallel --chunk 5" sweep s.json ssh --emit parallel --chunk 5
 [ "$(wc -l <ssh/parallel.jobs)" -eq 3 ] && ok "12 points in 3 jobs of up to 5" ||
 	bad "12 points in 3 jobs" "$(cat ssh/parallel.jobs)"
-(cd / && parallel --will-cite --sshloginfile "$tmp/hosts" --joblog "$tmp/ssh/parallel.log" \
-	<"$tmp/ssh/parallel.jobs" >/dev/null 2>"$tmp/ssh.err")
+(cd / && parallel --will-cite --sshloginfile "$tmp/a dir/hosts" --joblog "$tmp/a dir/ssh/parallel.log" \
+	<"$tmp/a dir/ssh/parallel.jobs" >/dev/null 2>"$tmp/ssh.err")
 rc=$?
 "$SIM" merge ssh --format csv >ssh.csv 2>/dev/null
 [ $rc -eq 0 ] && cmp -s local.csv ssh.csv && ok "--sshloginfile: the same table" ||
@@ -68,12 +70,12 @@ rc=$?
 run_ok "--emit parallel again" sweep s.json rf --emit parallel
 f=$(python3 -c 'import json; print(json.load(open("rf/manifest.json"))["points"][4]["file"])')
 mkdir "rf/$f"
-(cd / && parallel --will-cite --joblog "$tmp/rf/parallel.log" --jobs 2 \
-	<"$tmp/rf/parallel.jobs" >/dev/null 2>&1)
+(cd / && parallel --will-cite --joblog "$tmp/a dir/rf/parallel.log" --jobs 2 \
+	<"$tmp/a dir/rf/parallel.jobs" >/dev/null 2>&1)
 rc1=$?
 rmdir "rf/$f"
-(cd / && parallel --will-cite --joblog "$tmp/rf/parallel.log" --resume-failed --jobs 2 \
-	<"$tmp/rf/parallel.jobs" >/dev/null 2>&1)
+(cd / && parallel --will-cite --joblog "$tmp/a dir/rf/parallel.log" --resume-failed --jobs 2 \
+	<"$tmp/a dir/rf/parallel.jobs" >/dev/null 2>&1)
 rc2=$?
 jobs=$(($(wc -l <rf/parallel.log) - 1))
 "$SIM" merge rf --format csv >rf.csv 2>/dev/null

@@ -131,6 +131,8 @@ done
 	skip "the node did not come up in ${UP_TIMEOUT}s (state '$state'): $(tail -2 "$c/log/slurmd.log" 2>/dev/null)"
 ok "a single-node cluster on localhost is up ($(($(date +%s) - start)) s)"
 
+# in a directory whose name needs quoting, in #SBATCH lines too
+mkdir "$tmp/a dir" && cd "$tmp/a dir" || exit 2
 sweep_fixture slurm
 
 run_ok "the local sweep, --jobs 2" sweep s.json local --jobs 2

@@ -413,12 +413,8 @@ static void read_point(const char *dir, struct point *p)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (sweep_result_ok(path, &pt, why, sizeof(why))) {
-		p->results = cli_read_json(path, SWEEP_RESULT_MAX, &e);
-		if (p->results)
-			return;
-		snprintf(why, sizeof(why), "%s", strerror(e ? e : EIO));
-	}
+	if (sweep_result_ok(path, &pt, why, sizeof(why), &p->results))
+		return;
 	if (why[0]) {
 		set_why(p, path, why);
 		return;

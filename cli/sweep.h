@@ -51,11 +51,12 @@ void sweep_point_labels(const eevdf_sweep *sw, size_t k, char *buf, size_t len);
 
 /*
  * True when path holds results of point pt: a results JSON whose
- * configuration has the point's workload digest, seed and profile.
+ * configuration has the point's workload digest, seed and profile; then
+ * the document in *doc when doc is not NULL (cJSON_Delete() it).
  * Otherwise false, and why (len bytes): "" when there is no such file.
  */
 bool sweep_result_ok(const char *path, const struct eevdf_sweep_point *pt,
-		     char *why, size_t len);
+		     char *why, size_t len, cJSON **doc);
 
 /*
  * The manifest of sw (spec: the spec's path as given) as JSON text

@@ -432,7 +432,8 @@ int sweep_run_local(const eevdf_sweep *sw, const char *dir, const size_t *sel,
 
 		eevdf_sweep_point(sw, sel[i], &pt);
 		sweep_point_path(dir, pt.id, false, path, sizeof(path));
-		if (!force && sweep_result_ok(path, &pt, why, sizeof(why))) {
+		if (!force &&
+		    sweep_result_ok(path, &pt, why, sizeof(why), NULL)) {
 			l.skipped++;
 			continue;
 		}

@@ -152,7 +152,7 @@ static const char *config_string(const cJSON *config, const char *key)
 }
 
 bool sweep_result_ok(const char *path, const struct eevdf_sweep_point *pt,
-		     char *why, size_t len)
+		     char *why, size_t len, cJSON **doc)
 {
 	const cJSON *fmt, *config, *seed;
 	const char *s;
@@ -186,7 +186,10 @@ bool sweep_result_ok(const char *path, const struct eevdf_sweep_point *pt,
 		snprintf(why, len, "the results of another kernel profile");
 	else
 		ok = true;
-	cJSON_Delete(r);
+	if (ok && doc)
+		*doc = r;
+	else
+		cJSON_Delete(r);
 	return ok;
 }
 

@@ -10,6 +10,8 @@
 #   make bench      build and run the speed benchmark (never part of test)
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
+#   make test-cluster  a sweep on a real single-node Slurm cluster that
+#                   the test starts on localhost (needs root)
 #   make examples   build the example programs of examples/
 #   make install    install the library, headers, eevdf.pc, CLI, man page,
 #                   shipped workloads and machines under $(DESTDIR)$(PREFIX);
@@ -40,6 +42,12 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wundef -Wwrite-strings \
            -Wold-style-definition -Wdouble-promotion -Wvla -Wpointer-arith \
            -Wimplicit-fallthrough
 DEPS_PKGS := check libcjson-dev pkg-config
+# What make test needs beyond the build: GNU parallel runs a sweep's job
+# list (tests/sweep_parallel.sh).
+TEST_PKGS := parallel
+# What make test-cluster needs: a real Slurm (slurmctld, slurmd, sbatch)
+# and the munge authentication it uses.
+CLUSTER_PKGS := slurm-wlm munge
 # The developer tools of format-check, lint and coverage (make deps-dev).
 DEV_PKGS  := clang-format clang-tidy cppcheck lcov
 
@@ -81,8 +89,8 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run fidelity calibrate kernel-check deps deps-dev asan \
-	determinism clang clean bench \
+.PHONY: all lib cli test run fidelity calibrate kernel-check deps deps-dev \
+	deps-test deps-cluster test-cluster asan determinism clang clean bench \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -167,13 +175,19 @@ deps:
 deps-dev: deps
 	$(call install_pkgs,$(DEV_PKGS))
 
+deps-test: deps
+	$(call install_pkgs,$(TEST_PKGS))
+
+deps-cluster: deps
+	$(call install_pkgs,$(CLUSTER_PKGS))
+
 # run and test depend on deps; the build itself is a sub-make so that the
 # pkg-config flags are read after deps has installed the packages.
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(CLI) run workloads/sleeper-vs-hog.json
 
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
 	tests/layout.sh
@@ -183,6 +197,8 @@ test: deps
 	tests/cli_rtapp.sh $(CLI)
 	tests/cli_calibrate.sh $(CLI)
 	tests/machines.sh $(CLI)
+	tests/cli_sweep.sh $(CLI)
+	tests/sweep_parallel.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
 
@@ -200,6 +216,12 @@ kernel-check: deps
 	@$(MAKE) --no-print-directory all
 	@[ -f $(HOST_MACHINE) ] || $(CLI) calibrate -o $(HOST_MACHINE)
 	$(CLI) kernel-check --machine $(HOST_MACHINE)
+# A sweep on a real Slurm cluster: tests/sweep_slurm.sh starts munged,
+# slurmctld and slurmd on localhost (root only; skipped otherwise), runs
+# the sweep's job array and stops them.  About 10 s; .ci/run runs it.
+test-cluster: deps-cluster
+	@$(MAKE) --no-print-directory all
+	tests/sweep_slurm.sh $(CLI)
 
 # Real-kernel figures the model should reproduce (fidelity/run.sh):
 # reported, met or not; not a gate of make test.
@@ -239,6 +261,7 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_calibrate.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_sweep.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -306,6 +329,7 @@ coverage: deps-dev
 	tests/cli_features.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_calibrate.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_sweep.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \
@@ -349,6 +373,7 @@ DOCS       := README.md ARCHITECTURE.md CHANGELOG.md CONTRIBUTING.md \
               LICENSE $(wildcard docs/*.md)
 HEADERS    := $(wildcard include/eevdf/*.h)
 WORKLOADS  := $(wildcard workloads/*.json)
+SWEEPS     := $(wildcard workloads/sweeps/*.json)
 MACHINES   := $(wildcard workloads/machines/*.json)
 
 # eevdf.pc names the directories of this install, so it is written by the
@@ -361,10 +386,12 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/workloads \
-		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(DATADIR)/workloads/sweeps
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/eevdf-sim
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
+	install -m 644 $(SWEEPS) $(DESTDIR)$(DATADIR)/workloads/sweeps/
 	install -m 644 $(MACHINES) $(DESTDIR)$(DATADIR)/machines/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libeevdf.a
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(VERSION)
@@ -396,8 +423,10 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
 		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%) \
 		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%) \
+		$(SWEEPS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%) \
 		$(MACHINES:workloads/machines/%=$(DESTDIR)$(DATADIR)/machines/%)
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(DATADIR)/workloads \
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf \
+		$(DESTDIR)$(DATADIR)/workloads/sweeps $(DESTDIR)$(DATADIR)/workloads \
 		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 

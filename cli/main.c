@@ -31,6 +31,10 @@ static const struct command commands[] = {
 	  "measure this machine's costs and write its machine file" },
 	{ "kernel-check", cmd_kernel_check,
 	  "run scheduler experiments on this kernel and in the simulator" },
+	{ "sweep", cmd_sweep,
+	  "run a sweep spec's points here, or emit them for a cluster" },
+	{ "merge", cmd_merge,
+	  "tabulate a sweep's results: statistics over seeds, ratios" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

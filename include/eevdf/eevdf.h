@@ -26,5 +26,7 @@
 #include "eevdf/report.h"
 #include "eevdf/workload.h"
 #include "eevdf/machine.h"
+#include "eevdf/stats.h"
+#include "eevdf/sweep.h"
 
 #endif

@@ -26,6 +26,8 @@
  *	machine_calib.c		a machine file's "calibration": where its
  *				costs were measured
  *	rtapp.c			rt-app JSON translated to the native format
+ *	sweep*.c		sweep specs, over the public loader (their
+ *				own internals are sweep_impl.h's)
  *
  * Loading is one pass over the document per phase (params, objects, task
  * names, templates, programs, link), so that a program can name any

@@ -191,14 +191,28 @@ char *cli_read_stdin(size_t max);
 bool cli_results_figure(const struct cJSON *results, const char *name,
 			double *out);
 
+/* The rows of the latency table. */
+enum latency_rows {
+	ROWS_PID,    /* one per task: name:pid */
+	ROWS_COMM,   /* merged per comm, perf's default: name:(n) */
+	ROWS_CGROUP, /* merged per task group: /path:(n) */
+};
+
 /*
  * The perf sched latency table in Mike Galbraith's "sum" layout, one row
- * per task (name:pid), sorted by max delay descending then pid ascending,
- * followed by the TOTAL line.  stats is not modified.  Returns 0, or
- * EEVDF_ENOMEM (nothing printed) when the sort buffer cannot be allocated.
+ * per task (name:pid) or per merged comm or group, sorted by max delay
+ * descending then pid ascending, followed by the TOTAL line.  stats is
+ * not modified.  Returns 0, or EEVDF_ENOMEM (nothing printed) when a
+ * buffer cannot be allocated.
  */
-/* The perf sched latency table, per pid or merged per comm. */
 int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
-		   bool by_comm);
+		   enum latency_rows rows);
+
+/*
+ * The task groups' table (eevdf/group.h), when the run had a group
+ * besides the root: weight, cpu.max, share of the machine's CPU time,
+ * tasks, delays and throttling per group.
+ */
+void report_groups(FILE *f, const eevdf_sim *sim);
 
 #endif

@@ -155,10 +155,11 @@ static void run_usage(FILE *f)
 		"the\n"
 		"                    workload's; 'none' for only the latency "
 		"table)\n"
-		"  --latency-rows pid|comm  one latency row per task, or "
-		"merged per\n"
-		"                    comm like perf's default (name:(n)); "
-		"default: the\n"
+		"  --latency-rows pid|comm|cgroup  one latency row per task, "
+		"or merged\n"
+		"                    per comm like perf's default "
+		"(name:(n)), or per\n"
+		"                    task group (/path:(n)); default: the\n"
 		"                    workload's \"latency_rows\", else comm "
 		"above 32 tasks\n"
 		"                    and pid up to 32\n"
@@ -420,10 +421,11 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			break;
 		case 'L':
 			if (strcmp(optarg, "pid") != 0 &&
-			    strcmp(optarg, "comm") != 0) {
+			    strcmp(optarg, "comm") != 0 &&
+			    strcmp(optarg, "cgroup") != 0) {
 				cli_error(
-					"--latency-rows: expected pid or comm, "
-					"got '%s'",
+					"--latency-rows: expected pid, comm or "
+					"cgroup, got '%s'",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -890,10 +892,25 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 					   o->latency_rows :
 					   eevdf_workload_report_option(
 						   wl, "latency_rows");
-		bool by_comm = rows ? strcmp(rows, "comm") == 0 :
-				      n > comm_rows_above;
+		enum latency_rows lr = n > comm_rows_above ? ROWS_COMM :
+							     ROWS_PID;
 
-		rc = report_latency(f, stats, n, by_comm);
+		if (rows && strcmp(rows, "pid") == 0)
+			lr = ROWS_PID;
+		else if (rows && strcmp(rows, "comm") == 0)
+			lr = ROWS_COMM;
+		else if (rows && strcmp(rows, "cgroup") == 0)
+			lr = ROWS_CGROUP;
+		else if (rows)
+			rc = EEVDF_EINVAL;
+		if (rc) {
+			cli_error("the workload's report.latency_rows is "
+				  "'%s': expected pid, comm or cgroup",
+				  rows);
+		} else {
+			report_groups(f, sim);
+			rc = report_latency(f, stats, n, lr);
+		}
 	}
 	free(stats);
 	return rc;

@@ -42,8 +42,7 @@ void report_groups(FILE *f, const eevdf_sim *sim)
 
 	if (n < 2)
 		return;
-	fprintf(f,
-		" %-28s | %6s | %-16s | %7s | %6s | %12s | %12s | %s\n",
+	fprintf(f, " %-28s | %6s | %-16s | %7s | %6s | %12s | %12s | %s\n",
 		"Group", "Weight", "cpu.max", "CPU %", "Tasks", "Avg delay ms",
 		"Max delay ms", "Throttled");
 	for (size_t i = 0; i < n; i++) {
@@ -67,8 +66,9 @@ void report_groups(FILE *f, const eevdf_sim *sim)
 		else
 			snprintf(weight, sizeof(weight), "%u", g.weight);
 		max_text(max, sizeof(max), &g);
-		fprintf(f, " %-28s | %6s | %-16s | %7.2f | %6" PRIu64
-			   " | %12.3f | %12.3f | ",
+		fprintf(f,
+			" %-28s | %6s | %-16s | %7.2f | %6" PRIu64
+			" | %12.3f | %12.3f | ",
 			name, weight, max,
 			machine_ns > 0 ? 100.0 * (double)g.cpu_ns / machine_ns :
 					 0.0,

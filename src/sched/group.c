@@ -670,7 +670,7 @@ const char *eevdf__groups_check(const struct rq *rq, unsigned int *nr_tasks)
 				     cfs_rq->throttled))
 			return "a cfs_rq's throttle_count is not the throttled "
 			       "levels at and above it";
-		if (!se)
+		if (!se || !tg->parent)
 			continue;
 		if (se->my_q != cfs_rq ||
 		    se->cfs_rq != tg_cfs_rq(tg->parent, rq->cpu) ||

@@ -291,6 +291,12 @@ print(json.dumps(json.load(open(sys.argv[1]))["groups"], sort_keys=True))' "$tmp
 print(" ".join(t["name"] + "=" + t["cgroup"] for t in json.load(open(sys.argv[1]))["tasks"]))' "$tmp/out")" \
 		= "front=/fg batch=/bg"
 fi
+if expect_ok "validate: taskgroups.json makes its groups" \
+	validate "$fix/taskgroups.json"; then
+	check "validate: ... and prints them" \
+		cmp -s "$tmp/out" <(printf '%s\n' "$fix/taskgroups.json: ok (5 tasks)" \
+			"  group /bg: (defaults)" "  group /fg: (defaults)")
+fi
 
 if expect_ok "convert: classes.json" convert "$fix/classes.json"; then
 	check "convert: a phase's policy is a setattr with the native keys" \

@@ -885,7 +885,8 @@ int eevdf__wl_number_sessions(struct wl_parser *p)
 		free(all);
 		return nomem(p);
 	}
-	qsort(wl->sessions, nd, sizeof(*wl->sessions), cmp_session);
+	if (nd)
+		qsort(wl->sessions, nd, sizeof(*wl->sessions), cmp_session);
 	for (size_t i = 0; i < nd; i++)
 		names[k++] = wl->sessions[i].name;
 	collect_names(wl->tasks, wl->nr_tasks, names, &k);

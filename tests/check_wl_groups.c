@@ -169,6 +169,39 @@ static eevdf_time cpu_of(const eevdf_sim *sim, const char *prefix)
 	return ns;
 }
 
+/*
+ * Run the shipped workloads/NAME.json with params on one CPU for len, at
+ * the default costs (as eevdf-sim run does), autogroup as given.
+ */
+static eevdf_sim *run_shipped(const char *name, const char *const *params,
+			      size_t nr_params, int autogroup, eevdf_time len)
+{
+	struct eevdf_load_opts o = { .params = params,
+				     .nr_params = nr_params,
+				     .ncpus = 1 };
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	eevdf_sim *sim;
+	char path[128], buf[512];
+	int r;
+
+	snprintf(path, sizeof(path), "workloads/%s.json", name);
+	ck_assert_msg(eevdf_workload_load_file_opts(path, &o, &wl, &d) == 0,
+		      "%s", eevdf_diag_format(&d, buf, sizeof(buf)));
+	eevdf_config_init(&cfg);
+	cfg.nr_cpus = 1;
+	cfg.autogroup = autogroup;
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, buf, sizeof(buf)), 0);
+	ck_assert_msg(eevdf_workload_add_tasks(wl, sim, &d) == 0, "%s",
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	eevdf_workload_free(wl);
+	r = eevdf_sim_run(sim, len);
+	ck_assert_msg(r == 0, "run failed (%d): %s", r, eevdf_sim_errmsg(sim));
+	return sim;
+}
+
 /* ns is share (per mille) of total within tol per mille. */
 #define CK_SHARE(ns, total, permille, tol)                                     \
 	do {                                                                   \
@@ -882,6 +915,71 @@ START_TEST(group_order_does_not_depend_on_the_file)
 }
 END_TEST
 
+START_TEST(shipped_workloads_give_the_worked_splits)
+{
+	static const char *const equal[] = { "web_weight=100" };
+	static const char *const uncapped[] = { "quota=max" };
+	eevdf_sim *sim;
+
+	/*
+	 * cgroup-shares: /web 300 (3072) against /batch 100 (1024) at the
+	 * top, 750 and 250 per mille; /batch's children /batch/small 100
+	 * and /batch/big 300 split its 250 1 : 3, 62.5 and 187.5, the
+	 * nine hogs of /batch/big taking no more than one would.
+	 * Autogroup does not touch tasks outside the root cgroup, so it is
+	 * on here as by default.
+	 */
+	sim = run_shipped("cgroup-shares", NULL, 0, 1, 10000 * MS);
+	CK_SHARE(group_of(sim, "/web").cpu_ns, 10000 * MS, 750, 5);
+	CK_SHARE(group_of(sim, "/batch").cpu_ns, 10000 * MS, 250, 5);
+	CK_SHARE(group_of(sim, "/batch/small").cpu_ns, 10000 * MS, 62, 5);
+	CK_SHARE(group_of(sim, "/batch/big").cpu_ns, 10000 * MS, 187, 5);
+	eevdf_sim_free(sim);
+	/* web_weight=100: 1024 : 1024 at the top */
+	sim = run_shipped("cgroup-shares", equal, 1, 1, 10000 * MS);
+	CK_SHARE(group_of(sim, "/web").cpu_ns, 10000 * MS, 500, 5);
+	eevdf_sim_free(sim);
+
+	/*
+	 * cpu-max: /batch may run 20 ms per 100 ms period and its two hogs
+	 * always want more, so it is throttled in each of the 10 s / 100
+	 * ms = 100 periods and gets 200 per mille (give or take the one
+	 * tick a period may overrun, taken back at the next refill);
+	 * /service the other 800.  Uncapped, two groups of weight 100:
+	 * 500 each.
+	 */
+	sim = run_shipped("cpu-max", NULL, 0, 1, 10000 * MS);
+	CK_SHARE(group_of(sim, "/batch").cpu_ns, 10000 * MS, 200, 1);
+	CK_SHARE(group_of(sim, "/service").cpu_ns, 10000 * MS, 800, 1);
+	ck_assert_uint_eq(group_of(sim, "/batch").nr_throttled, 100);
+	eevdf_sim_free(sim);
+	sim = run_shipped("cpu-max", uncapped, 1, 1, 10000 * MS);
+	CK_SHARE(group_of(sim, "/batch").cpu_ns, 10000 * MS, 500, 5);
+	ck_assert_uint_eq(group_of(sim, "/batch").nr_throttled, 0);
+	eevdf_sim_free(sim);
+
+	/*
+	 * autogroup-make: make (session build) spawns eight compiler hogs
+	 * that inherit its session; the hog leads a session of its own.
+	 * Autogroup on: two autogroups of nice 0, 1024 : 1024, the eight
+	 * together 500 per mille and the hog 500.  Off: nine nice-0 hogs on
+	 * the root, the eight 8/9 = 888.9, the hog 111.1.
+	 */
+	sim = run_shipped("autogroup-make", NULL, 0, 1, 10000 * MS);
+	CK_SHARE(cpu_of(sim, "cc"), 10000 * MS, 500, 5);
+	CK_SHARE(cpu_of(sim, "hog"), 10000 * MS, 500, 5);
+	ck_assert_str_eq(stats_of(sim, "cc[7]").cgroup,
+			 stats_of(sim, "make").cgroup);
+	ck_assert_str_ne(stats_of(sim, "cc[0]").cgroup,
+			 stats_of(sim, "hog").cgroup);
+	eevdf_sim_free(sim);
+	sim = run_shipped("autogroup-make", NULL, 0, -1, 10000 * MS);
+	CK_SHARE(cpu_of(sim, "cc"), 10000 * MS, 888, 5);
+	CK_SHARE(cpu_of(sim, "hog"), 10000 * MS, 111, 5);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *wl_groups_suite(void)
 {
 	Suite *s = suite_create("wl_groups");
@@ -913,6 +1011,7 @@ Suite *wl_groups_suite(void)
 	tcase_add_test(tc, spawned_children_inherit_unless_the_template_says);
 	tcase_add_test(tc, setsid_tasks_lead_sessions_of_their_own);
 	tcase_add_test(tc, group_order_does_not_depend_on_the_file);
+	tcase_add_test(tc, shipped_workloads_give_the_worked_splits);
 	suite_add_tcase(s, tc);
 	return s;
 }

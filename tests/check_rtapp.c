@@ -1831,6 +1831,16 @@ START_TEST(end_to_end_two_taskgroups_split_the_cpu)
 	ck_assert_int_le(bg.cpu_ns, 1005 * MS);
 	ck_assert_uint_eq(fg.weight, 100);
 	ck_assert_uint_eq(bg.nr_tasks, 4);
+	/* the threads: front the whole of /fg, batch[i] a quarter of /bg */
+	CK_CPU(stats_of(sim, 0, "front"), 995 * MS, 10 * MS);
+	for (size_t i = 1; i <= 4; i++) {
+		struct eevdf_task_stats st;
+
+		ck_assert_int_eq(eevdf_sim_task_stats(sim, i, &st), 0);
+		ck_assert_str_eq(st.cgroup, "/bg");
+		ck_assert_int_ge(st.cpu_ns, 245 * MS);
+		ck_assert_int_le(st.cpu_ns, 255 * MS);
+	}
 	eevdf_sim_free(sim);
 }
 END_TEST

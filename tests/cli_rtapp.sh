@@ -290,6 +290,23 @@ print(json.dumps(json.load(open(sys.argv[1]))["groups"], sort_keys=True))' "$tmp
 		test "$(python3 -c 'import json, sys
 print(" ".join(t["name"] + "=" + t["cgroup"] for t in json.load(open(sys.argv[1]))["tasks"]))' "$tmp/out")" \
 		= "front=/fg batch=/bg"
+	# rt-app has no weights: the way to one is the converted file.  /fg
+	# at cpu.weight 300 is shares 3072 against /bg's 1024 on one CPU:
+	# 3/4 of the 2 s, 1500 ms for /fg and 500 ms for /bg, within 0.5 %
+	# of the run (10 ms), whatever the four threads of /bg.
+	python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))
+w["groups"]["/fg"] = {"cpu.weight": 300}
+json.dump(w, open(sys.argv[2], "w"))' "$tmp/out" "$tmp/tg300.json"
+	if expect_ok "run: the converted taskgroups with a weight" \
+		run "$tmp/tg300.json" --cpus 1 --format json; then
+		check "run: /fg at weight 300 gets 3/4, /bg 1/4" \
+			python3 -c 'import json, sys
+g = {x["path"]: x["cpu_ns"] for x in json.load(open(sys.argv[1]))["groups"]["list"]}
+ms = 1000000
+sys.exit(0 if abs(g["/fg"] - 1500 * ms) <= 10 * ms and
+	 abs(g["/bg"] - 500 * ms) <= 10 * ms else 1)' "$tmp/out"
+	fi
 fi
 if expect_ok "validate: taskgroups.json makes its groups" \
 	validate "$fix/taskgroups.json"; then

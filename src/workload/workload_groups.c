@@ -614,13 +614,9 @@ int eevdf__wl_parse_groups(struct wl_parser *p, const cJSON *obj)
 	}
 	if (!r)
 		r = build_groups(p, decl, nd);
-	if (r) {
-		groups_free(decl, nd);
-		return r;
-	}
-	/* the paths moved into the table */
-	free(decl);
-	return 0;
+	/* the table has copies of the paths (all_paths()) and the specs */
+	groups_free(decl, nd);
+	return r;
 }
 
 /* "sessions" ------------------------------------------------------------- */

@@ -480,6 +480,8 @@ void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 		break;
 	case EEVDF_TRACE_EXIT:
 	case EEVDF_TRACE_TICK:
+	case EEVDF_TRACE_DECISION:
+	case EEVDF_TRACE_STATE:
 		break;
 	}
 }

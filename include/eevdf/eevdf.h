@@ -25,5 +25,6 @@
 #include "eevdf/report.h"
 #include "eevdf/workload.h"
 #include "eevdf/machine.h"
+#include "eevdf/state.h"
 
 #endif

@@ -39,6 +39,7 @@
 #include "fair.h"
 #include "cfs.h"
 #include "deadline.h"
+#include "sched_state.h"
 #include "smp.h"
 
 /* The profile runs the CFS policy of 6.1-6.5: fair.c's entry points hand
@@ -474,11 +475,11 @@ void eevdf__update_curr(struct cfs_rq *cfs_rq)
 	struct sched_entity *curr = cfs_rq->curr;
 	struct rq *rq = cfs_rq->rq;
 	s64 delta;
-	bool resched;
+	bool resched, renewed;
 
 	if (!(delta = update_curr_se(cfs_rq)))
 		return;
-	resched = update_deadline(cfs_rq, curr);
+	resched = renewed = update_deadline(cfs_rq, curr);
 	update_min_vruntime(cfs_rq);
 	/*
 	 * Fair time counts against the fair server whether it runs on the
@@ -502,6 +503,12 @@ void eevdf__update_curr(struct cfs_rq *cfs_rq)
 		resched = true;
 	}
 	if (resched) {
+		trace_decision(rq,
+			       renewed ? EEVDF_RULE_SLICE_EXPIRED :
+			       vlag_stash_model(cfs_rq) ?
+					 EEVDF_RULE_SHORT_INELIGIBLE :
+					 EEVDF_RULE_PROTECT_ENDED,
+			       task_of(curr));
 		resched_curr(cfs_rq->rq);
 		clear_buddies(cfs_rq, curr);
 	}
@@ -682,6 +689,8 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		if (sched_feat(feats(cfs_rq), DELAY_DEQUEUE) && delay &&
 		    !entity_eligible(cfs_rq, se)) {
 			set_delayed(se);
+			trace_decision(cfs_rq->rq, EEVDF_RULE_DELAY_DEQUEUE,
+				       task_of(se));
 			return false;
 		}
 	}
@@ -736,6 +745,7 @@ void requeue_delayed_entity(struct sched_entity *se)
 		}
 	}
 	clear_delayed(se);
+	trace_decision(cfs_rq->rq, EEVDF_RULE_DELAYED_WAKE, task_of(se));
 }
 
 /* The pick ------------------------------------------------------------- */
@@ -759,13 +769,14 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 
 	/* A lone entity is always eligible: V is its own vruntime. */
 	if (cfs_rq->nr_queued == 1)
-		return curr && curr->on_rq ? curr : se;
+		return pick_rule(cfs_rq, curr && curr->on_rq ? curr : se,
+				 EEVDF_RULE_PICK_ONLY);
 
 	/* 6.19 / 6.18.32+: the buddy test moved inside (e837456fdca8). */
 	if (params(cfs_rq)->profile->wakeup == WAKEUP_6_19 &&
 	    sched_feat(feats(cfs_rq), PICK_BUDDY) && next &&
 	    entity_eligible(cfs_rq, next))
-		return next;
+		return pick_rule(cfs_rq, next, EEVDF_RULE_PICK_BUDDY);
 
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
@@ -773,7 +784,7 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	if (curr && protect && protect_slice(curr) &&
 	    (!vlag_stash_model(cfs_rq) ||
 	     sched_feat(feats(cfs_rq), RUN_TO_PARITY)))
-		return curr;
+		return pick_rule(cfs_rq, curr, EEVDF_RULE_PICK_PROTECTED);
 
 	if (se && entity_eligible(cfs_rq, se)) {
 		best = se;
@@ -796,8 +807,8 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	}
 found:
 	if (!best || (curr && entity_before(curr, best)))
-		best = curr;
-	return best;
+		return pick_rule(cfs_rq, curr, EEVDF_RULE_PICK_CURR);
+	return pick_rule(cfs_rq, best, EEVDF_RULE_PICK_EARLIEST);
 }
 
 void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
@@ -959,10 +970,11 @@ pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect)
 		     sched_feat_rq(rq, NEXT_BUDDY) :
 		     sched_feat_rq(rq, PICK_BUDDY)) &&
 	    cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next))
-		return cfs_rq->next;
+		return pick_rule(cfs_rq, cfs_rq->next, EEVDF_RULE_PICK_BUDDY);
 	se = pick_eevdf(cfs_rq, protect);
 	EEVDF_ASSERT(se);
 	if (se->sched_delayed) {
+		trace_decision(rq, EEVDF_RULE_PICK_DELAYED, task_of(se));
 		finish_delayed_task(rq, se);
 		return NULL;
 	}
@@ -1067,8 +1079,10 @@ void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
 	if (!queued)
 		update_load_avg(cfs_rq, &curr->se);
 	/* An hrtick expiry ends the slice unconditionally. */
-	if (queued)
+	if (queued) {
+		trace_decision(rq, EEVDF_RULE_HRTICK, curr);
 		resched_curr(rq);
+	}
 }
 
 /*
@@ -1125,27 +1139,42 @@ static void check_preempt_6_19(struct rq *rq, struct task *p,
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se, *nse;
 	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
 	enum preempt_action action = ACT_PICK;
+	int why = EEVDF_RULE_WAKEUP_PREEMPT;
 
 	if (cse_is_idle && !pse_is_idle) {
 		action = ACT_SHORT;
+		why = EEVDF_RULE_WAKEUP_IDLE_POLICY;
 		goto preempt;
 	}
-	if (cse_is_idle != pse_is_idle)
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
-	if (p->policy != EEVDF_POLICY_NORMAL)
+	}
+	if (p->policy != EEVDF_POLICY_NORMAL) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_POLICY, p);
 		return;
+	}
 	update_curr(cfs_rq);
 
 	if (sched_feat_rq(rq, PREEMPT_SHORT) && pse->slice < se->slice) {
 		action = ACT_SHORT;
+		why = EEVDF_RULE_WAKEUP_SHORT;
 		goto pick;
 	}
-	if ((wake_flags & WF_FORK) || pse->sched_delayed)
+	if ((wake_flags & WF_FORK) || pse->sched_delayed) {
+		trace_wakeup(rq,
+			     pse->sched_delayed ?
+				     EEVDF_RULE_NO_PREEMPT_DELAYED :
+				     EEVDF_RULE_NO_PREEMPT_FORK,
+			     p);
 		return;
+	}
 	if (sched_feat_rq(rq, NEXT_BUDDY) && set_preempt_buddy(cfs_rq, pse) &&
 	    (wake_flags & WF_SYNC)) {
+		why = EEVDF_RULE_WAKEUP_SYNC;
 		if (preempt_sync(rq, wake_flags, pse, se))
 			goto preempt;
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_SYNC, p);
 		return;
 	}
 pick:
@@ -1159,16 +1188,20 @@ pick:
 	}
 	if (nse == pse)
 		goto preempt;
+	trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_NOT_PICK, p);
 	if (sched_feat_rq(rq, RUN_TO_PARITY))
 		update_protect_slice(cfs_rq, se);
 	return;
 preempt:
 	/* the idle-policy rule is not an EEVDF decision: no veto there */
 	if (!(cse_is_idle && !pse_is_idle) &&
-	    wakeup_deadline_vetoes(rq, pse, se))
+	    wakeup_deadline_vetoes(rq, pse, se)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_DEADLINE, p);
 		return;
+	}
 	if (action == ACT_SHORT)
 		cancel_protect_slice(se);
+	trace_wakeup(rq, why, p);
 	resched_curr(rq);
 }
 
@@ -1184,32 +1217,49 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
-	if (rq->need_resched)
+	if (rq->need_resched) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_PENDING, p);
 		return;
-	if (!sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	}
+	if (!sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_OFF, p);
 		return;
+	}
 	if (cse_is_idle && !pse_is_idle) {
 		/* f553741ac8c0: an idle curr loses its protection */
 		cancel_protect_slice(se);
+		trace_wakeup(rq, EEVDF_RULE_WAKEUP_IDLE_POLICY, p);
 		resched_curr(rq);
 		return;
 	}
-	if (cse_is_idle != pse_is_idle)
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
-	if (p->policy != EEVDF_POLICY_NORMAL)
+	}
+	if (p->policy != EEVDF_POLICY_NORMAL) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_POLICY, p);
 		return;
+	}
 	update_curr(cfs_rq);
 
 	do_preempt_short = sched_feat_rq(rq, PREEMPT_SHORT) &&
 			   pse->slice < se->slice;
 	if (pick_eevdf(cfs_rq, !do_preempt_short) == pse) {
-		if (wakeup_deadline_vetoes(rq, pse, se))
+		if (wakeup_deadline_vetoes(rq, pse, se)) {
+			trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_DEADLINE, p);
 			return;
+		}
 		if (do_preempt_short)
 			cancel_protect_slice(se);
+		trace_wakeup(rq,
+			     do_preempt_short ? EEVDF_RULE_WAKEUP_SHORT :
+						EEVDF_RULE_WAKEUP_PREEMPT,
+			     p);
 		resched_curr(rq);
-	} else if (sched_feat_rq(rq, RUN_TO_PARITY) && do_preempt_short) {
-		update_protect_slice(cfs_rq, se);
+	} else {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_NOT_PICK, p);
+		if (sched_feat_rq(rq, RUN_TO_PARITY) && do_preempt_short)
+			update_protect_slice(cfs_rq, se);
 	}
 }
 
@@ -1226,32 +1276,55 @@ static void check_preempt_6_12(struct rq *rq, struct task *p,
 	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
 	bool v6_6 = rq->sp->profile->wakeup == WAKEUP_6_6;
 
+	bool short_pre = false;
+
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
-	if (rq->need_resched)
+	if (rq->need_resched) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_PENDING, p);
 		return;
-	if (!v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	}
+	if (!v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_OFF, p);
 		return;
+	}
 	if (cse_is_idle && !pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_WAKEUP_IDLE_POLICY, p);
 		resched_curr(rq);
 		return;
 	}
-	if (cse_is_idle != pse_is_idle)
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
-	if (v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	}
+	if (v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_OFF, p);
 		return;
-	if (p->policy != EEVDF_POLICY_NORMAL)
+	}
+	if (p->policy != EEVDF_POLICY_NORMAL) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_POLICY, p);
 		return;
+	}
 	update_curr(cfs_rq);
 	/* do_preempt_short() */
 	if (sched_feat_rq(rq, PREEMPT_SHORT) && pse->slice < se->slice &&
 	    entity_eligible(cfs_rq, pse) &&
-	    (entity_before(pse, se) || !entity_eligible(cfs_rq, se)))
+	    (entity_before(pse, se) || !entity_eligible(cfs_rq, se))) {
+		short_pre = true;
 		cancel_protect_slice(se);
-	if (pick_eevdf(cfs_rq, true) == pse &&
-	    !wakeup_deadline_vetoes(rq, pse, se))
+	}
+	if (pick_eevdf(cfs_rq, true) != pse) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_NOT_PICK, p);
+	} else if (wakeup_deadline_vetoes(rq, pse, se)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_DEADLINE, p);
+	} else {
+		trace_wakeup(rq,
+			     short_pre ? EEVDF_RULE_WAKEUP_SHORT :
+					 EEVDF_RULE_WAKEUP_PREEMPT,
+			     p);
 		resched_curr(rq);
+	}
 }
 
 void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
@@ -1272,8 +1345,13 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 		check_preempt_6_17(rq, p, wake_flags);
 		return;
 	}
-	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq,
+			     rq->need_resched ? EEVDF_RULE_NO_PREEMPT_PENDING :
+						EEVDF_RULE_NO_PREEMPT_OFF,
+			     p);
 		return;
+	}
 	check_preempt_6_19(rq, p, wake_flags);
 }
 
@@ -1296,6 +1374,7 @@ void yield_task_fair(struct rq *rq)
 		return;
 	clear_buddies(cfs_rq, se);
 	update_curr(cfs_rq);
+	trace_decision(rq, EEVDF_RULE_YIELD, rq->curr);
 	if (rq->sp->profile->yield_forfeit) {
 		if (entity_eligible(cfs_rq, se)) {
 			se->vruntime = se->deadline;

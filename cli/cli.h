@@ -55,6 +55,23 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m);
 int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
 
 /*
+ * The simulation 'run' would build for argv (argv[0] the command's name,
+ * used in messages; then run's options and the workload), with trace as
+ * its trace sink, its tasks added, not yet run: for commands that drive
+ * a run themselves.  EXIT_OK, or EXIT_USAGE after printing why.
+ */
+struct cli_built {
+	eevdf_sim *sim;
+	eevdf_workload *wl;
+	eevdf_machine *machine;
+	eevdf_time duration;  /* how long 'run' would run it */
+	const char *workload; /* the path as given */
+};
+int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
+		  struct cli_built *b);
+void cli_built_free(struct cli_built *b);
+
+/*
  * The seed such a run would use (--seed, else the workload's, else 1),
  * without running it, and the load's warnings when warn.  EXIT_OK, or
  * EXIT_USAGE after printing why.
@@ -77,6 +94,7 @@ int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 /*
  * cmd_run() on argv, with rec_argv (the command line after PROG) as the

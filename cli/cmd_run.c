@@ -326,14 +326,15 @@ static bool parse_window(const char *s, struct run_opts *o)
 static void bad_option(int c, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+	const char *cmd = argv[0]; /* run, or a command that runs as run */
 
 	if (c == ':')
-		cli_error("run: option '%s' requires an argument", arg);
+		cli_error("%s: option '%s' requires an argument", cmd, arg);
 	else if (optopt)
-		cli_error("run: unknown option '-%c'", optopt);
+		cli_error("%s: unknown option '-%c'", cmd, optopt);
 	else
-		cli_error("run: unknown option '%s'", arg);
-	fprintf(stderr, "Try '" PROG " run --help'.\n");
+		cli_error("%s: unknown option '%s'", cmd, arg);
+	fprintf(stderr, "Try '" PROG " %s --help'.\n", cmd);
 }
 
 /*
@@ -522,14 +523,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		}
 	}
 	if (optind >= argc) {
-		cli_error("run: missing WORKLOAD.json");
+		cli_error("%s: missing WORKLOAD.json", argv[0]);
 		run_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (optind + 1 < argc) {
-		cli_error("run: unexpected argument '%s' (one workload per "
+		cli_error("%s: unexpected argument '%s' (one workload per "
 			  "run)",
-			  argv[optind + 1]);
+			  argv[0], argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	o->workload = argv[optind];
@@ -1236,9 +1237,9 @@ static bool io_open(struct run_io *io, const struct run_opts *o,
  * *out, or an exit code after printing why (*out NULL).  io, when not
  * NULL, is opened before the run and its trace sinks fed during it.
  */
-static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
-			 const eevdf_workload *wl, struct run_io *io,
-			 eevdf_sim **out)
+static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
+		     const eevdf_workload *wl, struct run_io *io,
+		     eevdf_sim **out, eevdf_time *run_for)
 {
 	struct eevdf_diag diag;
 	eevdf_sim *sim = NULL;
@@ -1296,6 +1297,23 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
+	*out = sim;
+	*run_for = duration;
+	return EXIT_OK;
+}
+
+static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
+			 const eevdf_workload *wl, struct run_io *io,
+			 eevdf_sim **out)
+{
+	eevdf_sim *sim;
+	eevdf_time duration;
+	int rc;
+
+	*out = NULL;
+	rc = build_sim(o, cfg, wl, io, &sim, &duration);
+	if (rc != EXIT_OK)
+		return rc;
 	rc = run_progress(sim, duration,
 			  !io || o->progress == 0 ? 0 :
 			  isatty(STDERR_FILENO)	  ? 1 :
@@ -1606,4 +1624,47 @@ int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 	eevdf_workload_free(wl);
 	eevdf_machine_free(o.machine);
 	return rc;
+}
+
+int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
+		  struct cli_built *b)
+{
+	struct run_opts o;
+	struct eevdf_config cfg;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	memset(&o, 0, sizeof(o));
+	o.trace_format = -1;
+	o.argv = argv;
+	o.argc = argc;
+	eevdf_config_init(&cfg);
+	rc = parse_options(argc, argv, &o, &cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc;
+	if (o.trace || o.timehist || o.output) {
+		cli_error(
+			"%s: --trace, --timehist and --output belong to 'run'",
+			argv[0]);
+		return EXIT_USAGE;
+	}
+	rc = load(&o, &b->wl, true);
+	if (rc == EXIT_OK) {
+		cfg.trace = trace;
+		cfg.trace_ud = ud;
+		rc = build_sim(&o, &cfg, b->wl, NULL, &b->sim, &b->duration);
+	}
+	b->machine = o.machine;
+	b->workload = o.workload;
+	if (rc != EXIT_OK)
+		cli_built_free(b);
+	return rc;
+}
+
+void cli_built_free(struct cli_built *b)
+{
+	eevdf_sim_free(b->sim);
+	eevdf_workload_free(b->wl);
+	eevdf_machine_free(b->machine);
+	memset(b, 0, sizeof(*b));
 }

@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list the shipped workloads and machines" },
 	{ "rerun", cmd_rerun,
 	  "run again what produced a results file, from its provenance" },
+	{ "explain", cmd_explain,
+	  "show a CPU's run queue at an instant and why the scheduler chose" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

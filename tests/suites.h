@@ -31,5 +31,6 @@ Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
 Suite *classes_suite(void);
 Suite *state_suite(void);
+Suite *plot_suite(void);
 
 #endif

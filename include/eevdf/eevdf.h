@@ -26,5 +26,6 @@
 #include "eevdf/workload.h"
 #include "eevdf/machine.h"
 #include "eevdf/state.h"
+#include "eevdf/plot.h"
 
 #endif

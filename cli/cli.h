@@ -58,7 +58,10 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
  * The simulation 'run' would build for argv (argv[0] the command's name,
  * used in messages; then run's options and the workload), with trace as
  * its trace sink, its tasks added, not yet run: for commands that drive
- * a run themselves.  EXIT_OK, or EXIT_USAGE after printing why.
+ * a run themselves.  run's output options (--trace, --timehist,
+ * --output, --html) are refused, or with ignore_outputs ignored (a
+ * second run of what 'run' ran).  EXIT_OK, or EXIT_USAGE after printing
+ * why.
  */
 struct cli_built {
 	eevdf_sim *sim;
@@ -68,7 +71,7 @@ struct cli_built {
 	const char *workload; /* the path as given */
 };
 int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
-		  struct cli_built *b);
+		  bool ignore_outputs, struct cli_built *b);
 void cli_built_free(struct cli_built *b);
 
 /*
@@ -95,6 +98,7 @@ int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /*
  * cmd_run() on argv, with rec_argv (the command line after PROG) as the

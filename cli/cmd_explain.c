@@ -509,7 +509,8 @@ int cmd_explain(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	x.d = calloc((size_t)x.want + 1, sizeof(*x.d));
-	rc = x.d ? cli_run_build(nrest, rest, on_event, &x, &b) : EXIT_USAGE;
+	rc = x.d ? cli_run_build(nrest, rest, on_event, &x, false, &b) :
+		   EXIT_USAGE;
 	if (rc != EXIT_OK)
 		goto out;
 	x.sim = b.sim;

@@ -1627,7 +1627,7 @@ int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 }
 
 int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
-		  struct cli_built *b)
+		  bool ignore_outputs, struct cli_built *b)
 {
 	struct run_opts o;
 	struct eevdf_config cfg;
@@ -1642,7 +1642,7 @@ int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc == EXIT_OK ? EXIT_USAGE : rc;
-	if (o.trace || o.timehist || o.output) {
+	if (!ignore_outputs && (o.trace || o.timehist || o.output)) {
 		cli_error(
 			"%s: --trace, --timehist and --output belong to 'run'",
 			argv[0]);

@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  "run again what produced a results file, from its provenance" },
 	{ "explain", cmd_explain,
 	  "show a CPU's run queue at an instant and why the scheduler chose" },
+	{ "plot", cmd_plot,
+	  "draw latency CDFs, CPU timelines, lags or ratios as SVG" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -164,12 +164,23 @@ END_TEST
 
 START_TEST(escaping_and_bad_input)
 {
-	const struct eevdf_plot_point nan_pt[] = { { 1, (double)NAN } };
+	const struct eevdf_plot_point nan_pt[] = { { (double)NAN, 1 } };
+	/* a NaN y is a gap: no title or legend, x 72..784 over 0..2 (step
+	 * 0.5), y 16..400 over 0.9..1.1 (a single value widened by 10 %,
+	 * step 0.05): 1 is at y 208, x 0, 1, 2 at 72, 428, 784 */
+	const struct eevdf_plot_point gap[] = { { 0, 1 },
+						{ 1, (double)NAN },
+						{ 2, 1 } };
+	struct eevdf_plot_series g = { .pts = gap, .n = 3, .steps = true };
+	struct eevdf_plot_opts plain = { 0 };
 	const struct eevdf_plot_point zero[] = { { 0, 1 } };
 	struct eevdf_plot_series s = { .label = "a\"b", .pts = zero, .n = 1 };
 	struct eevdf_plot_opts o = { .title = "a<b & c" };
 	char *svg;
 
+	ck_assert_int_eq(eevdf_plot_lines_svg(&plain, &g, 1, &svg), 0);
+	ck_assert(has(svg, "d=\"M72.00 208.00H428.00 M784.00 208.00\""));
+	free(svg);
 	ck_assert_int_eq(eevdf_plot_lines_svg(&o, &s, 1, &svg), 0);
 	ck_assert(has(svg, ">a&lt;b &amp; c</text>"));
 	ck_assert(has(svg, "data-label=\"a&quot;b\""));

@@ -214,4 +214,158 @@ expect_error "explain with an unknown option" "explain: unknown option" \
 expect_error "explain of a missing file" "nonexistent.json" \
 	explain "$tmp/nonexistent.json" --at 1ms
 
+# --- plot ---------------------------------------------------------------
+
+# Every SVG must parse as XML with a real parser (python3's expat, else
+# xmllint); svg_check FILE [PYTHON CHECKS...] runs checks on the tree.
+svg_ok() {
+	if [ $have_py = 1 ]; then
+		python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"
+	elif command -v xmllint >/dev/null; then
+		xmllint --noout "$1"
+	else
+		echo "SKIP  XML parse of $1: neither python3 nor xmllint"
+	fi
+}
+
+# A ratio chart of a hand-made compare result: throughput a = 100, 200,
+# b = 110, 180: b/a = 145 / 150 = 0.967, the per-seed ratios 1.1 and 0.9
+# its spread; higher is better, so red.  max_latency a = 10, 10, b = 5, 5:
+# 0.5, lower is better: green.  The axis covers 0.5..1.1 and 1: span 0.6,
+# step 0.2, widened to 0.4..1.2.  The chart's area runs from x 200 (the
+# labels' room) to 800 - 16 = 784, so 1 is at 200 + 0.6 / 0.8 * 584 =
+# 638.00: the dashed reference line.
+cat >"$tmp/cmp.json" <<'JSON'
+{"format": "eevdf-sim-compare/1", "workload": "w.json", "report": "",
+ "machine": "", "both": "", "a": "(defaults)", "b": "--features X",
+ "runs": 2, "seeds": [1, 2], "figures": [
+ {"name": "throughput", "unit": "MB/s", "better": 1,
+  "a": {"mean": 150, "stddev": 0, "min": 100, "max": 200, "values": [100, 200]},
+  "b": {"mean": 145, "stddev": 0, "min": 110, "max": 180, "values": [110, 180]},
+  "ratio": 0.9666666666666667},
+ {"name": "max_latency", "unit": "ms", "better": -1,
+  "a": {"mean": 10, "stddev": 0, "min": 10, "max": 10, "values": [10, 10]},
+  "b": {"mean": 5, "stddev": 0, "min": 5, "max": 5, "values": [5, 5]},
+  "ratio": 0.5}]}
+JSON
+if expect_ok "plot ratio of a compare file" plot ratio "$tmp/cmp.json" \
+	-o "$tmp/ratio.svg" && svg_ok "$tmp/ratio.svg"; then
+	if [ $have_py = 0 ]; then
+		echo "SKIP  ratio chart checks: python3 is missing"
+	elif python3 - "$tmp/ratio.svg" <<'PY'; then
+import sys, xml.etree.ElementTree as E
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = E.parse(sys.argv[1]).getroot()
+ticks = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")
+         if t.get("class") == "xtick"]
+assert ticks == ["0.4", "0.6", "0.8", "1", "1.2"], ticks
+bars = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if g.get("class") == "bar"]
+assert [b.get("data-value") for b in bars] == ["0.966667", "0.5"]
+dots = [b.find("s:circle", ns).get("fill") for b in bars]
+assert dots == ["#e15759", "#59a14f"], dots
+whisker = bars[0].find("s:line", ns)
+# 0.9 and 1.1: 200 + 0.5/0.8*584 = 565.00, 200 + 0.7/0.8*584 = 711.00
+assert (whisker.get("x1"), whisker.get("x2")) == ("565.00", "711.00")
+ref = [l for l in root.iter("{http://www.w3.org/2000/svg}line")
+       if l.get("stroke-dasharray")]
+assert ref and ref[0].get("x1") == "638.00", ref
+PY
+		ok "plot ratio: ticks, reference line, whiskers and colours by hand"
+	else
+		bad "plot ratio" "see above"
+	fi
+fi
+
+# The two hogs' first 3 ms (worked above): hog[0] runs 0-1 ms and 2-3 ms,
+# hog[1] 1-2 ms.  The timeline's window is fixed, 0..3 ms over x 72..616
+# (a legend): 1 ms at 72 + 544 / 3 = 253.33, 2 ms at 434.67.
+# The lags: y over -600..600 us (data -500..500, step 200) on 36..400:
+# -500 us at 400 - 100 / 1200 * 364 = 369.67, 0 at 218.00.
+if expect_ok "plot timeline --window" plot timeline workloads/two-hogs.json \
+	--kernel 6.18 --window 0ms:3ms -o "$tmp/tl.svg" &&
+	expect_ok "plot lag --window --cpu" plot lag workloads/two-hogs.json \
+		--kernel 6.18 --window 0ms:3ms --cpu 0 -o "$tmp/lag.svg" &&
+	svg_ok "$tmp/tl.svg" && svg_ok "$tmp/lag.svg"; then
+	if [ $have_py = 0 ]; then
+		echo "SKIP  timeline and lag checks: python3 is missing"
+	elif python3 - "$tmp/tl.svg" "$tmp/lag.svg" <<'PY'; then
+import sys, xml.etree.ElementTree as E
+S = "{http://www.w3.org/2000/svg}"
+tl = E.parse(sys.argv[1]).getroot()
+spans = [(r.get("data-key"), r.get("x"), r.get("width"))
+         for r in tl.iter(S + "rect") if r.get("class") == "span"]
+assert spans == [("0", "72.00", "181.33"), ("1", "253.33", "181.33"),
+                 ("0", "434.67", "181.33")], spans
+legend = [t.text for g in tl.iter(S + "g") if g.get("class") == "legend"
+          for t in g.iter(S + "text")]
+assert legend == ["hog[0]:1", "hog[1]:2"], legend
+lag = E.parse(sys.argv[2]).getroot()
+paths = {p.get("data-label"): p.get("d") for p in lag.iter(S + "path")
+         if p.get("class") == "series"}
+assert set(paths) == {"hog[0]:1", "hog[1]:2"}, paths
+# hog[0]: 0 until the tick at 1 ms, then -500 us until 2 ms, then 0
+assert paths["hog[0]:1"].startswith("M72.00 218.00"), paths
+assert "H253.33V369.67" in paths["hog[0]:1"], paths
+assert "H434.67V218.00" in paths["hog[0]:1"], paths
+assert paths["hog[0]:1"].endswith("H616.00V218.00"), paths
+# hog[1]: +500 us from 1 ms (400 - 1100/1200*364 = 66.33)
+assert "H253.33V66.33" in paths["hog[1]:2"], paths
+PY
+		ok "plot timeline and lag: spans and lags of two hogs by hand"
+	else
+		bad "plot timeline and lag" "see above"
+	fi
+fi
+
+# The latency CDF of a real run: one line per comm, marks on each.
+if expect_ok "plot latency" plot latency workloads/hackbench.json \
+	--param groups=2 --param loops=20 --cpus 2 -o "$tmp/lat.svg" &&
+	svg_ok "$tmp/lat.svg"; then
+	if [ $have_py = 0 ]; then
+		echo "SKIP  latency plot checks: python3 is missing"
+	elif python3 - "$tmp/lat.svg" <<'PY'; then
+import sys, xml.etree.ElementTree as E
+S = "{http://www.w3.org/2000/svg}"
+r = E.parse(sys.argv[1]).getroot()
+series = [p.get("data-label") for p in r.iter(S + "path")
+          if p.get("class") == "series"]
+assert sorted(s.split(" (")[0] for s in series) == \
+    ["main", "receiver", "sender"], series
+marks = [g for g in r.iter(S + "g") if g.get("class") == "mark"]
+assert len(marks) == 3 * 3, len(marks)   # p50, p99, max each (< 1000)
+ticks = [t.text for t in r.iter(S + "text") if t.get("class") == "xtick"]
+assert all(t == "1" or t.startswith("1") and set(t[1:]) <= {"0"}
+           or t.startswith("0.") or t.startswith("1e") for t in ticks), ticks
+PY
+		ok "plot latency: a CDF per comm on decades, percentiles marked"
+	else
+		bad "plot latency" "see above"
+	fi
+fi
+
+expect_error "plot without a kind" "missing what to plot" plot
+expect_error "plot of an unknown kind" "unknown plot 'pie'" plot pie x.json
+expect_error "plot ratio of a run's results" "eevdf-sim-compare/1" \
+	plot ratio workloads/two-hogs.json -o "$tmp/x.svg"
+expect_error "plot ratio of a missing file" "$tmp/none.json" \
+	plot ratio "$tmp/none.json" -o "$tmp/x.svg"
+expect_error "plot timeline --window backwards" "ends before it starts" \
+	plot timeline workloads/two-hogs.json --window 3ms:1ms -o "$tmp/x.svg"
+expect_error "plot timeline --window past the run" "after the run's end" \
+	plot timeline workloads/two-hogs.json --duration 10ms \
+	--window 5ms:20ms -o "$tmp/x.svg"
+expect_error "plot latency --window" "whole run" \
+	plot latency workloads/two-hogs.json --window 0ms:3ms -o "$tmp/x.svg"
+expect_error "plot --by wrong" "--by" \
+	plot latency workloads/two-hogs.json --by cpu -o "$tmp/x.svg"
+expect_error "plot lag --cpu past the machine" "CPUs 0..0" \
+	plot lag workloads/two-hogs.json --window 0ms:3ms --cpu 3 \
+	-o "$tmp/x.svg"
+if leftovers "$tmp/x.svg"; then
+	bad "no SVG is left by a refused plot" "$tmp/x.svg exists"
+else
+	ok "no SVG is left by a refused plot"
+fi
+
 finish

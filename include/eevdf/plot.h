@@ -46,7 +46,9 @@ struct eevdf_plot_mark {
 
 struct eevdf_plot_series {
 	const char *label;
-	const struct eevdf_plot_point *pts; /* in x order */
+	/* in x order; a point whose y is NaN breaks the line there (a task
+	 * off its queue) */
+	const struct eevdf_plot_point *pts;
 	size_t n;
 	bool steps; /* a step function (a CDF, a value held until the next) */
 	const struct eevdf_plot_mark *marks;

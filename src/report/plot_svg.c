@@ -60,9 +60,13 @@ static void esc(struct sb *b, const char *s)
 		case '\'':
 			sb_printf(b, "&#39;");
 			break;
+		case '\n':
+		case '\t':
+			sb_printf(b, " ");
+			break;
 		default:
-			/* control characters are not XML: drop them */
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
+			/* other control characters are not XML: drop them */
+			if ((unsigned char)*s >= 0x20)
 				sb_printf(b, "%c", *s);
 		}
 	}
@@ -260,21 +264,49 @@ static void y_axis(struct sb *b, const struct frame *f, const struct axis *a,
 	}
 }
 
-/* One legend entry, at index i of the column right of the plot. */
-static void legend_entry(struct sb *b, const struct frame *f, size_t i,
+/* How many legend entries of one line fit in the picture's height. */
+static size_t legend_room(const struct frame *f)
+{
+	double n = floor((f->h - 8 - (f->y0 + 4)) / 18);
+
+	return n < 2 ? 1 : (size_t)n - 1;
+}
+
+/*
+ * One legend entry in the column right of the plot, at height *y (moved
+ * past it): its first line by the colour's square, and each further
+ * line of text (after a '\n') smaller below it.
+ */
+static void legend_entry(struct sb *b, const struct frame *f, double *y,
 			 const char *colour, const char *text)
 {
-	double x = f->x1 + 16, y = f->y0 + 4 + 18 * (double)i;
+	double x = f->x1 + 16;
+	const char *nl = strchr(text, '\n');
 
 	sb_printf(b, "<g class=\"legend\">");
 	if (colour)
 		sb_printf(b,
 			  "<rect x=\"%.2f\" y=\"%.2f\" width=\"12\" "
 			  "height=\"12\" fill=\"%s\"/>",
-			  x, y, colour);
-	sb_printf(b, "<text x=\"%.2f\" y=\"%.2f\">", x + 18, y + 10);
+			  x, *y, colour);
+	sb_printf(b, "<text x=\"%.2f\" y=\"%.2f\">", x + 18, *y + 10);
+	while (nl) {
+		char line[256];
+		size_t n = (size_t)(nl - text);
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		esc(b, line);
+		sb_printf(b,
+			  "</text><text x=\"%.2f\" y=\"%.2f\" "
+			  "font-size=\"10\">",
+			  x + 18, *y + 23);
+		*y += 13;
+		text = nl + 1;
+		nl = strchr(text, '\n');
+	}
 	esc(b, text);
 	sb_printf(b, "</text></g>\n");
+	*y += 18;
 }
 
 static char *finish(struct sb *b, int *rc)
@@ -304,6 +336,7 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 	struct axis ax, ay;
 	struct frame f;
 	bool legend = false;
+	double ly;
 	int rc;
 
 	if (!out)
@@ -321,6 +354,9 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 			double y = k < s[i].n ? s[i].pts[k].y :
 						s[i].marks[k - s[i].n].y;
 
+			/* a point with y NaN breaks the line */
+			if (k < s[i].n && isnan(y) && ok(x))
+				continue;
 			if (!ok(x) || !ok(y) || (o->logx && x <= 0))
 				return EEVDF_EINVAL;
 			xmin = fmin(xmin, x);
@@ -357,6 +393,7 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 	svg_begin(&b, &f, o->title);
 	x_axis(&b, &f, &ax, o->xlabel);
 	y_axis(&b, &f, &ay, o->ylabel);
+	ly = f.y0 + 4;
 	for (size_t i = 0; i < n; i++) {
 		const char *c = palette[i % NR_COLOURS];
 		bool clip = o->xmin != o->xmax || o->ymin != o->ymax;
@@ -367,20 +404,34 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 			  "\" fill=\"none\" stroke=\"%s\" "
 			  "stroke-width=\"1.5\" d=\"",
 			  c);
-		for (size_t k = 0; k < s[i].n; k++) {
-			double x = px(&f, &ax, s[i].pts[k].x);
-			double y = py(&f, &ay, s[i].pts[k].y);
+		bool pen_up = true;
 
+		for (size_t k = 0; k < s[i].n; k++) {
+			double x = px(&f, &ax, s[i].pts[k].x), y;
+
+			if (isnan(s[i].pts[k].y)) {
+				/* a gap: a step line ends where it breaks */
+				if (!pen_up && s[i].steps)
+					sb_printf(&b, "H%.2f",
+						  clip ? fmin(fmax(x, f.x0),
+							      f.x1) :
+							 x);
+				pen_up = true;
+				continue;
+			}
+			y = py(&f, &ay, s[i].pts[k].y);
 			if (clip) {
 				x = fmin(fmax(x, f.x0), f.x1);
 				y = fmin(fmax(y, f.y0), f.y1);
 			}
-			if (!k)
-				sb_printf(&b, "M%.2f %.2f", x, y);
+			if (pen_up)
+				sb_printf(&b, "%sM%.2f %.2f", k ? " " : "", x,
+					  y);
 			else if (s[i].steps)
 				sb_printf(&b, "H%.2fV%.2f", x, y);
 			else
 				sb_printf(&b, "L%.2f %.2f", x, y);
+			pen_up = false;
 		}
 		sb_printf(&b, "\"/>\n");
 		for (size_t k = 0; k < s[i].nr_marks; k++) {
@@ -392,17 +443,20 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 				  "cy=\"%.2f\" r=\"3\" fill=\"%s\"/>",
 				  x, y, c);
 			if (m->label) {
+				bool left = x > f.x1 - 60;
+
 				sb_printf(&b,
 					  "<text x=\"%.2f\" y=\"%.2f\" "
-					  "font-size=\"10\">",
-					  x + 5, y + 12);
+					  "font-size=\"10\"%s>",
+					  left ? x - 5 : x + 5, y + 12,
+					  left ? " text-anchor=\"end\"" : "");
 				esc(&b, m->label);
 				sb_printf(&b, "</text>");
 			}
 			sb_printf(&b, "</g>\n");
 		}
 		if (legend && i < LEGEND_MAX)
-			legend_entry(&b, &f, i, c,
+			legend_entry(&b, &f, &ly, c,
 				     s[i].label ? s[i].label : "");
 	}
 	if (legend && n > LEGEND_MAX) {
@@ -410,10 +464,31 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 
 		snprintf(more, sizeof(more), "... and %zu more",
 			 n - LEGEND_MAX);
-		legend_entry(&b, &f, LEGEND_MAX, NULL, more);
+		legend_entry(&b, &f, &ly, NULL, more);
 	}
 	*out = finish(&b, &rc);
 	return rc;
+}
+
+/* A pixel column of a timeline row, for runs narrower than a pixel. */
+struct tl_col {
+	double len; /* of the longest run in it, pixels */
+	int key;
+	double start, end;
+};
+
+static void tl_box(struct sb *b, const struct frame *f, double rh, int row,
+		   int key, double x0, double x1, const char *name,
+		   double start, double end)
+{
+	sb_printf(b,
+		  "<rect class=\"span\" data-row=\"%d\" data-key=\"%d\" "
+		  "x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+		  "fill=\"%s\"><title>",
+		  row, key, x0, f->y0 + rh * row + 2, fmax(x1 - x0, 0.5),
+		  fmax(rh - 4, 1), palette[(size_t)key % NR_COLOURS]);
+	esc(b, name);
+	sb_printf(b, " %g to %g</title></rect>\n", start, end);
 }
 
 int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
@@ -422,11 +497,13 @@ int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
 			    const struct eevdf_plot_span *spans, size_t n,
 			    char **out)
 {
-	double xmin = INFINITY, xmax = -INFINITY, rh;
+	double xmin = INFINITY, xmax = -INFINITY, rh, ly;
 	struct sb b = { NULL, 0, 0, 0 };
 	struct axis ax;
 	struct frame f;
 	bool fixed = o && o->xmin != o->xmax;
+	struct tl_col *cols;
+	size_t ncol, lmax;
 	int rc;
 
 	if (!out)
@@ -466,6 +543,12 @@ int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
 		esc(&b, rows[r]);
 		sb_printf(&b, "</text>\n");
 	}
+	ncol = (size_t)ceil(f.x1 - f.x0) + 1;
+	cols = calloc(nr_rows * ncol, sizeof(*cols));
+	if (!cols) {
+		free(b.buf);
+		return EEVDF_ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_plot_span *sp = &spans[i];
 		double a = fmax(sp->start, ax.lo), e = fmin(sp->end, ax.hi);
@@ -475,25 +558,43 @@ int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
 			continue;
 		x0 = px(&f, &ax, a);
 		x1 = px(&f, &ax, e);
-		sb_printf(&b,
-			  "<rect class=\"span\" data-row=\"%d\" "
-			  "data-key=\"%d\" x=\"%.2f\" y=\"%.2f\" "
-			  "width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
-			  "<title>",
-			  sp->row, sp->key, x0, f.y0 + rh * sp->row + 2,
-			  fmax(x1 - x0, 0.5), fmax(rh - 4, 1),
-			  palette[(size_t)sp->key % NR_COLOURS]);
-		esc(&b, keys[sp->key]);
-		sb_printf(&b, " %g to %g</title></rect>\n", sp->start, sp->end);
+		if (x1 - x0 < 1) {
+			/* narrower than a pixel: its column shows the
+			 * longest such run in it */
+			struct tl_col *c = &cols[(size_t)sp->row * ncol +
+						 (size_t)(x0 - f.x0)];
+
+			if (x1 - x0 > c->len) {
+				c->len = x1 - x0;
+				c->key = sp->key;
+				c->start = sp->start;
+				c->end = sp->end;
+			}
+			continue;
+		}
+		tl_box(&b, &f, rh, sp->row, sp->key, x0, x1, keys[sp->key],
+		       sp->start, sp->end);
 	}
-	for (size_t k = 0; k < nr_keys && k < LEGEND_MAX; k++)
-		legend_entry(&b, &f, k, palette[k % NR_COLOURS], keys[k]);
-	if (nr_keys > LEGEND_MAX) {
+	for (size_t r = 0; r < nr_rows; r++)
+		for (size_t c = 0; c < ncol; c++) {
+			const struct tl_col *k = &cols[r * ncol + c];
+
+			if (k->len > 0)
+				tl_box(&b, &f, rh, (int)r, k->key,
+				       f.x0 + (double)c, f.x0 + (double)c + 1,
+				       keys[k->key], k->start, k->end);
+		}
+	free(cols);
+	ly = f.y0 + 4;
+	lmax = legend_room(&f) < LEGEND_MAX ? legend_room(&f) : LEGEND_MAX;
+	for (size_t k = 0; k < nr_keys && k < lmax; k++)
+		legend_entry(&b, &f, &ly, palette[k % NR_COLOURS], keys[k]);
+	if (nr_keys > lmax) {
 		char more[48];
 
 		snprintf(more, sizeof(more), "... and %zu more",
-			 nr_keys - LEGEND_MAX);
-		legend_entry(&b, &f, LEGEND_MAX, NULL, more);
+			 nr_keys - lmax);
+		legend_entry(&b, &f, &ly, NULL, more);
 	}
 	*out = finish(&b, &rc);
 	return rc;

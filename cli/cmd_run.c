@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "html.h"
+#include "plot_data.h"
 #include "trace.h"
 #include "trace_state.h"
 
@@ -48,6 +50,10 @@ struct run_opts {
 	const char *trace;	  /* --trace FILE */
 	eevdf_time trace_from, trace_to; /* --trace-window; to < 0: open */
 	unsigned trace_state;		 /* --trace-state (trace_state.h) */
+	const char *html;		 /* --html FILE */
+	/* what parse_options() parsed: a second run of the same (--html) */
+	int parse_argc;
+	char **parse_argv;
 	int trace_format; /* --trace-format: enum cli_trace_format, -1 by
 			   * the file's name */
 	bool timehist;	  /* --timehist */
@@ -88,6 +94,7 @@ static const struct option long_opts[] = {
 	{ "trace", required_argument, NULL, 'T' },
 	{ "trace-window", required_argument, NULL, 'W' },
 	{ "trace-state", required_argument, NULL, 'S' },
+	{ "html", required_argument, NULL, 'Z' },
 	{ "trace-format", required_argument, NULL, 'X' },
 	{ "timehist", no_argument, NULL, 't' },
 	{ "csv-meta", required_argument, NULL, 'C' },
@@ -193,6 +200,11 @@ static void run_usage(FILE *f)
 		"                    either may be empty: '1s:', ':500ms')\n"
 		"  --timehist        text format: first a perf sched timehist "
 		"table\n"
+		"  --html FILE       also a one-file HTML report: the text "
+		"report, the\n"
+		"                    wakeup-latency CDF, the largest latency "
+		"up close\n"
+		"                    (timeline, lags) and the configuration\n"
 		"  --progress        progress on stderr also when it is not a "
 		"terminal\n"
 		"                    (a line per tenth of the run, for logs)\n"
@@ -464,6 +476,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		case 'W':
 			if (!parse_window(optarg, o))
 				return EXIT_USAGE;
+			break;
+		case 'Z':
+			o->html = optarg;
 			break;
 		case 'S':
 			if (!trace_state_parse(optarg, &o->trace_state, err,
@@ -1185,7 +1200,18 @@ struct run_io {
 	struct out_file out;   /* --output or stdout */
 	struct out_file trace; /* --trace */
 	struct cli_trace *sink;
+	struct plot_data *plot; /* --html's latencies */
 };
+
+/* Both sinks on the one trace callback. */
+static void io_event(void *ud, const struct eevdf_trace_event *ev)
+{
+	struct run_io *io = ud;
+
+	if (io->sink)
+		cli_trace_event(io->sink, ev);
+	plot_data_event(io->plot, ev);
+}
 
 static void io_abort(struct run_io *io)
 {
@@ -1193,6 +1219,8 @@ static void io_abort(struct run_io *io)
 	out_abort(&io->trace);
 	cli_trace_free(io->sink);
 	io->sink = NULL;
+	plot_data_free(io->plot);
+	io->plot = NULL;
 }
 
 /*
@@ -1203,32 +1231,39 @@ static void io_abort(struct run_io *io)
 static bool io_open(struct run_io *io, const struct run_opts *o,
 		    struct eevdf_config *cfg)
 {
+	struct cli_trace_opts to = {
+		.nr_cpus = cfg->nr_cpus,
+		.state = o->trace_state,
+		.from = o->have_window ? o->trace_from : 0,
+		.to = o->have_window ? o->trace_to : -1,
+	};
+	struct plot_data_opts po = { .by_comm = true, .to = -1, .lag_cpu = -1 };
+
 	if (!out_open(&io->out, "--output", o->output))
 		return false;
 	if (o->trace && !out_open(&io->trace, "--trace", o->trace))
 		return false;
-	struct cli_trace_opts to = {
-		.nr_cpus = cfg->nr_cpus,
-		.file = o->trace ? io->trace.f : NULL,
-		.state = o->trace_state,
-		.timehist = o->timehist ? io->out.f : NULL,
-		.from = o->have_window ? o->trace_from : 0,
-		.to = o->have_window ? o->trace_to : -1,
-	};
-
-	if (!o->trace && !o->timehist)
-		return true;
+	to.file = o->trace ? io->trace.f : NULL;
+	to.timehist = o->timehist ? io->out.f : NULL;
 	to.format = o->trace_format >= 0 ?
 			    (enum cli_trace_format)o->trace_format :
 		    o->trace ? cli_trace_format_of(o->trace) :
 			       CLI_TRACE_JSON;
-	io->sink = cli_trace_new(&to);
-	if (!io->sink) {
+	if ((o->trace || o->timehist) && !(io->sink = cli_trace_new(&to))) {
 		cli_error("out of memory");
 		return false;
 	}
-	cfg->trace = cli_trace_event;
-	cfg->trace_ud = io->sink;
+	if (o->html && !(io->plot = plot_data_new(&po, cfg->nr_cpus))) {
+		cli_error("out of memory");
+		return false;
+	}
+	if (io->plot) {
+		cfg->trace = io_event;
+		cfg->trace_ud = io;
+	} else if (io->sink) {
+		cfg->trace = cli_trace_event;
+		cfg->trace_ud = io->sink;
+	}
 	return true;
 }
 
@@ -1287,6 +1322,8 @@ static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
+	if (io && io->plot)
+		plot_data_attach(io->plot, sim);
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_workload_add_tasks(wl, sim, &diag);
 	if (rc < 0) {
@@ -1335,11 +1372,67 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	return EXIT_OK;
 }
 
+/*
+ * --html: the text report and the results JSON as run makes them, and
+ * the latencies the run gathered, to html_run.c; false after printing
+ * why.
+ */
+static bool write_html(const struct run_opts *o, const struct eevdf_config *cfg,
+		       const eevdf_sim *sim, const eevdf_workload *wl,
+		       struct plot_data *pd)
+{
+	struct html_run h = { .path = o->html,
+			      .sim = sim,
+			      .workload = o->workload,
+			      .pd = pd,
+			      .end = eevdf_sim_now(sim),
+			      .argc = o->parse_argc,
+			      .argv = o->parse_argv };
+	struct run_opts text_opts = *o;
+	char *text = NULL, *json = NULL, line[2048];
+	size_t len = 0, at = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok;
+
+	if (!f) {
+		cli_error("--html: out of memory");
+		return false;
+	}
+	text_opts.quiet = false;
+	ok = emit_text(f, sim, cfg, &text_opts, wl) == 0;
+	if (ok)
+		emit_incomplete(f, sim, wl);
+	if (fclose(f) != 0 || !text)
+		ok = false;
+	if (ok) {
+		f = open_memstream(&json, &len);
+		ok = f && emit_json(f, sim, wl, o) == 0;
+		if (f && fclose(f) != 0)
+			ok = false;
+	}
+	line[0] = '\0';
+	for (int i = 0; i < o->argc && at < sizeof(line); i++)
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+				       i ? " " : PROG " ", o->argv[i]);
+	h.text = text;
+	h.results = json;
+	h.command_line = line;
+	if (ok)
+		ok = cli_html_run(&h);
+	else
+		cli_error("--html %s: cannot format the report", o->html);
+	free(text);
+	free(json);
+	return ok;
+}
+
 /* Build the simulation, run it and write the results; an exit code. */
 static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		    const eevdf_workload *wl)
 {
-	struct run_io io = { { NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL };
+	struct run_io io = {
+		{ NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL, NULL
+	};
 	eevdf_sim *sim = NULL;
 	int rc, ret;
 
@@ -1362,6 +1455,8 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
 		goto out;
 	}
+	if (o->html && !write_html(o, cfg, sim, wl, io.plot))
+		goto out;
 	/* the trace first: the results appear only with a complete trace */
 	if ((!o->trace || out_commit(&io.trace)) && out_commit(&io.out))
 		ret = EXIT_OK;
@@ -1615,6 +1710,8 @@ int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 	o.progress = -1;
 	o.argv = rec_argv;
 	o.argc = rec_argc;
+	o.parse_argc = argc;
+	o.parse_argv = argv;
 	eevdf_config_init(&cfg);
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
@@ -1642,10 +1739,10 @@ int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
 		return rc == EXIT_OK ? EXIT_USAGE : rc;
-	if (!ignore_outputs && (o.trace || o.timehist || o.output)) {
-		cli_error(
-			"%s: --trace, --timehist and --output belong to 'run'",
-			argv[0]);
+	if (!ignore_outputs && (o.trace || o.timehist || o.output || o.html)) {
+		cli_error("%s: --trace, --timehist, --output and --html belong "
+			  "to 'run'",
+			  argv[0]);
 		return EXIT_USAGE;
 	}
 	rc = load(&o, &b->wl, true);

@@ -368,4 +368,101 @@ else
 	ok "no SVG is left by a refused plot"
 fi
 
+# --- the HTML reports -----------------------------------------------------
+
+if expect_ok "run --html" run workloads/sleeper-vs-hog.json --duration 100ms \
+	-q --html "$tmp/run.html" &&
+	expect_ok "compare --html" compare workloads/pipe.json \
+		--param loops=500 --features-b NO_WAKEUP_PREEMPTION --runs 2 \
+		--html "$tmp/cmp.html"; then
+	if [ $have_py = 0 ]; then
+		echo "SKIP  HTML structure checks: python3 is missing"
+	elif python3 - "$tmp/run.html" "$tmp/cmp.html" <<'PY'; then
+import sys, re
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.count, self.text = [], {}, []
+    def handle_starttag(self, tag, attrs):
+        self.count[tag] = self.count.get(tag, 0) + 1
+        if tag not in ("meta", "br"):
+            self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs):
+        self.count[tag] = self.count.get(tag, 0) + 1
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, (tag, self.stack[-3:])
+        self.stack.pop()
+    def handle_data(self, d):
+        self.text.append(d)
+for path, svgs, heads in ((sys.argv[1], 3, ["Report", "Wakeup latency",
+                           "The largest wakeup latency", "Lags there",
+                           "Configuration"]),
+                          (sys.argv[2], 1, ["Configurations", "Figures",
+                           "Ratios"])):
+    doc = open(path).read()
+    assert "<script" not in doc and "http://" not in doc.replace(
+        "http://www.w3.org/2000/svg", ""), "not self-contained"
+    p = P()
+    p.feed(doc)
+    p.close()
+    assert not p.stack, p.stack
+    assert p.count.get("svg") == svgs, (path, p.count.get("svg"))
+    h2 = re.findall(r"<h2>([^<]*)</h2>", doc)
+    assert h2 == heads, (path, h2)
+run = open(sys.argv[1]).read()
+assert "massive_intr:1" in run and \
+    "&quot;workload&quot;:\t&quot;sleeper-vs-hog&quot;" in run
+cmp = open(sys.argv[2]).read()
+assert cmp.count('<tr><td>') >= 5 and "usecs_per_op" in cmp
+PY
+		ok "--html: balanced, self-contained, the sections and plots inline"
+	else
+		bad "--html structure" "see above"
+	fi
+	# Rendered by a real browser: not blank, and no console message (the
+	# pages have no script; a page that logs shows the check is live).
+	if ! command -v chromium >/dev/null; then
+		echo "SKIP  --html in headless Chromium: chromium is missing (Debian chromium)"
+	elif [ $have_py = 0 ]; then
+		echo "SKIP  --html in headless Chromium: python3 is missing (PNG check)"
+	else
+		printf '<!DOCTYPE html><html><body><script>console.error("seen");</script></body></html>' >"$tmp/noisy.html"
+		render() { # render PAGE PNG: chromium's log to PNG.log
+			timeout 120 chromium --headless --no-sandbox --disable-gpu \
+				--user-data-dir="$tmp/chromium" --enable-logging=stderr \
+				--v=0 --window-size=1100,1800 --screenshot="$2" \
+				"file://$1" >"$2.log" 2>&1
+		}
+		render "$tmp/noisy.html" "$tmp/noisy.png"
+		render "$tmp/run.html" "$tmp/run.png"
+		render "$tmp/cmp.html" "$tmp/cmp.png"
+		if ! grep -q ':CONSOLE' "$tmp/noisy.png.log"; then
+			bad "Chromium's console is read" "a console.error was not seen: $(tail -c 300 "$tmp/noisy.png.log")"
+		elif grep -h ':CONSOLE' "$tmp/run.png.log" "$tmp/cmp.png.log"; then
+			bad "--html in Chromium: no console message" "see above"
+		elif ! [ -s "$tmp/run.png" ] || ! [ -s "$tmp/cmp.png" ]; then
+			bad "--html in Chromium" "no screenshot: $(tail -c 300 "$tmp/run.png.log")"
+		else
+			read -r w1 h1 ink1 col1 < <(python3 tests/png_ink.py "$tmp/run.png")
+			read -r w2 h2 ink2 col2 < <(python3 tests/png_ink.py "$tmp/cmp.png")
+			# a report draws on more than 5% of the page, in many colours
+			if [ "$ink1" -gt 50 ] && [ "$col1" -gt 50 ] &&
+				[ "$ink2" -gt 50 ] && [ "$col2" -gt 50 ]; then
+				ok "--html in headless Chromium: drawn (${ink1} and ${ink2} per mille), no console message"
+			else
+				bad "--html in Chromium: blank?" "run ${w1}x${h1} ink ${ink1} colours ${col1}; compare ${w2}x${h2} ink ${ink2} colours ${col2}"
+			fi
+		fi
+	fi
+fi
+expect_error "--html into a missing directory" "$tmp/nodir/r.html" \
+	run workloads/two-hogs.json --duration 5ms --html "$tmp/nodir/r.html" \
+	-o "$tmp/res.txt"
+if leftovers "$tmp/res.txt" || leftovers "$tmp/nodir/r.html"; then
+	bad "a failed --html leaves no results" "$tmp/res.txt exists"
+else
+	ok "a failed --html leaves no results"
+fi
+
 finish

@@ -22,7 +22,8 @@
 struct decision {
 	eevdf_time t;
 	int rule, pid, prev, pick_pid, pick_rule;
-	struct eevdf_entity_state s; /* of pid, at the decision */
+	char group[EEVDF_GROUP_PATH_MAX]; /* the level that decided */
+	struct eevdf_entity_state s;	  /* of pid, at the decision */
 	struct eevdf_rq_state rq;
 };
 
@@ -51,6 +52,7 @@ static void on_event(void *ud, const struct eevdf_trace_event *ev)
 	d->prev = ev->prev_pid;
 	d->pick_pid = ev->pick_pid;
 	d->pick_rule = ev->pick_rule;
+	snprintf(d->group, sizeof(d->group), "%s", ev->group ? ev->group : "");
 	memset(&d->s, 0, sizeof(d->s));
 	if (ev->pid > 0)
 		eevdf_sim_task_state(x->sim, ev->pid, &d->s);
@@ -193,6 +195,18 @@ static const char *who(const eevdf_sim *sim, int pid, char *buf, size_t len)
 	return buf;
 }
 
+/* An entity's name: the task's "name:pid", or "group PATH". */
+static const char *label(const eevdf_sim *sim,
+			 const struct eevdf_entity_state *s, char *buf,
+			 size_t len)
+{
+	if (s->pid == 0 && s->my_group) {
+		snprintf(buf, len, "group %s", s->my_group);
+		return buf;
+	}
+	return who(sim, s->pid, buf, len);
+}
+
 /* ns as us with three decimals, signed: exact */
 static void us(char *buf, size_t len, int64_t ns, bool sign)
 {
@@ -235,18 +249,22 @@ static int col(int64_t v, int64_t lo, int64_t hi)
 }
 
 /*
- * The V line: each entity as [vruntime ... deadline) on one axis of
- * virtual time, V a vertical bar through all of them.  Offsets from V
- * (-vlag, deadline - V) are exact; only the columns are rounded.
+ * The V line of one run queue (group): each of its entities as
+ * [vruntime ... deadline) on one axis of virtual time, V a vertical bar
+ * through all of them.  Offsets from V (-vlag, deadline - V) are exact;
+ * only the columns are rounded.
  */
 static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
-		 int n)
+		 int n, const char *group, bool many)
 {
 	int64_t lo = 0, hi = 0;
-	char line[DRAW_WIDTH + 1], name[EEVDF_NAME_MAX + 16], a[32], b[32];
+	char line[DRAW_WIDTH + 1], name[EEVDF_GROUP_PATH_MAX + 16], a[32],
+		b[32];
 	int vcol;
 
 	for (int i = 0; i < n; i++) {
+		if (strcmp(e[i].group, group) != 0)
+			continue;
 		if (-e[i].vlag < lo)
 			lo = -e[i].vlag;
 		if (e[i].deadline_v > hi)
@@ -255,8 +273,13 @@ static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
 			hi = -e[i].vlag;
 	}
 	vcol = col(0, lo, hi);
-	printf("\n  the V line: each entity from its vruntime [ to its "
-	       "deadline ), V at |\n");
+	if (many)
+		printf("\n  the V line of the queue of group %s: each entity "
+		       "from its vruntime [\n  to its deadline ), V at |\n",
+		       group);
+	else
+		printf("\n  the V line: each entity from its vruntime [ to its "
+		       "deadline ), V at |\n");
 	memset(line, ' ', DRAW_WIDTH);
 	line[DRAW_WIDTH] = '\0';
 	line[vcol] = 'V';
@@ -265,6 +288,8 @@ static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
 		int c0 = col(-e[i].vlag, lo, hi);
 		int c1 = col(e[i].deadline_v, lo, hi);
 
+		if (strcmp(e[i].group, group) != 0)
+			continue;
 		memset(line, ' ', DRAW_WIDTH);
 		for (int c = c0; c <= c1 && c < DRAW_WIDTH; c++)
 			line[c] = '=';
@@ -275,7 +300,7 @@ static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
 		line[c0] = '[';
 		if (c1 > c0)
 			line[c1] = ')';
-		printf("  %-22s %s\n", who(sim, e[i].pid, name, sizeof(name)),
+		printf("  %-22s %s\n", label(sim, &e[i], name, sizeof(name)),
 		       line);
 	}
 	us(a, sizeof(a), lo, true);
@@ -286,11 +311,15 @@ static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
 
 static void print_rq(const eevdf_sim *sim, const struct explain *x,
 		     const struct eevdf_rq_state *rq,
-		     const struct eevdf_entity_state *e, int n, int pick,
-		     enum eevdf_rule rule)
+		     const struct eevdf_entity_state *e, int n,
+		     const struct eevdf_pick_level *lv, int nlv)
 {
-	char name[EEVDF_NAME_MAX + 16], vl[32], lg[32], dv[32], sw[64];
+	char name[EEVDF_GROUP_PATH_MAX + 16], vl[32], lg[32], dv[32], sw[64],
+		ind[EEVDF_GROUP_PATH_MAX + 48];
+	bool many = false;
 
+	for (int i = 0; i < n; i++)
+		many |= e[i].depth > 0;
 	printf("CPU %d at %" PRId64 ".%06" PRId64 " s: ", x->cpu,
 	       x->at / 1000000000, x->at / 1000 % 1000000);
 	if (rq->curr_pid < 0)
@@ -300,7 +329,7 @@ static void print_rq(const eevdf_sim *sim, const struct explain *x,
 		       who(sim, rq->curr_pid, name, sizeof(name)));
 	printf("; %u fair task%s queued (%u delayed), load %" PRIu64
 	       ", V = %" PRId64 " ns\n",
-	       rq->nr_queued, rq->nr_queued == 1 ? "" : "s", rq->nr_delayed,
+	       rq->h_nr_queued, rq->h_nr_queued == 1 ? "" : "s", rq->nr_delayed,
 	       rq->load, (int64_t)rq->V);
 	if (!rq->eevdf)
 		printf("(cfs-6.1: CFS picks the smallest vruntime; deadlines "
@@ -308,7 +337,7 @@ static void print_rq(const eevdf_sim *sim, const struct explain *x,
 	for (int i = 0; i < n; i++) {
 		char t[32];
 
-		if (!e[i].running || !e[i].curr_exec_ns)
+		if (!e[i].running || !e[i].curr_exec_ns || e[i].pid <= 0)
 			continue;
 		us(t, sizeof(t), e[i].curr_exec_ns, false);
 		printf("(values as the model holds them: %s has run %s us "
@@ -317,7 +346,11 @@ static void print_rq(const eevdf_sim *sim, const struct explain *x,
 	}
 	if (!n)
 		return;
-	printf("\n  %-22s %6s %12s %12s %13s %8s %4s  %s\n", "task", "weight",
+	if (many)
+		printf("(each entity's V, lag and deadline are its own queue's, "
+		       "its group's; a\n group's entity is followed by what is "
+		       "queued in it)\n");
+	printf("\n  %-22s %6s %12s %12s %13s %8s %4s  %s\n", "entity", "weight",
 	       "vlag us", "lag us", "deadline-V us", "slice ms", "elig",
 	       "state");
 	for (int i = 0; i < n; i++) {
@@ -329,18 +362,44 @@ static void print_rq(const eevdf_sim *sim, const struct explain *x,
 			 (double)s->lag / 1024.0 / 1000.0);
 		us(dv, sizeof(dv), s->deadline_v, true);
 		state_words(s, sw, sizeof(sw));
+		snprintf(ind, sizeof(ind), "%*s%s", 2 * s->depth, "",
+			 label(sim, s, name, sizeof(name)));
 		printf("%c %-22s %6" PRIu64 " %12s %12s %13s %8.3f %4s  %s\n",
-		       s->running ? '*' : ' ',
-		       who(sim, s->pid, name, sizeof(name)), s->weight, vl, lg,
-		       dv, (double)s->slice / 1e6, s->eligible ? "yes" : "no",
-		       sw);
+		       s->running ? '*' : ' ', ind, s->weight, vl, lg, dv,
+		       (double)s->slice / 1e6, s->eligible ? "yes" : "no", sw);
 	}
-	if (rq->eevdf)
-		draw(sim, e, n);
-	printf("\npick_eevdf() returns %s: %s (%s)\n",
-	       who(sim, pick, name, sizeof(name)),
-	       eevdf_rule_text(rule) ? eevdf_rule_text(rule) : "-",
-	       eevdf_rule_name(rule) ? eevdf_rule_name(rule) : "-");
+	/* a V line per queue, in the order the walk met them */
+	for (int i = 0; rq->eevdf && i < n; i++) {
+		bool seen = false;
+
+		for (int k = 0; k < i && !seen; k++)
+			seen = strcmp(e[k].group, e[i].group) == 0;
+		if (!seen)
+			draw(sim, e, n, e[i].group, many);
+	}
+	if (nlv == 1) {
+		const char *t = eevdf_rule_text(lv[0].rule);
+		const char *r = eevdf_rule_name(lv[0].rule);
+
+		printf("\npick_eevdf() returns %s: %s (%s)\n",
+		       lv[0].pid ? who(sim, lv[0].pid, name, sizeof(name)) :
+				   "a group's entity",
+		       t ? t : "-", r ? r : "-");
+		return;
+	}
+	printf("\nthe pick, level by level from the CPU's queue down:\n");
+	for (int i = 0; i < nlv; i++) {
+		const char *t = eevdf_rule_text(lv[i].rule);
+		const char *r = eevdf_rule_name(lv[i].rule);
+
+		if (lv[i].picked_group)
+			snprintf(name, sizeof(name), "group %s",
+				 lv[i].picked_group);
+		else
+			who(sim, lv[i].pid, name, sizeof(name));
+		printf("  in %s: pick_eevdf() returns %s: %s (%s)\n",
+		       lv[i].group, name, t ? t : "-", r ? r : "-");
+	}
 }
 
 static void print_decision(const eevdf_sim *sim, const struct decision *d)
@@ -348,13 +407,24 @@ static void print_decision(const eevdf_sim *sim, const struct decision *d)
 	char a[EEVDF_NAME_MAX + 16], b[EEVDF_NAME_MAX + 16], vl[32], dv[32];
 	const char *text = eevdf_rule_text((enum eevdf_rule)d->rule);
 
+	if (d->pid == 0)
+		snprintf(a, sizeof(a), "a group's entity");
+	else
+		who(sim, d->pid, a, sizeof(a));
 	printf("  %" PRId64 ".%06" PRId64 " s  %-22s %s\n", d->t / 1000000000,
-	       d->t / 1000 % 1000000, who(sim, d->pid, a, sizeof(a)),
+	       d->t / 1000 % 1000000, a,
 	       eevdf_rule_name((enum eevdf_rule)d->rule) ?
 		       eevdf_rule_name((enum eevdf_rule)d->rule) :
 		       "?");
 	printf("%13s %s\n", "", text ? text : "");
-	if (d->pick_pid > 0 && d->pick_pid != d->pid)
+	if (d->group[0] && strcmp(d->group, "/") != 0)
+		printf("%13s in the queue of group %s\n", "", d->group);
+	if (d->pick_pid == 0)
+		printf("%13s pick_eevdf() chose a group's entity: %s\n", "",
+		       eevdf_rule_text((enum eevdf_rule)d->pick_rule) ?
+			       eevdf_rule_text((enum eevdf_rule)d->pick_rule) :
+			       "-");
+	else if (d->pick_pid > 0 && d->pick_pid != d->pid)
 		printf("%13s pick_eevdf() chose %s: %s\n", "",
 		       who(sim, d->pick_pid, b, sizeof(b)),
 		       eevdf_rule_text((enum eevdf_rule)d->pick_rule) ?
@@ -366,10 +436,11 @@ static void print_decision(const eevdf_sim *sim, const struct decision *d)
 	if (d->s.fair && d->s.on_rq) {
 		us(vl, sizeof(vl), d->s.vlag, true);
 		us(dv, sizeof(dv), d->s.deadline_v, true);
-		printf("%13s at it: vlag %s us, deadline-V %s us, %s; V = "
-		       "%" PRId64 " ns, %u queued\n",
+		printf("%13s at it: vlag %s us, deadline-V %s us, %s; its "
+		       "queue's V = %" PRId64 " ns; %u task%s queued\n",
 		       "", vl, dv, d->s.eligible ? "eligible" : "not eligible",
-		       (int64_t)d->rq.V, d->rq.nr_queued);
+		       (int64_t)d->s.V, d->rq.h_nr_queued,
+		       d->rq.h_nr_queued == 1 ? "" : "s");
 	}
 }
 
@@ -377,14 +448,17 @@ static cJSON *entity_json(const eevdf_sim *sim,
 			  const struct eevdf_entity_state *s)
 {
 	cJSON *o = cJSON_CreateObject();
-	char name[EEVDF_NAME_MAX + 16];
+	char name[EEVDF_GROUP_PATH_MAX + 16];
 
 	if (!o)
 		return NULL;
 	cJSON_AddNumberToObject(o, "pid", s->pid);
-	cJSON_AddStringToObject(o, "task",
-				who(sim, s->pid, name, sizeof(name)));
+	cJSON_AddStringToObject(o, "task", label(sim, s, name, sizeof(name)));
 	cJSON_AddNumberToObject(o, "cpu", s->cpu);
+	cJSON_AddStringToObject(o, "group", s->group ? s->group : "/");
+	if (s->my_group)
+		cJSON_AddStringToObject(o, "my_group", s->my_group);
+	cJSON_AddNumberToObject(o, "depth", s->depth);
 	cJSON_AddBoolToObject(o, "fair", s->fair);
 	cJSON_AddBoolToObject(o, "on_rq", s->on_rq);
 	cJSON_AddBoolToObject(o, "running", s->running);
@@ -424,6 +498,7 @@ static cJSON *rq_json(const struct eevdf_rq_state *rq)
 	cJSON_AddNumberToObject(o, "curr_pid", rq->curr_pid);
 	cJSON_AddNumberToObject(o, "nr_running", rq->nr_running);
 	cJSON_AddNumberToObject(o, "nr_queued", rq->nr_queued);
+	cJSON_AddNumberToObject(o, "h_nr_queued", rq->h_nr_queued);
 	cJSON_AddNumberToObject(o, "nr_delayed", rq->nr_delayed);
 	cJSON_AddNumberToObject(o, "load", (double)rq->load);
 	snprintf(b, sizeof(b), "%" PRIu64, rq->V);
@@ -434,10 +509,11 @@ static cJSON *rq_json(const struct eevdf_rq_state *rq)
 
 static int print_json(const eevdf_sim *sim, const struct explain *x,
 		      const struct eevdf_rq_state *rq,
-		      const struct eevdf_entity_state *e, int n, int pick,
-		      enum eevdf_rule rule)
+		      const struct eevdf_entity_state *e, int n,
+		      const struct eevdf_pick_level *lv, int nlv)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *p, *ds;
+	enum eevdf_rule rule = nlv ? lv[nlv - 1].rule : EEVDF_RULE_NONE;
 	char *text;
 
 	if (!root)
@@ -452,10 +528,27 @@ static int print_json(const eevdf_sim *sim, const struct explain *x,
 		cJSON_AddItemToArray(arr, entity_json(sim, &e[i]));
 	p = cJSON_AddObjectToObject(root, "pick");
 	if (p) {
-		cJSON_AddNumberToObject(p, "pid", pick);
+		cJSON *levels;
+
+		cJSON_AddNumberToObject(p, "pid", nlv ? lv[nlv - 1].pid : -1);
 		cJSON_AddStringToObject(
 			p, "rule",
 			eevdf_rule_name(rule) ? eevdf_rule_name(rule) : "none");
+		levels = cJSON_AddArrayToObject(p, "levels");
+		for (int i = 0; levels && i < nlv; i++) {
+			cJSON *l = cJSON_CreateObject();
+			const char *r = eevdf_rule_name(lv[i].rule);
+
+			if (!l)
+				break;
+			cJSON_AddItemToArray(levels, l);
+			cJSON_AddStringToObject(l, "group", lv[i].group);
+			cJSON_AddNumberToObject(l, "pid", lv[i].pid);
+			if (lv[i].picked_group)
+				cJSON_AddStringToObject(l, "picked_group",
+							lv[i].picked_group);
+			cJSON_AddStringToObject(l, "rule", r ? r : "none");
+		}
 	}
 	ds = cJSON_AddArrayToObject(root, "decisions");
 	for (int i = 0; ds && i < x->got; i++) {
@@ -473,6 +566,8 @@ static int print_json(const eevdf_sim *sim, const struct explain *x,
 		cJSON_AddNumberToObject(o, "prev_pid", d->prev);
 		cJSON_AddNumberToObject(o, "pick_pid", d->pick_pid);
 		cJSON_AddStringToObject(o, "pick_rule", pn ? pn : "none");
+		if (d->group[0])
+			cJSON_AddStringToObject(o, "group", d->group);
 		if (d->pid > 0)
 			cJSON_AddItemToObject(o, "state",
 					      entity_json(sim, &d->s));
@@ -495,9 +590,9 @@ int cmd_explain(int argc, char **argv)
 	struct cli_built b;
 	struct eevdf_rq_state rq;
 	struct eevdf_entity_state *e = NULL;
-	enum eevdf_rule rule;
+	struct eevdf_pick_level lv[EEVDF_GROUP_DEPTH_MAX + 2];
 	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	int nrest, rc, n, pick, *pids = NULL;
+	int nrest, rc, n, nlv;
 
 	memset(&x, 0, sizeof(x));
 	memset(&b, 0, sizeof(b));
@@ -533,17 +628,16 @@ int cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	eevdf_sim_rq_state(b.sim, x.cpu, &rq);
-	n = eevdf_sim_rq_tasks(b.sim, x.cpu, NULL, 0);
-	pids = calloc((size_t)n + 1, sizeof(*pids));
+	n = eevdf_sim_rq_entities(b.sim, x.cpu, NULL, 0);
 	e = calloc((size_t)n + 1, sizeof(*e));
-	if (!pids || !e) {
+	if (!e) {
 		cli_error("out of memory");
 		goto out;
 	}
-	eevdf_sim_rq_tasks(b.sim, x.cpu, pids, (size_t)n);
-	for (int i = 0; i < n; i++)
-		eevdf_sim_task_state(b.sim, pids[i], &e[i]);
-	eevdf_sim_rq_pick(b.sim, x.cpu, &pick, &rule);
+	eevdf_sim_rq_entities(b.sim, x.cpu, e, (size_t)n);
+	nlv = eevdf_sim_rq_pick_levels(b.sim, x.cpu, lv, ARRAY_LEN(lv));
+	if (nlv > (int)ARRAY_LEN(lv))
+		nlv = (int)ARRAY_LEN(lv);
 	/* then the next decisions on that CPU, up to the run's end */
 	if (x.want) {
 		eevdf_sim_trace_detail(b.sim, EEVDF_DETAIL_DECISIONS);
@@ -555,7 +649,7 @@ int cmd_explain(int argc, char **argv)
 			x.got--;
 	}
 	if (x.json) {
-		rc = print_json(b.sim, &x, &rq, e, n, pick, rule);
+		rc = print_json(b.sim, &x, &rq, e, n, lv, nlv);
 	} else {
 		printf("# " PROG " explain: %s, kernel %s, %d CPU%s, seed "
 		       "%" PRIu64 "\n",
@@ -563,7 +657,7 @@ int cmd_explain(int argc, char **argv)
 		       eevdf_sim_nr_cpus(b.sim),
 		       eevdf_sim_nr_cpus(b.sim) == 1 ? "" : "s",
 		       eevdf_sim_seed(b.sim));
-		print_rq(b.sim, &x, &rq, e, n, pick, rule);
+		print_rq(b.sim, &x, &rq, e, n, lv, nlv);
 		if (x.want) {
 			printf("\nthe next %d decision%s on CPU %d:\n", x.got,
 			       x.got == 1 ? "" : "s", x.cpu);
@@ -580,7 +674,6 @@ out:
 	cli_built_free(&b);
 	free(x.d);
 	free(e);
-	free(pids);
 	free(rest);
 	return rc;
 }

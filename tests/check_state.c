@@ -232,6 +232,7 @@ END_TEST
 struct drec {
 	eevdf_time t;
 	int kind, cpu, pid, prev, rule, pick_pid, pick_rule;
+	char group[16]; /* the level that decided */
 	/* at a DECISION: the subject's state, read from the callback */
 	struct eevdf_entity_state s;
 	struct eevdf_rq_state rq;
@@ -265,6 +266,7 @@ static void rec_event(void *ud, const struct eevdf_trace_event *ev)
 	d->rule = ev->rule;
 	d->pick_pid = ev->pick_pid;
 	d->pick_rule = ev->pick_rule;
+	snprintf(d->group, sizeof(d->group), "%s", ev->group ? ev->group : "");
 	if (ev->pid > 0)
 		ck_assert_int_eq(eevdf_sim_task_state(r->sim, ev->pid, &d->s),
 				 0);
@@ -462,6 +464,115 @@ START_TEST(observing_changes_nothing)
 }
 END_TEST
 
+/*
+ * Groups: hog a in /a, hogs b1, b2 in /b, one CPU, all started at 0.  The
+ * run queue is a tree: the root queue holds the two groups' entities,
+ * each group's queue its tasks.  The walk lists each queue's curr first,
+ * then its tree, a group's entity followed by what is queued in it; the
+ * pick walks down, one level at a time; every state is relative to its
+ * own queue (depth 0 on the root's, 1 in a group's); decisions name the
+ * group that decided.  With one CPU a group entity's weight is the whole
+ * of its group's cpu.weight 100 shares: 1024, as a nice-0 task's.
+ */
+START_TEST(groups_walk_pick_and_decide)
+{
+	struct eevdf_group_spec ga, gb;
+	struct eevdf_config cfg;
+	struct eevdf_task_spec t = {
+		.name = "a", .program = hog, .nr_ops = 2, .cgroup = "/a"
+	};
+	struct eevdf_entity_state e[8];
+	struct eevdf_pick_level lv[4];
+	struct recorder *r = calloc(1, sizeof(*r));
+	eevdf_sim *sim;
+	char err[256];
+	int n, in_group = 0, groups = 0;
+
+	ck_assert_ptr_nonnull(r);
+	eevdf_config_init(&cfg);
+	cfg.kernel = "6.18";
+	cfg.trace = rec_event;
+	cfg.trace_ud = r;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, err, sizeof(err)), 0);
+	r->sim = sim;
+	eevdf_group_spec_init(&ga, "/a");
+	eevdf_group_spec_init(&gb, "/b");
+	ck_assert_int_eq(eevdf_sim_set_group(sim, &ga), 0);
+	ck_assert_int_eq(eevdf_sim_set_group(sim, &gb), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &t), 1);
+	t.name = "b";
+	t.cgroup = "/b";
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &t), 2);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &t), 3);
+	ck_assert_int_eq(eevdf_sim_trace_detail(sim, EEVDF_DETAIL_DECISIONS),
+			 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, 5 * (eevdf_time)MS), 0);
+	ck_assert_str_eq(eevdf_sim_task_group(sim, 1), "/a");
+	ck_assert_str_eq(eevdf_sim_task_group(sim, 3), "/b");
+
+	/* 2 group entities and 3 tasks; the tasks alone: 3 */
+	n = eevdf_sim_rq_entities(sim, 0, e, 8);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(eevdf_sim_rq_tasks(sim, 0, NULL, 0), 3);
+	for (int i = 0; i < n; i++) {
+		ck_assert(e[i].fair && e[i].on_rq);
+		if (e[i].pid == 0) {
+			groups++;
+			ck_assert_int_eq(e[i].depth, 0);
+			ck_assert_str_eq(e[i].group, "/");
+			ck_assert_uint_eq(e[i].weight, 1024);
+			ck_assert(strcmp(e[i].my_group, "/a") == 0 ||
+				  strcmp(e[i].my_group, "/b") == 0);
+			/* what follows a group's entity is queued in it */
+			ck_assert_int_gt(e[i + 1].pid, 0);
+			ck_assert_str_eq(e[i + 1].group, e[i].my_group);
+		} else {
+			in_group++;
+			ck_assert_int_eq(e[i].depth, 1);
+			ck_assert_ptr_null(e[i].my_group);
+			ck_assert_str_eq(e[i].group,
+					 e[i].pid == 1 ? "/a" : "/b");
+		}
+	}
+	ck_assert_int_eq(groups, 2);
+	ck_assert_int_eq(in_group, 3);
+	/* the pick: a group at the root, then a task in it */
+	n = eevdf_sim_rq_pick_levels(sim, 0, lv, 4);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(lv[0].group, "/");
+	ck_assert_int_eq(lv[0].pid, 0);
+	ck_assert_ptr_nonnull(lv[0].picked_group);
+	ck_assert_str_eq(lv[1].group, lv[0].picked_group);
+	ck_assert_int_gt(lv[1].pid, 0);
+	ck_assert_ptr_null(lv[1].picked_group);
+	/* some decisions were taken in the groups' queues, about tasks
+	 * there, and some at the root about a group's entity (pid 0) */
+	{
+		int at_root_group = 0, in_b = 0;
+
+		for (int i = 0; i < r->n; i++) {
+			const struct drec *d = &r->r[i];
+
+			if (d->rule == EEVDF_RULE_SLICE_EXPIRED &&
+			    d->pid == 0) {
+				ck_assert_str_eq(d->group, "/");
+				at_root_group++;
+			}
+			if (d->pid >= 2 && d->pid <= 3 &&
+			    d->rule == EEVDF_RULE_PICK_EARLIEST) {
+				/* the task-level pick, in its group */
+				ck_assert_str_eq(d->group, "/b");
+				in_b++;
+			}
+		}
+		ck_assert_int_gt(at_root_group, 0);
+		ck_assert_int_gt(in_b, 0);
+	}
+	eevdf_sim_free(sim);
+	free(r);
+}
+END_TEST
+
 START_TEST(rules_have_names_and_bad_args_fail)
 {
 	struct eevdf_entity_state s;
@@ -509,6 +620,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, wakeup_denied_by_run_to_parity);
 	tcase_add_test(tc, state_events_once_per_event);
 	tcase_add_test(tc, observing_changes_nothing);
+	tcase_add_test(tc, groups_walk_pick_and_decide);
 	tcase_add_test(tc, rules_have_names_and_bad_args_fail);
 	suite_add_tcase(s, tc);
 	return s;

@@ -176,7 +176,9 @@ assert (e[2]["vlag"], e[2]["deadline_v"], e[2]["eligible"],
         e[2]["running"], e[2]["protected"]) == \
     (500000, -150000, True, True, True), e[2]
 assert e[1]["lag"] == str(-500000 * 1024) and e[1]["weight"] == 1024
-assert x["pick"] == {"pid": 2, "rule": "pick_protected"}, x["pick"]
+assert x["pick"] == {"pid": 2, "rule": "pick_protected", "levels": [
+    {"group": "/", "pid": 2, "rule": "pick_protected"}]}, x["pick"]
+assert all(s["group"] == "/" and s["depth"] == 0 for s in x["entities"])
 d = x["decisions"]
 assert [(k["time"], k["rule"], k["pid"]) for k in d] == \
     [(2000000, "slice_expired", 2), (2000000, "pick_earliest", 1)], d

@@ -21,6 +21,7 @@
 #include "eevdf/error.h"
 #include "eevdf/features.h"
 #include "eevdf/sim.h"
+#include "eevdf/group.h"
 #include "eevdf/results.h"
 #include "eevdf/report.h"
 #include "eevdf/workload.h"

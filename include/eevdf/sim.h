@@ -52,10 +52,11 @@ enum eevdf_trace_kind {
 	/*
 	 * With eevdf_sim_trace_detail() (eevdf/state.h) only.  DECISION: a
 	 * decision on cpu by rule (enum eevdf_rule): pid is the task picked,
-	 * the wakee, or the task asked to reschedule; prev_pid the task
-	 * running then (-1: none); for a wakeup, pick_pid and pick_rule are
-	 * what pick_eevdf() chose.  STATE: cpu's run queue changed during
-	 * the event now over; read it with eevdf_sim_rq_state().
+	 * the wakee, or the task asked to reschedule (0: a group's entity);
+	 * prev_pid the task running then (-1: none); for a wakeup, pick_pid
+	 * and pick_rule are what pick_eevdf() chose; group the level that
+	 * decided.  STATE: cpu's run queue changed during the event now
+	 * over; read it with eevdf_sim_rq_state().
 	 */
 	EEVDF_TRACE_DECISION = 9,
 	EEVDF_TRACE_STATE = 10,
@@ -81,8 +82,16 @@ struct eevdf_trace_event {
 			 CPU; IPI: the sender; else -1 */
 	eevdf_time duration; /* SPIN: the spin, from time on; else 0 */
 	int rule;      /* DECISION: enum eevdf_rule; else 0 */
-	int pick_pid;  /* DECISION of a wakeup: pick_eevdf()'s choice; -1 */
+	int pick_pid;  /* DECISION of a wakeup: pick_eevdf()'s choice, 0 a
+			* group's entity; else -1 */
 	int pick_rule; /* ... and its rule (enum eevdf_rule); else 0 */
+	/*
+	 * DECISION: the task group whose run queue on cpu decided ("/" the
+	 * root's; owned by the simulation), NULL when none did.  With
+	 * groups a decision may be about a group's entity: pid is then 0
+	 * and prev_pid the task running below it.
+	 */
+	const char *group;
 };
 
 typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);
@@ -125,6 +134,12 @@ struct eevdf_config {
 	eevdf_time rr_timeslice;
 	eevdf_time fair_server_runtime;
 	eevdf_time fair_server_period;
+	/*
+	 * kernel.sched_autogroup_enabled: each session's tasks of the root
+	 * cgroup share a task group (eevdf_task_spec.session).  0 keeps the
+	 * default (off); 1 on, -1 off.
+	 */
+	int autogroup;
 	eevdf_time duration; /* planned run length, reported in results */
 	/*
 	 * Recheck every run-queue invariant after every event (slow; tests).
@@ -222,7 +237,19 @@ struct eevdf_task_spec {
 	eevdf_time dl_runtime;
 	eevdf_time dl_deadline;
 	eevdf_time dl_period;
+	/*
+	 * Group scheduling (eevdf/group.h): the cgroup the task starts in,
+	 * which must exist (NULL or "/": the root); and its session, whose
+	 * autogroup it joins while it is in the root cgroup and autogroup is
+	 * on.  Session 0 is the run's own (every task, unless told otherwise,
+	 * as if started from one shell), other numbers other sessions,
+	 * EEVDF_SESSION_NONE none (init's, the root group: kernel threads).
+	 */
+	const char *cgroup;
+	unsigned int session;
 };
+
+#define EEVDF_SESSION_NONE 0xffffffffu
 
 /*
  * Create a simulation.  Returns 0 and sets *out, or EEVDF_EINVAL (bad

@@ -20,6 +20,11 @@
  * avg_vruntime() does); lag_i = w_i (V - v_i); i is eligible when
  * lag_i >= 0 (entity_eligible()), and pick_eevdf() takes the eligible
  * entity with the earliest deadline.
+ *
+ * With task groups (eevdf/group.h) every group has a run queue per CPU
+ * and an entity on its parent's: an entity's V, lag, deadline and
+ * eligibility are relative to its own run queue (its group's), and a
+ * pick walks down from the CPU's root queue, one pick_eevdf() per level.
  */
 #ifndef EEVDF_STATE_H
 #define EEVDF_STATE_H
@@ -88,6 +93,8 @@ enum eevdf_rule {
 	EEVDF_RULE_NO_PREEMPT_CLASS = 50,    /* ... it is of a higher
 					      * class */
 	EEVDF_RULE_NO_PREEMPT_CFS = 51,	     /* CFS: within wakeup_gran */
+	EEVDF_RULE_NO_PREEMPT_THROTTLED = 52, /* ... the wakee's group is
+					       * throttled (cpu.max) */
 	/* curr is asked to reschedule (update_curr(), the tick) because ... */
 	EEVDF_RULE_SLICE_EXPIRED = 60,	/* ... its request was served:
 					 * vruntime reached the deadline,
@@ -114,10 +121,15 @@ EEVDF_API const char *eevdf_rule_name(enum eevdf_rule rule);
 /* A sentence ("the eligible entity with the earliest virtual deadline"). */
 EEVDF_API const char *eevdf_rule_text(enum eevdf_rule rule);
 
-/* The fair-class state of one task's entity. */
+/* The fair-class state of one entity: a task's, or a group's. */
 struct eevdf_entity_state {
-	int pid;
+	int pid;      /* the task; 0 for a group's entity */
 	int cpu;      /* the CPU whose queue it is on, or was last */
+	/* the group whose run queue it is on ("/" the CPU's root queue);
+	 * for a group's entity also the group it stands for (else NULL):
+	 * strings owned by the simulation */
+	const char *group;
+	const char *my_group;
 	bool fair;    /* of the fair class: the fields below are valid */
 	bool on_rq;   /* queued: running, waiting or delayed */
 	bool running; /* the queue's curr */
@@ -129,7 +141,7 @@ struct eevdf_entity_state {
 	bool next_buddy;   /* its queue's next buddy */
 	bool eevdf; /* the kernel profile runs EEVDF (not cfs-6.1): deadline
 		     * and eligibility decide */
-	int depth;  /* 0: on the CPU's root run queue */
+	int depth;  /* 0: on the CPU's root run queue, 1 a group's below */
 	uint64_t weight;   /* load weight, scaled down: nice 0 is 1024 */
 	uint64_t vruntime; /* v_i, virtual ns */
 	uint64_t deadline; /* d_i, virtual ns (cfs-6.1: the tree key) */
@@ -159,8 +171,11 @@ struct eevdf_rq_state {
 	bool eevdf;	   /* EEVDF (not cfs-6.1) */
 	unsigned int nr_running;    /* tasks of every class, delayed ones
 				     * included (rq->nr_running) */
-	unsigned int nr_queued;	    /* fair entities queued, delayed
-				     * included (cfs_rq->nr_queued) */
+	unsigned int nr_queued;	    /* entities queued on the root queue,
+				     * delayed included (cfs_rq->nr_queued;
+				     * a group counts one) */
+	unsigned int h_nr_queued;   /* fair tasks queued in the whole
+				     * hierarchy */
 	unsigned int h_nr_runnable; /* ... not delayed */
 	unsigned int nr_delayed;    /* ... delayed */
 	uint64_t V;	 /* avg_vruntime(): the floored weighted mean */
@@ -184,28 +199,55 @@ EEVDF_API int eevdf_sim_rq_state(const eevdf_sim *sim, int cpu,
 				 struct eevdf_rq_state *out);
 
 /*
- * The pids of the fair tasks queued on cpu: curr first (when it is
- * queued), then the others in the tree's order (earliest deadline first;
- * cfs-6.1: smallest vruntime first).  Writes at most max pids to pids and
- * returns how many there are (which may be more than max), or
- * EEVDF_EINVAL.
+ * The pids of the fair tasks queued on cpu: each run queue from the root
+ * down, its curr first (when it is queued), then the others in the tree's
+ * order (earliest deadline first; cfs-6.1: smallest vruntime first), a
+ * group's entity standing for the tasks below it.  Writes at most max
+ * pids to pids and returns how many there are (which may be more than
+ * max), or EEVDF_EINVAL.
  */
 EEVDF_API int eevdf_sim_rq_tasks(const eevdf_sim *sim, int cpu, int *pids,
 				 size_t max);
 
 /*
+ * Every entity queued on cpu in the same order, groups' entities
+ * included (each followed by what is queued below it, depth + 1): as
+ * eevdf_sim_rq_tasks(), states instead of pids.
+ */
+EEVDF_API int eevdf_sim_rq_entities(const eevdf_sim *sim, int cpu,
+				    struct eevdf_entity_state *out,
+				    size_t max);
+
+/*
  * What pick_eevdf() returns on cpu's queue now, and the rule that decided
  * it, computed by the model's own pick without changing anything (curr is
  * charged as of its last update_curr(); a delayed entity may come out, as
- * in the kernel).  0 with *pid -1 when nothing fair is queued, or
- * EEVDF_EINVAL.  cfs-6.1 answers with its own pick.
+ * in the kernel, and ends the walk).  With groups the pick walks down,
+ * one pick per level: *pid and *rule are the last level's (pid 0: it
+ * ended at a delayed group's entity).  0 with *pid -1 when nothing fair
+ * is queued, or EEVDF_EINVAL.  cfs-6.1 answers with its own pick.
  */
 EEVDF_API int eevdf_sim_rq_pick(eevdf_sim *sim, int cpu, int *pid,
 				enum eevdf_rule *rule);
 
+/* One level of that walk: the queue, what it picked and why. */
+struct eevdf_pick_level {
+	const char *group; /* the queue's group ("/" the root) */
+	int pid;	   /* the task picked, 0 a group's entity */
+	const char *picked_group; /* ... that group, else NULL */
+	enum eevdf_rule rule;
+};
+
+/* The walk level by level, root first: how many levels (written up to
+ * max), or EEVDF_EINVAL. */
+EEVDF_API int eevdf_sim_rq_pick_levels(eevdf_sim *sim, int cpu,
+				       struct eevdf_pick_level *out,
+				       size_t max);
+
 /*
- * The task group (cgroup path) of pid: "/" for every task while the
- * model has no group scheduling.  NULL for an unknown pid.
+ * The task group pid is scheduled in: its cgroup's path, or its
+ * session's autogroup ("/autogroup-N") when that is on; "/" for a task
+ * that exited and was compacted.  NULL for an unknown pid.
  */
 EEVDF_API const char *eevdf_sim_task_group(const eevdf_sim *sim, int pid);
 

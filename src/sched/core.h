@@ -59,6 +59,8 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 
 /* Ask for rq to be settled before the current event is over. */
 void eevdf__mark_settle(struct scheduler *sched, struct rq *rq);
+/* Settle every CPU marked so, outside an event (a caller's change). */
+int eevdf__settle(struct scheduler *sched);
 
 /* do_sched_yield(): rq's curr yields its CPU, now. */
 void eevdf__sched_yield(struct scheduler *sched, struct rq *rq);
@@ -93,6 +95,15 @@ int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
 
 /* setpriority() on a task, now. */
 void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice);
+
+/*
+ * p moves to cgroup now (its scheduling group follows: the cgroup, or
+ * its session's autogroup); also how an exiting task leaves its
+ * autogroup (sched_autogroup_exit_task(): call after setting
+ * p->exiting, with p->cgroup).
+ */
+void eevdf__sched_move_task(struct scheduler *sched, struct task *p,
+			    struct task_group *cgroup);
 
 /* p's CPUs changed: move it off a CPU it may no longer use. */
 void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p);

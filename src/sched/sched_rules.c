@@ -81,6 +81,8 @@ static const struct rule_info rules[] = {
 	  "no wakeup preemption: curr is of a higher class" },
 	{ EEVDF_RULE_NO_PREEMPT_CFS, "no_preempt_cfs",
 	  "no CFS wakeup preemption: curr is within wakeup_gran" },
+	{ EEVDF_RULE_NO_PREEMPT_THROTTLED, "no_preempt_throttled",
+	  "no wakeup preemption: the wakee's group is throttled (cpu.max)" },
 	{ EEVDF_RULE_SLICE_EXPIRED, "slice_expired",
 	  "curr's request is served (vruntime reached its deadline): a new "
 	  "deadline, and a reschedule" },

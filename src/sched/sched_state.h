@@ -13,13 +13,15 @@
 #ifndef EEVDF_SCHED_STATE_H
 #define EEVDF_SCHED_STATE_H
 
-#include "sched.h"
+#include "group.h"
 
 struct sched_obs {
 	unsigned int detail; /* enum eevdf_trace_detail */
-	/* what the last pick_eevdf() (or CFS pick) chose, and why */
+	/* what the last pick_eevdf() (or CFS pick) chose, why, and where:
+	 * the pid, 0 for a group's entity */
 	int last_pick_rule;
 	int last_pick_pid;
+	const char *last_pick_group;
 	/* EEVDF_DETAIL_STATE: CPUs whose queue changed in this event, in
 	 * the order they were touched */
 	uint8_t *dirty;
@@ -29,9 +31,10 @@ struct sched_obs {
 };
 
 /* Hook bodies (sched_state.c); the inline wrappers below are the hooks. */
-void eevdf__obs_pick(struct scheduler *sched, const struct sched_entity *se,
+void eevdf__obs_pick(const struct cfs_rq *cfs_rq, const struct sched_entity *se,
 		     int rule);
 void eevdf__obs_decision(struct rq *rq, int rule, const struct task *p);
+void eevdf__obs_entity(struct rq *rq, int rule, const struct sched_entity *se);
 void eevdf__obs_wakeup(struct rq *rq, int rule, const struct task *p);
 void eevdf__obs_picked(struct rq *rq, const struct task *next);
 void eevdf__obs_touch(struct scheduler *sched, int cpu);
@@ -46,15 +49,23 @@ static inline struct sched_entity *pick_rule(const struct cfs_rq *cfs_rq,
 					     struct sched_entity *se, int rule)
 {
 	if (cfs_rq->rq->sched->obs)
-		eevdf__obs_pick(cfs_rq->rq->sched, se, rule);
+		eevdf__obs_pick(cfs_rq, se, rule);
 	return se;
 }
 
-/* A decision on rq by rule about p (the task it concerns, or NULL). */
+/* A decision on rq by rule about task p (NULL: none). */
 static inline void trace_decision(struct rq *rq, int rule, const struct task *p)
 {
 	if (rq->sched->obs)
 		eevdf__obs_decision(rq, rule, p);
+}
+
+/* A decision on rq by rule about an entity, a task's or a group's. */
+static inline void trace_entity(struct rq *rq, int rule,
+				const struct sched_entity *se)
+{
+	if (rq->sched->obs)
+		eevdf__obs_entity(rq, rule, se);
 }
 
 /* The outcome of a wakeup-preemption check of wakee p on rq. */
@@ -86,12 +97,18 @@ static inline void trace_state_flush(struct scheduler *sched)
 }
 
 /* Readers (eevdf/state.h's contract). */
-void eevdf__entity_state(const struct task *p, u64 now,
-			 struct eevdf_entity_state *out);
+void eevdf__task_state(const struct task *p, u64 now,
+		       struct eevdf_entity_state *out);
 void eevdf__rq_state(const struct rq *rq, struct eevdf_rq_state *out);
-int eevdf__rq_tasks(const struct rq *rq, int *pids, size_t max);
-/* The pick of rq's fair queue now, without side effects. */
-void eevdf__rq_pick(struct rq *rq, int *pid, int *rule);
+/* The queued entities of rq from the root down (eevdf_sim_rq_entities()):
+ * how many tasks, or with all how many entities, and their pids or
+ * states up to max. */
+int eevdf__rq_walk(const struct rq *rq, int *pids,
+		   struct eevdf_entity_state *states, size_t max, u64 now,
+		   bool all);
+/* The pick of rq's fair queues now, level by level, without side
+ * effects: how many levels (written up to max). */
+int eevdf__rq_pick(struct rq *rq, struct eevdf_pick_level *out, size_t max);
 
 /* Start or stop observing: 0 or EEVDF_ENOMEM. */
 int eevdf__obs_set(struct scheduler *sched, unsigned int detail);

@@ -182,6 +182,7 @@ test: deps deps-test
 	tests/cli_seeing.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
+	tests/python.sh $(BUILD)
 	tests/install.sh
 
 # Real-kernel figures the model should reproduce (fidelity/run.sh):

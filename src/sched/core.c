@@ -66,6 +66,7 @@ void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,
 	ev.rule = 0;
 	ev.pick_pid = -1;
 	ev.pick_rule = 0;
+	ev.group = NULL;
 	sched->trace(sched->trace_ud, &ev);
 }
 

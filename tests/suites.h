@@ -32,5 +32,10 @@ Suite *cpulist_suite(void);
 Suite *classes_suite(void);
 Suite *state_suite(void);
 Suite *plot_suite(void);
+Suite *groups_suite(void);
+Suite *calibrate_suite(void);
+Suite *kcheck_suite(void);
+Suite *stats_suite(void);
+Suite *sweep_suite(void);
 
 #endif

@@ -28,5 +28,7 @@
 #include "eevdf/machine.h"
 #include "eevdf/state.h"
 #include "eevdf/plot.h"
+#include "eevdf/stats.h"
+#include "eevdf/sweep.h"
 
 #endif

@@ -378,6 +378,8 @@ EEVDF_API int eevdf_sim_nr_cpus(const eevdf_sim *sim);
 EEVDF_API int eevdf_sim_hz(const eevdf_sim *sim);
 EEVDF_API uint64_t eevdf_sim_seed(const eevdf_sim *sim);
 EEVDF_API eevdf_time eevdf_sim_duration(const eevdf_sim *sim);
+/* kernel.sched_autogroup_enabled as the run has it. */
+EEVDF_API bool eevdf_sim_autogroup(const eevdf_sim *sim);
 /* The configuration's name ("" when none was given). */
 EEVDF_API const char *eevdf_sim_name(const eevdf_sim *sim);
 

@@ -89,19 +89,20 @@ static int check_path(struct eevdf_sim *sim, const char *path)
 					"digits and ._-@:+ only)",
 					path, c[i]);
 		if (depth == 0 && n > 10 && strncmp(c, "autogroup-", 10) == 0)
-			return eevdf__sim_reject(sim, EEVDF_EINVAL,
-						 "group '%s': autogroup-* names "
-						 "are the kernel's",
-						 path);
+			return eevdf__sim_reject(
+				sim, EEVDF_EINVAL,
+				"group '%s': autogroup-* names "
+				"are the kernel's",
+				path);
 		if (++depth > EEVDF_GROUP_DEPTH_MAX)
 			return eevdf__sim_reject(sim, EEVDF_EINVAL,
 						 "group '%s': deeper than %d",
 						 path, EEVDF_GROUP_DEPTH_MAX);
 		c += n;
 		if (*c == '/' && !c[1])
-			return eevdf__sim_reject(
-				sim, EEVDF_EINVAL,
-				"group '%s': a trailing '/'", path);
+			return eevdf__sim_reject(sim, EEVDF_EINVAL,
+						 "group '%s': a trailing '/'",
+						 path);
 		if (*c == '/')
 			c++;
 	}
@@ -136,8 +137,8 @@ static int check_values(struct eevdf_sim *sim,
 {
 	const char *p = spec->path;
 
-	if (spec->weight &&
-	    (spec->weight < CGROUP_WEIGHT_MIN || spec->weight > CGROUP_WEIGHT_MAX))
+	if (spec->weight && (spec->weight < CGROUP_WEIGHT_MIN ||
+			     spec->weight > CGROUP_WEIGHT_MAX))
 		return eevdf__sim_reject(sim, EEVDF_EINVAL,
 					 "group %s: cpu.weight %u is outside "
 					 "1..10000",
@@ -149,17 +150,17 @@ static int check_values(struct eevdf_sim *sim,
 					 "outside -20..19",
 					 p, spec->weight_nice);
 	if (spec->weight && spec->set_weight_nice)
-		return eevdf__sim_reject(sim, EEVDF_EINVAL,
-					 "group %s: cpu.weight and "
-					 "cpu.weight.nice are the same setting: "
-					 "give one",
-					 p);
+		return eevdf__sim_reject(
+			sim, EEVDF_EINVAL,
+			"group %s: cpu.weight and "
+			"cpu.weight.nice are the same setting: "
+			"give one",
+			p);
 	if (spec->idle < -1 || spec->idle > 1)
 		return eevdf__sim_reject(sim, EEVDF_EINVAL,
 					 "group %s: cpu.idle %d is not 0 or 1",
 					 p, spec->idle);
-	if (spec->max_quota &&
-	    spec->max_quota != EEVDF_GROUP_NO_QUOTA &&
+	if (spec->max_quota && spec->max_quota != EEVDF_GROUP_NO_QUOTA &&
 	    spec->max_quota < (eevdf_time)CFS_QUOTA_PERIOD_MIN)
 		return eevdf__sim_reject(sim, EEVDF_EINVAL,
 					 "group %s: cpu.max quota %lld ns is "
@@ -203,24 +204,25 @@ int eevdf_sim_set_group(eevdf_sim *sim, const struct eevdf_group_spec *spec)
 		return ret;
 	if (!(tg = make_path(sim, spec->path)))
 		return sim->sched.error;
-	if (spec->idle == 0 && (ret = eevdf__tg_set_idle(&sim->sched, tg,
-							  false)))
+	if (spec->idle == 0 &&
+	    (ret = eevdf__tg_set_idle(&sim->sched, tg, false)))
 		return ret;
 	if ((spec->weight || spec->set_weight_nice) && tg->idle)
-		return eevdf__sim_reject(sim, EEVDF_EINVAL,
-					 "group %s: cpu.weight of an idle group "
-					 "(cpu.idle 1) is refused (EINVAL)",
-					 spec->path);
+		return eevdf__sim_reject(
+			sim, EEVDF_EINVAL,
+			"group %s: cpu.weight of an idle group "
+			"(cpu.idle 1) is refused (EINVAL)",
+			spec->path);
 	if (spec->weight)
 		eevdf__tg_set_shares(&sim->sched, tg,
 				     shares_of_weight(spec->weight));
 	if (spec->set_weight_nice)
 		eevdf__tg_set_shares(
 			&sim->sched, tg,
-			scale_load(eevdf__prio_to_weight[spec->weight_nice +
-							 20]));
-	if (spec->idle == 1 && (ret = eevdf__tg_set_idle(&sim->sched, tg,
-							  true)))
+			scale_load(
+				eevdf__prio_to_weight[spec->weight_nice + 20]));
+	if (spec->idle == 1 &&
+	    (ret = eevdf__tg_set_idle(&sim->sched, tg, true)))
 		return ret;
 	cfs_b = &tg->cfs_bandwidth;
 	if (spec->max_quota || spec->max_period) {
@@ -231,8 +233,7 @@ int eevdf_sim_set_group(eevdf_sim *sim, const struct eevdf_group_spec *spec)
 		u64 period = spec->max_period ? (u64)spec->max_period :
 						cfs_b->period;
 
-		if (eevdf__tg_set_cfs_bandwidth(&sim->sched, tg, quota,
-						period))
+		if (eevdf__tg_set_cfs_bandwidth(&sim->sched, tg, quota, period))
 			return eevdf__sim_reject(sim, EEVDF_EINVAL,
 						 "group %s: cpu.max refused",
 						 spec->path);
@@ -267,8 +268,7 @@ int eevdf_sim_set_cgroup(eevdf_sim *sim, int pid, const char *path)
 	return sim->sched.error;
 }
 
-int eevdf_sim_set_autogroup_nice(eevdf_sim *sim, unsigned int session,
-				 int nice)
+int eevdf_sim_set_autogroup_nice(eevdf_sim *sim, unsigned int session, int nice)
 {
 	if (!sim)
 		return EEVDF_EINVAL;
@@ -360,8 +360,8 @@ int eevdf_sim_group_stats(const eevdf_sim *sim, size_t i,
 			id = p->stats_group->id;
 			st = &p->st;
 		} else {
-			const struct task_rec *r =
-				eevdf__sim_rec(sim, (int)t + 1);
+			const struct task_rec *r = eevdf__sim_rec(sim,
+								  (int)t + 1);
 
 			id = r->group;
 			st = &r->st;

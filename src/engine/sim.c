@@ -1529,6 +1529,11 @@ eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
 	return sim->duration;
 }
 
+bool eevdf_sim_autogroup(const eevdf_sim *sim)
+{
+	return sim && sim->sched.sp.autogroup;
+}
+
 const char *eevdf_sim_name(const eevdf_sim *sim)
 {
 	return sim->name;

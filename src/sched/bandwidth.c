@@ -106,9 +106,9 @@ static void start_cfs_bandwidth(struct cfs_bandwidth *cfs_b)
 	if (cfs_b->period_active)
 		return;
 	cfs_b->period_active = true;
-	eevdf__queue_event(sched, &cfs_b->period_timer,
-			   (eevdf_time)((now / cfs_b->period + 1) *
-					cfs_b->period));
+	eevdf__queue_event(
+		sched, &cfs_b->period_timer,
+		(eevdf_time)((now / cfs_b->period + 1) * cfs_b->period));
 	sync_bg(sched, cfs_b);
 }
 
@@ -258,7 +258,8 @@ static bool throttle_cfs_rq(struct cfs_rq *cfs_rq)
 	queued_delta = cfs_rq->h_nr_queued;
 	runnable_delta = cfs_rq->h_nr_runnable;
 	idle_delta = cfs_rq->h_nr_idle;
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
 		unsigned int flags = DEQUEUE_SLEEP | DEQUEUE_SPECIAL;
 
@@ -277,7 +278,8 @@ static bool throttle_cfs_rq(struct cfs_rq *cfs_rq)
 			break;
 		}
 	}
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
 
 		if (!se->on_rq)
@@ -332,7 +334,8 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 	queued_delta = cfs_rq->h_nr_queued;
 	runnable_delta = cfs_rq->h_nr_runnable;
 	idle_delta = cfs_rq->h_nr_idle;
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
 
 		if (se->sched_delayed)
@@ -349,7 +352,8 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 		if (cfs_rq_throttled(qcfs_rq))
 			goto out;
 	}
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
 
 		update_load_avg(qcfs_rq, se, UPDATE_TG);
@@ -362,8 +366,7 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 		if (cfs_rq_throttled(qcfs_rq))
 			goto out;
 	}
-	if (!rq_h_nr_queued && rq->cfs.h_nr_queued &&
-	    rq->fair_server.dl_server)
+	if (!rq_h_nr_queued && rq->cfs.h_nr_queued && rq->fair_server.dl_server)
 		dl_server_start(&rq->fair_server, NULL);
 	add_nr_running(rq, queued_delta);
 out:
@@ -534,8 +537,8 @@ int eevdf__tg_set_cfs_bandwidth(struct scheduler *sched, struct task_group *tg,
 
 	if (!tg->parent || period < CFS_QUOTA_PERIOD_MIN ||
 	    period > CFS_QUOTA_PERIOD_MAX ||
-	    (enabled && (quota < CFS_QUOTA_PERIOD_MIN ||
-			 quota > MAX_CFS_RUNTIME)))
+	    (enabled &&
+	     (quota < CFS_QUOTA_PERIOD_MIN || quota > MAX_CFS_RUNTIME)))
 		return EEVDF_EINVAL;
 	cfs_b->period = period;
 	cfs_b->quota = quota;

@@ -59,8 +59,7 @@ int eevdf__tg_set_cfs_bandwidth(struct scheduler *sched, struct task_group *tg,
 
 /* account_cfs_rq_runtime(): cfs_rq's curr ran delta_exec ns. */
 void __account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec);
-static inline void account_cfs_rq_runtime(struct cfs_rq *cfs_rq,
-					  u64 delta_exec)
+static inline void account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec)
 {
 	if (cfs_rq->runtime_enabled)
 		__account_cfs_rq_runtime(cfs_rq, delta_exec);

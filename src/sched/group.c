@@ -60,8 +60,8 @@ static int add_group(struct scheduler *sched, struct task_group *tg)
 {
 	if (sched->nr_groups == sched->cap_groups) {
 		size_t cap = sched->cap_groups ? 2 * sched->cap_groups : 8;
-		struct task_group **g =
-			realloc(sched->groups, cap * sizeof(*g));
+		struct task_group **g = realloc(sched->groups,
+						cap * sizeof(*g));
 
 		if (!g)
 			return EEVDF_ENOMEM;
@@ -116,8 +116,7 @@ void eevdf__tg_free(struct scheduler *sched)
  * starts with NICE_0_LOAD ("guarantee group entities always have
  * weight") and no load history, and is attached to the parent's PELT.
  */
-static void init_tg_cpu(struct scheduler *sched, struct task_group *tg,
-			int cpu)
+static void init_tg_cpu(struct scheduler *sched, struct task_group *tg, int cpu)
 {
 	struct rq *rq = &sched->rqs[cpu];
 	struct cfs_rq *cfs_rq = &tg->pcpu[cpu].cfs_rq;
@@ -200,7 +199,8 @@ static void tg_apply_shares(struct scheduler *sched, struct task_group *tg,
 		struct sched_entity *se = tg_se(tg, cpu);
 
 		sched->rqs[cpu].clock = (u64)sched->now;
-		for_each_sched_entity(se) {
+		for_each_sched_entity(se)
+		{
 			update_load_avg(cfs_rq_of(se), se, UPDATE_TG);
 			update_cfs_group(se);
 		}
@@ -239,8 +239,7 @@ int eevdf__tg_set_idle(struct scheduler *sched, struct task_group *tg,
 		grp->idle = idle;
 		/* CFS counts the idle entities of each queue
 		 * (idle_nr_running) */
-		if (se->on_rq &&
-		    sched->sp.profile->policy == POLICY_CFS) {
+		if (se->on_rq && sched->sp.profile->policy == POLICY_CFS) {
 			if (idle)
 				cfs_rq_of(se)->idle_nr_queued++;
 			else
@@ -248,13 +247,14 @@ int eevdf__tg_set_idle(struct scheduler *sched, struct task_group *tg,
 		}
 		if (!idle)
 			delta = -delta;
-		for_each_sched_entity(se) {
+		for_each_sched_entity(se)
+		{
 			struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 			if (!se->on_rq)
 				break;
-			cfs_rq->h_nr_idle = (unsigned int)((long)cfs_rq->h_nr_idle +
-							   delta);
+			cfs_rq->h_nr_idle =
+				(unsigned int)((long)cfs_rq->h_nr_idle + delta);
 			if (cfs_rq_is_idle(cfs_rq))
 				break;
 		}
@@ -273,8 +273,8 @@ struct task_group *eevdf__autogroup_of(struct scheduler *sched, u32 session)
 
 	if (session >= sched->nr_autogroups) {
 		size_t n = session + 1;
-		struct task_group **a =
-			realloc(sched->autogroups, n * sizeof(*a));
+		struct task_group **a = realloc(sched->autogroups,
+						n * sizeof(*a));
 
 		if (!a) {
 			eevdf__sched_fail(sched, EEVDF_ENOMEM,
@@ -315,8 +315,7 @@ int eevdf__autogroup_set_nice(struct scheduler *sched, u32 session, int nice)
 	return 0;
 }
 
-struct task_group *eevdf__task_group_of(struct scheduler *sched,
-					struct task *p)
+struct task_group *eevdf__task_group_of(struct scheduler *sched, struct task *p)
 {
 	struct task_group *tg;
 
@@ -482,16 +481,16 @@ static void update_tg_cfs_util(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	se->avg.util_sum = new_sum;
 	add_positive_ul(&cfs_rq->avg.util_avg, delta_avg);
 	add_positive_u32(&cfs_rq->avg.util_sum, delta_sum);
-	cfs_rq->avg.util_sum =
-		floor_u32(cfs_rq->avg.util_sum, cfs_rq->avg.util_avg);
+	cfs_rq->avg.util_sum = floor_u32(cfs_rq->avg.util_sum,
+					 cfs_rq->avg.util_avg);
 }
 
 static void update_tg_cfs_runnable(struct cfs_rq *cfs_rq,
 				   struct sched_entity *se,
 				   const struct cfs_rq *gcfs_rq)
 {
-	long delta_avg =
-		(long)gcfs_rq->avg.runnable_avg - (long)se->avg.runnable_avg;
+	long delta_avg = (long)gcfs_rq->avg.runnable_avg -
+			 (long)se->avg.runnable_avg;
 	long delta_sum;
 	u32 new_sum, divider;
 
@@ -504,8 +503,8 @@ static void update_tg_cfs_runnable(struct cfs_rq *cfs_rq,
 	se->avg.runnable_sum = new_sum;
 	add_positive_ul(&cfs_rq->avg.runnable_avg, delta_avg);
 	add_positive_u64(&cfs_rq->avg.runnable_sum, delta_sum);
-	cfs_rq->avg.runnable_sum =
-		floor_u32(cfs_rq->avg.runnable_sum, cfs_rq->avg.runnable_avg);
+	cfs_rq->avg.runnable_sum = floor_u32(cfs_rq->avg.runnable_sum,
+					     cfs_rq->avg.runnable_avg);
 }
 
 /*
@@ -554,8 +553,8 @@ static void update_tg_cfs_load(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	se->avg.load_avg = load_avg;
 	add_positive_ul(&cfs_rq->avg.load_avg, delta_avg);
 	add_positive_u64(&cfs_rq->avg.load_sum, delta_sum);
-	cfs_rq->avg.load_sum =
-		floor_u32(cfs_rq->avg.load_sum, cfs_rq->avg.load_avg);
+	cfs_rq->avg.load_sum = floor_u32(cfs_rq->avg.load_sum,
+					 cfs_rq->avg.load_avg);
 }
 
 int propagate_entity_load_avg(struct sched_entity *se)
@@ -590,7 +589,8 @@ static void update_cfs_rq_h_load(struct cfs_rq *cfs_rq)
 	if (cfs_rq->last_h_load_update == now)
 		return;
 	cfs_rq->h_load_next = NULL;
-	for_each_sched_entity(se) {
+	for_each_sched_entity(se)
+	{
 		cfs_rq = cfs_rq_of(se);
 		cfs_rq->h_load_next = se;
 		if (cfs_rq->last_h_load_update == now)
@@ -643,8 +643,7 @@ static unsigned int count_tasks(const struct eevdf_rb_node *n)
 const char *eevdf__groups_check(const struct rq *rq, unsigned int *nr_tasks)
 {
 	const struct scheduler *sched = rq->sched;
-	bool fair_curr = rq->curr &&
-			 rq->curr->sched_class == &fair_sched_class;
+	bool fair_curr = rq->curr && rq->curr->sched_class == &fair_sched_class;
 	const char *err;
 
 	*nr_tasks = 0;
@@ -673,8 +672,8 @@ const char *eevdf__groups_check(const struct rq *rq, unsigned int *nr_tasks)
 			       "levels at and above it";
 		if (!se)
 			continue;
-		if (se->my_q != cfs_rq || se->cfs_rq != tg_cfs_rq(tg->parent,
-								  rq->cpu) ||
+		if (se->my_q != cfs_rq ||
+		    se->cfs_rq != tg_cfs_rq(tg->parent, rq->cpu) ||
 		    se->parent != tg_se(tg->parent, rq->cpu))
 			return "a group entity is not wired to its group and "
 			       "parent";

@@ -36,7 +36,7 @@
  */
 struct cfs_bandwidth {
 	u64 period;
-	u64 quota; /* CFS_QUOTA_INF: none */
+	u64 quota;   /* CFS_QUOTA_INF: none */
 	s64 runtime; /* left in the pool */
 	bool period_active;
 	bool idle;	    /* no runtime taken during the last period */

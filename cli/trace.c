@@ -312,7 +312,7 @@ static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
 static void on_runnable(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
 	struct task_track *k = task_of(t, ev->pid);
-	char name[EEVDF_NAME_MAX + 16], label[32];
+	char name[EEVDF_NAME_MAX + 16];
 	struct tr_arg args[3];
 
 	if (!k)
@@ -322,14 +322,15 @@ static void on_runnable(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	t->cpu[ev->cpu].nr_running++;
 	if (!t->out || !in_window(t, ev->time, ev->time))
 		return;
-	snprintf(label, sizeof(label), "%s %d",
-		 ev->kind == EEVDF_TRACE_NEW ? "new" : "wakeup", ev->pid);
+
 	args[0] = (struct tr_arg){ "pid", NULL, ev->pid };
 	args[1] = (struct tr_arg){ "comm",
 				   name_of(t, ev->pid, name, sizeof(name)), 0 };
 	args[2] = (struct tr_arg){ "waker", NULL, ev->prev_pid };
 	t->out->ops->instant(t->out, (struct tr_track){ TR_CPU, ev->cpu },
-			     ev->time, label, NULL, args, 3);
+			     ev->time,
+			     ev->kind == EEVDF_TRACE_NEW ? "new" : "wakeup",
+			     ev->pid, NULL, args, 3);
 	counter(t, ev->cpu, ev->time);
 	/* an arrow from the waker's slice, if it is running somewhere */
 	if (ev->kind == EEVDF_TRACE_WAKEUP && ev->prev_pid > 0) {
@@ -347,7 +348,7 @@ static void on_runnable(struct cli_trace *t, const struct eevdf_trace_event *ev)
 static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
 	struct task_track *k = task_of(t, ev->pid);
-	char name[EEVDF_NAME_MAX + 16], label[32];
+	char name[EEVDF_NAME_MAX + 16];
 	struct tr_arg args[4];
 	int from = ev->orig_cpu;
 
@@ -362,14 +363,13 @@ static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	}
 	if (!t->out || !in_window(t, ev->time, ev->time))
 		return;
-	snprintf(label, sizeof(label), "migrate %d", ev->pid);
 	args[0] = (struct tr_arg){ "pid", NULL, ev->pid };
 	args[1] = (struct tr_arg){ "comm",
 				   name_of(t, ev->pid, name, sizeof(name)), 0 };
 	args[2] = (struct tr_arg){ "orig_cpu", NULL, from };
 	args[3] = (struct tr_arg){ "dest_cpu", NULL, ev->cpu };
 	t->out->ops->instant(t->out, (struct tr_track){ TR_CPU, ev->cpu },
-			     ev->time, label, NULL, args, 4);
+			     ev->time, "migrate", ev->pid, NULL, args, 4);
 }
 
 /* A slice on the spinning CPU's track, inside whatever ran there. */
@@ -391,7 +391,7 @@ static void on_ipi(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	args[0] = (struct tr_arg){ "from_cpu", NULL, ev->orig_cpu };
 	args[1] = (struct tr_arg){ "first_pid", NULL, ev->pid };
 	t->out->ops->instant(t->out, (struct tr_track){ TR_CPU, ev->cpu },
-			     ev->time, "ipi", "sched", args, 2);
+			     ev->time, "ipi", -1, "sched", args, 2);
 }
 
 void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)

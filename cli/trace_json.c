@@ -238,14 +238,19 @@ static void j_slice(struct tr_out *o, struct tr_track tr, eevdf_time a,
 }
 
 static void j_instant(struct tr_out *o, struct tr_track tr, eevdf_time t,
-		      const char *name, const char *cat,
+		      const char *name, long long num, const char *cat,
 		      const struct tr_arg *args, int nargs)
 {
 	struct tr_json *j = (struct tr_json *)o;
 
 	begin(j, "i", tr, t);
-	LIT(j, ", \"s\": \"t\", \"name\": ");
-	put_jstr(j, name);
+	LIT(j, ", \"s\": \"t\", \"name\": \"");
+	put_jesc(j, name);
+	if (num >= 0) {
+		LIT(j, " ");
+		put_int(j, num);
+	}
+	LIT(j, "\"");
 	if (cat) {
 		LIT(j, ", \"cat\": ");
 		put_jstr(j, cat);

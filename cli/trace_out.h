@@ -53,9 +53,10 @@ struct tr_out_ops {
 	void (*slice)(struct tr_out *o, struct tr_track tr, eevdf_time a,
 		      eevdf_time b, const char *name, const char *cat,
 		      const struct tr_arg *args, int nargs, uint64_t flow_end);
-	/* an instant on track */
+	/* an instant on track, named name, or "name num" when num >= 0 (a
+	 * pid: formatting it here spares a printf per event) */
 	void (*instant)(struct tr_out *o, struct tr_track tr, eevdf_time t,
-			const char *name, const char *cat,
+			const char *name, long long num, const char *cat,
 			const struct tr_arg *args, int nargs);
 	/* a wakeup arrow starts in what cpu runs at t, and ends in the
 	 * slice starting at t on cpu (that slice's flow_end, later) */

@@ -554,15 +554,21 @@ static void p_slice(struct tr_out *base, struct tr_track tr, eevdf_time a,
 }
 
 static void p_instant(struct tr_out *base, struct tr_track tr, eevdf_time t,
-		      const char *name, const char *cat,
+		      const char *name, long long num, const char *cat,
 		      const struct tr_arg *args, int nargs)
 {
 	struct tr_proto *o = (struct tr_proto *)base;
 	uint64_t uuid = track_uuid(o, tr);
+	char label[64];
 	size_t e;
 
 	if (!uuid)
 		return;
+	if (num >= 0) {
+		/* interned once per distinct pid: the printf is rare */
+		snprintf(label, sizeof(label), "%s %lld", name, num);
+		name = label;
+	}
 	e = event_begin(o, TYPE_INSTANT, uuid);
 	named(o, name, cat);
 	put_args(o, args, nargs);

@@ -346,6 +346,16 @@ PY
 	fi
 fi
 
+# docs/lag-nice-mix.svg is what the README says draws it
+if expect_ok "plot lag of the README" plot lag workloads/nice-mix.json \
+	--window 0ms:12ms --cpu 0 -o "$tmp/lag-nice-mix.svg"; then
+	if cmp -s "$tmp/lag-nice-mix.svg" docs/lag-nice-mix.svg; then
+		ok "docs/lag-nice-mix.svg is today's plot lag"
+	else
+		bad "docs/lag-nice-mix.svg is today's plot lag" "it differs: redraw it with the README's command"
+	fi
+fi
+
 expect_error "plot without a kind" "missing what to plot" plot
 expect_error "plot of an unknown kind" "unknown plot 'pie'" plot pie x.json
 expect_error "plot ratio of a run's results" "eevdf-sim-compare/1" \

@@ -330,8 +330,8 @@ int eevdf_plot_lines_svg(const struct eevdf_plot_opts *o,
 			 const struct eevdf_plot_series *s, size_t n,
 			 char **out)
 {
-	double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY,
-	       ymax = -INFINITY;
+	double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin = HUGE_VAL,
+	       ymax = -HUGE_VAL;
 	struct sb b = { NULL, 0, 0, 0 };
 	struct axis ax, ay;
 	struct frame f;
@@ -497,7 +497,7 @@ int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
 			    const struct eevdf_plot_span *spans, size_t n,
 			    char **out)
 {
-	double xmin = INFINITY, xmax = -INFINITY, rh, ly;
+	double xmin = HUGE_VAL, xmax = -HUGE_VAL, rh, ly;
 	struct sb b = { NULL, 0, 0, 0 };
 	struct axis ax;
 	struct frame f;
@@ -531,7 +531,7 @@ int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
 	}
 	linear_axis(&ax, xmin, xmax, fixed);
 	frame_init(&f, o, M_LEFT, nr_keys > 0,
-		   (int)fmax(DEF_H / 2, 100 + 28 * (double)nr_rows));
+		   (int)fmax(DEF_H / 2.0, 100 + 28 * (double)nr_rows));
 	rh = (f.y1 - f.y0) / (double)nr_rows;
 	svg_begin(&b, &f, o->title);
 	x_axis(&b, &f, &ax, o->xlabel);
@@ -575,7 +575,8 @@ int eevdf_plot_timeline_svg(const struct eevdf_plot_opts *o,
 		tl_box(&b, &f, rh, sp->row, sp->key, x0, x1, keys[sp->key],
 		       sp->start, sp->end);
 	}
-	for (size_t r = 0; r < nr_rows; r++)
+	/* (a span has a key, so there are keys when there are spans) */
+	for (size_t r = 0; keys && r < nr_rows; r++)
 		for (size_t c = 0; c < ncol; c++) {
 			const struct tl_col *k = &cols[r * ncol + c];
 

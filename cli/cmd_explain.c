@@ -248,6 +248,16 @@ static int col(int64_t v, int64_t lo, int64_t hi)
 	return (int)lround(f * (DRAW_WIDTH - 1));
 }
 
+/* A row of the V line, without the spaces the drawing ends with. */
+static void put_row(const char *name, char *line)
+{
+	size_t k = strlen(line);
+
+	while (k > 0 && line[k - 1] == ' ')
+		line[--k] = '\0';
+	printf("  %-22s %s\n", name, line);
+}
+
 /*
  * The V line of one run queue (group): each of its entities as
  * [vruntime ... deadline) on one axis of virtual time, V a vertical bar
@@ -274,16 +284,14 @@ static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
 	}
 	vcol = col(0, lo, hi);
 	if (many)
-		printf("\n  the V line of the queue of group %s: each entity "
-		       "from its vruntime [\n  to its deadline ), V at |\n",
-		       group);
+		printf("\n  the queue of group %s:\n", group);
 	else
 		printf("\n  the V line: each entity from its vruntime [ to its "
 		       "deadline ), V at |\n");
 	memset(line, ' ', DRAW_WIDTH);
 	line[DRAW_WIDTH] = '\0';
 	line[vcol] = 'V';
-	printf("  %-22s %s\n", "", line);
+	put_row("", line);
 	for (int i = 0; i < n; i++) {
 		int c0 = col(-e[i].vlag, lo, hi);
 		int c1 = col(e[i].deadline_v, lo, hi);
@@ -300,8 +308,7 @@ static void draw(const eevdf_sim *sim, const struct eevdf_entity_state *e,
 		line[c0] = '[';
 		if (c1 > c0)
 			line[c1] = ')';
-		printf("  %-22s %s\n", label(sim, &e[i], name, sizeof(name)),
-		       line);
+		put_row(label(sim, &e[i], name, sizeof(name)), line);
 	}
 	us(a, sizeof(a), lo, true);
 	us(b, sizeof(b), hi, true);
@@ -364,11 +371,15 @@ static void print_rq(const eevdf_sim *sim, const struct explain *x,
 		state_words(s, sw, sizeof(sw));
 		snprintf(ind, sizeof(ind), "%*s%s", 2 * s->depth, "",
 			 label(sim, s, name, sizeof(name)));
-		printf("%c %-22s %6" PRIu64 " %12s %12s %13s %8.3f %4s  %s\n",
+		printf("%c %-22s %6" PRIu64 " %12s %12s %13s %8.3f %4s%s%s\n",
 		       s->running ? '*' : ' ', ind, s->weight, vl, lg, dv,
-		       (double)s->slice / 1e6, s->eligible ? "yes" : "no", sw);
+		       (double)s->slice / 1e6, s->eligible ? "yes" : "no",
+		       sw[0] ? "  " : "", sw);
 	}
 	/* a V line per queue, in the order the walk met them */
+	if (many && rq->eevdf)
+		printf("\n  the V line of each queue: each entity from its "
+		       "vruntime [ to its\n  deadline ), V at |\n");
 	for (int i = 0; rq->eevdf && i < n; i++) {
 		bool seen = false;
 

@@ -36,8 +36,8 @@ static const struct eevdf_op sleeper[] = {
 	{ EEVDF_OP_SLEEP, 7 * MS, 0, 0 },
 };
 
-static const char *const kernels[] = { "6.18", "6.19",	"6.17",
-				       "6.12", "6.8",	"cfs-6.1" };
+static const char *const kernels[] = { "6.18", "6.19", "6.17",
+				       "6.12", "6.8",  "cfs-6.1" };
 
 static eevdf_sim *new_sim(const char *kernel, int nr_cpus, int autogroup)
 {
@@ -380,11 +380,10 @@ START_TEST(cpu_max_20_of_100_ms_gets_20_percent_throttled_every_period)
 	ck_assert_uint_eq(st.nr_periods, 100);
 	ck_assert_uint_eq(st.nr_throttled, 100);
 	ck_assert_msg(st.throttled_ns >= 6 * SEC - 100 * MS &&
-			      st.throttled_ns <=
-				      6 * SEC +
-					      (strcmp(kernels[_i], "cfs-6.1") ?
-						       100 * MS :
-						       300 * MS),
+			      st.throttled_ns <= 6 * SEC + (strcmp(kernels[_i],
+								   "cfs-6.1") ?
+								    100 * MS :
+								    300 * MS),
 		      "throttled %lld ns", (long long)st.throttled_ns);
 	ck_assert_int_eq(st.max_quota, 20 * MS);
 	eevdf_sim_free(sim);
@@ -583,7 +582,8 @@ Suite *groups_suite(void)
 	int nk = (int)ARRAY_LEN(kernels);
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, calc_group_shares_follows_the_kernels_worked_example);
+	tcase_add_test(tc,
+		       calc_group_shares_follows_the_kernels_worked_example);
 	tcase_add_test(tc, cpu_weight_maps_to_shares_as_the_kernel_does);
 	tcase_add_test(tc, bad_paths_and_values_are_refused);
 	tcase_add_loop_test(tc, equal_groups_of_1_and_9_hogs_split_a_cpu_50_50,
@@ -595,9 +595,8 @@ Suite *groups_suite(void)
 	tcase_add_loop_test(
 		tc, cpu_max_20_of_100_ms_gets_20_percent_throttled_every_period,
 		0, nk);
-	tcase_add_loop_test(tc,
-			    autogroup_splits_two_sessions_50_50_and_off_8_to_1,
-			    0, nk);
+	tcase_add_loop_test(
+		tc, autogroup_splits_two_sessions_50_50_and_off_8_to_1, 0, nk);
 	tcase_add_test(tc, autogroup_nice_weighs_the_session);
 	tcase_add_loop_test(tc, idle_group_gets_the_idle_weight, 0, nk);
 	tcase_add_test(tc, group_entity_slice_is_the_min_slice_below);

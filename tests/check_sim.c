@@ -199,9 +199,9 @@ START_TEST(csv_rows_hold_the_hand_counted_values)
 		"delay_avg_ns,delay_max_ns,delay_max_at_ns,delay_sum_ns,"
 		"cgroup\n"
 		"lone,1,0,0,normal,dead,3000000,0,3000000,2,2,0,0,2,0,0,0,0,"
-		"/\n"
+		"/autogroup-1\n"
 		"\"odd,\"\"name\"\"\",2,0,0,normal,dead,3000000,0,3000000,2,2,"
-		"0,0,2,0,0,10000000,0,/\n");
+		"0,0,2,0,0,10000000,0,/autogroup-1\n");
 	free(csv);
 	ck_assert_int_eq(eevdf_sim_results_csv(sim, NULL), EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf_sim_results_csv(NULL, &csv), EEVDF_EINVAL);

@@ -316,6 +316,11 @@ static eevdf_sim *two_hogs(const char *kernel, struct recorder *r,
  *    V = (1 ms + 0) / 2 = 500 us; B is eligible (0 <= 500 us), A not:
  *    pick_earliest chooses B, whose vlag is then 500 us and d - V is
  *    350 - 500 = -150 us.
+ * Autogroup is on (the default): all of it happens in /autogroup-1's
+ * queue.  The CPU's root queue holds the group's entity alone, charged
+ * the same 1 ms at weight 1024 (one CPU: the group's whole shares), so
+ * at the pick the root V is its vruntime, 1 ms: nr_queued 1, two tasks
+ * below.
  */
 START_TEST(decisions_of_two_hogs)
 {
@@ -350,11 +355,16 @@ START_TEST(decisions_of_two_hogs)
 	ck_assert_int_eq(r->r[i].rule, EEVDF_RULE_PICK_EARLIEST);
 	ck_assert_int_eq(r->r[i].pid, 2);
 	ck_assert_int_eq(r->r[i].prev, 1);
-	ck_assert_uint_eq(r->r[i].rq.V, 500 * US);
+	ck_assert_str_eq(r->r[i].group, "/autogroup-1");
+	ck_assert_uint_eq(r->r[i].s.V, 500 * US);
+	ck_assert_int_eq(r->r[i].s.depth, 1);
 	ck_assert_int_eq(r->r[i].s.vlag, 500 * (s64)US);
 	ck_assert_int_eq(r->r[i].s.deadline_v, -150 * (s64)US);
 	ck_assert(r->r[i].s.eligible);
-	ck_assert_uint_eq(r->r[i].rq.nr_queued, 2);
+	ck_assert_uint_eq(r->r[i].rq.V, 1 * MS);
+	ck_assert_uint_eq(r->r[i].rq.nr_queued, 1);
+	ck_assert_uint_eq(r->r[i].rq.h_nr_queued, 2);
+	ck_assert_uint_eq(r->r[i].rq.load, 1024);
 	eevdf_sim_free(sim);
 	free(r);
 }
@@ -597,7 +607,7 @@ START_TEST(rules_have_names_and_bad_args_fail)
 	ck_assert_int_eq(eevdf_sim_rq_pick(sim, -1, &pid, &rule), EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf_sim_rq_tasks(sim, 0, NULL, 0), 0);
 	ck_assert_int_eq(eevdf_sim_trace_detail(sim, 1u << 7), EEVDF_EINVAL);
-	ck_assert_str_eq(eevdf_sim_task_group(sim, 1), "/");
+	ck_assert_str_eq(eevdf_sim_task_group(sim, 1), "/autogroup-1");
 	ck_assert_ptr_null(eevdf_sim_task_group(sim, 9));
 	/* not started yet: not fair-queued, nothing to pick */
 	ck_assert_int_eq(eevdf_sim_task_state(sim, 1, &s), 0);

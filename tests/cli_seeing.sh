@@ -30,7 +30,11 @@ command -v python3 >/dev/null && have_py=1
 #        d = 1700000; V = (1000000 + 0) / 2 = 500000.  hog[0]: vlag
 #        -500000, deadline-V 1200000, not eligible; hog[1]: vlag 500000,
 #        deadline-V 350000 - 500000 = -150000, eligible; hog[1] runs.
-#        The CPU's V counter reads 500000, load 2048, nr_queued 2.
+#        Autogroup is on: both run in /autogroup-1, whose queue holds
+#        the numbers above.  The CPU's counters are its root queue's,
+#        which holds the group's entity alone, charged the same 1 ms at
+#        weight 1024 (one CPU: the group's whole shares): V = its
+#        vruntime = 1000000, load 1024, nr_queued 1.
 hogs=(workloads/two-hogs.json --kernel 6.18 --duration 3ms -q)
 if expect_ok "run --trace --trace-state all" run "${hogs[@]}" \
 	--trace "$tmp/h.json" --trace-state all &&
@@ -58,16 +62,16 @@ want = {
     ("hog[1]:2 vlag", 1000): 500000,
     ("hog[1]:2 deadline-V", 1000): -150000,
     ("hog[1]:2 eligible", 1000): 1,
-    ("V cpu0", 1000): 500000, ("load cpu0", 1000): 2048,
-    ("nr_queued cpu0", 1000): 2, ("nr_delayed cpu0", 1000): 0,
+    ("V cpu0", 1000): 1000000, ("load cpu0", 1000): 1024,
+    ("nr_queued cpu0", 1000): 1, ("nr_delayed cpu0", 1000): 0,
 }
 for (name, ts), v in want.items():
     got = counter(name, ts)
     assert got == v, (name, ts, got, v)
-# the tasks' tracks: threads of the group "/" (process 1), tid 1000000+pid
+# the tasks' tracks: threads of their group (process 1), tid 1000000+pid
 procs = {e["pid"]: e["args"]["name"] for e in ev
          if e["ph"] == "M" and e["name"] == "process_name"}
-assert procs == {0: "machine", 1: "/"}, procs
+assert procs == {0: "machine", 1: "/autogroup-1"}, procs
 threads = {e["tid"]: e["args"]["name"] for e in ev
            if e["ph"] == "M" and e["name"] == "thread_name"
            and e["pid"] == 1}
@@ -110,7 +114,7 @@ cs = sum(1 for e in ev if e["ph"] == "C")
 assert types.count("TYPE_SLICE_BEGIN") == xs, (types.count("TYPE_SLICE_BEGIN"), xs)
 assert types.count("TYPE_SLICE_END") == xs
 assert types.count("TYPE_COUNTER") == cs, (types.count("TYPE_COUNTER"), cs)
-assert 'thread_name: "hog[0]"' in txt and 'process_name: "/"' in txt
+assert 'thread_name: "hog[0]"' in txt and 'process_name: "/autogroup-1"' in txt
 assert "counter_value: -150000" in txt and "counter_value: 1200000" in txt
 PY
 		ok "protobuf trace: protoc decodes it; the JSON's slices and counters, the same values"
@@ -156,7 +160,11 @@ fi
 # The next decisions: at 2 ms the tick charges hog[1] 1 ms, v = 1 ms >=
 # its deadline 350 us: a new request, d = 1.7 ms (slice_expired); then
 # V = (1 ms + 1 ms) / 2 = 1 ms, both eligible, both deadlines 1.7 ms: on
-# a tie the queued entity beats curr, so hog[0] (pick_earliest).
+# a tie the queued entity beats curr, so hog[0] (pick_earliest).  All
+# of it in /autogroup-1's queue; the root queue holds the group's entity
+# alone (V 1 ms, deadline 1.7 ms, worked above): pick_only there.  A
+# queue of one entity renews its request without a reschedule, so the
+# group's new request at 2 ms is no decision.
 if expect_ok "explain --format json" explain workloads/two-hogs.json \
 	--kernel 6.18 --at 1ms --decisions 2 --format json; then
 	if [ $have_py = 0 ]; then
@@ -166,10 +174,17 @@ import json, sys
 x = json.load(open(sys.argv[1]))
 assert x["format"] == "eevdf-sim-explain/1" and x["time"] == 1000000
 rq = x["rq"]
-assert (rq["curr_pid"], rq["nr_queued"], rq["load"], rq["V"]) == \
-    (2, 2, 2048, "500000"), rq
+assert (rq["curr_pid"], rq["nr_queued"], rq["h_nr_queued"], rq["load"],
+        rq["V"]) == (2, 1, 2, 1024, "1000000"), rq
 e = {s["pid"]: s for s in x["entities"]}
-assert [s["pid"] for s in x["entities"]] == [2, 1]   # curr first
+# the group's entity, then what is queued in it, curr first
+assert [s["pid"] for s in x["entities"]] == [0, 2, 1]
+g = x["entities"][0]
+assert (g["task"], g["group"], g["my_group"], g["depth"], g["vruntime"],
+        g["deadline"], g["vlag"], g["deadline_v"], g["running"]) == \
+    ("group /autogroup-1", "/", "/autogroup-1", 0, "1000000", "1700000",
+     0, 700000, True), g
+assert all(e[p]["V"] == "500000" for p in (1, 2))
 assert (e[1]["vlag"], e[1]["deadline_v"], e[1]["eligible"]) == \
     (-500000, 1200000, False), e[1]
 assert (e[2]["vlag"], e[2]["deadline_v"], e[2]["eligible"],
@@ -177,13 +192,18 @@ assert (e[2]["vlag"], e[2]["deadline_v"], e[2]["eligible"],
     (500000, -150000, True, True, True), e[2]
 assert e[1]["lag"] == str(-500000 * 1024) and e[1]["weight"] == 1024
 assert x["pick"] == {"pid": 2, "rule": "pick_protected", "levels": [
-    {"group": "/", "pid": 2, "rule": "pick_protected"}]}, x["pick"]
-assert all(s["group"] == "/" and s["depth"] == 0 for s in x["entities"])
+    {"group": "/", "pid": 0, "picked_group": "/autogroup-1",
+     "rule": "pick_only"},
+    {"group": "/autogroup-1", "pid": 2, "rule": "pick_protected"}]}, \
+    x["pick"]
+assert all(e[p]["group"] == "/autogroup-1" and e[p]["depth"] == 1
+           for p in (1, 2))
 d = x["decisions"]
 assert [(k["time"], k["rule"], k["pid"]) for k in d] == \
     [(2000000, "slice_expired", 2), (2000000, "pick_earliest", 1)], d
 assert d[0]["state"]["deadline"] == "1700000"
-assert d[1]["prev_pid"] == 2 and d[1]["rq"]["V"] == "1000000"
+assert all(k["group"] == "/autogroup-1" for k in d)
+assert d[1]["prev_pid"] == 2 and d[1]["state"]["V"] == "1000000"
 PY
 		ok "explain: hand-worked queue at 1 ms, pick_protected, then slice_expired and a tie won by the queued entity"
 	else
@@ -192,12 +212,27 @@ PY
 fi
 if expect_ok "explain text" explain workloads/two-hogs.json --kernel 6.18 \
 	--at 1ms --decisions 2; then
-	if grep -q "^pick_eevdf() returns hog\[1\]:2: curr is eligible and inside its protected slice (RUN_TO_PARITY) (pick_protected)$" "$tmp/out" &&
-		grep -q "^\* hog\[1\]:2 .* +500.000 .* -150.000 .* yes  running, protected$" "$tmp/out" &&
+	if grep -q "^  in /: pick_eevdf() returns group /autogroup-1: the only entity on the queue (pick_only)$" "$tmp/out" &&
+		grep -q "^  in /autogroup-1: pick_eevdf() returns hog\[1\]:2: curr is eligible and inside its protected slice (RUN_TO_PARITY) (pick_protected)$" "$tmp/out" &&
+		grep -q "^\* group /autogroup-1 .* +0.000 .* +700.000 .* yes  running, custom slice$" "$tmp/out" &&
+		grep -q "^\*   hog\[1\]:2 .* +500.000 .* -150.000 .* yes  running, protected$" "$tmp/out" &&
 		grep -q "0.002000 s  hog\[0\]:1 *pick_earliest" "$tmp/out"; then
-		ok "explain text: the table, the pick and its rule, the decisions"
+		ok "explain text: the table by group, the pick level by level, the decisions"
 	else
 		bad "explain text" "$(cat "$tmp/out")"
+	fi
+fi
+# Without autogroup the two hogs share the root queue: one table, one pick.
+if expect_ok "explain text, one level" explain workloads/two-hogs.json \
+	--kernel 6.18 --at 1ms --decisions 2 \
+	--sysctl kernel.sched_autogroup_enabled=0; then
+	if grep -q "^CPU 0 at 0.001000 s: running hog\[1\]:2; 2 fair tasks queued (0 delayed), load 2048, V = 500000 ns$" "$tmp/out" &&
+		grep -q "^pick_eevdf() returns hog\[1\]:2: curr is eligible and inside its protected slice (RUN_TO_PARITY) (pick_protected)$" "$tmp/out" &&
+		grep -q "^\* hog\[1\]:2 .* +500.000 .* -150.000 .* yes  running, protected$" "$tmp/out" &&
+		grep -q "0.002000 s  hog\[0\]:1 *pick_earliest" "$tmp/out"; then
+		ok "explain text without groups: root V 500 us, load 2048, the same pick"
+	else
+		bad "explain text, one level" "$(cat "$tmp/out")"
 	fi
 fi
 expect_error "explain without --at" "--at" explain workloads/two-hogs.json

@@ -137,7 +137,8 @@ struct eevdf_config {
 	/*
 	 * kernel.sched_autogroup_enabled: each session's tasks of the root
 	 * cgroup share a task group (eevdf_task_spec.session).  0 keeps the
-	 * default (off); 1 on, -1 off.
+	 * default, on, as CONFIG_SCHED_AUTOGROUP kernels (every major
+	 * distribution's) boot; 1 on, -1 off.
 	 */
 	int autogroup;
 	eevdf_time duration; /* planned run length, reported in results */

@@ -119,7 +119,9 @@ def test_state_is_explains():
 
 def test_on_event_reads_the_moment():
     """Two nice-0 hogs, 6.18 (worked in tests/cli_seeing.sh): at the pick
-    at 1 ms hog[1] has vlag +500 us, deadline - V = -150 us."""
+    at 1 ms hog[1] has vlag +500 us, deadline - V = -150 us, from the V
+    of /autogroup-1's queue, 500 us; the CPU's root queue holds the
+    group's entity alone, at V = 1 ms."""
     seen = []
 
     def on_event(ev):
@@ -127,7 +129,8 @@ def test_on_event_reads_the_moment():
                 and ev.time == 1000000:
             st = sim.task_state(ev.pid)
             seen.append((ev.pid, st["vlag"], st["deadline_v"],
-                         st["eligible"], sim.rq_state(0)["V"]))
+                         st["eligible"], st["group"], st["V"],
+                         sim.rq_state(0)["V"]))
 
     sim = eevdf.Simulation(workload("two-hogs.json"), kernel="6.18",
                            duration="3ms", on_event=on_event,
@@ -136,7 +139,8 @@ def test_on_event_reads_the_moment():
         sim.run()
     finally:
         sim.close()
-    assert seen == [(2, 500000, -150000, True, 500000)]
+    assert seen == [(2, 500000, -150000, True, "/autogroup-1", 500000,
+                     1000000)]
 
 
 def test_events_iterate_the_run():

@@ -196,7 +196,7 @@ static int init_class_params(struct eevdf_sim *sim,
 			cfg->autogroup);
 		return EEVDF_EINVAL;
 	}
-	sp->autogroup = cfg->autogroup > 0;
+	sp->autogroup = cfg->autogroup >= 0;
 	sp->fair_server_period = cfg->fair_server_period ?
 					 (u64)cfg->fair_server_period :
 					 1000000000;

@@ -359,6 +359,8 @@ static bool add_config(cJSON *root, const eevdf_sim *sim,
 	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
 	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
 	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       attach(c, "autogroup",
+		      cJSON_CreateBool(eevdf_sim_autogroup(sim))) &&
 	       add_machine(c, sim, info != NULL) &&
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
 }

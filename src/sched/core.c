@@ -1386,7 +1386,7 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
 	 * the head of its new list */
 	if (queued)
 		enqueue_task(rq, p,
-			     ENQUEUE_RESTORE |
+			     ENQUEUE_RESTORE | ENQUEUE_MOVE |
 				     (oldprio < p->prio ? ENQUEUE_HEAD : 0));
 	if (running)
 		new_class->set_next_task(rq, p, false);
@@ -1467,10 +1467,13 @@ void eevdf__sched_move_task(struct scheduler *sched, struct task *p,
 	if (p->sched_class == &fair_sched_class)
 		attach_entity_cfs_rq(&p->se);
 	if (queued)
-		enqueue_task(rq, p, ENQUEUE_RESTORE);
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
 	if (running) {
 		p->sched_class->set_next_task(rq, p, false);
-		resched_curr(rq);
+		/* an exiting task's move shows at its last schedule(), as
+		 * under the distributions' voluntary preemption */
+		if (!p->exiting)
+			resched_curr(rq);
 	}
 	eevdf__mark_settle(sched, rq);
 }

@@ -34,12 +34,13 @@ struct task_group;
 /* Flags of the class hooks, named as kernel/sched/sched.h. */
 /* enqueue flags */
 #define ENQUEUE_WAKEUP 0x01u
-#define ENQUEUE_RESTORE 0x02u
-#define ENQUEUE_INITIAL 0x04u
+#define ENQUEUE_RESTORE 0x02u /* == DEQUEUE_SAVE */
+#define ENQUEUE_MOVE 0x04u    /* == DEQUEUE_MOVE */
 #define ENQUEUE_MIGRATED 0x08u
 #define ENQUEUE_DELAYED 0x10u
 #define ENQUEUE_HEAD 0x20u	/* RT: to the head of its list */
 #define ENQUEUE_REPLENISH 0x40u /* DL: a new period */
+#define ENQUEUE_INITIAL 0x80u	/* a new task's first enqueue */
 
 /* dequeue flags */
 #define DEQUEUE_SLEEP 0x01u

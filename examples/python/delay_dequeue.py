@@ -40,12 +40,19 @@ print("tbench, 8 pairs on 4 CPUs, %s, seeds %d..%d: a = 6.18 defaults, "
                                 result["seeds"][-1]))
 print("%-20s %-6s %12s %12s %8s %9s %9s" % (
     "figure", "unit", "a", "b", "b/a", "spread a", "spread b"))
+
+
+def num(x):
+    """Six significant digits, a large count without an exponent."""
+    return "%.0f" % x if abs(x) >= 1e6 else "%.6g" % x
+
+
 for f in result["figures"]:
     a, b = f["a"], f["b"]
     spread = ["%.1f%%" % (100 * s["stddev"] / abs(s["mean"]))
               if s["mean"] else "0.0%" for s in (a, b)]
-    print("%-20s %-6s %12.6g %12.6g %8.3f %9s %9s" % (
-        f["name"], f["unit"], a["mean"], b["mean"], f["ratio"],
+    print("%-20s %-6s %12s %12s %8.3f %9s %9s" % (
+        f["name"], f["unit"], num(a["mean"]), num(b["mean"]), f["ratio"],
         spread[0], spread[1]))
 
 # %% the plot: b/a per figure, the whisker the per-seed ratios

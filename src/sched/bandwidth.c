@@ -84,15 +84,6 @@ static void timer_fired(struct scheduler *sched, bool *flag)
 	}
 }
 
-static void cancel_timer(struct scheduler *sched, struct eevdf_event *ev,
-			 bool *flag)
-{
-	if (!eevdf__event_queued(ev))
-		return;
-	timer_fired(sched, flag);
-	eevdf__eventq_cancel(&sched->evq, ev);
-}
-
 /*
  * start_cfs_bandwidth(): the period timer keeps its phase across stops,
  * so it fires at the next multiple of the period after now (the kernel
@@ -110,15 +101,6 @@ static void start_cfs_bandwidth(struct cfs_bandwidth *cfs_b)
 		sched, &cfs_b->period_timer,
 		(eevdf_time)((now / cfs_b->period + 1) * cfs_b->period));
 	sync_bg(sched, cfs_b);
-}
-
-void eevdf__cfs_bandwidth_stop(struct scheduler *sched,
-			       struct cfs_bandwidth *cfs_b)
-{
-	cancel_timer(sched, &cfs_b->period_timer, &cfs_b->period_bg);
-	cancel_timer(sched, &cfs_b->slack_timer, &cfs_b->slack_bg);
-	cfs_b->period_active = false;
-	cfs_b->slack_started = false;
 }
 
 /* The pool and the per-CPU runtime --------------------------------------- */

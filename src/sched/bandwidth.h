@@ -81,8 +81,4 @@ void eevdf__cfs_period_timer(struct scheduler *sched,
 void eevdf__cfs_slack_timer(struct scheduler *sched,
 			    struct cfs_bandwidth *cfs_b);
 
-/* Cancel a group's timers (the simulation ends). */
-void eevdf__cfs_bandwidth_stop(struct scheduler *sched,
-			       struct cfs_bandwidth *cfs_b);
-
 #endif

@@ -676,7 +676,7 @@ static void propagate_entity_cfs_rq(struct sched_entity *se)
  * group's load and the levels above follow.  With ATTACH_AGE_LOAD the
  * entity's load decays over the time it was away first.
  */
-void attach_entity_cfs_rq(struct sched_entity *se)
+static void entity_cfs_rq_pelt(struct sched_entity *se, bool attach)
 {
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 	unsigned long w = (unsigned long)scale_load_down(se->load.weight);
@@ -687,32 +687,28 @@ void attach_entity_cfs_rq(struct sched_entity *se)
 	pelt_update_cfs_rq(rq->clock, &cfs_rq->avg,
 			   (unsigned long)scale_load_down(cfs_rq->load.weight),
 			   cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
-	if (sched_feat_rq(rq, ATTACH_AGE_LOAD))
+	if (!attach || sched_feat_rq(rq, ATTACH_AGE_LOAD))
 		pelt_update_se(rq->clock, &se->avg, w, false, 0, false);
 	else
 		se->avg.last_update_time = rq->clock;
-	pelt_attach(&cfs_rq->avg, &se->avg, w);
-	add_tg_cfs_propagate(cfs_rq, (long)se->avg.load_sum);
+	if (attach)
+		pelt_attach(&cfs_rq->avg, &se->avg, w);
+	else
+		pelt_detach(&cfs_rq->avg, &se->avg, w);
+	add_tg_cfs_propagate(cfs_rq, attach ? (long)se->avg.load_sum :
+					      -(long)se->avg.load_sum);
 	update_tg_load_avg(cfs_rq);
 	propagate_entity_cfs_rq(se);
 }
 
+void attach_entity_cfs_rq(struct sched_entity *se)
+{
+	entity_cfs_rq_pelt(se, true);
+}
+
 void detach_entity_cfs_rq(struct sched_entity *se)
 {
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
-	unsigned long w = (unsigned long)scale_load_down(se->load.weight);
-	struct rq *rq = rq_of(cfs_rq);
-
-	if (!rq->sp->smp)
-		return;
-	pelt_update_cfs_rq(rq->clock, &cfs_rq->avg,
-			   (unsigned long)scale_load_down(cfs_rq->load.weight),
-			   cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
-	pelt_update_se(rq->clock, &se->avg, w, false, 0, false);
-	pelt_detach(&cfs_rq->avg, &se->avg, w);
-	add_tg_cfs_propagate(cfs_rq, -(long)se->avg.load_sum);
-	update_tg_load_avg(cfs_rq);
-	propagate_entity_cfs_rq(se);
+	entity_cfs_rq_pelt(se, false);
 }
 
 /*

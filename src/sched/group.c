@@ -99,7 +99,9 @@ void eevdf__tg_free(struct scheduler *sched)
 	for (size_t i = 0; i < sched->nr_groups; i++) {
 		struct task_group *tg = sched->groups[i];
 
-		eevdf__cfs_bandwidth_stop(sched, &tg->cfs_bandwidth);
+		/* Its timers die with the event queue, which the caller
+		 * destroys: cancelling them here would sift events whose
+		 * tasks are already freed. */
 		free(tg->pcpu);
 		free(tg->path);
 		free(tg);
@@ -670,7 +672,7 @@ const char *eevdf__groups_check(const struct rq *rq, unsigned int *nr_tasks)
 				     cfs_rq->throttled))
 			return "a cfs_rq's throttle_count is not the throttled "
 			       "levels at and above it";
-		if (!se)
+		if (!se || !tg->parent)
 			continue;
 		if (se->my_q != cfs_rq ||
 		    se->cfs_rq != tg_cfs_rq(tg->parent, rq->cpu) ||

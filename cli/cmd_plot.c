@@ -244,7 +244,7 @@ static int bars_of_compare(const cJSON *root, struct eevdf_plot_bar **out,
 
 /* The ratio chart of a merge file's metric against its baseline: each
  * row's ratio, the spread its seeds' min and max give it. */
-static int bars_of_merge(const cJSON *root, const char *metric,
+static int bars_of_merge(const cJSON *root, const char **metric,
 			 struct eevdf_plot_bar **out, char (**labels)[160],
 			 size_t *n, const char *path)
 {
@@ -254,10 +254,17 @@ static int bars_of_merge(const cJSON *root, const char *metric,
 	const cJSON *r;
 	size_t k = 0, nr = (size_t)cJSON_GetArraySize(rows);
 
-	if (!metric) {
+	if (!cJSON_IsObject(
+		    cJSON_GetObjectItemCaseSensitive(root, "baseline"))) {
+		cli_error("%s: baseline: none, so the merge has no ratios; "
+			  "merge it again with --baseline AXIS=VALUE",
+			  path);
+		return EEVDF_EINVAL;
+	}
+	if (!*metric) {
 		const cJSON *m0 = cJSON_GetArrayItem(metrics, 0);
 
-		metric = cJSON_IsString(m0) ? m0->valuestring : "";
+		*metric = cJSON_IsString(m0) ? m0->valuestring : "";
 	}
 	*out = calloc(nr + 1, sizeof(**out));
 	*labels = calloc(nr + 1, sizeof(**labels));
@@ -266,7 +273,8 @@ static int bars_of_merge(const cJSON *root, const char *metric,
 	cJSON_ArrayForEach(r, rows)
 	{
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(r, "metrics"), metric);
+			cJSON_GetObjectItemCaseSensitive(r, "metrics"),
+			*metric);
 		const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(r,
 								    "config");
 		const cJSON *vs = cJSON_GetObjectItemCaseSensitive(
@@ -279,7 +287,7 @@ static int bars_of_merge(const cJSON *root, const char *metric,
 
 		if (!m) {
 			cli_error("%s: rows[%zu].metrics: no metric '%s'", path,
-				  k, metric);
+				  k, *metric);
 			return EEVDF_EINVAL;
 		}
 		if (!cJSON_IsNumber(vs) || !cJSON_IsNumber(mean))
@@ -306,6 +314,12 @@ static int bars_of_merge(const cJSON *root, const char *metric,
 					    mx->valuedouble * f);
 		}
 		k++;
+	}
+	if (!k) {
+		cli_error(
+			"%s: rows: no row has a ratio of '%s' to the baseline",
+			path, *metric);
+		return EEVDF_EINVAL;
 	}
 	*n = k;
 	return 0;
@@ -352,10 +366,13 @@ static int plot_ratio(const struct plot_opts *p, const char *path, char **svg)
 		const cJSON *s = cJSON_GetObjectItemCaseSensitive(root,
 								  "sweep");
 
-		rc = bars_of_merge(root, p->metric, &bars, &labels, &n, path);
+		const char *metric = p->metric;
+
+		rc = bars_of_merge(root, &metric, &bars, &labels, &n, path);
 		snprintf(title, sizeof(title), "%s: %s against the baseline",
 			 cJSON_IsString(s) ? s->valuestring : "sweep",
-			 p->metric ? p->metric : "the first metric");
+			 metric ? metric : "?");
+		o.xlabel = "ratio to the baseline (mean; min..max of the seeds)";
 	} else {
 		cli_error("%s: format: expected eevdf-sim-compare/1 ('compare "
 			  "--format json') or eevdf-sim-merge/1 ('merge "

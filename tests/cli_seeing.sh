@@ -123,6 +123,94 @@ PY
 	fi
 fi
 
+# The protobuf trace read by a wire-format reader of our own
+# (tests/pb_walk.py: no protobuf library, no protoc), so that it is
+# checked where protoc is absent too: every field of its schema's wire
+# type, every length ending where it says, tracks described before they
+# are used, slices closed, and the JSON's slices and counters.  Encodings
+# worked by hand: hog[1]'s deadline-V at 1 ms, -150000 ns (worked above),
+# is TrackEvent.counter_value, field 30, wire type 0: key 30 << 3 = 240,
+# varint f0 01.  -150000 in 64-bit two's complement is 0xfffffffffffdb610;
+# its 7-bit groups from the low end are 0x10, 0x6c, 0x76 (0xdb610's bits
+# 14..19 and bit 20 set), six of 0x7f and bit 63: 90 ec f6 ff ff ff ff ff
+# ff 01, ten bytes as every negative int64.  A task name of 59 characters
+# makes a packet (its thread's first counter and the interned name)
+# longer than 127 bytes: a length of two bytes, pb_end() widening the
+# one-byte slot it reserved.
+if [ $have_py = 0 ]; then
+	echo "SKIP  protobuf trace wire format: python3 is missing"
+else
+	sed 's/"name": "hog"/"name": "a_hog_with_a_name_long_enough_for_two_byte_lengths_0123456"/' \
+		workloads/two-hogs.json >"$tmp/long.json"
+	if expect_ok "run --trace .pftrace, long names" run "$tmp/long.json" \
+		--kernel 6.18 --duration 3ms -q --trace "$tmp/l.pftrace" \
+		--trace-state all &&
+		expect_ok "run --trace .json, long names" run "$tmp/long.json" \
+			--kernel 6.18 --duration 3ms -q --trace "$tmp/l.json" \
+			--trace-state all; then
+		if python3 tests/pb_walk.py "$tmp/h.pftrace" "$tmp/h.json" \
+			>"$tmp/w1" 2>&1 &&
+			python3 tests/pb_walk.py "$tmp/l.pftrace" "$tmp/l.json" \
+				>"$tmp/w2" 2>&1 &&
+			python3 - "$tmp/h.pftrace" "$tmp/w2" <<'PY'; then
+import re, sys
+b = open(sys.argv[1], "rb").read()
+assert bytes.fromhex("f0 01 90 ec f6 ff ff ff ff ff ff 01") in b
+longest = int(re.search(r"the longest (\d+) bytes", open(sys.argv[2]).read())[1])
+assert longest > 127, longest
+PY
+			ok "protobuf trace: our own wire reader walks it; -150000 as f0 01 90 ec f6 ff..01 by hand; a two-byte length"
+		else
+			bad "protobuf trace: wire format" "$(cat "$tmp/w1" "$tmp/w2" 2>/dev/null | head -c 400)"
+		fi
+	fi
+fi
+
+# A task's track is in its group's process: with autogroup off the two
+# hogs run in the root queue, so their threads are under the process "/"
+# (with it on, /autogroup-1: checked above).
+if [ $have_py = 0 ]; then
+	echo "SKIP  trace groups without autogroup: python3 is missing"
+elif expect_ok "run --trace without autogroup" run "${hogs[@]}" \
+	--sysctl kernel.sched_autogroup_enabled=0 --trace "$tmp/root.json"; then
+	if python3 - "$tmp/root.json" <<'PY'; then
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev
+         if e["ph"] == "M" and e["name"] == "process_name"}
+assert procs == {0: "machine", 1: "/"}, procs
+threads = {e["tid"]: e["pid"] for e in ev
+           if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"]}
+assert threads == {1000001: 1, 1000002: 1}, threads
+# no --trace-state: no counter but the CPUs' nr_running
+assert {e["name"] for e in ev if e["ph"] == "C"} == {"nr_running cpu0"}, \
+    {e["name"] for e in ev if e["ph"] == "C"}
+PY
+		ok "trace: without autogroup the tasks' tracks are in the root's process"
+	else
+		bad "trace: groups without autogroup" "see above"
+	fi
+fi
+
+# --trace-state LIST writes the counters it names and no other: vlag and
+# the queue's V only.
+if [ $have_py = 0 ]; then
+	echo "SKIP  --trace-state selection: python3 is missing"
+elif expect_ok "run --trace-state vlag,V" run "${hogs[@]}" \
+	--trace "$tmp/sel.json" --trace-state vlag,V; then
+	if python3 - "$tmp/sel.json" <<'PY'; then
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["name"] for e in ev if e["ph"] == "C"}
+assert names == {"nr_running cpu0", "hog[0]:1 vlag", "hog[1]:2 vlag",
+                 "V cpu0"}, names
+PY
+		ok "--trace-state vlag,V: those counters and no other"
+	else
+		bad "--trace-state selection" "see above"
+	fi
+fi
+
 # Observing does not change the run: the same results with the fullest trace.
 if expect_ok "results without a trace" run workloads/hackbench.json \
 	--param loops=30 --cpus 2 --format json -o "$tmp/r1.json" &&
@@ -313,6 +401,66 @@ PY
 		bad "plot ratio" "see above"
 	fi
 fi
+
+# A ratio chart of a hand-made 'merge --format json' of a sweep over two
+# kernels and two seeds, against kernel=6.6.  tput: 6.6 has mean 100 over
+# seeds 90 and 110, so 1 spread 0.9..1.1; 6.18 has mean 120 over 100 and
+# 130: 1.2, spread 100/100 = 1.0 to 130/100 = 1.3 (each seed's value over
+# the baseline's mean).  Data 0.9..1.3: span 0.4, about five ticks of
+# 0.08, rounded up to 0.1: ticks 0.9..1.3, the axis exactly the data's.
+# x 200..784: 1 at 200 + 0.1 / 0.4 * 584 = 346.00, 1.2 at 638.00, 0.9
+# at 200.00, 1.1 at 492.00, 1.3 at 784.00.  "lat" is the first metric, so
+# --metric tput must choose; a merge without a baseline has no ratios.
+cat >"$tmp/merge.json" <<'JSON'
+{"format": "eevdf-sim-merge/1", "sweep": "kernels", "points": 4,
+ "points_with_results": 4, "axes": ["kernel", "seed"], "seeds": ["1", "2"],
+ "metrics": ["lat", "tput"], "baseline": {"kernel": "6.6"}, "rows": [
+ {"config": {"kernel": "6.6"}, "n": 2, "expected": 2, "incomplete": 0,
+  "metrics": {
+   "lat": {"n": 2, "mean": 5, "stddev": 0, "min": 5, "max": 5, "ci95": null,
+           "values": [5, 5], "vs_baseline": 1},
+   "tput": {"n": 2, "mean": 100, "stddev": 14.1, "min": 90, "max": 110,
+            "ci95": null, "values": [90, 110], "vs_baseline": 1}}},
+ {"config": {"kernel": "6.18"}, "n": 2, "expected": 2, "incomplete": 0,
+  "metrics": {
+   "lat": {"n": 2, "mean": 4, "stddev": 0, "min": 4, "max": 4, "ci95": null,
+           "values": [4, 4], "vs_baseline": 0.8},
+   "tput": {"n": 2, "mean": 120, "stddev": 21.2, "min": 100, "max": 130,
+            "ci95": null, "values": [100, 130], "vs_baseline": 1.2}}}]}
+JSON
+if expect_ok "plot ratio of a merge file" plot ratio "$tmp/merge.json" \
+	--metric tput -o "$tmp/mratio.svg" && svg_ok "$tmp/mratio.svg"; then
+	if [ $have_py = 0 ]; then
+		echo "SKIP  merge ratio chart checks: python3 is missing"
+	elif python3 - "$tmp/mratio.svg" <<'PY'; then
+import sys, xml.etree.ElementTree as E
+S = "{http://www.w3.org/2000/svg}"
+root = E.parse(sys.argv[1]).getroot()
+assert root.find(S + "title").text == "kernels: tput against the baseline"
+texts = [t.text for t in root.iter(S + "text")]
+ticks = [t.text for t in root.iter(S + "text") if t.get("class") == "xtick"]
+assert ticks == ["0.9", "1", "1.1", "1.2", "1.3"], ticks
+labels = [t.text for t in root.iter(S + "text") if t.get("class") == "ytick"]
+assert labels == ["kernel=6.6", "kernel=6.18"], labels
+bars = [g for g in root.iter(S + "g") if g.get("class") == "bar"]
+assert [b.get("data-value") for b in bars] == ["1", "1.2"]
+got = [(b.find(S + "line").get("x1"), b.find(S + "line").get("x2"),
+        b.find(S + "circle").get("cx")) for b in bars]
+assert got == [("200.00", "492.00", "346.00"),
+               ("346.00", "784.00", "638.00")], got
+assert any(t and t.startswith("ratio to the baseline") for t in texts)
+PY
+		ok "plot ratio of a merge: the metric chosen, ratios and seeds' spread by hand"
+	else
+		bad "plot ratio of a merge" "see above"
+	fi
+fi
+sed 's/"baseline": {"kernel": "6.6"}/"baseline": null/' "$tmp/merge.json" \
+	>"$tmp/merge-nobase.json"
+expect_error "plot ratio of a merge without a baseline" "--baseline" \
+	plot ratio "$tmp/merge-nobase.json" -o "$tmp/x.svg"
+expect_error "plot ratio of a merge, unknown metric" "no metric 'nope'" \
+	plot ratio "$tmp/merge.json" --metric nope -o "$tmp/x.svg"
 
 # The two hogs' first 3 ms (worked above): hog[0] runs 0-1 ms and 2-3 ms,
 # hog[1] 1-2 ms.  The timeline's window is fixed, 0..3 ms over x 72..616

@@ -370,12 +370,34 @@ static void j_free(struct tr_out *o)
 	free(j);
 }
 
+static void j_group_counter(struct tr_out *o, int cpu, const char *group,
+			    eevdf_time t, const char *name, enum tr_unit unit,
+			    long long value)
+{
+	struct tr_json *j = (struct tr_json *)o;
+
+	(void)unit;
+	begin(j, "C", (struct tr_track){ TR_CPU, cpu }, t);
+	LIT(j, ", \"name\": \"");
+	put_str(j, name);
+	LIT(j, " ");
+	put_jesc(j, group);
+	LIT(j, " cpu");
+	put_int(j, cpu);
+	LIT(j, "\", \"args\": {");
+	put_jstr(j, name);
+	LIT(j, ": ");
+	put_int(j, value);
+	LIT(j, "}}");
+}
+
 static const struct tr_out_ops json_ops = {
 	.slice = j_slice,
 	.instant = j_instant,
 	.flow_start = j_flow_start,
 	.flow_end = j_flow_end,
 	.counter = j_counter,
+	.group_counter = j_group_counter,
 	.spin = j_spin,
 	.finish = j_finish,
 	.free = j_free,

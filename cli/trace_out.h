@@ -66,6 +66,11 @@ struct tr_out_ops {
 	/* a counter's new value; name is the counter's, under its owner */
 	void (*counter)(struct tr_out *o, struct tr_track owner, eevdf_time t,
 			const char *name, enum tr_unit unit, long long value);
+	/* a counter of group's run queue on cpu (its cfs_rq there), under
+	 * the CPU's track: name "V", group "/autogroup-1" */
+	void (*group_counter)(struct tr_out *o, int cpu, const char *group,
+			      eevdf_time t, const char *name, enum tr_unit unit,
+			      long long value);
 	/* a lock spin on cpu: a slice nested in what cpu ran */
 	void (*spin)(struct tr_out *o, int cpu, eevdf_time a, eevdf_time b,
 		     int lock_cpu);

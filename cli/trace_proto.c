@@ -95,6 +95,8 @@ enum {
 #define UUID_TASK(p) (0x100000000ull + (uint64_t)(p))
 #define UUID_COUNTER(owner, k) (0x200000000ull + (uint64_t)(owner)*16u + (k))
 #define NR_COUNTER_NAMES 16
+/* a group's queue's counter i on cpu (cpu < EEVDF_MAX_CPUS = 4096) */
+#define UUID_GQ(i, cpu) (0x1000000000000ull + ((uint64_t)(i) << 12) + (cpu))
 
 /* A protobuf message under construction. */
 struct pb {
@@ -319,6 +321,13 @@ struct tr_proto {
 	size_t nr_counter_names;
 	uint16_t *cpu_counters;	 /* per CPU: a bit per counter name */
 	uint16_t *task_counters; /* per task */
+	/* the groups' queues' counters ("V /autogroup-1"), in the order met,
+	 * and per counter the CPUs whose track of it exists */
+	struct proto_gq {
+		char *name;
+		uint8_t *cpu_desc;
+	} * gq;
+	size_t nr_gq;
 };
 
 /* Write the packet built in o->pkt (with its interned data) to the file. */
@@ -655,6 +664,67 @@ static void p_counter(struct tr_out *base, struct tr_track owner, eevdf_time t,
 	emit_packet(o, t, true, false);
 }
 
+/* The counter track of "name group" under cpu, described when new; 0
+ * when out of memory. */
+static uint64_t gq_uuid(struct tr_proto *o, int cpu, const char *group,
+			const char *name, enum tr_unit unit)
+{
+	char full[EEVDF_NAME_MAX + 512];
+	struct proto_gq *g = NULL;
+	size_t i, d, c;
+
+	snprintf(full, sizeof(full), "%s %s", name, group);
+	for (i = 0; i < o->nr_gq; i++)
+		if (strcmp(o->gq[i].name, full) == 0)
+			break;
+	if (i == o->nr_gq) {
+		struct proto_gq *ng = realloc(o->gq, (i + 1) * sizeof(*ng));
+
+		if (!ng)
+			return 0;
+		o->gq = ng;
+		ng[i].name = malloc(strlen(full) + 1);
+		ng[i].cpu_desc = calloc((size_t)o->base.nr_cpus, 1);
+		if (!ng[i].name || !ng[i].cpu_desc) {
+			free(ng[i].name);
+			free(ng[i].cpu_desc);
+			return 0;
+		}
+		strcpy(ng[i].name, full);
+		o->nr_gq++;
+	}
+	g = &o->gq[i];
+	describe_cpu(o, cpu);
+	if (!g->cpu_desc[cpu]) {
+		g->cpu_desc[cpu] = 1;
+		d = desc_begin(o, UUID_GQ(i, cpu), UUID_CPU(cpu), g->name);
+		c = pb_begin(&o->pkt, F_TD_COUNTER);
+		pb_uint(&o->pkt, F_CD_UNIT,
+			unit == TR_UNIT_NS ? UNIT_TIME_NS : UNIT_COUNT);
+		pb_end(&o->pkt, c);
+		desc_end(o, d);
+	}
+	return UUID_GQ(i, cpu);
+}
+
+static void p_group_counter(struct tr_out *base, int cpu, const char *group,
+			    eevdf_time t, const char *name, enum tr_unit unit,
+			    long long value)
+{
+	struct tr_proto *o = (struct tr_proto *)base;
+	uint64_t uuid = gq_uuid(o, cpu, group, name, unit);
+	size_t e;
+
+	if (!uuid) {
+		o->oom = true;
+		return;
+	}
+	e = event_begin(o, TYPE_COUNTER, uuid);
+	pb_int(&o->pkt, F_TE_COUNTER, value);
+	pb_end(&o->pkt, e);
+	emit_packet(o, t, true, false);
+}
+
 static void p_spin(struct tr_out *base, int cpu, eevdf_time a, eevdf_time b,
 		   int lock_cpu)
 {
@@ -699,6 +769,11 @@ static void p_free(struct tr_out *base)
 	free(o->task_group);
 	free(o->cpu_counters);
 	free(o->task_counters);
+	for (size_t i = 0; i < o->nr_gq; i++) {
+		free(o->gq[i].name);
+		free(o->gq[i].cpu_desc);
+	}
+	free(o->gq);
 	free(o);
 }
 
@@ -708,6 +783,7 @@ static const struct tr_out_ops proto_ops = {
 	.flow_start = p_flow_start,
 	.flow_end = p_flow_end,
 	.counter = p_counter,
+	.group_counter = p_group_counter,
 	.spin = p_spin,
 	.finish = p_finish,
 	.free = p_free,

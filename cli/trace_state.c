@@ -5,7 +5,8 @@
  * run queue an event changed; this reads that queue (eevdf/state.h) and
  * writes each selected counter whose value moved since it was last
  * written: per task vlag (V - vruntime), deadline - V, eligible and
- * delayed, per CPU V, the queue's load, nr_queued and nr_delayed.  A
+ * delayed, per CPU V, the queue's load, nr_queued and nr_delayed, and the
+ * same four for each group's queue on the CPU ("V /autogroup-1").  A
  * task that left the queue gets eligible 0, delayed 0 and its saved lag
  * once; its other counters keep their last value.
  */
@@ -20,11 +21,21 @@ struct task_last {
 	int cpu;	  /* the queue it was last seen on, -1 none */
 };
 
+/* A group's run queue on a CPU, as last written. */
+struct gq_last {
+	char *group;
+	long long v[TS_RQ_COUNTERS];
+	unsigned written;
+	bool seen; /* queued entities at the last sample */
+};
+
 struct cpu_last {
 	long long v[TS_RQ_COUNTERS];
 	unsigned written;
 	int *pids; /* queued at the last sample */
 	size_t nr, cap;
+	struct gq_last *gq; /* the groups' queues met here */
+	size_t nr_gq;
 };
 
 struct trace_state {
@@ -35,6 +46,8 @@ struct trace_state {
 	size_t nr_task;
 	int *scratch;
 	size_t cap_scratch;
+	struct eevdf_entity_state *ents;
+	size_t cap_ents;
 	bool oom;
 };
 
@@ -124,9 +137,14 @@ void trace_state_free(struct trace_state *s)
 {
 	if (!s)
 		return;
-	for (int c = 0; c < s->nr_cpus; c++)
+	for (int c = 0; c < s->nr_cpus; c++) {
 		free(s->cpu[c].pids);
+		for (size_t g = 0; g < s->cpu[c].nr_gq; g++)
+			free(s->cpu[c].gq[g].group);
+		free(s->cpu[c].gq);
+	}
 	free(s->cpu);
+	free(s->ents);
 	free(s->task);
 	free(s->scratch);
 	free(s);
@@ -183,6 +201,121 @@ static void put_rq(struct trace_state *s, struct tr_out *o, int cpu, int i,
 			i == 0 ? TR_UNIT_NS : TR_UNIT_COUNT, v);
 }
 
+/* The last values of group's queue on c, made when first met. */
+static struct gq_last *gq_of(struct trace_state *s, struct cpu_last *c,
+			     const char *group)
+{
+	struct gq_last *ng;
+
+	for (size_t i = 0; i < c->nr_gq; i++)
+		if (strcmp(c->gq[i].group, group) == 0)
+			return &c->gq[i];
+	ng = realloc(c->gq, (c->nr_gq + 1) * sizeof(*ng));
+	if (!ng) {
+		s->oom = true;
+		return NULL;
+	}
+	c->gq = ng;
+	ng = &c->gq[c->nr_gq];
+	*ng = (struct gq_last){ .group = malloc(strlen(group) + 1) };
+	if (!ng->group) {
+		s->oom = true;
+		return NULL;
+	}
+	strcpy(ng->group, group);
+	c->nr_gq++;
+	return ng;
+}
+
+static void put_gq(struct trace_state *s, struct tr_out *o, int cpu,
+		   struct gq_last *g, int i, long long v, eevdf_time t,
+		   bool emit)
+{
+	if (!(s->mask & rq_bits[i]) || !emit)
+		return;
+	if ((g->written & (1u << i)) && g->v[i] == v)
+		return;
+	g->v[i] = v;
+	g->written |= 1u << i;
+	o->ops->group_counter(o, cpu, g->group, t, rq_names[i],
+			      i == 0 ? TR_UNIT_NS : TR_UNIT_COUNT, v);
+}
+
+/*
+ * The queues of the groups below cpu's root queue: V, load, nr_queued
+ * and nr_delayed of each, from the entities queued on it (a group's
+ * entity is followed by what is queued in its queue, one level deeper).
+ * A queue that emptied since the last sample gets load, nr_queued and
+ * nr_delayed 0 once; its V keeps its last value.
+ */
+static void sample_groups(struct trace_state *s, const eevdf_sim *sim, int cpu,
+			  eevdf_time t, struct tr_out *o, bool emit)
+{
+	struct cpu_last *c = &s->cpu[cpu];
+	int n = eevdf_sim_rq_entities(sim, cpu, NULL, 0);
+	size_t at = 0;
+
+	if (n < 0)
+		return;
+	if ((size_t)n > s->cap_ents) {
+		struct eevdf_entity_state *ne = realloc(
+			s->ents, (size_t)n * sizeof(*ne));
+
+		if (!ne) {
+			s->oom = true;
+			return;
+		}
+		s->ents = ne;
+		s->cap_ents = (size_t)n;
+	}
+	n = eevdf_sim_rq_entities(sim, cpu, s->ents, s->cap_ents);
+	if (n < 0 || (size_t)n > s->cap_ents)
+		return;
+	for (size_t i = 0; i < c->nr_gq; i++)
+		c->gq[i].seen = false;
+	/* each queue's entities are listed together, after its group's
+	 * entity and before the next entity of the level above; a queue
+	 * may come back after its subgroups' queues, so sum by queue */
+	while (at < (size_t)n) {
+		const struct eevdf_entity_state *e = &s->ents[at];
+		long long load = 0, nr = 0, nr_delayed = 0;
+		struct gq_last *g;
+
+		at++;
+		if (e->depth == 0 || !e->group)
+			continue;
+		g = gq_of(s, c, e->group);
+		if (!g)
+			return;
+		if (g->seen)
+			continue;
+		g->seen = true;
+		for (size_t k = at - 1; k < (size_t)n; k++) {
+			const struct eevdf_entity_state *q = &s->ents[k];
+
+			if (q->depth != e->depth || !q->group ||
+			    strcmp(q->group, e->group) != 0)
+				continue;
+			load += (long long)q->weight;
+			nr++;
+			nr_delayed += q->delayed;
+		}
+		put_gq(s, o, cpu, g, 0, (long long)(int64_t)e->V, t, emit);
+		put_gq(s, o, cpu, g, 1, load, t, emit);
+		put_gq(s, o, cpu, g, 2, nr, t, emit);
+		put_gq(s, o, cpu, g, 3, nr_delayed, t, emit);
+	}
+	for (size_t i = 0; i < c->nr_gq; i++) {
+		struct gq_last *g = &c->gq[i];
+
+		if (g->seen || !(g->written & ~1u))
+			continue;
+		put_gq(s, o, cpu, g, 1, 0, t, emit);
+		put_gq(s, o, cpu, g, 2, 0, t, emit);
+		put_gq(s, o, cpu, g, 3, 0, t, emit);
+	}
+}
+
 static bool grow(int **a, size_t *cap, size_t n)
 {
 	int *na;
@@ -213,6 +346,8 @@ void trace_state_sample(struct trace_state *s, const eevdf_sim *sim, int cpu,
 	put_rq(s, o, cpu, 1, (long long)rs.load, t, emit);
 	put_rq(s, o, cpu, 2, rs.nr_queued, t, emit);
 	put_rq(s, o, cpu, 3, rs.nr_delayed, t, emit);
+	if (s->mask & TS_RQ_ALL)
+		sample_groups(s, sim, cpu, t, o, emit);
 	if (!(s->mask & TS_TASK_ALL))
 		return;
 	n = eevdf_sim_rq_tasks(sim, cpu, NULL, 0);

@@ -11,11 +11,12 @@ enum {
 	TS_DEADLINE = 1u << 1, /* per task: deadline - V */
 	TS_ELIGIBLE = 1u << 2, /* per task: 1 eligible, 0 not (or not queued) */
 	TS_DELAYED = 1u << 3,  /* per task: 1 delayed (DELAY_DEQUEUE) */
-	TS_V = 1u << 4,	       /* per CPU: V */
-	TS_LOAD = 1u << 5,     /* per CPU: the queued weight */
+	TS_V = 1u << 4,	       /* per CPU and group queue: V */
+	TS_LOAD = 1u << 5,     /* ... the queued weight */
 	TS_NR_QUEUED = 1u << 6,
 	TS_NR_DELAYED = 1u << 7,
 	TS_TASK_ALL = 0x0fu,
+	TS_RQ_ALL = 0xf0u,
 	TS_ALL = 0xffu,
 	TS_TASK_COUNTERS = 4,
 	TS_RQ_COUNTERS = 4,

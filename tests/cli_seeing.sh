@@ -34,7 +34,9 @@ command -v python3 >/dev/null && have_py=1
 #        the numbers above.  The CPU's counters are its root queue's,
 #        which holds the group's entity alone, charged the same 1 ms at
 #        weight 1024 (one CPU: the group's whole shares): V = its
-#        vruntime = 1000000, load 1024, nr_queued 1.
+#        vruntime = 1000000, load 1024, nr_queued 1; the group's queue
+#        on CPU 0 has its own counters: V 500000, load 2 x 1024 = 2048,
+#        nr_queued 2 (at 0: V 0, load 2048 once both are queued).
 hogs=(workloads/two-hogs.json --kernel 6.18 --duration 3ms -q)
 if expect_ok "run --trace --trace-state all" run "${hogs[@]}" \
 	--trace "$tmp/h.json" --trace-state all &&
@@ -64,6 +66,11 @@ want = {
     ("hog[1]:2 eligible", 1000): 1,
     ("V cpu0", 1000): 1000000, ("load cpu0", 1000): 1024,
     ("nr_queued cpu0", 1000): 1, ("nr_delayed cpu0", 1000): 0,
+    ("V /autogroup-1 cpu0", 0): 0, ("load /autogroup-1 cpu0", 0): 2048,
+    ("V /autogroup-1 cpu0", 1000): 500000,
+    ("load /autogroup-1 cpu0", 1000): 2048,
+    ("nr_queued /autogroup-1 cpu0", 1000): 2,
+    ("nr_delayed /autogroup-1 cpu0", 1000): 0,
 }
 for (name, ts), v in want.items():
     got = counter(name, ts)
@@ -192,8 +199,37 @@ PY
 	fi
 fi
 
+# A group's queue that empties is written as empty: cyclictest's one
+# thread (in /autogroup-1) sleeps between its 1 ms timers, so the group's
+# queue on CPU 0 goes load 1024, nr_queued 1 while it runs and load 0,
+# nr_queued 0 while it sleeps, at the same instants, over 5 ms five times
+# each way; V, the thread's vruntime, never goes back.
+if [ $have_py = 0 ]; then
+	echo "SKIP  emptied group queues: python3 is missing"
+elif expect_ok "run cyclictest --trace-state rq" run workloads/cyclictest.json \
+	--duration 5ms -q --trace "$tmp/cyc.json" --trace-state rq; then
+	if python3 - "$tmp/cyc.json" <<'PY'; then
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+def series(name):
+    return [(e["ts"], list(e["args"].values())[0]) for e in ev
+            if e["ph"] == "C" and e["name"] == name]
+load = series("load /autogroup-1 cpu0")
+nr = series("nr_queued /autogroup-1 cpu0")
+assert [v for _, v in load] == [1024, 0] * 5, load
+assert [v for _, v in nr] == [1, 0] * 5, nr
+assert [t for t, _ in load] == [t for t, _ in nr]
+v = [x for _, x in series("V /autogroup-1 cpu0")]
+assert v == sorted(v) and len(v) >= 2, v
+PY
+		ok "trace: a group's queue that empties reads load 0, nr_queued 0"
+	else
+		bad "trace: emptied group queue" "see above"
+	fi
+fi
+
 # --trace-state LIST writes the counters it names and no other: vlag and
-# the queue's V only.
+# the queues' V only (the CPU's root queue and the group's queue on it).
 if [ $have_py = 0 ]; then
 	echo "SKIP  --trace-state selection: python3 is missing"
 elif expect_ok "run --trace-state vlag,V" run "${hogs[@]}" \
@@ -203,7 +239,7 @@ import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 names = {e["name"] for e in ev if e["ph"] == "C"}
 assert names == {"nr_running cpu0", "hog[0]:1 vlag", "hog[1]:2 vlag",
-                 "V cpu0"}, names
+                 "V cpu0", "V /autogroup-1 cpu0"}, names
 PY
 		ok "--trace-state vlag,V: those counters and no other"
 	else

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # python.sh BUILD: the eevdf Python package.
 #  - installed as a user would: 'make install' into a temporary prefix,
-#    'pip install ./python' offline (no index) into a temporary directory,
+#    'pip install ./python' offline (no index) into a temporary directory
+#    (from a copy: setuptools writes build/ and *.egg-info beside it),
 #    then imported from there with nothing but PKG_CONFIG_PATH to find the
 #    library: it must load the prefix's libeevdf.so.0 and run two hogs
 #    (hog[0] runs 0-1 ms and 2-3 ms, hog[1] 1-2 ms: tests/cli_seeing.sh);
@@ -31,9 +32,11 @@ elif ! make --no-print-directory -s install BUILD="$BUILD" \
 	PREFIX="$tmp/prefix" >"$tmp/log" 2>&1; then
 	echo "FAIL  make install for the Python check: $(tail -3 "$tmp/log")"
 	status=1
-elif ! PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m pip install --no-index \
-	--no-deps --no-cache-dir --target "$tmp/site" ./python \
-	>"$tmp/log" 2>&1; then
+elif ! mkdir "$tmp/src" || ! cp -r python/pyproject.toml python/README.md \
+	python/_build python/eevdf "$tmp/src/" ||
+	! PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m pip install --no-index \
+		--no-deps --no-cache-dir --target "$tmp/site" "$tmp/src" \
+		>"$tmp/log" 2>&1; then
 	echo "FAIL  pip install ./python offline: $(tail -3 "$tmp/log")"
 	status=1
 elif (cd "$tmp" && env -u EEVDF_LIB -u EEVDF_SIM \

@@ -5,7 +5,6 @@ errors of bad input."""
 
 import math
 import os
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -249,33 +248,6 @@ def test_library_layout_is_checked():
         assert _lib.lib.eevdf_abi_sizeof(name.encode()) == \
             __import__("ctypes").sizeof(mirror), name
     assert _lib.lib.eevdf_abi_sizeof(b"no_such_struct") == 0
-
-
-def test_pip_install_offline(tmp_path):
-    """pip install ./python builds with the system's setuptools, offline
-    (--no-index: nothing may be fetched)."""
-    pip = [sys.executable, "-m", "pip"]
-    if subprocess.run(pip + ["--version"], capture_output=True).returncode:
-        pytest.skip("pip is not installed for " + sys.executable)
-    src = tmp_path / "src"
-    shutil.copytree(os.path.join(ROOT, "python"), src,
-                    ignore=shutil.ignore_patterns("build", "*.egg-info",
-                                                  "__pycache__",
-                                                  ".pytest_cache"))
-    p = subprocess.run(pip + ["install", "--no-index", "--no-deps",
-                              "--no-cache-dir", "--target",
-                              str(tmp_path / "site"), str(src)],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stdout + p.stderr
-    q = subprocess.run([sys.executable, "-c",
-                        "import eevdf; print(eevdf.__file__, "
-                        "eevdf.run('workloads/pipe.json', params={'loops':"
-                        " 200})['summary']['usecs_per_op'])"],
-                       capture_output=True, text=True, cwd=ROOT,
-                       env=dict(os.environ,
-                                PYTHONPATH=str(tmp_path / "site")))
-    assert q.returncode == 0, q.stderr
-    assert str(tmp_path / "site") in q.stdout
 
 
 def test_delay_dequeue_example(tmp_path):

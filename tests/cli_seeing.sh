@@ -3,10 +3,11 @@
 # cli_seeing.sh SIMBINARY: seeing inside the scheduler from the CLI.
 #  - --trace's per-task tracks and --trace-state counters, with the
 #    numbers of two hogs worked out by hand; the protobuf trace decoded
-#    by protoc against tests/perfetto/perfetto_trace.proto and holding
-#    what the JSON holds;
-#  - explain's run queue and rules, by hand, and its JSON against the
-#    library read from Python;
+#    by protoc against tests/perfetto/perfetto_trace.proto and by our own
+#    wire reader (tests/pb_walk.py), holding what the JSON holds;
+#  - explain's run queue and rules, by hand, and against the trace's
+#    state counters (the library read from a trace callback); its JSON
+#    against the library read from Python (python/tests);
 #  - plot's SVG (parsed by a real XML parser) with the axes of hand-made
 #    data; --html reports.
 # Bad input: a message naming the option or file, exit 2, no output file.
@@ -359,6 +360,67 @@ if expect_ok "explain text, one level" explain workloads/two-hogs.json \
 		bad "explain text, one level" "$(cat "$tmp/out")"
 	fi
 fi
+# The library's state read from the trace callback agrees with explain:
+# the trace's --trace-state counters (written at each STATE event from
+# eevdf_sim_rq_state(), eevdf_sim_task_state() and the group queues'
+# entities) hold, at an instant, what explain prints of that instant:
+# every queued task's vlag, deadline-V, eligible and delayed, the root
+# queue's V, load, nr_queued and nr_delayed and the group queue's four.
+# hackbench on 2 CPUs at 2 ms: CPU 0 has 29 tasks queued, one delayed;
+# CPU 1 six.
+hb=(workloads/hackbench.json --param groups=1 --param loops=20 --cpus 2)
+if [ $have_py = 0 ]; then
+	echo "SKIP  trace state against explain: python3 is missing"
+elif expect_ok "run hackbench --trace-state all" run "${hb[@]}" \
+	--duration 3ms -q --trace "$tmp/hb-state.json" --trace-state all &&
+	cp "$tmp/out" "$tmp/hb-run.txt" &&
+	expect_ok "explain hackbench, CPU 0" explain "${hb[@]}" --at 2ms \
+		--cpu 0 --format json && cp "$tmp/out" "$tmp/x0.json" &&
+	expect_ok "explain hackbench, CPU 1" explain "${hb[@]}" --at 2ms \
+		--cpu 1 --format json && cp "$tmp/out" "$tmp/x1.json"; then
+	if python3 - "$tmp/hb-state.json" "$tmp/x0.json" "$tmp/x1.json" <<'PY'; then
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+for path in sys.argv[2:]:
+    x = json.load(open(path))
+    at = x["time"] / 1000.0             # the trace's ts are in us
+    cpu = x["rq"]["cpu"]
+    last = {}
+    for e in ev:
+        if e["ph"] == "C" and e["ts"] <= at + 1e-9:
+            last[e["name"]] = list(e["args"].values())[0]
+    rq = x["rq"]
+    want = {"V cpu%d" % cpu: int(rq["V"]), "load cpu%d" % cpu: rq["load"],
+            "nr_queued cpu%d" % cpu: rq["nr_queued"],
+            "nr_delayed cpu%d" % cpu: rq["nr_delayed"]}
+    queues = {}
+    for s in x["entities"]:
+        if s["depth"] > 0:
+            q = queues.setdefault(s["group"], [int(s["V"]), 0, 0, 0])
+            q[1] += s["weight"]
+            q[2] += 1
+            q[3] += s["delayed"]
+        if s["pid"] > 0:
+            for k, v in (("vlag", s["vlag"]), ("deadline-V", s["deadline_v"]),
+                         ("eligible", int(s["eligible"])),
+                         ("delayed", int(s["delayed"]))):
+                want["%s %s" % (s["task"], k)] = v
+    for g, (v, load, nr, nd) in queues.items():
+        for k, val in (("V", v), ("load", load), ("nr_queued", nr),
+                       ("nr_delayed", nd)):
+            want["%s %s cpu%d" % (k, g, cpu)] = val
+    tasks = sum(1 for s in x["entities"] if s["pid"] > 0)
+    assert tasks == (29 if cpu == 0 else 6) and list(queues) == \
+        ["/autogroup-1"], (tasks, queues)
+    bad = {k: (last.get(k), v) for k, v in want.items() if last.get(k) != v}
+    assert not bad, (cpu, bad)
+PY
+		ok "trace state agrees with explain: hackbench at 2 ms, 29 and 6 tasks, every value"
+	else
+		bad "trace state against explain" "see above"
+	fi
+fi
+
 expect_error "explain without --at" "--at" explain workloads/two-hogs.json
 expect_error "explain --at without a unit" "no unit" \
 	explain workloads/two-hogs.json --at 5

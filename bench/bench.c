@@ -64,18 +64,27 @@ static void sc_param(struct scenario *sc, const char *p)
 		sc->params[sc->nr_params++] = p;
 }
 
-static void sc_scale(long n, const char *label, int cpus, eevdf_time sim_ns)
+static void sc_scale(long hogs, long sleepers, const char *label, int cpus,
+		     eevdf_time sim_ns)
 {
 	char name[48];
 	struct scenario *sc;
 
 	snprintf(name, sizeof(name), "scale-%s-%d", label, cpus);
 	sc = sc_new(name, SC_SCALE, "");
-	snprintf(sc->what, sizeof(sc->what),
-		 "%ld always-running + %ld "
-		 "run-1ms/sleep-3ms tasks on %d CPUs (LLCs of 16), unpinned",
-		 n, n, cpus);
-	sc->n = n;
+	if (hogs)
+		snprintf(sc->what, sizeof(sc->what),
+			 "%ld always-running + %ld "
+			 "run-1ms/sleep-3ms tasks on %d CPUs (LLCs of 16), "
+			 "unpinned",
+			 hogs, sleepers, cpus);
+	else
+		snprintf(sc->what, sizeof(sc->what),
+			 "%ld run-1ms/sleep-3ms tasks on %d CPUs (LLCs of "
+			 "16): near saturation",
+			 sleepers, cpus);
+	sc->n = hogs;
+	sc->n_sleepers = sleepers;
 	sc->nr_cpus = cpus;
 	/* a real machine of that size has LLCs of 8 to 64 CPUs, not one */
 	sc->llc_cpus = 16;
@@ -157,12 +166,18 @@ static void build_scenarios(bool smoke, const char *wdir)
 	 * created at 0) to be a small part of the events measured.
 	 */
 	if (smoke) {
-		sc_scale(10, "10", 2, 200 * MSEC);
-		sc_scale(100, "100", 16, 200 * MSEC);
+		sc_scale(10, 10, "10", 2, 200 * MSEC);
+		sc_scale(100, 100, "100", 16, 200 * MSEC);
 	} else {
-		sc_scale(100, "100", 8, 20 * SEC);
-		sc_scale(10000, "10k", 256, 2 * SEC);
-		sc_scale(100000, "100k", 1024, 1 * SEC);
+		sc_scale(100, 100, "100", 8, 20 * SEC);
+		/*
+		 * Sleepers alone, each busy a quarter of the time: 250 CPUs
+		 * of demand on 256, so CPUs go idle and newly-idle balance
+		 * runs all the time (the issue's near-saturation case).
+		 */
+		sc_scale(0, 1000, "1k", 256, 2 * SEC);
+		sc_scale(10000, 10000, "10k", 256, 2 * SEC);
+		sc_scale(100000, 100000, "100k", 1024, 1 * SEC);
 	}
 }
 
@@ -303,7 +318,7 @@ static int build_scale(const struct scenario *sc, eevdf_sim **sim,
 		if (add(*sim, &t, r))
 			return -1;
 	}
-	for (long i = 0; i < sc->n; i++) {
+	for (long i = 0; i < sc->n_sleepers; i++) {
 		snprintf(name, sizeof(name), "sleep[%ld]", i);
 		t.program = sleeper_prog;
 		t.nr_ops = 3;

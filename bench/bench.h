@@ -33,7 +33,8 @@ struct scenario {
 				 * package (0: one LLC) */
 	int hz;
 	eevdf_time sim_ns; /* run until this simulated time */
-	long n;		   /* SC_SCALE: N hogs and N sleepers */
+	long n;		   /* SC_SCALE: how many hogs */
+	long n_sleepers;   /* SC_SCALE: and how many sleepers */
 	int hogs0, hogs5;  /* SC_HOGS: how many at nice 0 and nice 5 */
 	const char *file;  /* SC_WORKLOAD: path of the workload */
 	const char *params[BENCH_MAX_PARAMS];

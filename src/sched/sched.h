@@ -474,7 +474,13 @@ struct task {
 
 struct rq {
 	int cpu;
-	bool settle_pending; /* on the scheduler's settle ring */
+	/*
+	 * nr_running sits beside cfs's counters and PELT sums: a balancing
+	 * pass over a domain of hundreds of CPUs reads just these from each
+	 * rq, so they share as few cache lines as the layout allows.
+	 */
+	unsigned int nr_running; /* tasks on this rq, delayed included */
+	bool settle_pending;	 /* on the scheduler's settle ring */
 	struct cfs_rq cfs;
 	struct rt_rq rt;
 	struct dl_rq dl;
@@ -488,9 +494,8 @@ struct rq {
 	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
 	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
 	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
-	u64 idle_exec_start;	 /* the idle task's exec_start (fair server) */
-	struct task *curr;	 /* NULL = idle */
-	unsigned int nr_running; /* tasks on this rq, delayed included */
+	u64 idle_exec_start; /* the idle task's exec_start (fair server) */
+	struct task *curr;   /* NULL = idle */
 	bool need_resched;
 	u64 clock; /* rq_clock_task: simulated now */
 	const struct sched_params *sp;

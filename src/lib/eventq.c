@@ -148,6 +148,30 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	return 0;
 }
 
+int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
+			  eevdf_time when)
+{
+	size_t i = ev->heap_index;
+	struct eevdf_eq_slot s;
+	bool up;
+
+	ev->time = when;
+	if (i == EEVDF_EV_NOT_QUEUED)
+		return eevdf__eventq_push(q, ev);
+	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev);
+	/* The seq a push right after a cancel would have given it. */
+	ev->seq = q->next_seq++;
+	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
+	s = (struct eevdf_eq_slot){ when, (u64)ev->class << 48 | ev->seq, ev };
+	up = slot_before(&s, &q->heap[i]);
+	q->heap[i] = s;
+	if (up)
+		eventq_sift_up(q, i);
+	else
+		eventq_sift_down(q, i);
+	return 0;
+}
+
 /*
  * Remove the event at slot i: the last event fills the hole and then moves
  * whichever way restores the heap.  It can only need to go up when the

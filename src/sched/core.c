@@ -122,9 +122,7 @@ static inline struct rq *task_rq(struct scheduler *sched, struct task *p)
 int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 		       eevdf_time when)
 {
-	eevdf__eventq_cancel(&sched->evq, ev);
-	ev->time = when;
-	if (eevdf__eventq_push(&sched->evq, ev))
+	if (eevdf__eventq_requeue(&sched->evq, ev, when))
 		return eevdf__sched_fail(
 			sched, EEVDF_ENOMEM,
 			"out of memory growing the event queue");

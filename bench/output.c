@@ -10,6 +10,24 @@
 #include <string.h>
 
 #include "bench.h"
+#include "gen/git.h"
+
+/*
+ * What built this binary, for the JSON: two bench files compared
+ * (bench/compare.sh) must say which code and which compiler each measured.
+ */
+#if defined(__clang__)
+#define BENCH_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define BENCH_COMPILER "gcc " __VERSION__
+#else
+#define BENCH_COMPILER "unknown"
+#endif
+#ifdef __OPTIMIZE__
+#define BENCH_OPTIMIZED "true"
+#else
+#define BENCH_OPTIMIZED "false"
+#endif
 
 /* The memory budget: per task and per CPU, beyond the baseline. */
 #define MEM_PER_TASK 2048.0
@@ -133,6 +151,13 @@ static size_t eval_targets(const struct bench_meta *m,
 	}
 	n++;
 
+	snprintf(t[n].what, sizeof(t[n].what),
+		 "scale per-event cost (1k, 256) <= 2x (100, 8)");
+	if ((r = find(rows, nr, "scale-1k-256")) && a && a->ns_per_event > 0)
+		t_set(&t[n], r->ns_per_event / a->ns_per_event, 2.0, false,
+		      "x");
+	n++;
+
 	/* Memory: only the scenarios built in code; a workload's own
 	 * objects (channels, metrics, the parsed file) are outside the
 	 * per-task budget and the bench cannot separate them. */
@@ -168,7 +193,8 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 	size_t nt;
 
 	memset(t, 0, sizeof(t));
-	fprintf(f, "# eevdf-bench: libeevdf %s, %s\n", m->lib_version,
+	fprintf(f, "# eevdf-bench: libeevdf %s (%s), %s, %s\n", m->lib_version,
+		CLI_GIT_DESCRIBE, BENCH_COMPILER,
 		m->smoke ? "--smoke (tiny sizes, timings not meaningful)" :
 			   "full sizes");
 	fprintf(f,
@@ -361,6 +387,11 @@ int bench_write_json(const char *path, const struct bench_meta *m,
 	}
 	fprintf(f, "{\n\t\"format\": \"eevdf-bench/1\",\n\t\"libeevdf\": ");
 	json_str(f, m->lib_version);
+	fprintf(f, ",\n\t\"git\": ");
+	json_str(f, CLI_GIT_DESCRIBE);
+	fprintf(f, ",\n\t\"compiler\": ");
+	json_str(f, BENCH_COMPILER);
+	fprintf(f, ",\n\t\"optimized\": " BENCH_OPTIMIZED);
 	fprintf(f,
 		",\n\t\"smoke\": %s,\n\t\"runs\": %d,\n\t\"warmup\": %d,\n"
 		"\t\"wall\": \"eevdf_sim_run() only, median of the runs\",\n"

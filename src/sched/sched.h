@@ -102,12 +102,20 @@ struct sched_class {
 };
 
 struct sched_entity {
-	struct load_weight load;
+	/*
+	 * What a walk of the tree reads of every node it passes (the links,
+	 * the deadline that orders it, the aggregates the pick and the
+	 * augment callback read of a child) fills exactly the first 64
+	 * bytes: a task is 64-byte aligned (the engine allocates it so and
+	 * se is its first member), so a node costs one cache line, which is
+	 * what a queue of a thousand tasks is bound by.
+	 */
 	struct eevdf_rb_node run_node;
 	u64 deadline;
 	u64 min_vruntime; /* augmented: min vruntime in this subtree */
 	u64 min_slice;	  /* augmented: min slice in this subtree */
 	u64 max_slice;	  /* augmented: max slice in this subtree */
+	struct load_weight load;
 
 	bool on_rq;
 	bool sched_delayed;
@@ -148,6 +156,8 @@ struct sched_entity {
 	int depth;
 	unsigned int runnable_weight;
 };
+_Static_assert(offsetof(struct sched_entity, max_slice) + sizeof(u64) <= 64,
+	       "the tree's hot fields must fit the entity's first cache line");
 
 struct cfs_rq {
 	struct load_weight load;

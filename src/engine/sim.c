@@ -1302,6 +1302,12 @@ const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v)
 #ifndef EEVDF_NO_INVARIANTS
 static int check_all(struct eevdf_sim *sim)
 {
+	const char *lb = eevdf__lb_stats_check(&sim->sched);
+
+	if (lb)
+		return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				       "invariant broken at %lld ns: %s",
+				       (long long)sim->sched.now, lb);
 	for (int i = 0; i < sim->sched.nr_cpus; i++) {
 		const char *err = eevdf__rq_check(&sim->sched.rqs[i]);
 

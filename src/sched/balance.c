@@ -21,6 +21,7 @@
 #include "bandwidth.h"
 #include "fair.h"
 #include "group.h"
+#include "lb_stats.h"
 #include "smp.h"
 
 enum cpu_idle_type {
@@ -88,11 +89,12 @@ static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
 
 /*
  * The group's statistics, and whether dst_cpu is one of its CPUs (the
- * local group), found in the same pass.  With hundreds of CPUs a domain
- * pass is a walk over every CPU's rq, memory-bound: the sums are kept in
- * locals (stores through s could alias the rq fields and force reloads)
- * and each CPU's capacity is read once, for both the capacity sum and
- * cpu_util()'s clamp.
+ * local group).  They are the running sums of lb_stats.h when the
+ * scheduler keeps them: a walk over every rq of every group was most of
+ * the time of a near-saturated 256-CPU machine.  Otherwise (a test's
+ * stub scheduler) the walk: the sums in locals (stores through s could
+ * alias the rq fields and force reloads), each CPU's capacity read once
+ * for the capacity sum and cpu_util()'s clamp.
  */
 static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 			struct sg_lb_stats *s)
@@ -105,25 +107,41 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 	int last_core = -1, dst = env->dst_cpu;
 	bool local = false;
 
-	for (u32 i = 0; i < g->weight; i++) {
-		int cpu = g->cpus[i];
-		const struct rq *rq = &rqs[cpu];
-		const struct cpu_topo *ct = &topo[cpu];
-		unsigned long cap = ct->capacity, u = rq->cfs.avg.util_avg;
+	if (lb_stats_on(sched)) {
+		/* the running sums, folded in by update_sd_lb_stats() */
+		const struct lb_sums *c = lb_stats_of(sched, g);
 
-		load += cpu_load(rq);
-		util += u < cap ? u : cap; /* cpu_util() */
-		runnable += rq->cfs.avg.runnable_avg;
-		nr += rq->nr_running;
-		h_nr += rq->cfs.h_nr_runnable;
-		capacity += cap;
-		if (!rq->nr_running && available_idle_cpu(sched, cpu))
-			idle++;
-		if (ct->core != last_core) {
-			last_core = ct->core;
-			cores++;
+		load = c->load;
+		util = c->util;
+		runnable = c->runnable;
+		capacity = c->capacity;
+		nr = c->nr_running;
+		h_nr = c->h_nr_runnable;
+		idle = c->idle_cpus;
+		cores = c->cores;
+		local = lb_stats_cpu_in(sched, dst, g);
+	} else {
+		for (u32 i = 0; i < g->weight; i++) {
+			int cpu = g->cpus[i];
+			const struct rq *rq = &rqs[cpu];
+			const struct cpu_topo *ct = &topo[cpu];
+			unsigned long cap = ct->capacity,
+				      u = rq->cfs.avg.util_avg;
+
+			load += cpu_load(rq);
+			util += u < cap ? u : cap; /* cpu_util() */
+			runnable += rq->cfs.avg.runnable_avg;
+			nr += rq->nr_running;
+			h_nr += rq->cfs.h_nr_runnable;
+			capacity += cap;
+			if (!rq->nr_running && available_idle_cpu(sched, cpu))
+				idle++;
+			if (ct->core != last_core) {
+				last_core = ct->core;
+				cores++;
+			}
+			local |= cpu == dst;
 		}
-		local |= cpu == dst;
 	}
 	*s = (struct sg_lb_stats){
 		.load = load,
@@ -215,6 +233,8 @@ static void update_sd_lb_stats(struct lb_env *env)
 	struct sg_lb_stats s;
 	bool have = false;
 
+	if (lb_stats_on(env->sched))
+		eevdf__lb_stats_flush(env->sched);
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
 

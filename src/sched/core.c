@@ -25,6 +25,7 @@
 #include "deadline.h"
 #include "fair.h"
 #include "group.h"
+#include "lb_stats.h"
 #include "rt.h"
 #include "smp.h"
 
@@ -187,7 +188,7 @@ int eevdf__sched_classes_init(struct scheduler *sched)
 	sched->rto_cpu = -1;
 	sched->rto_loop_again = false;
 	eevdf__event_init(&sched->rt_period_ev, REV_RT_PERIOD, EVC_TICK);
-	return 0;
+	return eevdf__lb_stats_init(sched);
 }
 
 void eevdf__sched_classes_free(struct scheduler *sched)
@@ -196,6 +197,7 @@ void eevdf__sched_classes_free(struct scheduler *sched)
 	free(sched->rto_mask);
 	free(sched->dlo_mask);
 	free(sched->cpu_scratch);
+	eevdf__lb_stats_free(sched);
 }
 
 const struct sched_class *eevdf__sched_class_of(enum eevdf_policy policy)
@@ -662,6 +664,7 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 			(u64)sched->now, &cfs_rq->avg,
 			(unsigned long)scale_load_down(cfs_rq->load.weight),
 			cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+		lb_stats_dirty(rq_of(cfs_rq));
 		pelt_init_task(
 			&p->se.avg,
 			(unsigned long)scale_load_down(p->se.load.weight),

@@ -38,6 +38,15 @@ static double wall_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The run's process is single-threaded: its CPU time is the library's. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Scenarios ---------------------------------------------------------------- */
 
 static struct scenario scenarios[16];
@@ -454,21 +463,25 @@ static void child_measure(const struct scenario *sc, bool baseline,
 
 	if (!baseline) {
 		uint64_t ev1;
-		double t1;
+		double t1, c0, c1;
 
 		/*
 		 * Two halves: the whole run is what a user waits for; the
 		 * second half alone is the steady state, without the burst
 		 * of every task being created at time 0.
 		 */
+		c0 = cpu_now();
 		t0 = wall_now();
 		ret = eevdf_sim_run(sim, sc->sim_ns / 2);
 		t1 = wall_now();
+		c1 = cpu_now();
 		ev1 = eevdf_sim_nr_events(sim);
 		if (!ret)
 			ret = eevdf_sim_run(sim, sc->sim_ns);
 		r->wall_s = wall_now() - t0;
+		r->cpu_s = cpu_now() - c0;
 		r->wall2_s = r->wall_s - (t1 - t0);
+		r->cpu2_s = r->cpu_s - (c1 - c0);
 		if (ret) {
 			fail(r, RS_ERROR, "eevdf_sim_run: %s: %s",
 			     eevdf_strerror(ret), eevdf_sim_errmsg(sim));
@@ -629,6 +642,8 @@ static void bench_scenario(const struct scenario *sc,
 		row->digest = r.digest;
 		setup[row->nr_wall] = r.setup_s;
 		row->wall2[row->nr_wall] = r.wall2_s;
+		row->cpu[row->nr_wall] = r.cpu_s;
+		row->cpu2[row->nr_wall] = r.cpu2_s;
 		row->wall[row->nr_wall++] = r.wall_s;
 		if (r.maxrss_kib > row->maxrss_kib)
 			row->maxrss_kib = r.maxrss_kib;
@@ -640,6 +655,8 @@ static void bench_scenario(const struct scenario *sc,
 	row->wall_med = median(row->wall, row->nr_wall);
 	row->setup_med = median(setup, row->nr_wall);
 	row->wall2_med = median(row->wall2, row->nr_wall);
+	row->cpu_med = median(row->cpu, row->nr_wall);
+	row->cpu2_med = median(row->cpu2, row->nr_wall);
 	row->wall_min = row->wall_max = row->wall[0];
 	for (int i = 1; i < row->nr_wall; i++) {
 		if (row->wall[i] < row->wall_min)

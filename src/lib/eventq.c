@@ -193,14 +193,40 @@ static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
 
+/*
+ * The root's hole sinks along the earliest children to a leaf, without
+ * comparing them with the slot that will fill it, and the last slot then
+ * fills it and rises as far as it must.  The last slot almost always
+ * belongs near the leaves, so this saves the comparison a level that a
+ * plain sift-down spends on it; the order is the same (keys are unique).
+ */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q)
 {
 	struct eevdf_event *ev;
+	size_t i = 0, nr;
 
 	if (q->nr == 0)
 		return NULL;
 	ev = q->heap[0].ev;
-	eventq_remove_at(q, 0);
+	nr = --q->nr;
+	if (nr) {
+		for (;;) {
+			size_t first = EQ_ARITY * i + 1, best, end;
+
+			if (first >= nr)
+				break;
+			end = first + EQ_ARITY < nr ? first + EQ_ARITY : nr;
+			best = first;
+			for (size_t c = first + 1; c < end; c++)
+				if (slot_before(&q->heap[c], &q->heap[best]))
+					best = c;
+			eventq_place(q, i, &q->heap[best]);
+			i = best;
+		}
+		eventq_place(q, i, &q->heap[nr]);
+		eventq_sift_up(q, i);
+	}
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 	return ev;
 }
 

@@ -53,6 +53,28 @@ int eevdf__lb_stats_init(struct scheduler *sched)
 	/* One CPU has nothing to balance; no spans, nothing to keep. */
 	if (n < 2 || !t->nr_spans)
 		return 0;
+	/*
+	 * When every group is a single CPU (one level: a small machine of
+	 * one LLC), a group's sums are that CPU's own figures: the walk
+	 * reads no more than the sums would, and keeping them would only
+	 * add the upkeep.
+	 */
+	{
+		bool wide = false;
+
+		for (int cpu = 0; cpu < sched->nr_cpus && !wide; cpu++) {
+			const struct sched_domain *sd;
+
+			for_each_domain(t, cpu, sd)
+			{
+				for (u32 g = 0; g < sd->span->nr_groups; g++)
+					if (sd->span->groups[g]->weight > 1)
+						wide = true;
+			}
+		}
+		if (!wide)
+			return 0;
+	}
 	c->sums = calloc(t->nr_spans, sizeof(*c->sums));
 	c->snap = calloc(n, sizeof(*c->snap));
 	c->member = calloc(n * LB_MAX_MEMBER, sizeof(*c->member));

@@ -11,8 +11,8 @@
  *
  * The sums are unsigned, so adding (new - old) wraps exactly as adding
  * new alone would: the figures are those of a fresh walk over the CPUs,
- * bit for bit, and with check_invariants every event compares them with
- * one (eevdf__lb_stats_check()).
+ * bit for bit.  With check_invariants every event checks that no CPU's
+ * share changed unseen (eevdf__lb_stats_check()).
  */
 #ifndef EEVDF_LB_STATS_H
 #define EEVDF_LB_STATS_H

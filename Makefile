@@ -462,7 +462,9 @@ BENCH_CFLAGS ?= -O2 -g -DEEVDF_NO_INVARIANTS
 BENCH_MAKE    = $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) \
 		CFLAGS="$(BENCH_CFLAGS)" $(BENCH_BUILD)/eevdf-bench
 
-$(BUILD)/obj/bench/%.o: ALL_CFLAGS += -D_GNU_SOURCE
+$(BUILD)/obj/bench/%.o: ALL_CFLAGS += -D_GNU_SOURCE -iquote $(BUILD)
+# the bench JSON names the commit it measured (gen/git.h, as the CLI's)
+$(BUILD)/obj/bench/output.o: $(BUILD)/gen/git.h
 
 $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
@@ -483,5 +485,6 @@ bench-smoke: deps
 		python3 -m json.tool build/bench.json >/dev/null; \
 	fi
 	$(BENCH_BUILD)/eevdf-bench --check-json build/bench.json
+	bench/compare.sh build/bench.json build/bench.json >/dev/null
 
 -include $(BENCH_OBJ:.o=.d)

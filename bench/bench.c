@@ -38,6 +38,15 @@ static double wall_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The run's process is single-threaded: its CPU time is the library's. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Scenarios ---------------------------------------------------------------- */
 
 static struct scenario scenarios[16];
@@ -64,18 +73,27 @@ static void sc_param(struct scenario *sc, const char *p)
 		sc->params[sc->nr_params++] = p;
 }
 
-static void sc_scale(long n, const char *label, int cpus, eevdf_time sim_ns)
+static void sc_scale(long hogs, long sleepers, const char *label, int cpus,
+		     eevdf_time sim_ns)
 {
 	char name[48];
 	struct scenario *sc;
 
 	snprintf(name, sizeof(name), "scale-%s-%d", label, cpus);
 	sc = sc_new(name, SC_SCALE, "");
-	snprintf(sc->what, sizeof(sc->what),
-		 "%ld always-running + %ld "
-		 "run-1ms/sleep-3ms tasks on %d CPUs (LLCs of 16), unpinned",
-		 n, n, cpus);
-	sc->n = n;
+	if (hogs)
+		snprintf(sc->what, sizeof(sc->what),
+			 "%ld always-running + %ld "
+			 "run-1ms/sleep-3ms tasks on %d CPUs (LLCs of 16), "
+			 "unpinned",
+			 hogs, sleepers, cpus);
+	else
+		snprintf(sc->what, sizeof(sc->what),
+			 "%ld run-1ms/sleep-3ms tasks on %d CPUs (LLCs of "
+			 "16): near saturation",
+			 sleepers, cpus);
+	sc->n = hogs;
+	sc->n_sleepers = sleepers;
 	sc->nr_cpus = cpus;
 	/* a real machine of that size has LLCs of 8 to 64 CPUs, not one */
 	sc->llc_cpus = 16;
@@ -157,12 +175,18 @@ static void build_scenarios(bool smoke, const char *wdir)
 	 * created at 0) to be a small part of the events measured.
 	 */
 	if (smoke) {
-		sc_scale(10, "10", 2, 200 * MSEC);
-		sc_scale(100, "100", 16, 200 * MSEC);
+		sc_scale(10, 10, "10", 2, 200 * MSEC);
+		sc_scale(100, 100, "100", 16, 200 * MSEC);
 	} else {
-		sc_scale(100, "100", 8, 20 * SEC);
-		sc_scale(10000, "10k", 256, 2 * SEC);
-		sc_scale(100000, "100k", 1024, 1 * SEC);
+		sc_scale(100, 100, "100", 8, 20 * SEC);
+		/*
+		 * Sleepers alone, each busy a quarter of the time: 250 CPUs
+		 * of demand on 256, so CPUs go idle and newly-idle balance
+		 * runs all the time (the issue's near-saturation case).
+		 */
+		sc_scale(0, 1000, "1k", 256, 2 * SEC);
+		sc_scale(10000, 10000, "10k", 256, 2 * SEC);
+		sc_scale(100000, 100000, "100k", 1024, 1 * SEC);
 	}
 }
 
@@ -303,7 +327,7 @@ static int build_scale(const struct scenario *sc, eevdf_sim **sim,
 		if (add(*sim, &t, r))
 			return -1;
 	}
-	for (long i = 0; i < sc->n; i++) {
+	for (long i = 0; i < sc->n_sleepers; i++) {
 		snprintf(name, sizeof(name), "sleep[%ld]", i);
 		t.program = sleeper_prog;
 		t.nr_ops = 3;
@@ -439,21 +463,25 @@ static void child_measure(const struct scenario *sc, bool baseline,
 
 	if (!baseline) {
 		uint64_t ev1;
-		double t1;
+		double t1, c0, c1;
 
 		/*
 		 * Two halves: the whole run is what a user waits for; the
 		 * second half alone is the steady state, without the burst
 		 * of every task being created at time 0.
 		 */
+		c0 = cpu_now();
 		t0 = wall_now();
 		ret = eevdf_sim_run(sim, sc->sim_ns / 2);
 		t1 = wall_now();
+		c1 = cpu_now();
 		ev1 = eevdf_sim_nr_events(sim);
 		if (!ret)
 			ret = eevdf_sim_run(sim, sc->sim_ns);
 		r->wall_s = wall_now() - t0;
+		r->cpu_s = cpu_now() - c0;
 		r->wall2_s = r->wall_s - (t1 - t0);
+		r->cpu2_s = r->cpu_s - (c1 - c0);
 		if (ret) {
 			fail(r, RS_ERROR, "eevdf_sim_run: %s: %s",
 			     eevdf_strerror(ret), eevdf_sim_errmsg(sim));
@@ -614,6 +642,8 @@ static void bench_scenario(const struct scenario *sc,
 		row->digest = r.digest;
 		setup[row->nr_wall] = r.setup_s;
 		row->wall2[row->nr_wall] = r.wall2_s;
+		row->cpu[row->nr_wall] = r.cpu_s;
+		row->cpu2[row->nr_wall] = r.cpu2_s;
 		row->wall[row->nr_wall++] = r.wall_s;
 		if (r.maxrss_kib > row->maxrss_kib)
 			row->maxrss_kib = r.maxrss_kib;
@@ -625,6 +655,8 @@ static void bench_scenario(const struct scenario *sc,
 	row->wall_med = median(row->wall, row->nr_wall);
 	row->setup_med = median(setup, row->nr_wall);
 	row->wall2_med = median(row->wall2, row->nr_wall);
+	row->cpu_med = median(row->cpu, row->nr_wall);
+	row->cpu2_med = median(row->cpu2, row->nr_wall);
 	row->wall_min = row->wall_max = row->wall[0];
 	for (int i = 1; i < row->nr_wall; i++) {
 		if (row->wall[i] < row->wall_min)

@@ -10,6 +10,24 @@
 #include <string.h>
 
 #include "bench.h"
+#include "gen/git.h"
+
+/*
+ * What built this binary, for the JSON: two bench files compared
+ * (bench/compare.sh) must say which code and which compiler each measured.
+ */
+#if defined(__clang__)
+#define BENCH_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define BENCH_COMPILER "gcc " __VERSION__
+#else
+#define BENCH_COMPILER "unknown"
+#endif
+#ifdef __OPTIMIZE__
+#define BENCH_OPTIMIZED "true"
+#else
+#define BENCH_OPTIMIZED "false"
+#endif
 
 /* The issue's memory budget: per task and per CPU, beyond the baseline. */
 #define MEM_PER_TASK 2048.0
@@ -39,6 +57,10 @@ void bench_derive(struct bench_row *row, long baseline_kib)
 	row->ns_per_event = ratio(row->wall_med * 1e9, events);
 	row->ns_per_event2 = ratio(row->wall2_med * 1e9, (double)row->events2);
 	row->speed = ratio(row->sim_s, row->wall_med);
+	row->ns_per_event_cpu = ratio(row->cpu_med * 1e9, events);
+	row->ns_per_event2_cpu = ratio(row->cpu2_med * 1e9,
+				       (double)row->events2);
+	row->speed_cpu = ratio(row->sim_s, row->cpu_med);
 	row->mem_bytes = delta > 0 ? (double)delta * 1024 : 0;
 	row->bytes_per_task = ratio(row->mem_bytes, (double)row->nr_tasks);
 	row->mem_budget = MEM_PER_TASK * (double)row->nr_tasks +
@@ -102,35 +124,45 @@ static size_t eval_targets(const struct bench_meta *m,
 
 	if (m->smoke)
 		return 0;
+	/* The issue judges CPU time on one core: a busy machine stretches
+	 * wall time, not the CPU time a run takes. */
 
 	snprintf(t[n].what, sizeof(t[n].what),
-		 "schbench-seed simulated s per wall s >= 1.0");
+		 "schbench-seed simulated s per CPU s >= 1.0");
 	if ((r = find(rows, nr, "schbench-seed")))
-		t_set(&t[n], r->speed, 1.0, true, "");
+		t_set(&t[n], r->speed_cpu, 1.0, true, "");
 	n++;
 
 	snprintf(t[n].what, sizeof(t[n].what),
-		 "hogs simulated s per wall s >= 10000");
+		 "hogs simulated s per CPU s >= 10000");
 	if ((r = find(rows, nr, "hogs")))
-		t_set(&t[n], r->speed, 10000, true, "");
+		t_set(&t[n], r->speed_cpu, 10000, true, "");
 	n++;
 
 	snprintf(t[n].what, sizeof(t[n].what),
 		 "scale per-event cost (100k, 1024) <= 2x (100, 8)");
 	a = find(rows, nr, "scale-100-8");
 	if ((r = find(rows, nr, "scale-100k-1024")) && a &&
-	    a->ns_per_event > 0) {
+	    a->ns_per_event_cpu > 0) {
 		/* Judged on the whole run, the cost a user pays; the
 		 * steady-state ratio shows how much the creation burst at
 		 * time 0 accounts for. */
-		t_set(&t[n], r->ns_per_event / a->ns_per_event, 2.0, false,
-		      "x");
-		if (a->ns_per_event2 > 0 && r->ns_per_event2 > 0)
+		t_set(&t[n], r->ns_per_event_cpu / a->ns_per_event_cpu, 2.0,
+		      false, "x");
+		if (a->ns_per_event2_cpu > 0 && r->ns_per_event2_cpu > 0)
 			snprintf(t[n].note, sizeof(t[n].note),
 				 "second half "
 				 "only: %.4gx",
-				 r->ns_per_event2 / a->ns_per_event2);
+				 r->ns_per_event2_cpu / a->ns_per_event2_cpu);
 	}
+	n++;
+
+	snprintf(t[n].what, sizeof(t[n].what),
+		 "scale per-event cost (1k, 256) <= 2x (100, 8)");
+	if ((r = find(rows, nr, "scale-1k-256")) && a &&
+	    a->ns_per_event_cpu > 0)
+		t_set(&t[n], r->ns_per_event_cpu / a->ns_per_event_cpu, 2.0,
+		      false, "x");
 	n++;
 
 	/* Memory: only the scenarios built in code; a workload's own
@@ -168,7 +200,8 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 	size_t nt;
 
 	memset(t, 0, sizeof(t));
-	fprintf(f, "# eevdf-bench: libeevdf %s, %s\n", m->lib_version,
+	fprintf(f, "# eevdf-bench: libeevdf %s (%s), %s, %s\n", m->lib_version,
+		CLI_GIT_DESCRIBE, BENCH_COMPILER,
 		m->smoke ? "--smoke (tiny sizes, timings not meaningful)" :
 			   "full sizes");
 	fprintf(f,
@@ -180,7 +213,9 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 		"tick and wakeup the engine ran;\n"
 		"#   ns/ev = wall / events; 2nd half: the same over the second "
 		"half of the simulated time only\n"
-		"#   (steady state, after the creation burst at 0)\n");
+		"#   (steady state, after the creation burst at 0)\n"
+		"# cpu s: the run's CPU time (CLOCK_PROCESS_CPUTIME_ID), "
+		"median; the targets are judged on it\n");
 	fprintf(f,
 		"# peak: ru_maxrss of the run's process; B/task: its "
 		"growth after fork beyond the growth of a\n"
@@ -188,11 +223,11 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 		"peak %ld KiB), per task\n\n",
 		m->baseline_kib, m->baseline_peak_kib);
 	fprintf(f,
-		"%-16s %7s %5s %8s %8s %8s %10s %10s %7s %8s %10s %8s "
-		"%6s\n",
-		"scenario", "tasks", "cpus", "sim s", "wall s", "setup s",
-		"switches/s", "events/s", "ns/ev", "2nd half", "sim s/wall",
-		"peak MiB", "B/task");
+		"%-16s %7s %5s %8s %8s %8s %8s %10s %10s %7s %8s %10s %9s "
+		"%8s %6s\n",
+		"scenario", "tasks", "cpus", "sim s", "wall s", "cpu s",
+		"setup s", "switches/s", "events/s", "ns/ev", "2nd half",
+		"sim s/wall", "sim s/cpu", "peak MiB", "B/task");
 	for (size_t i = 0; i < nr; i++) {
 		const struct bench_row *r = &rows[i];
 
@@ -203,17 +238,19 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 			continue;
 		}
 		fprintf(f,
-			"%-16s %7llu %5d %8.3f %8.4f %8.4f %10.0f %10.0f "
-			"%7.1f ",
+			"%-16s %7llu %5d %8.3f %8.4f %8.4f %8.4f %10.0f "
+			"%10.0f %7.1f ",
 			r->sc->name, (unsigned long long)r->nr_tasks,
-			r->nr_cpus, r->sim_s, r->wall_med, r->setup_med,
-			r->switches_per_s, r->events_per_s, r->ns_per_event);
+			r->nr_cpus, r->sim_s, r->wall_med, r->cpu_med,
+			r->setup_med, r->switches_per_s, r->events_per_s,
+			r->ns_per_event);
 		if (r->events2)
 			fprintf(f, "%8.1f", r->ns_per_event2);
 		else
 			fprintf(f, "%8s", "-");
-		fprintf(f, " %10.2f %8.1f %6.0f\n", r->speed,
-			(double)r->maxrss_kib / 1024, r->bytes_per_task);
+		fprintf(f, " %10.2f %9.2f %8.1f %6.0f\n", r->speed,
+			r->speed_cpu, (double)r->maxrss_kib / 1024,
+			r->bytes_per_task);
 	}
 
 	nt = eval_targets(m, rows, nr, t);
@@ -310,6 +347,13 @@ static void json_row(FILE *f, const struct bench_row *r)
 		fputs(i ? ", " : "", f);
 		json_num(f, r->wall[i]);
 	}
+	fprintf(f, "],\n\t\t\t\"cpu_s\": ");
+	json_num(f, r->cpu_med);
+	fprintf(f, ",\n\t\t\t\"cpu_s_runs\": [");
+	for (int i = 0; i < r->nr_wall; i++) {
+		fputs(i ? ", " : "", f);
+		json_num(f, r->cpu[i]);
+	}
 	fprintf(f, "],\n\t\t\t\"setup_s\": ");
 	json_num(f, r->setup_med);
 	fprintf(f, ",\n\t\t\t\"switches_per_s\": ");
@@ -325,9 +369,17 @@ static void json_row(FILE *f, const struct bench_row *r)
 	json_num(f, r->wall2_med);
 	fprintf(f, ", \"ns_per_event\": ");
 	json_num(f, r->events2 ? r->ns_per_event2 : (double)NAN);
+	fprintf(f, ", \"cpu_s\": ");
+	json_num(f, r->cpu2_med);
+	fprintf(f, ", \"ns_per_event_cpu\": ");
+	json_num(f, r->events2 ? r->ns_per_event2_cpu : (double)NAN);
 	fputs(" }", f);
 	fprintf(f, ",\n\t\t\t\"sim_s_per_wall_s\": ");
 	json_num(f, r->speed);
+	fprintf(f, ",\n\t\t\t\"ns_per_event_cpu\": ");
+	json_num(f, r->ns_per_event_cpu);
+	fprintf(f, ",\n\t\t\t\"sim_s_per_cpu_s\": ");
+	json_num(f, r->speed_cpu);
 	fprintf(f,
 		",\n\t\t\t\"peak_rss_kib\": %ld,\n\t\t\t\"rss_growth_kib\": "
 		"%ld,\n\t\t\t\"mem_bytes\": ",
@@ -361,6 +413,11 @@ int bench_write_json(const char *path, const struct bench_meta *m,
 	}
 	fprintf(f, "{\n\t\"format\": \"eevdf-bench/1\",\n\t\"libeevdf\": ");
 	json_str(f, m->lib_version);
+	fprintf(f, ",\n\t\"git\": ");
+	json_str(f, CLI_GIT_DESCRIBE);
+	fprintf(f, ",\n\t\"compiler\": ");
+	json_str(f, BENCH_COMPILER);
+	fprintf(f, ",\n\t\"optimized\": " BENCH_OPTIMIZED);
 	fprintf(f,
 		",\n\t\"smoke\": %s,\n\t\"runs\": %d,\n\t\"warmup\": %d,\n"
 		"\t\"wall\": \"eevdf_sim_run() only, median of the runs\",\n"

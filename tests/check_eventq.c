@@ -292,6 +292,45 @@ START_TEST(eventq_repush_after_pop_gets_a_new_seq)
 }
 END_TEST
 
+/*
+ * Three events at 10, 20, 30.  Re-keying the one at 30 to 5 must pop it
+ * first; re-keying the one at 10 to 20 puts it after the other event at
+ * 20, which was pushed before it (seq 1 < seq 4: the re-key takes the
+ * next seq, as a cancel and a push would).  An unqueued event re-keyed
+ * is simply pushed.  Pop order: c(5) b(20) a(20) d(25).
+ */
+START_TEST(eventq_requeue_moves_an_event_as_cancel_and_push_would)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event a, b, c, d;
+
+	eevdf__eventq_init(&q);
+	ev_set(&a, 10, 0);
+	ev_set(&b, 20, 0);
+	ev_set(&c, 30, 0);
+	ev_set(&d, 0, 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &c), 0);
+	ck_assert_int_eq(eevdf__eventq_requeue(&q, &c, 5), 0);
+	ck_assert_uint_eq(c.seq, 3);
+	check_heap(&q);
+	ck_assert_int_eq(eevdf__eventq_requeue(&q, &a, 20), 0);
+	ck_assert_uint_eq(a.seq, 4);
+	check_heap(&q);
+	ck_assert_int_eq(eevdf__eventq_requeue(&q, &d, 25), 0);
+	ck_assert_uint_eq(d.seq, 5);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 4);
+	check_heap(&q);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &c);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &d);
+	ck_assert_ptr_null(eevdf__eventq_pop(&q));
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
 START_TEST(eventq_destroy_leaves_events_untouched)
 {
 	struct eevdf_eventq q;
@@ -441,7 +480,7 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 	struct eevdf_event *ev, *got;
 	u64 lcg = 0x5eed0000u + (u64)_i;
 	u64 next_seq = 0;
-	size_t i, op, pushes = 0, pops = 0, cancels = 0;
+	size_t i, op, pushes = 0, pops = 0, cancels = 0, requeues = 0;
 
 	for (i = 0; i < POOL; i++)
 		eevdf__event_init(&pool[i], 0, 0);
@@ -463,6 +502,23 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 			next_seq++;
 			model_insert(&m, ev);
 			pushes++;
+		} else if (dice < 6) {
+			/*
+			 * Re-key a random event, queued or not: the model
+			 * treats it as a cancel and a push at the new time.
+			 */
+			if (model_has(&m, ev))
+				model_remove(&m, ev);
+			ev->class = (u32)(lcg_next(&lcg) % 4);
+			ck_assert_int_eq(
+				eevdf__eventq_requeue(
+					&q, ev,
+					(eevdf_time)(lcg_next(&lcg) % 64)),
+				0);
+			ck_assert_uint_eq(ev->seq, next_seq);
+			next_seq++;
+			model_insert(&m, ev);
+			requeues++;
 		} else if (dice < 8) {
 			/* Cancel a random event, queued or not. */
 			if (model_has(&m, ev))
@@ -485,6 +541,7 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 	ck_assert_uint_gt(pushes, OPS / 4);
 	ck_assert_uint_gt(pops, OPS / 10);
 	ck_assert_uint_gt(cancels, OPS / 10);
+	ck_assert_uint_gt(requeues, OPS / 20);
 
 	/* Drain: whatever is left comes out in model order. */
 	while (m.nr) {
@@ -514,6 +571,8 @@ Suite *eventq_suite(void)
 	tcase_add_test(tc, eventq_cancel_of_last_element_shrinks_queue);
 	tcase_add_test(tc, eventq_cancel_of_unqueued_event_is_a_noop);
 	tcase_add_test(tc, eventq_repush_after_pop_gets_a_new_seq);
+	tcase_add_test(tc,
+		       eventq_requeue_moves_an_event_as_cancel_and_push_would);
 	tcase_add_test(tc, eventq_destroy_leaves_events_untouched);
 	tcase_add_test(tc, eventq_pops_ten_thousand_events_sorted);
 	suite_add_tcase(s, tc);

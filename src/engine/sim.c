@@ -428,6 +428,20 @@ static void self_free(struct sim_object *o)
 	}
 }
 
+/*
+ * A zeroed task on a 64-byte boundary: the entity's tree fields are its
+ * first cache line (sched.h), which a tree walk then reads as one line.
+ */
+static struct task *task_alloc(void)
+{
+	size_t size = (sizeof(struct task) + 63) / 64 * 64;
+	struct task *p = aligned_alloc(64, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
 static void task_free(struct task *p)
 {
 	if (!p)
@@ -697,7 +711,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		sim->sched.tasks = t;
 		sim->sched.cap_tasks = cap;
 	}
-	p = calloc(1, sizeof(*p));
+	p = task_alloc();
 	if (!p) {
 		eevdf__program_unref(prog);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
@@ -1333,6 +1347,12 @@ const char *eevdf__sim_string(const struct eevdf_sim *sim, s64 v)
 #ifndef EEVDF_NO_INVARIANTS
 static int check_all(struct eevdf_sim *sim)
 {
+	const char *lb = eevdf__lb_stats_check(&sim->sched);
+
+	if (lb)
+		return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				       "invariant broken at %lld ns: %s",
+				       (long long)sim->sched.now, lb);
 	for (int i = 0; i < sim->sched.nr_cpus; i++) {
 		const char *err = eevdf__rq_check(&sim->sched.rqs[i]);
 

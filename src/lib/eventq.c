@@ -148,6 +148,30 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	return 0;
 }
 
+int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
+			  eevdf_time when)
+{
+	size_t i = ev->heap_index;
+	struct eevdf_eq_slot s;
+	bool up;
+
+	ev->time = when;
+	if (i == EEVDF_EV_NOT_QUEUED)
+		return eevdf__eventq_push(q, ev);
+	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev);
+	/* The seq a push right after a cancel would have given it. */
+	ev->seq = q->next_seq++;
+	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
+	s = (struct eevdf_eq_slot){ when, (u64)ev->class << 48 | ev->seq, ev };
+	up = slot_before(&s, &q->heap[i]);
+	q->heap[i] = s;
+	if (up)
+		eventq_sift_up(q, i);
+	else
+		eventq_sift_down(q, i);
+	return 0;
+}
+
 /*
  * Remove the event at slot i: the last event fills the hole and then moves
  * whichever way restores the heap.  It can only need to go up when the
@@ -169,14 +193,40 @@ static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
 
+/*
+ * The root's hole sinks along the earliest children to a leaf, without
+ * comparing them with the slot that will fill it, and the last slot then
+ * fills it and rises as far as it must.  The last slot almost always
+ * belongs near the leaves, so this saves the comparison a level that a
+ * plain sift-down spends on it; the order is the same (keys are unique).
+ */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q)
 {
 	struct eevdf_event *ev;
+	size_t i = 0, nr;
 
 	if (q->nr == 0)
 		return NULL;
 	ev = q->heap[0].ev;
-	eventq_remove_at(q, 0);
+	nr = --q->nr;
+	if (nr) {
+		for (;;) {
+			size_t first = EQ_ARITY * i + 1, best, end;
+
+			if (first >= nr)
+				break;
+			end = first + EQ_ARITY < nr ? first + EQ_ARITY : nr;
+			best = first;
+			for (size_t c = first + 1; c < end; c++)
+				if (slot_before(&q->heap[c], &q->heap[best]))
+					best = c;
+			eventq_place(q, i, &q->heap[best]);
+			i = best;
+		}
+		eventq_place(q, i, &q->heap[nr]);
+		eventq_sift_up(q, i);
+	}
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 	return ev;
 }
 

@@ -82,6 +82,16 @@ void eevdf__eventq_destroy(struct eevdf_eventq *q);
  */
 int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev);
 
+/*
+ * Queue ev at when, whether or not it is queued already: the same as
+ * eevdf__eventq_cancel() then a push at when (ev gets the next seq), so the
+ * order events pop in is the same, but a queued event moves from its slot
+ * in one sift instead of a removal and an insertion.  Returns 0 or
+ * EEVDF_ENOMEM (ev was not queued and still is not).
+ */
+int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
+			  eevdf_time when);
+
 /* The earliest event, or NULL when empty. */
 static inline struct eevdf_event *
 eevdf__eventq_peek(const struct eevdf_eventq *q)

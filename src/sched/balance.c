@@ -21,6 +21,7 @@
 #include "bandwidth.h"
 #include "fair.h"
 #include "group.h"
+#include "lb_stats.h"
 #include "smp.h"
 
 enum cpu_idle_type {
@@ -86,36 +87,79 @@ static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
 	return lb_fully_busy;
 }
 
-static void sg_lb_stats(struct lb_env *env, const struct sd_span *g,
+/*
+ * The group's statistics, and whether dst_cpu is one of its CPUs (the
+ * local group).  They are the running sums of lb_stats.h when the
+ * scheduler keeps them: a walk over every rq of every group was most of
+ * the time of a near-saturated 256-CPU machine.  Otherwise (a test's
+ * stub scheduler) the walk: the sums in locals (stores through s could
+ * alias the rq fields and force reloads), each CPU's capacity read once
+ * for the capacity sum and cpu_util()'s clamp.
+ */
+static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 			struct sg_lb_stats *s)
 {
-	struct scheduler *sched = env->sched;
-	int last_core = -1;
+	const struct scheduler *sched = env->sched;
+	const struct cpu_topo *topo = sched->topo.cpu;
+	const struct rq *rqs = sched->rqs;
+	unsigned long load = 0, util = 0, runnable = 0, capacity = 0;
+	unsigned int nr = 0, h_nr = 0, idle = 0, cores = 0;
+	int last_core = -1, dst = env->dst_cpu;
+	bool local = false;
 
-	*s = (struct sg_lb_stats){ 0 };
-	s->weight = g->weight;
-	for (u32 i = 0; i < g->weight; i++) {
-		int cpu = g->cpus[i];
-		const struct rq *rq = &sched->rqs[cpu];
+	if (lb_stats_on(sched)) {
+		/* the running sums, folded in by update_sd_lb_stats() */
+		const struct lb_sums *c = lb_stats_of(sched, g);
 
-		s->load += cpu_load(rq);
-		s->util += cpu_util(rq);
-		s->runnable += rq->cfs.avg.runnable_avg;
-		s->sum_nr_running += rq->nr_running;
-		s->sum_h_nr_running += rq->cfs.h_nr_runnable;
-		s->capacity += capacity_of(sched, cpu);
-		if (!rq->nr_running && available_idle_cpu(sched, cpu))
-			s->idle_cpus++;
-		if (sched->topo.cpu[cpu].core != last_core) {
-			last_core = sched->topo.cpu[cpu].core;
-			s->cores++;
+		load = c->load;
+		util = c->util;
+		runnable = c->runnable;
+		capacity = c->capacity;
+		nr = c->nr_running;
+		h_nr = c->h_nr_runnable;
+		idle = c->idle_cpus;
+		cores = c->cores;
+		local = lb_stats_cpu_in(sched, dst, g);
+	} else {
+		for (u32 i = 0; i < g->weight; i++) {
+			int cpu = g->cpus[i];
+			const struct rq *rq = &rqs[cpu];
+			const struct cpu_topo *ct = &topo[cpu];
+			unsigned long cap = ct->capacity,
+				      u = rq->cfs.avg.util_avg;
+
+			load += cpu_load(rq);
+			util += u < cap ? u : cap; /* cpu_util() */
+			runnable += rq->cfs.avg.runnable_avg;
+			nr += rq->nr_running;
+			h_nr += rq->cfs.h_nr_runnable;
+			capacity += cap;
+			if (!rq->nr_running && available_idle_cpu(sched, cpu))
+				idle++;
+			if (ct->core != last_core) {
+				last_core = ct->core;
+				cores++;
+			}
+			local |= cpu == dst;
 		}
 	}
+	*s = (struct sg_lb_stats){
+		.load = load,
+		.util = util,
+		.runnable = runnable,
+		.capacity = capacity,
+		.sum_nr_running = nr,
+		.sum_h_nr_running = h_nr,
+		.idle_cpus = idle,
+		.weight = g->weight,
+		.cores = cores,
+	};
 	s->type = lb_classify(env->sd->imbalance_pct, s);
 	if (s->type == lb_overloaded) {
 		EEVDF_ASSERT(s->capacity); /* a group has at least one CPU */
 		s->avg_load = s->load * 1024 / s->capacity;
 	}
+	return local;
 }
 
 static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest,
@@ -189,14 +233,17 @@ static void update_sd_lb_stats(struct lb_env *env)
 	struct sg_lb_stats s;
 	bool have = false;
 
+	if (lb_stats_on(env->sched))
+		eevdf__lb_stats_flush(env->sched);
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
 
-		sg_lb_stats(env, g, &s);
+		bool local = sg_lb_stats(env, g, &s);
+
 		env->total_load += s.load;
 		env->total_capacity += s.capacity;
 		env->sum_util += s.util;
-		if (span_has(g, env->dst_cpu)) {
+		if (local) {
 			env->local = s;
 			continue;
 		}

@@ -254,6 +254,7 @@ static bool throttle_cfs_rq(struct cfs_rq *cfs_rq)
 			idle_delta = cfs_rq->h_nr_queued;
 		qcfs_rq->h_nr_queued -= queued_delta;
 		qcfs_rq->h_nr_runnable -= runnable_delta;
+		lb_stats_dirty(rq_of(qcfs_rq));
 		qcfs_rq->h_nr_idle -= idle_delta;
 		if (qcfs_rq->load.weight) {
 			se = parent_entity(se);
@@ -272,6 +273,7 @@ static bool throttle_cfs_rq(struct cfs_rq *cfs_rq)
 			idle_delta = cfs_rq->h_nr_queued;
 		qcfs_rq->h_nr_queued -= queued_delta;
 		qcfs_rq->h_nr_runnable -= runnable_delta;
+		lb_stats_dirty(rq_of(qcfs_rq));
 		qcfs_rq->h_nr_idle -= idle_delta;
 	}
 	sub_nr_running(rq, queued_delta);
@@ -330,6 +332,7 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 			idle_delta = cfs_rq->h_nr_queued;
 		qcfs_rq->h_nr_queued += queued_delta;
 		qcfs_rq->h_nr_runnable += runnable_delta;
+		lb_stats_dirty(rq_of(qcfs_rq));
 		qcfs_rq->h_nr_idle += idle_delta;
 		if (cfs_rq_throttled(qcfs_rq))
 			goto out;
@@ -344,6 +347,7 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 			idle_delta = cfs_rq->h_nr_queued;
 		qcfs_rq->h_nr_queued += queued_delta;
 		qcfs_rq->h_nr_runnable += runnable_delta;
+		lb_stats_dirty(rq_of(qcfs_rq));
 		qcfs_rq->h_nr_idle += idle_delta;
 		if (cfs_rq_throttled(qcfs_rq))
 			goto out;

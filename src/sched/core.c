@@ -25,6 +25,7 @@
 #include "deadline.h"
 #include "fair.h"
 #include "group.h"
+#include "lb_stats.h"
 #include "rt.h"
 #include "sched_state.h"
 #include "smp.h"
@@ -130,9 +131,7 @@ static inline struct rq *task_rq(struct scheduler *sched, struct task *p)
 int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 		       eevdf_time when)
 {
-	eevdf__eventq_cancel(&sched->evq, ev);
-	ev->time = when;
-	if (eevdf__eventq_push(&sched->evq, ev))
+	if (eevdf__eventq_requeue(&sched->evq, ev, when))
 		return eevdf__sched_fail(
 			sched, EEVDF_ENOMEM,
 			"out of memory growing the event queue");
@@ -197,7 +196,7 @@ int eevdf__sched_classes_init(struct scheduler *sched)
 	sched->rto_cpu = -1;
 	sched->rto_loop_again = false;
 	eevdf__event_init(&sched->rt_period_ev, REV_RT_PERIOD, EVC_TICK);
-	return 0;
+	return eevdf__lb_stats_init(sched);
 }
 
 void eevdf__sched_classes_free(struct scheduler *sched)
@@ -206,6 +205,7 @@ void eevdf__sched_classes_free(struct scheduler *sched)
 	free(sched->rto_mask);
 	free(sched->dlo_mask);
 	free(sched->cpu_scratch);
+	eevdf__lb_stats_free(sched);
 }
 
 const struct sched_class *eevdf__sched_class_of(enum eevdf_policy policy)
@@ -678,6 +678,7 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 			(u64)sched->now, &cfs_rq->avg,
 			(unsigned long)scale_load_down(cfs_rq->load.weight),
 			cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+		lb_stats_dirty(rq_of(cfs_rq));
 		pelt_init_task(
 			&p->se.avg,
 			(unsigned long)scale_load_down(p->se.load.weight),

@@ -648,6 +648,7 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 		(unsigned long)scale_load_down(cfs_rq->load.weight),
 		cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
 	decayed |= propagate_entity_load_avg(se);
+	lb_stats_dirty(rq_of(cfs_rq));
 	if (decayed && (flags & UPDATE_TG))
 		update_tg_load_avg(cfs_rq);
 }
@@ -695,6 +696,7 @@ static void entity_cfs_rq_pelt(struct sched_entity *se, bool attach)
 		pelt_attach(&cfs_rq->avg, &se->avg, w);
 	else
 		pelt_detach(&cfs_rq->avg, &se->avg, w);
+	lb_stats_dirty(rq);
 	add_tg_cfs_propagate(cfs_rq, attach ? (long)se->avg.load_sum :
 					      -(long)se->avg.load_sum);
 	update_tg_load_avg(cfs_rq);
@@ -755,6 +757,7 @@ static void set_delayed(struct sched_entity *se)
 		struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 		cfs_rq->h_nr_runnable--;
+		lb_stats_dirty(rq_of(cfs_rq));
 		if (cfs_rq_throttled(cfs_rq))
 			break;
 	}
@@ -770,6 +773,7 @@ static void clear_delayed(struct sched_entity *se)
 		struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 		cfs_rq->h_nr_runnable++;
+		lb_stats_dirty(rq_of(cfs_rq));
 		if (cfs_rq_throttled(cfs_rq))
 			break;
 	}
@@ -1099,6 +1103,7 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 		if (group_slice)
 			slice = cfs_rq_min_slice(cfs_rq);
 		cfs_rq->h_nr_runnable += h_nr_runnable;
+		lb_stats_dirty(rq_of(cfs_rq));
 		cfs_rq->h_nr_queued++;
 		cfs_rq->h_nr_idle += h_nr_idle;
 		if (cfs_rq_is_idle(cfs_rq))
@@ -1118,6 +1123,7 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 			slice = cfs_rq_min_slice(cfs_rq);
 		}
 		cfs_rq->h_nr_runnable += h_nr_runnable;
+		lb_stats_dirty(rq_of(cfs_rq));
 		cfs_rq->h_nr_queued++;
 		cfs_rq->h_nr_idle += h_nr_idle;
 		if (cfs_rq_is_idle(cfs_rq))
@@ -1177,6 +1183,7 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se,
 			break;
 		}
 		cfs_rq->h_nr_runnable -= h_nr_runnable;
+		lb_stats_dirty(rq_of(cfs_rq));
 		cfs_rq->h_nr_queued -= h_nr_queued;
 		cfs_rq->h_nr_idle -= h_nr_idle;
 		if (cfs_rq_is_idle(cfs_rq))
@@ -1204,6 +1211,7 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se,
 			slice = cfs_rq_min_slice(cfs_rq);
 		}
 		cfs_rq->h_nr_runnable -= h_nr_runnable;
+		lb_stats_dirty(rq_of(cfs_rq));
 		cfs_rq->h_nr_queued -= h_nr_queued;
 		cfs_rq->h_nr_idle -= h_nr_idle;
 		if (cfs_rq_is_idle(cfs_rq))
@@ -1957,9 +1965,11 @@ void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 weight)
 	} else {
 		reweight_eevdf_place(cfs_rq, se, weight);
 	}
-	if (params(cfs_rq)->smp)
+	if (params(cfs_rq)->smp) {
 		pelt_reweight(&cfs_rq->avg, &se->avg, old_w,
 			      (unsigned long)scale_load_down(se->load.weight));
+		lb_stats_dirty(rq_of(cfs_rq));
+	}
 }
 
 /*
@@ -2305,6 +2315,7 @@ void eevdf__cfs_rq_insert_raw(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->h_nr_queued++;
 	if (!se->sched_delayed)
 		cfs_rq->h_nr_runnable++;
+	lb_stats_dirty(rq_of(cfs_rq));
 	if (task_of(se)->policy == EEVDF_POLICY_IDLE)
 		cfs_rq->h_nr_idle++;
 	__enqueue_entity(cfs_rq, se);

@@ -103,12 +103,20 @@ struct sched_class {
 };
 
 struct sched_entity {
-	struct load_weight load;
+	/*
+	 * What a walk of the tree reads of every node it passes (the links,
+	 * the deadline that orders it, the aggregates the pick and the
+	 * augment callback read of a child) fills exactly the first 64
+	 * bytes: a task is 64-byte aligned (the engine allocates it so and
+	 * se is its first member), so a node costs one cache line, which is
+	 * what a queue of a thousand tasks is bound by.
+	 */
 	struct eevdf_rb_node run_node;
 	u64 deadline;
 	u64 min_vruntime; /* augmented: min vruntime in this subtree */
 	u64 min_slice;	  /* augmented: min slice in this subtree */
 	u64 max_slice;	  /* augmented: max slice in this subtree */
+	struct load_weight load;
 
 	bool on_rq;
 	bool sched_delayed;
@@ -149,6 +157,8 @@ struct sched_entity {
 	int depth;
 	unsigned int runnable_weight;
 };
+_Static_assert(offsetof(struct sched_entity, max_slice) + sizeof(u64) <= 64,
+	       "the tree's hot fields must fit the entity's first cache line");
 
 struct cfs_rq {
 	struct load_weight load;
@@ -475,7 +485,14 @@ struct task {
 
 struct rq {
 	int cpu;
-	bool settle_pending; /* on the scheduler's settle ring */
+	/*
+	 * nr_running sits beside cfs's counters and PELT sums: a balancing
+	 * pass over a domain of hundreds of CPUs reads just these from each
+	 * rq, so they share as few cache lines as the layout allows.
+	 */
+	unsigned int nr_running; /* tasks on this rq, delayed included */
+	bool settle_pending;	 /* on the scheduler's settle ring */
+	bool lb_dirty;		 /* on the balancer's dirty list (lb_stats.h) */
 	struct cfs_rq cfs;
 	struct rt_rq rt;
 	struct dl_rq dl;
@@ -489,9 +506,8 @@ struct rq {
 	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
 	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
 	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
-	u64 idle_exec_start;	 /* the idle task's exec_start (fair server) */
-	struct task *curr;	 /* NULL = idle */
-	unsigned int nr_running; /* tasks on this rq, delayed included */
+	u64 idle_exec_start; /* the idle task's exec_start (fair server) */
+	struct task *curr;   /* NULL = idle */
 	bool need_resched;
 	u64 clock; /* rq_clock_task: simulated now */
 	const struct sched_params *sp;
@@ -557,12 +573,30 @@ struct sched_task_ops {
  * the clock and timers it reads and arms.  The engine embeds it in its
  * struct eevdf_sim and is the only one that moves the clock.
  */
+/*
+ * lb_stats.h: the running sums of every span for the balancer, and the
+ * CPUs whose run queue changed since they were last folded in.
+ */
+#define LB_MAX_MEMBER (NR_SD_LEVELS + 1) /* spans a CPU is in: 1 a level */
+struct lb_contrib;
+struct lb_sums;
+struct lb_cache {
+	struct lb_sums *sums;	 /* per span of topo.spans; NULL: off */
+	struct lb_contrib *snap; /* per CPU: what it last added */
+	u32 *member;		 /* per CPU: LB_MAX_MEMBER span indices */
+	uint8_t *nr_member;	 /* per CPU: how many of them are used */
+	int *dirty;		 /* CPUs to fold in, each once */
+	size_t nr_dirty;
+	bool all_dirty; /* every CPU: the first fold after init */
+};
+
 struct scheduler {
 	struct sched_params sp;
 	struct eevdf_eventq evq; /* timers: ticks, hrticks, wakeups, ... */
 	eevdf_time now;		 /* moved by the engine's event loop only */
 
 	struct topology topo;
+	struct lb_cache lbc;
 	u32 *core_mark;	   /* select_idle_cpu(): cores already scanned */
 	uint8_t *idle_map; /* per CPU: available_idle_cpu() (rq_idle_update) */
 	u32 mark_gen;
@@ -632,6 +666,21 @@ struct scheduler {
 };
 
 /*
+ * rq's load, util, runnable, nr_running, h_nr_runnable or idle state may
+ * have changed: the balancer's sums must take it in before their next use
+ * (lb_stats.h).  Call it where any of them is written.
+ */
+static inline void lb_stats_dirty(struct rq *rq)
+{
+	struct scheduler *sched = rq->sched;
+
+	if (rq->lb_dirty || !sched || !sched->lbc.dirty)
+		return;
+	rq->lb_dirty = true;
+	sched->lbc.dirty[sched->lbc.nr_dirty++] = rq->cpu;
+}
+
+/*
  * available_idle_cpu() as one byte per CPU, so that an LLC scan reads a
  * few cache lines instead of one run queue per CPU: call after curr,
  * nr_running or nr_wakelist change.
@@ -639,6 +688,7 @@ struct scheduler {
 static inline void rq_idle_update(struct rq *rq)
 {
 	*rq->idle_slot = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+	lb_stats_dirty(rq);
 }
 
 /*

@@ -15,6 +15,7 @@
 #include "cfs.h"
 #include "fair.h"
 #include "group.h"
+#include "lb_stats.h"
 #include "sched_state.h"
 #include "smp.h"
 
@@ -357,34 +358,75 @@ static enum group_type group_classify(u32 pct, const struct sg_wakeup_stats *s)
 	return group_fully_busy;
 }
 
-/* update_sg_wakeup_stats(): p's own contribution does not count. */
+/* What cpu adds to a group's wakeup statistics, without p's share. */
+static void cpu_wakeup_stats(const struct scheduler *sched, int cpu,
+			     const struct task *p, bool without_p,
+			     struct sg_wakeup_stats *s)
+{
+	const struct rq *rq = &sched->rqs[cpu];
+	unsigned long load = cpu_load(rq), util = cpu_util(rq);
+	unsigned int nr = rq->nr_running;
+
+	if (without_p) {
+		load -= load < p->se.avg.load_avg ? load : p->se.avg.load_avg;
+		util -= util < p->se.avg.util_avg ? util : p->se.avg.util_avg;
+		if (p->on_rq && nr)
+			nr--;
+	}
+	s->load = load;
+	s->util = util;
+	s->nr_running = nr;
+	s->idle_cpus = !nr && available_idle_cpu(sched, cpu);
+}
+
+/*
+ * update_sg_wakeup_stats(): p's own contribution does not count.  With
+ * the balancer's running sums (lb_stats.h, folded in by
+ * find_idlest_group()) a group costs O(1): the sums are the walk's
+ * figures, and in p's own group its CPU's share is swapped for the share
+ * without p (unsigned, so the swap is exact).
+ */
 static void sg_wakeup_stats(const struct scheduler *sched,
 			    const struct sched_domain *sd,
 			    const struct sd_span *g, const struct task *p,
 			    struct sg_wakeup_stats *s)
 {
+	bool adjust = p->state != TASK_NEW;
+
 	*s = (struct sg_wakeup_stats){ 0 };
 	s->weight = g->weight;
-	for (u32 i = 0; i < g->weight; i++) {
-		int cpu = g->cpus[i];
-		const struct rq *rq = &sched->rqs[cpu];
-		unsigned long load = cpu_load(rq), util = cpu_util(rq);
-		unsigned int nr = rq->nr_running;
+	if (lb_stats_on(sched)) {
+		const struct lb_sums *c = lb_stats_of(sched, g);
 
-		if (p->cpu == cpu && p->state != TASK_NEW) {
-			load -= load < p->se.avg.load_avg ? load :
-							    p->se.avg.load_avg;
-			util -= util < p->se.avg.util_avg ? util :
-							    p->se.avg.util_avg;
-			if (p->on_rq && nr)
-				nr--;
+		s->load = c->load;
+		s->util = c->util;
+		s->nr_running = c->nr_running;
+		s->capacity = c->capacity;
+		s->idle_cpus = c->idle_cpus;
+		if (adjust && p->cpu >= 0 && p->cpu < sched->nr_cpus &&
+		    lb_stats_cpu_in(sched, p->cpu, g)) {
+			struct sg_wakeup_stats all, mine;
+
+			cpu_wakeup_stats(sched, p->cpu, p, false, &all);
+			cpu_wakeup_stats(sched, p->cpu, p, true, &mine);
+			s->load += mine.load - all.load;
+			s->util += mine.util - all.util;
+			s->nr_running += mine.nr_running - all.nr_running;
+			s->idle_cpus += mine.idle_cpus - all.idle_cpus;
 		}
-		s->load += load;
-		s->util += util;
-		s->nr_running += nr;
-		s->capacity += capacity_of(sched, cpu);
-		if (!nr && available_idle_cpu(sched, cpu))
-			s->idle_cpus++;
+	} else {
+		for (u32 i = 0; i < g->weight; i++) {
+			int cpu = g->cpus[i];
+			struct sg_wakeup_stats c;
+
+			cpu_wakeup_stats(sched, cpu, p, adjust && p->cpu == cpu,
+					 &c);
+			s->load += c.load;
+			s->util += c.util;
+			s->nr_running += c.nr_running;
+			s->capacity += capacity_of(sched, cpu);
+			s->idle_cpus += c.idle_cpus;
+		}
 	}
 	s->type = group_classify(sd->imbalance_pct, s);
 	if (s->type != group_has_spare) {
@@ -425,16 +467,22 @@ static const struct sd_span *find_idlest_group(struct scheduler *sched,
 	const struct sd_span *idlest = NULL, *local = NULL;
 	struct sg_wakeup_stats ls = { 0 }, is = { 0 }, s;
 	const struct sd_span *span = sd->span;
+	bool sums = lb_stats_on(sched);
 
+	if (sums)
+		eevdf__lb_stats_flush(sched);
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
 		bool local_group = false;
 
 		if (!group_allowed(g, p))
 			continue;
-		for (u32 i = 0; i < g->weight; i++)
-			if (g->cpus[i] == this_cpu)
-				local_group = true;
+		if (sums)
+			local_group = lb_stats_cpu_in(sched, this_cpu, g);
+		else
+			for (u32 i = 0; i < g->weight; i++)
+				if (g->cpus[i] == this_cpu)
+					local_group = true;
 		sg_wakeup_stats(sched, sd, g, p, &s);
 		if (local_group) {
 			local = g;

@@ -171,6 +171,7 @@ test: deps
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
+	tests/cli_harden.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
@@ -212,6 +213,7 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_harden.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -277,6 +279,7 @@ coverage: deps-dev
 	tests/cli_trust.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_features.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_harden.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \

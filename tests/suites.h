@@ -29,5 +29,6 @@ Suite *cfs_suite(void);
 Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
+Suite *harden_suite(void);
 
 #endif

@@ -14,14 +14,22 @@
 
 #define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
 
+/*
+ * The first failure of a run is the one reported: a later one is a
+ * consequence.  The message is formatted apart from errmsg, so that it
+ * may quote errmsg itself.
+ */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 {
+	char msg[sizeof(sim->sched.errmsg)];
 	va_list ap;
 
+	if (sim->sched.error)
+		return sim->sched.error;
 	va_start(ap, fmt);
-	code = eevdf__sched_vfail(&sim->sched, code, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return code;
+	return eevdf__sched_fail(&sim->sched, code, "%s", msg);
 }
 
 /* Errors of a call that leave the simulation usable. */
@@ -1168,7 +1176,15 @@ static int step_one(struct eevdf_sim *sim)
 	u32 type = ev->type;
 	int ret = 0, holder = 0;
 
-	EEVDF_ASSERT(ev->time >= sim->sched.now);
+	/* checked arithmetic keeps every event at or after now; were one
+	 * ever earlier, the clock must not run backwards */
+	if (ev->time < sim->sched.now)
+		return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				       "internal invariant failed: an event of "
+				       "type %u at %lld ns, before the clock "
+				       "(%lld ns)",
+				       type, (long long)ev->time,
+				       (long long)sim->sched.now);
 	sim->sched.now = ev->time;
 	sim->nr_events++;
 	if (type == SEV_RATE) {

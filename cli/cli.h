@@ -21,7 +21,14 @@ enum {
 	EXIT_OK = 0,
 	EXIT_REGRESSION = 1, /* check failed / regression */
 	EXIT_USAGE = 2,	     /* usage or input error, or any failure */
+	EXIT_INTERNAL = 3,   /* a broken invariant of libeevdf: a bug */
 };
+
+/*
+ * The exit code of a failed library call rc: EXIT_INTERNAL for
+ * EEVDF_EINTERNAL, after a line asking for a bug report, else EXIT_USAGE.
+ */
+int cli_exit_code(int rc);
 
 /* A figure of one run: a report headline or a latency-table total. */
 struct cli_figure {

@@ -1150,7 +1150,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		else
 			cli_error("%s: %s", o->workload, eevdf_sim_errmsg(sim));
 		eevdf_sim_free(sim);
-		return EXIT_USAGE;
+		return cli_exit_code(rc);
 	}
 	rc = run_progress(sim, duration,
 			  !io || o->progress == 0 ? 0 :
@@ -1162,7 +1162,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 			  o->workload, eevdf_sim_now(sim),
 			  eevdf_sim_errmsg(sim), eevdf_err_name(rc));
 		eevdf_sim_free(sim);
-		return EXIT_USAGE;
+		return cli_exit_code(rc);
 	}
 	if (io && io->sink && !cli_trace_finish(io->sink)) {
 		cli_error("error writing the trace");
@@ -1198,6 +1198,7 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
+		ret = cli_exit_code(rc);
 		goto out;
 	}
 	/* the trace first: the results appear only with a complete trace */
@@ -1264,7 +1265,7 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	}
 	if (rc < 0) {
 		print_diag(&diag, o->workload, rc);
-		return EXIT_USAGE;
+		return cli_exit_code(rc);
 	}
 	if (warn)
 		cli_warn_notes(*wl);

@@ -42,6 +42,16 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cli_exit_code(int rc)
+{
+	if (rc != EEVDF_EINTERNAL)
+		return EXIT_USAGE;
+	cli_error("this is a bug in libeevdf %s: please report it with the "
+		  "workload and the command line",
+		  eevdf_version_string());
+	return EXIT_INTERNAL;
+}
+
 bool cli_check_profile(const char **kernel)
 {
 	size_t n = eevdf_profile_count();
@@ -103,7 +113,7 @@ static void usage(FILE *f)
 		"\n"
 		"Run '" PROG " COMMAND --help' for the options of a command.\n"
 		"Exit status: 0 success, 1 regression, 2 usage or input "
-		"error.\n",
+		"error, 3 a bug\nin libeevdf (an internal invariant broke).\n",
 		"help", "show this help, or 'help COMMAND' for a command's");
 }
 

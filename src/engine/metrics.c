@@ -314,7 +314,8 @@ const struct metric_snaps *eevdf__metric_snaps(const struct eevdf_sim *sim)
 	return sim->snaps;
 }
 
-static void snap_metric(struct metric *m, struct metric_snap_cell *c)
+static int snap_metric(struct eevdf_sim *sim, struct metric *m,
+		       struct metric_snap_cell *c)
 {
 	int r = 0;
 
@@ -323,7 +324,12 @@ static void snap_metric(struct metric *m, struct metric_snap_cell *c)
 	if (m->type == MET_HIST || m->type == MET_RATE)
 		r = eevdf__hist_summarize(m->all.hist, NULL, 0, &c->hist);
 	/* schbench's plist, which the summary is made for, is valid */
-	EEVDF_ASSERT(r == 0);
+	if (r)
+		return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				       "internal invariant failed: metric %s "
+				       "cannot be summarized (%s)",
+				       m->name, eevdf_err_name(r));
+	return 0;
 }
 
 static int snap_take(struct eevdf_sim *sim, struct metric_snaps *s)
@@ -352,20 +358,32 @@ static int snap_take(struct eevdf_sim *sim, struct metric_snaps *s)
 	snap->at = sim->sched.now;
 	snap->nr_cells = sim->nr_metrics;
 	for (size_t i = 0; i < sim->nr_metrics; i++)
-		snap_metric(sim->metrics[i], &snap->cells[i]);
+		if (snap_metric(sim, sim->metrics[i], &snap->cells[i]))
+			goto fail;
 	snap->nr_tasks = nt;
 	for (size_t i = 0; i < nt; i++) {
 		struct eevdf_task_stats st;
-		int r = eevdf_sim_task_stats(sim, i, &st);
 
 		/* every index below nr_tasks has its stats */
-		EEVDF_ASSERT(r == 0);
+		if (eevdf_sim_task_stats(sim, i, &st)) {
+			eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+					"internal invariant failed: no stats "
+					"for task %zu",
+					i + 1);
+			goto fail;
+		}
 		snap->tasks[i].wait_ns = (u64)st.wait_ns;
 		snap->tasks[i].delay_count = st.delay_count;
 	}
 	s->nr_task_entries += nt;
 	s->nr++;
 	return 0;
+fail:
+	free(snap->cells);
+	free(snap->tasks);
+	snap->cells = NULL;
+	snap->tasks = NULL;
+	return sim->sched.error;
 }
 
 void eevdf__metrics_snap_tick(struct eevdf_sim *sim)

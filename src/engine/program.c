@@ -674,7 +674,10 @@ static int skip_loop(struct eevdf_sim *sim, struct task *p, u32 self)
 
 	while (j != NO_LOOP && j != self)
 		j = prog->outer_closer[j];
-	EEVDF_ASSERT(j == self);
+	if (j != self)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a loop missing "
+				 "from the closers of its end");
 	p->op_phase = PH_START;
 	p->pc = pos;
 	return close_from(sim, p, prog->outer_closer[self]);
@@ -742,7 +745,7 @@ static int enter_choose(struct eevdf_sim *sim, struct task *p,
 	const struct choose_entry *tab = prog->choose_tab +
 					 prog->choose_first[p->pc];
 	u32 i = p->pc, b, end = i + 1 + op->len, lo = 0,
-	    hi = prog->choose_nr[i];
+	    hi = prog->choose_nr[i], hi0 = hi;
 	s64 total, r;
 
 	/* weights are constants (checked when the program is built) */
@@ -760,8 +763,15 @@ static int enter_choose(struct eevdf_sim *sim, struct task *p,
 		else
 			lo = mid + 1;
 	}
+	if (lo >= hi0)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a choice past the "
+				 "last branch");
 	b = tab[lo].branch;
-	EEVDF_ASSERT(b < end);
+	if (b >= end)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a branch outside "
+				 "its choose");
 	p->op_phase = PH_START;
 	if (ops[b].len) {
 		p->pc = b + 1;
@@ -1286,7 +1296,10 @@ static int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	}
 	if (p->op_phase == PH_RELOCK) {
 		/* only a block that released a mutex re-takes it */
-		EEVDF_ASSERT(m);
+		if (!m)
+			return task_fail(sim, p, EEVDF_EINTERNAL,
+					 "internal invariant failed: re-taking "
+					 "a mutex the block did not release");
 		/* handed the mutex while queued, or take it now */
 		if (m->u.mutex.owner == p)
 			return R_NEXT;
@@ -1733,7 +1746,11 @@ static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		if (p->sig_pending & (1u << sig))
 			break;
 	/* op_signal() sets bits 1..SIG_NR-1 only, and we run when one is */
-	EEVDF_ASSERT(sig < SIG_NR);
+	if (sig == SIG_NR) {
+		task_fail(sim, p, EEVDF_EINTERNAL,
+			  "internal invariant failed: a pending signal 0");
+		return true;
+	}
 	p->sig_pending &= ~(1u << sig);
 	if (p->prog->handler[sig]) {
 		p->overhead_left += sim->sched.costs.signal_deliver;

@@ -767,7 +767,13 @@ void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p)
 	}
 	/* whole: only a task that has left the ring is ever compacted */
 	old = sim->sched.tasks[sim->kept[sim->kept_head] - 1];
-	EEVDF_ASSERT(old);
+	if (!old) {
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %d left the "
+				"ring of the last exits already compacted",
+				sim->kept[sim->kept_head]);
+		return;
+	}
 	sim->kept[sim->kept_head] = p->pid;
 	sim->kept_head = (sim->kept_head + 1) % EXITS_KEPT_WHOLE;
 	old->reapable = true;
@@ -776,7 +782,13 @@ void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p)
 
 void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p)
 {
-	EEVDF_ASSERT(p->pins > 0);
+	if (!p->pins) {
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %s unpinned "
+				"more often than pinned",
+				p->name);
+		return;
+	}
 	if (!--p->pins && p->reapable)
 		reap_later(sim, p);
 }
@@ -787,7 +799,13 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	struct task_rec *r = rec_slot(sim, p->pid);
 	const struct obj_sem *self = &p->self->u.sem;
 
-	EEVDF_ASSERT(p->state == TASK_DEAD);
+	if (p->state != TASK_DEAD) {
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %s compacted "
+				"alive",
+				p->name);
+		return;
+	}
 	if (!r)
 		return; /* out of memory: it stays whole, which is only bigger */
 	r->name = p->name;

@@ -39,24 +39,36 @@ __extension__ typedef __int128 s128;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
- * Broken internal invariants are bugs, not input errors: they abort in
- * every build (a simulator that keeps going on a corrupted run queue only
- * produces plausible-looking wrong numbers).
+ * Broken internal invariants are bugs, not input errors, and the library
+ * never exits its host: where a run can reach one, the code checks it
+ * and fails the run with EEVDF_EINTERNAL and a message that names it
+ * (the event loop's clock, the interpreter, the event queue, the
+ * metrics), so that a simulator never keeps going on a corrupted state
+ * to produce plausible-looking wrong numbers.
+ *
+ * EEVDF_ASSERT states the model's own invariants, those the invariant
+ * checker (eevdf__rq_check(), config.check_invariants) also verifies as
+ * a whole: it aborts at the line that broke only in the test builds
+ * (EEVDF_TEST_ASSERTS: make asan, make clang, make coverage), where a
+ * core dump is what a failing test wants, and compiles to nothing in the
+ * library users link.
  */
 #ifdef __CPPCHECK__
 /* make lint: cppcheck takes assert(cond) to mean that cond holds from
- * there on, which EEVDF_ASSERT guarantees by aborting otherwise. */
+ * there on, which the test builds guarantee by aborting otherwise. */
 #include <assert.h>
 #define EEVDF_ASSERT(cond) assert(cond)
-#else
+#elif defined(EEVDF_TEST_ASSERTS)
 #define EEVDF_ASSERT(cond)                                                     \
 	do {                                                                   \
 		if (!(cond))                                                   \
 			eevdf__assert_fail(#cond, __FILE__, __LINE__);         \
 	} while (0)
-#endif
-
 _Noreturn void eevdf__assert_fail(const char *cond, const char *file, int line);
+#else
+/* still type-checked, never evaluated */
+#define EEVDF_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
 
 /*
  * Format a message into the caller's err buffer of errlen bytes (the

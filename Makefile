@@ -7,6 +7,7 @@
 #   make asan       the tests under -fsanitize=address,undefined
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
 #   make clang      build and test with clang
+#   make opt-check  build at -O3 and -Os with gcc and clang (-Werror)
 #   make bench      build and run the speed benchmark (never part of test)
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
@@ -76,6 +77,7 @@ CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
 .PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
+	opt-check \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -226,6 +228,23 @@ determinism: deps
 	@$(MAKE) --no-print-directory BUILD=build/O0 CFLAGS="-O0 -g" cli
 	@$(MAKE) --no-print-directory BUILD=build/O2 CFLAGS="-O2" cli
 	tests/determinism.sh build/O0/eevdf-sim build/O2/eevdf-sim
+
+# Every -O level must build warning-free (-Werror) with gcc and with clang:
+# -O3 and -Os see uninitialised paths and truncations -O2 does not.
+OPT_LEVELS := -O3 -Os
+opt-check: deps
+	@for cc in gcc clang; do \
+		if ! command -v $$cc >/dev/null; then \
+			echo "opt-check: $$cc is not installed: skipped"; \
+			continue; \
+		fi; \
+		for o in $(OPT_LEVELS); do \
+			echo "opt-check: $$cc $$o"; \
+			$(MAKE) --no-print-directory BUILD=build/opt$$o-$$cc \
+				CC=$$cc CFLAGS="$$o" all \
+				build/opt$$o-$$cc/check_eevdf || exit 1; \
+		done; \
+	done
 
 # The whole tree must also build warning-free with clang, and pass there.
 clang: deps

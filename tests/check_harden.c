@@ -167,6 +167,394 @@ START_TEST(draws_are_clamped_to_the_operand_range)
 }
 END_TEST
 
+/* API: NULL-safety ---------------------------------------------------- */
+
+/*
+ * Every getter and call of the public API with NULL where an object or
+ * an output goes: no crash, and the return its header documents.
+ */
+START_TEST(sim_api_is_null_safe)
+{
+	struct eevdf_task_stats ts;
+	struct eevdf_cpu_stats cs;
+	struct eevdf_smp_stats ss;
+	char *out = NULL;
+
+	ck_assert_int_eq(eevdf_sim_now(NULL), 0);
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(NULL), 0);
+	ck_assert_uint_eq(eevdf_sim_nr_events(NULL), 0);
+	ck_assert(!eevdf_sim_done(NULL));
+	ck_assert_str_eq(eevdf_sim_errmsg(NULL), "no simulation");
+	ck_assert_uint_eq(eevdf_sim_features(NULL), 0);
+	ck_assert_str_eq(eevdf_sim_kernel(NULL), "");
+	ck_assert_int_eq(eevdf_sim_base_slice(NULL), 0);
+	ck_assert_int_eq(eevdf_sim_nr_cpus(NULL), 0);
+	ck_assert_int_eq(eevdf_sim_hz(NULL), 0);
+	ck_assert_uint_eq(eevdf_sim_seed(NULL), 0);
+	ck_assert_int_eq(eevdf_sim_duration(NULL), 0);
+	ck_assert_str_eq(eevdf_sim_name(NULL), "");
+	ck_assert_int_eq(eevdf_sim_task_stats(NULL, 0, &ts), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_cpu_stats(NULL, 0, &cs), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_smp_stats(NULL, &ss), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_run(NULL, 1), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_step(NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_add_task(NULL, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_set_nice(NULL, 1, 0), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_set_affinity(NULL, 1, NULL, 0),
+			 EEVDF_EINVAL);
+	eevdf_sim_free(NULL);
+	eevdf_config_init(NULL);
+	ck_assert_int_eq(eevdf_config_set_features(NULL, "X", NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_config_check_features(NULL, NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_json(NULL, &out), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_csv(NULL, &out), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_json_headlines(NULL, NULL, 0, &out),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_json_run(NULL, NULL, &out),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_csv_run(NULL, NULL,
+						   EEVDF_CSV_META_NONE, &out),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_report(NULL, "pipe", NULL, NULL, &out, NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_report_metrics(NULL, NULL, NULL, &out),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_report_headlines(NULL, "pipe", NULL, NULL, NULL,
+						0, NULL, NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert(!eevdf_report_known(NULL));
+}
+END_TEST
+
+/* The same with a live simulation and NULL outputs. */
+START_TEST(sim_api_refuses_null_outputs)
+{
+	eevdf_sim *sim = new_sim();
+
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 0, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_cpu_stats(sim, 0, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_smp_stats(sim, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_json(sim, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_csv(sim, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_results_json_run(sim, NULL, NULL),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_report(sim, NULL, NULL, NULL, NULL, NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_report_metrics(sim, NULL, NULL, NULL),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_sim_new(NULL, NULL, NULL, 0), EEVDF_EINVAL);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(workload_and_machine_api_is_null_safe)
+{
+	struct eevdf_diag d;
+	struct eevdf_cpu_desc cd;
+	eevdf_workload *wl = NULL;
+	eevdf_machine *m = NULL;
+	uint64_t seed = 7;
+	char buf[64] = "x", hex[65];
+	eevdf_time t = 5;
+
+	memset(&d, 0, sizeof(d));
+	ck_assert_str_eq(eevdf_workload_name(NULL), "");
+	ck_assert_str_eq(eevdf_workload_description(NULL), "");
+	ck_assert_uint_eq(eevdf_workload_nr_notes(NULL), 0);
+	ck_assert_ptr_null(eevdf_workload_note(NULL, 0));
+	ck_assert_ptr_null(eevdf_workload_translation(NULL));
+	ck_assert_int_eq(eevdf_workload_duration(NULL), 0);
+	ck_assert_ptr_null(eevdf_workload_sha256(NULL));
+	ck_assert_ptr_null(eevdf_workload_duration_param(NULL));
+	ck_assert_uint_eq(eevdf_workload_nr_params(NULL), 0);
+	ck_assert_ptr_null(eevdf_workload_param_name(NULL, 0));
+	ck_assert_ptr_null(
+		eevdf_workload_param_value(NULL, 0, buf, sizeof(buf)));
+	ck_assert_int_eq(eevdf_workload_completed(NULL, NULL, buf, sizeof(buf)),
+			 -1);
+	ck_assert_ptr_null(eevdf_workload_machine(NULL));
+	ck_assert_ptr_null(eevdf_workload_kernel(NULL));
+	ck_assert(!eevdf_workload_seed(NULL, &seed));
+	ck_assert_uint_eq(seed, 7);
+	ck_assert_uint_eq(eevdf_workload_nr_tasks(NULL), 0);
+	ck_assert_ptr_null(eevdf_workload_task(NULL, 0));
+	ck_assert_int_eq(eevdf_workload_add_tasks(NULL, NULL, &d),
+			 EEVDF_EINVAL);
+	ck_assert_ptr_null(eevdf_workload_report_format(NULL));
+	ck_assert_uint_eq(eevdf_workload_report_also_count(NULL), 0);
+	ck_assert_ptr_null(eevdf_workload_report_also(NULL, 0));
+	ck_assert_ptr_null(eevdf_workload_report_option(NULL, "x"));
+	ck_assert_ptr_null(eevdf_workload_metric_unit(NULL, "x"));
+	eevdf_workload_free(NULL);
+	ck_assert_int_eq(eevdf_workload_parse(NULL, 5, NULL, &wl, &d),
+			 EEVDF_EINVAL);
+	ck_assert_ptr_null(wl);
+	ck_assert_int_eq(eevdf_workload_parse("{}", 2, "x", NULL, &d),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_workload_load_file(NULL, &wl, &d), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_parse_duration(NULL, 10, &t), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_parse_duration("5ns", 10, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(t, 5);
+	ck_assert_ptr_null(eevdf_diag_format(&d, NULL, 0));
+	ck_assert_ptr_eq(eevdf_diag_format(NULL, buf, sizeof(buf)), buf);
+
+	ck_assert_str_eq(eevdf_machine_name(NULL), "");
+	ck_assert_str_eq(eevdf_machine_description(NULL), "");
+	ck_assert_int_eq(eevdf_machine_nr_cpus(NULL), 0);
+	ck_assert_int_eq(eevdf_machine_hz(NULL), 0);
+	ck_assert_int_eq(eevdf_machine_nr_cores(NULL), 0);
+	ck_assert_int_eq(eevdf_machine_nr_llcs(NULL), 0);
+	ck_assert_int_eq(eevdf_machine_nr_packages(NULL), 0);
+	ck_assert_int_eq(eevdf_machine_cpu(NULL, 0, &cd), EEVDF_EINVAL);
+	ck_assert_ptr_null(eevdf_machine_clone(NULL));
+	ck_assert_int_eq(eevdf_machine_set_cost(NULL, "ipi", 1), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_set_hz(NULL, 100), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_digest(NULL, hex), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_new(NULL, &m, NULL, 0), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_new_flat(1, NULL, NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_parse(NULL, 5, NULL, &m, &d),
+			 EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_machine_load_file(NULL, &m, &d), EEVDF_EINVAL);
+	eevdf_machine_free(NULL);
+
+	ck_assert_int_eq(eevdf_feature_index(NULL), -1);
+	ck_assert_ptr_null(eevdf_feature_name(100000));
+	ck_assert_ptr_null(eevdf_profile_name(100000));
+	ck_assert_ptr_null(eevdf_profile_description(100000));
+	ck_assert_ptr_null(eevdf_profile_for_release(NULL, NULL, 0));
+	ck_assert_int_eq(eevdf_profile_features(NULL, NULL), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_features_parse(NULL, NULL, NULL, NULL, 0),
+			 EEVDF_EINVAL);
+	ck_assert_ptr_null(eevdf_report_info(100000));
+}
+END_TEST
+
+/* API: errors, re-entry, limits --------------------------------------- */
+
+static const struct eevdf_op hog_ms[] = {
+	{ EEVDF_OP_LOOP, 0, 0, 1 },
+	{ EEVDF_OP_RUN, MS, 0, 0 },
+};
+
+static const struct eevdf_task_spec hog_spec = { .name = "hog",
+						 .program = hog_ms,
+						 .nr_ops = 2 };
+
+START_TEST(every_error_sets_errmsg)
+{
+	eevdf_sim *sim = new_sim();
+	int cpus[] = { 5 };
+
+	ck_assert_int_eq(eevdf_sim_add_task(sim, NULL), EEVDF_EINVAL);
+	ck_assert_str_eq(eevdf_sim_errmsg(sim), "no task spec (NULL)");
+	ck_assert_int_eq(eevdf_sim_set_nice(sim, 9, 0), EEVDF_EINVAL);
+	ck_assert_str_eq(eevdf_sim_errmsg(sim), "no task with pid 9");
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &hog_spec), 1);
+	ck_assert_int_eq(eevdf_sim_set_affinity(sim, 1, cpus, 1), EEVDF_EINVAL);
+	ck_assert_str_eq(eevdf_sim_errmsg(sim),
+			 "cpu 5 is not on this 1-CPU machine");
+	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, MS), EEVDF_EINVAL);
+	ck_assert_str_eq(eevdf_sim_errmsg(sim),
+			 "cannot run back to 1000000 ns from 10000000 ns");
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/* After a failed run, a change is refused and the failure's message is
+ * still there to read. */
+START_TEST(a_failed_run_keeps_its_message)
+{
+	static const struct eevdf_op loop[] = {
+		{ EEVDF_OP_LOOP, 0, 0, 1 },
+		{ EEVDF_OP_SLEEP, PETA, 0, 0 },
+	};
+	struct eevdf_task_spec l = { .name = "l",
+				     .program = loop,
+				     .nr_ops = 2 };
+	eevdf_sim *sim = new_sim();
+
+	/* the run of a_run_stops_at_time_max_with_an_error */
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &l), 1);
+	ck_assert_int_eq(eevdf_sim_run(sim, INT64_MAX), EEVDF_ERANGE);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &hog_spec), EEVDF_EMISUSE);
+	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(sim),
+				     "eevdf_sim_add_task() after the "
+				     "simulation failed: task l: op 1: a "
+				     "sleep of 1000000000000000 ns"));
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+struct reentry {
+	eevdf_sim *sim;
+	eevdf_workload *wl;
+	int calls;
+	int rc[6];
+	eevdf_time now_before, now_after;
+};
+
+static void reenter(void *ud, const struct eevdf_trace_event *ev)
+{
+	struct reentry *r = ud;
+	struct eevdf_diag d;
+	int cpus[] = { 0 };
+
+	if (r->calls || ev->time < 5 * MS)
+		return;
+	r->calls++;
+	r->now_before = eevdf_sim_now(r->sim);
+	r->rc[0] = eevdf_sim_run(r->sim, 100 * MS);
+	r->rc[1] = eevdf_sim_step(r->sim);
+	r->rc[2] = eevdf_sim_add_task(r->sim, &hog_spec);
+	r->rc[3] = eevdf_sim_set_nice(r->sim, 1, 5);
+	r->rc[4] = eevdf_sim_set_affinity(r->sim, 1, cpus, 1);
+	r->rc[5] = eevdf_workload_add_tasks(r->wl, r->sim, &d);
+	r->now_after = eevdf_sim_now(r->sim);
+}
+
+/*
+ * The trace callback runs inside an event: every call that would change
+ * or advance the simulation is refused with EEVDF_EBUSY, the clock does
+ * not move, and the run goes on to its end.
+ */
+START_TEST(callbacks_cannot_reenter_the_run)
+{
+	static const char text[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"name\": \"w\", "
+		"\"tasks\": [{\"name\": \"a\", \"program\": [{\"run\": "
+		"\"1ms\"}]}]}";
+	struct reentry r;
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(eevdf_workload_parse(text, sizeof(text) - 1, "w",
+					      &r.wl, &d),
+			 0);
+	eevdf_config_init(&cfg);
+	cfg.trace = reenter;
+	cfg.trace_ud = &r;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &r.sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(r.sim, &hog_spec), 1);
+	/* the first trace event at 5 ms or later reenters */
+	ck_assert_int_eq(eevdf_sim_run(r.sim, 20 * MS), 0);
+	ck_assert_int_eq(r.calls, 1);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(r.rc[i], EEVDF_EBUSY);
+	ck_assert_int_eq(r.now_before, r.now_after);
+	ck_assert_int_eq(eevdf_sim_now(r.sim), 20 * MS);
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(r.sim), 1);
+	/* usable again once the run returned */
+	ck_assert_int_eq(eevdf_sim_set_nice(r.sim, 1, 5), 0);
+	eevdf_sim_free(r.sim);
+	eevdf_workload_free(r.wl);
+}
+END_TEST
+
+static uint64_t events_of_a_run(uint64_t max_events)
+{
+	struct eevdf_config cfg;
+	eevdf_sim *sim;
+	uint64_t n;
+	int rc;
+
+	eevdf_config_init(&cfg);
+	cfg.max_events = max_events;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &hog_spec), 1);
+	rc = eevdf_sim_run(sim, 50 * MS);
+	n = eevdf_sim_nr_events(sim);
+	if (rc) {
+		ck_assert_int_eq(rc, EEVDF_ELIMIT);
+		ck_assert_ptr_nonnull(
+			strstr(eevdf_sim_errmsg(sim), "limit of"));
+		n = ~n; /* tell a limited run apart */
+	}
+	eevdf_sim_free(sim);
+	return n;
+}
+
+/* max_events: a run of exactly that many events passes, one fewer
+ * stops it after max_events events. */
+START_TEST(max_events_is_exact)
+{
+	uint64_t e = events_of_a_run(0);
+
+	ck_assert_uint_gt(e, 10);
+	ck_assert_uint_eq(events_of_a_run(e), e);
+	ck_assert_uint_eq(events_of_a_run(e + 1), e);
+	ck_assert_uint_eq(~events_of_a_run(e - 1), e - 1);
+	ck_assert_uint_eq(~events_of_a_run(3), 3);
+}
+END_TEST
+
+struct prog_count {
+	int calls, stop_at;
+	uint64_t last;
+};
+
+static int count_progress(void *ud, const eevdf_sim *sim)
+{
+	struct prog_count *c = ud;
+
+	c->calls++;
+	c->last = eevdf_sim_nr_events(sim);
+	return c->calls == c->stop_at;
+}
+
+/*
+ * The progress callback runs every progress_every events, before the
+ * next one: a run of E events calls it floor((E - 1) / 10) times at
+ * every 10 (it is not called when no event is left).  Returning 0 leaves
+ * the results byte-identical; non-zero stops the run after that many
+ * events with EEVDF_ECANCELED.
+ */
+START_TEST(progress_callback_is_deterministic_and_can_stop)
+{
+	struct prog_count c = { 0, 0, 0 };
+	struct eevdf_config cfg;
+	eevdf_sim *a, *b;
+	char *ja, *jb;
+	uint64_t e;
+
+	eevdf_config_init(&cfg);
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &a, NULL, 0), 0);
+	cfg.progress = count_progress;
+	cfg.progress_ud = &c;
+	cfg.progress_every = 10;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &b, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(a, &hog_spec), 1);
+	ck_assert_int_eq(eevdf_sim_add_task(b, &hog_spec), 1);
+	ck_assert_int_eq(eevdf_sim_run(a, 50 * MS), 0);
+	ck_assert_int_eq(eevdf_sim_run(b, 50 * MS), 0);
+	e = eevdf_sim_nr_events(a);
+	ck_assert_uint_eq(eevdf_sim_nr_events(b), e);
+	ck_assert_int_eq(c.calls, (int)((e - 1) / 10));
+	ck_assert_uint_eq(c.last, (e - 1) / 10 * 10);
+	ck_assert_int_eq(eevdf_sim_results_json(a, &ja), 0);
+	ck_assert_int_eq(eevdf_sim_results_json(b, &jb), 0);
+	ck_assert_str_eq(ja, jb);
+	free(ja);
+	free(jb);
+	eevdf_sim_free(a);
+	eevdf_sim_free(b);
+
+	c.calls = 0;
+	c.stop_at = 3;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &b, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(b, &hog_spec), 1);
+	ck_assert_int_eq(eevdf_sim_run(b, 50 * MS), EEVDF_ECANCELED);
+	ck_assert_uint_eq(eevdf_sim_nr_events(b), 30);
+	ck_assert_ptr_nonnull(strstr(eevdf_sim_errmsg(b), "after 30 events"));
+	ck_assert_int_eq(eevdf_sim_run(b, 50 * MS), EEVDF_ECANCELED);
+	eevdf_sim_free(b);
+}
+END_TEST
+
 Suite *harden_suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -177,6 +565,16 @@ Suite *harden_suite(void)
 	tcase_add_test(tc, a_run_stops_at_time_max_with_an_error);
 	tcase_add_test(tc, an_event_before_the_clock_is_an_internal_error);
 	tcase_add_test(tc, draws_are_clamped_to_the_operand_range);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("api");
+	tcase_add_test(tc, sim_api_is_null_safe);
+	tcase_add_test(tc, sim_api_refuses_null_outputs);
+	tcase_add_test(tc, workload_and_machine_api_is_null_safe);
+	tcase_add_test(tc, every_error_sets_errmsg);
+	tcase_add_test(tc, a_failed_run_keeps_its_message);
+	tcase_add_test(tc, callbacks_cannot_reenter_the_run);
+	tcase_add_test(tc, max_events_is_exact);
+	tcase_add_test(tc, progress_callback_is_deterministic_and_can_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -110,6 +110,13 @@ EEVDF_API int eevdf_workload_load_file(const char *path, eevdf_workload **out,
 /* NULL is a no-op. */
 EEVDF_API void eevdf_workload_free(eevdf_workload *wl);
 
+/*
+ * The getters of a workload accept NULL: eevdf_workload_name() and
+ * eevdf_workload_description() then return "", the other pointers NULL,
+ * counts and durations 0, eevdf_workload_seed() false and
+ * eevdf_workload_completed() -1.
+ */
+
 /* The workload's "name" and "description" (never NULL; may be ""). */
 EEVDF_API const char *eevdf_workload_name(const eevdf_workload *wl);
 EEVDF_API const char *eevdf_workload_description(const eevdf_workload *wl);

@@ -50,6 +50,8 @@ static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 
 void eevdf_config_init(struct eevdf_config *cfg)
 {
+	if (!cfg)
+		return;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->seed = 1;
 	cfg->nr_cpus = 1;
@@ -269,6 +271,14 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	snprintf(sim->name, sizeof(sim->name), "%s",
 		 cfg->name ? cfg->name : "");
 	sim->check_invariants = cfg->check_invariants;
+	sim->max_events = cfg->max_events;
+	sim->progress = cfg->progress;
+	sim->progress_ud = cfg->progress_ud;
+	sim->progress_every = cfg->progress_every ? cfg->progress_every : 65536;
+	sim->next_progress = cfg->progress ? sim->progress_every : UINT64_MAX;
+	sim->next_check = sim->next_progress;
+	if (sim->max_events && sim->max_events < sim->next_check)
+		sim->next_check = sim->max_events;
 	sim->sched.trace = cfg->trace;
 	sim->sched.trace_ud = cfg->trace_ud;
 	sim->sched.ttwu_waker = -1;
@@ -891,18 +901,40 @@ static int shared_program(struct eevdf_sim *sim, const struct eevdf_op *ops,
 	return 0;
 }
 
+/*
+ * The checks every call that changes a simulation makes first: not from
+ * its own callbacks (EEVDF_EBUSY), not after a failed run (EEVDF_EMISUSE,
+ * the failure's message kept in errmsg).  0 when the call may go on.
+ */
+static int sim_mutable(struct eevdf_sim *sim, const char *call)
+{
+	if (sim->running)
+		return sim_reject(sim, EEVDF_EBUSY,
+				  "%s called from a callback of the running "
+				  "simulation",
+				  call);
+	if (sim->sched.error) {
+		char was[sizeof(sim->sched.errmsg)];
+
+		snprintf(was, sizeof(was), "%s", sim->sched.errmsg);
+		return sim_reject(sim, EEVDF_EMISUSE,
+				  "%s after the simulation failed: %s", call,
+				  was);
+	}
+	return 0;
+}
+
 int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 {
 	struct program *prog;
 	int ret;
 
-	if (!sim || !spec)
+	if (!sim)
 		return EEVDF_EINVAL;
-	if (sim->sched.error)
-		return sim_reject(sim, EEVDF_EMISUSE,
-				  "the simulation failed "
-				  "earlier: %s",
-				  eevdf_strerror(sim->sched.error));
+	if ((ret = sim_mutable(sim, "eevdf_sim_add_task()")))
+		return ret;
+	if (!spec)
+		return sim_reject(sim, EEVDF_EINVAL, "no task spec (NULL)");
 	if (sim->sched.nr_tasks >= EEVDF_MAX_TASKS)
 		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
 				  EEVDF_MAX_TASKS);
@@ -919,6 +951,8 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 {
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_set_nice()");
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
 		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d",
 				  pid);
@@ -945,6 +979,8 @@ int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus, size_t nr)
 
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_set_affinity()");
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
 		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d",
 				  pid);
@@ -1233,17 +1269,52 @@ static int step_one(struct eevdf_sim *sim)
 	return ret;
 }
 
+/*
+ * The limits, when the event count says one is due: max_events reached,
+ * or the progress callback's turn (it may stop the run).  0 to go on.
+ */
+static int check_limits(struct eevdf_sim *sim)
+{
+	if (sim->max_events && sim->nr_events >= sim->max_events)
+		return eevdf__sim_fail(sim, EEVDF_ELIMIT,
+				       "the run reached its limit of %llu "
+				       "events (max_events) at %lld ns",
+				       (unsigned long long)sim->max_events,
+				       (long long)sim->sched.now);
+	if (sim->progress && sim->nr_events >= sim->next_progress) {
+		sim->next_progress += sim->progress_every;
+		if (sim->progress(sim->progress_ud, sim))
+			return eevdf__sim_fail(
+				sim, EEVDF_ECANCELED,
+				"the progress callback stopped "
+				"the run at %lld ns, after %llu "
+				"events",
+				(long long)sim->sched.now,
+				(unsigned long long)sim->nr_events);
+	}
+	sim->next_check = sim->next_progress;
+	if (sim->max_events && sim->max_events < sim->next_check)
+		sim->next_check = sim->max_events;
+	return 0;
+}
+
 int eevdf_sim_step(eevdf_sim *sim)
 {
 	int ret;
 
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_step()");
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (sim->ended || !eevdf__eventq_peek(&sim->sched.evq))
 		return 0;
+	if (sim->nr_events >= sim->next_check && (ret = check_limits(sim)))
+		return ret;
+	sim->running = true;
 	ret = step_one(sim);
+	sim->running = false;
 	return ret ? ret : 1;
 }
 
@@ -1265,6 +1336,8 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_run()");
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (until < sim->sched.now)
@@ -1274,8 +1347,14 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 				  (long long)until, (long long)sim->sched.now);
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until) {
-		int ret = step_one(sim);
+		int ret;
 
+		if (sim->nr_events >= sim->next_check &&
+		    (ret = check_limits(sim)))
+			return ret;
+		sim->running = true;
+		ret = step_one(sim);
+		sim->running = false;
 		if (ret)
 			return ret;
 	}
@@ -1291,7 +1370,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 eevdf_time eevdf_sim_now(const eevdf_sim *sim)
 {
-	return sim->sched.now;
+	return sim ? sim->sched.now : 0;
 }
 
 int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
@@ -1304,13 +1383,13 @@ int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
 
 uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
 {
-	return sim->nr_events;
+	return sim ? sim->nr_events : 0;
 }
 
 bool eevdf_sim_done(const eevdf_sim *sim)
 {
-	return sim->ended ||
-	       (sim->sched.nr_tasks && sim->nr_exited == sim->sched.nr_tasks);
+	return sim && (sim->ended || (sim->sched.nr_tasks &&
+				      sim->nr_exited == sim->sched.nr_tasks));
 }
 
 const char *eevdf_sim_errmsg(const eevdf_sim *sim)
@@ -1322,47 +1401,47 @@ const char *eevdf_sim_errmsg(const eevdf_sim *sim)
 
 uint64_t eevdf_sim_features(const eevdf_sim *sim)
 {
-	return sim->sched.sp.features;
+	return sim ? sim->sched.sp.features : 0;
 }
 
 const char *eevdf_sim_kernel(const eevdf_sim *sim)
 {
-	return sim->sched.sp.profile->name;
+	return sim ? sim->sched.sp.profile->name : "";
 }
 
 eevdf_time eevdf_sim_base_slice(const eevdf_sim *sim)
 {
-	return (eevdf_time)sim->sched.sp.sysctl_sched_base_slice;
+	return sim ? (eevdf_time)sim->sched.sp.sysctl_sched_base_slice : 0;
 }
 
 int eevdf_sim_nr_cpus(const eevdf_sim *sim)
 {
-	return sim->sched.nr_cpus;
+	return sim ? sim->sched.nr_cpus : 0;
 }
 
 int eevdf_sim_hz(const eevdf_sim *sim)
 {
-	return sim->sched.hz;
+	return sim ? sim->sched.hz : 0;
 }
 
 uint64_t eevdf_sim_seed(const eevdf_sim *sim)
 {
-	return sim->seed;
+	return sim ? sim->seed : 0;
 }
 
 eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
 {
-	return sim->duration;
+	return sim ? sim->duration : 0;
 }
 
 const char *eevdf_sim_name(const eevdf_sim *sim)
 {
-	return sim->name;
+	return sim ? sim->name : "";
 }
 
 size_t eevdf_sim_nr_tasks(const eevdf_sim *sim)
 {
-	return sim->sched.nr_tasks;
+	return sim ? sim->sched.nr_tasks : 0;
 }
 
 /* The counters of struct task_stats as a results row has them. */

@@ -101,7 +101,16 @@ struct eevdf_sim {
 	size_t nr_exited;
 
 	bool check_invariants;
+	bool running;	    /* inside eevdf_sim_run() or _step(): EBUSY */
 	uint64_t nr_events; /* events run so far */
+	/* limits: max_events (0: none), the progress callback */
+	uint64_t max_events;
+	eevdf_progress_fn progress;
+	void *progress_ud;
+	uint64_t progress_every;
+	/* the next event count at which one of them is due (UINT64_MAX:
+	 * none), so that the loop pays one compare per event for both */
+	uint64_t next_check, next_progress;
 
 	/*
 	 * Programs built from public op arrays, shared by every task added

@@ -1215,7 +1215,7 @@ static int parse_cpus(struct rt *t, const cJSON *v)
 /* The custom slice from dl-runtime (us), clamped as the kernel does. */
 static int parse_slice(struct rt *t, const cJSON *v, s64 *out)
 {
-	s64 us;
+	s64 us = 0; /* set when r is 0; gcc -O3 cannot see it */
 	char b[512];
 	int r = get_us(t, v, &us);
 
@@ -1432,7 +1432,7 @@ static int ev_timer(struct rt *t, const cJSON *v, cJSON *body, u64 *bound)
 	bool unique;
 	cJSON *op;
 	size_t old;
-	s64 period;
+	s64 period = 0; /* set on every path that uses it (gcc -O3) */
 	int r;
 
 	if ((r = check_keys(t, v, keys, ARRAY_SIZE(keys),
@@ -1484,7 +1484,7 @@ static int ev_memrun(struct rt *t, const cJSON *v, s64 *bytes)
 	static const char *const keys[] = { "type",   "size",	 "count",
 					    "stride", "pattern", "ref" };
 	const cJSON *m;
-	s64 size, count = 1;
+	s64 size = 0, count = 1; /* size: set where used (gcc -O3) */
 	size_t old;
 	int r;
 

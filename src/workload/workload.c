@@ -1113,7 +1113,9 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 			 "%s %s: cpu %d is not on this "
 			 "%d-CPU machine",
 			 what, t->name, t->cpus[k], sim->sched.nr_cpus);
-		snprintf(where, sizeof(where), "%s.cpus", path);
+		/* cut at WL_PATH_MAX, as every path is */
+		if (snprintf(where, sizeof(where), "%s.cpus", path) < 0)
+			where[0] = '\0';
 		return setup_fail(wl, diag, where, EEVDF_EINVAL, msg);
 	}
 	return 0;
@@ -1192,6 +1194,10 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 		diag = &scratch;
 	if (!wl || !sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return setup_fail(wl, diag, "", EEVDF_EBUSY,
+				  "called from a callback of the running "
+				  "simulation");
 	if (sim->sched.error)
 		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
 				  "the simulation failed earlier");

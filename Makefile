@@ -169,6 +169,7 @@ test: deps
 	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
 	tests/layout.sh
+	tests/alloc_check.sh $(STATIC)
 	tests/golden.sh $(CLI)
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)

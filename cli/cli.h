@@ -25,10 +25,46 @@ enum {
 };
 
 /*
- * The exit code of a failed library call rc: EXIT_INTERNAL for
- * EEVDF_EINTERNAL, after a line asking for a bug report, else EXIT_USAGE.
+ * The exit code of a failed library call rc whose message was msg (may be
+ * NULL): EXIT_INTERNAL for EEVDF_EINTERNAL, after a line asking for a bug
+ * report; else EXIT_USAGE, after a line naming the option that raises a
+ * limit the call reached.
  */
-int cli_exit_code(int rc);
+int cli_exit_code(int rc, const char *msg);
+
+/*
+ * The limits of a run (cli/limits.c), the options that set them
+ * (--max-events, --max-wall, --max-memory, --max-input, --max-depth,
+ * --max-ops; 0 is no limit) and their defaults, which no shipped workload
+ * reaches: blogbench, the busiest, runs 0.93e9 events in a minute here.
+ */
+#define CLI_MAX_EVENTS 4000000000ull
+#define CLI_MAX_WALL (3600 * EEVDF_NSEC_PER_SEC)
+
+struct cli_limits {
+	uint64_t max_events; /* 0: none */
+	eevdf_time max_wall; /* 0: none */
+	uint64_t max_memory; /* bytes, 0: none */
+	size_t max_input;    /* 0: the library's default; SIZE_MAX: none */
+	int max_depth;	     /* 0: the library's default */
+	uint64_t max_ops;    /* 0: the library's default; UINT64_MAX: none */
+};
+
+void cli_limits_init(struct cli_limits *l);
+/* Set the limit of option opt ("--max-events") from arg: 0, or -1 after
+ * printing why arg is wrong. */
+int cli_limits_option(struct cli_limits *l, const char *opt, const char *arg);
+/* The loader's limits into o. */
+void cli_limits_load(const struct cli_limits *l, struct eevdf_load_opts *o);
+/* Arm the run's limits: memory now, events and wall clock through cfg. */
+void cli_limits_run(const struct cli_limits *l, struct eevdf_config *cfg);
+/* Arm only the memory limit (loading, before the run). */
+void cli_limits_memory(const struct cli_limits *l);
+/* After a failure rc with message msg: the line naming the limit's
+ * option, when a limit is why. */
+void cli_limits_explain(int rc, const char *msg);
+/* The counting allocator of libeevdf and cJSON: first thing in main(). */
+void cli_memory_install(void);
 
 /* A figure of one run: a report headline or a latency-table total. */
 struct cli_figure {

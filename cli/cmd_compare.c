@@ -78,6 +78,12 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'r' },
 	{ "report", required_argument, NULL, 'r' },
 	{ "features-allow-absent", no_argument, NULL, 'r' },
+	{ "max-events", required_argument, NULL, 'r' },
+	{ "max-wall", required_argument, NULL, 'r' },
+	{ "max-memory", required_argument, NULL, 'r' },
+	{ "max-input", required_argument, NULL, 'r' },
+	{ "max-depth", required_argument, NULL, 'r' },
+	{ "max-ops", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -125,11 +131,14 @@ static void compare_usage(FILE *f)
 		"\n"
 		"The run options --duration, --cpus, --kernel, --param, "
 		"--features, --hz,\n"
-		"--input, --report and --features-allow-absent may be given "
-		"to compare\n"
-		"directly: they apply to both configurations, as in --opts, "
-		"before\n"
-		"--a and --b (whose options win, as later ones do in run).\n"
+		"--input, --report, --features-allow-absent and the limits "
+		"--max-events,\n"
+		"--max-wall, --max-memory, --max-input, --max-depth and "
+		"--max-ops may be\n"
+		"given to compare directly: they apply to both "
+		"configurations, as in\n"
+		"--opts, before --a and --b (whose options win, as later ones "
+		"do in run).\n"
 		"\n"
 		"OPTIONS are split at blanks; quote with '...' or \"...\".  "
 		"--seed and\n"

@@ -50,6 +50,7 @@ struct run_opts {
 	bool have_window;
 	enum eevdf_csv_meta csv_meta; /* --csv-meta */
 	int progress; /* --progress 1, --no-progress 0, -1: on a terminal */
+	struct cli_limits limits; /* --max-events, --max-wall, ... */
 	/* the command line the results record: argv as given, or what
 	 * rerun replays (argv[0] is always PROG) */
 	char **argv;
@@ -86,6 +87,12 @@ static const struct option long_opts[] = {
 	{ "csv-meta", required_argument, NULL, 'C' },
 	{ "progress", no_argument, NULL, 'g' },
 	{ "no-progress", no_argument, NULL, 'G' },
+	{ "max-events", required_argument, NULL, 'X' },
+	{ "max-wall", required_argument, NULL, 'X' },
+	{ "max-memory", required_argument, NULL, 'X' },
+	{ "max-input", required_argument, NULL, 'X' },
+	{ "max-depth", required_argument, NULL, 'X' },
+	{ "max-ops", required_argument, NULL, 'X' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -172,9 +179,27 @@ static void run_usage(FILE *f)
 		"                    WORKLOAD.json (auto: rt-app when its "
 		"\"tasks\" is\n"
 		"                    an object and it has no \"format\")\n"
+		"Limits (0: none; a run that reaches one fails, naming it):\n"
+		"  --max-events N    events of the run (default %llu)\n"
+		"  --max-wall D      wall-clock time of the run (default %llds)\n"
+		"  --max-memory SIZE memory of the simulation, e.g. 512M, 8G "
+		"(default\n"
+		"                    4G, or half the machine's memory when "
+		"less)\n"
+		"  --max-input SIZE  size of the workload and machine files "
+		"(default %lluM)\n"
+		"  --max-depth N     JSON nesting of the files (default %d, at "
+		"most %d)\n"
+		"  --max-ops N       op slots of the tasks, the sum of their "
+		"programs'\n"
+		"                    lengths (default %llu)\n"
 		"  -h, --help        show this help\n",
 		EEVDF_MAX_CPUS, eevdf_profile_default(), DEFAULT_SEED,
-		EEVDF_HZ_MIN, EEVDF_HZ_MAX);
+		EEVDF_HZ_MIN, EEVDF_HZ_MAX, (unsigned long long)CLI_MAX_EVENTS,
+		(long long)(CLI_MAX_WALL / EEVDF_NSEC_PER_SEC),
+		(unsigned long long)(EEVDF_LOAD_MAX_INPUT >> 20),
+		EEVDF_LOAD_MAX_DEPTH, EEVDF_LOAD_MAX_DEPTH_TOP,
+		(unsigned long long)EEVDF_LOAD_MAX_OPS);
 }
 
 /*
@@ -314,12 +339,21 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			 struct eevdf_config *cfg)
 {
 	char err[4096];
-	int c;
+	int c, li = -1;
 
 	opterr = 0;
 	optind = 0; /* full reinitialisation (GNU and musl) */
-	while ((c = getopt_long(argc, argv, ":ho:q", long_opts, NULL)) != -1) {
+	cli_limits_init(&o->limits);
+	while ((c = getopt_long(argc, argv, ":ho:q", long_opts, &li)) != -1) {
 		switch (c) {
+		case 'X': {
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "--%s", long_opts[li].name);
+			if (cli_limits_option(&o->limits, opt, optarg))
+				return EXIT_USAGE;
+			break;
+		}
 		case 'M':
 			o->machine_file = optarg;
 			break;
@@ -1133,6 +1167,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	}
 	if (io && !io_open(io, o, cfg))
 		return EXIT_USAGE;
+	cli_limits_run(&o->limits, cfg);
 
 	rc = eevdf_sim_new(cfg, &sim, err, sizeof(err));
 	if (rc < 0) {
@@ -1149,8 +1184,9 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 			print_diag(&diag, o->workload, rc);
 		else
 			cli_error("%s: %s", o->workload, eevdf_sim_errmsg(sim));
+		rc = cli_exit_code(rc, eevdf_sim_errmsg(sim));
 		eevdf_sim_free(sim);
-		return cli_exit_code(rc);
+		return rc;
 	}
 	rc = run_progress(sim, duration,
 			  !io || o->progress == 0 ? 0 :
@@ -1161,8 +1197,9 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
 			  o->workload, eevdf_sim_now(sim),
 			  eevdf_sim_errmsg(sim), eevdf_err_name(rc));
+		rc = cli_exit_code(rc, eevdf_sim_errmsg(sim));
 		eevdf_sim_free(sim);
-		return cli_exit_code(rc);
+		return rc;
 	}
 	if (io && io->sink && !cli_trace_finish(io->sink)) {
 		cli_error("error writing the trace");
@@ -1198,7 +1235,7 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
-		ret = cli_exit_code(rc);
+		ret = cli_exit_code(rc, NULL);
 		goto out;
 	}
 	/* the trace first: the results appear only with a complete trace */
@@ -1229,9 +1266,11 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	};
 	struct eevdf_diag diag;
 	const eevdf_machine *own;
-	char err[256];
+	char err[256], buf[1024];
 	int rc;
 
+	cli_limits_load(&o->limits, &lopts);
+	cli_limits_memory(&o->limits);
 	if (o->machine_file) {
 		if (!cli_load_machine("--machine", o->machine_file,
 				      &o->machine))
@@ -1248,8 +1287,18 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	if (strcmp(o->workload, "-") == 0) {
 		/* run -: the workload on standard input (relative machine
 		 * paths then start from the current directory) */
-		char *text = cli_read_stdin((size_t)64 << 20);
+		size_t max = o->limits.max_input ? o->limits.max_input :
+						   EEVDF_LOAD_MAX_INPUT;
+		char *text = cli_read_stdin(max);
 
+		if (!text && errno == EFBIG) {
+			cli_error(
+				"-: standard input is larger than the limit "
+				"of %zu bytes: --max-input SIZE raises it (0: "
+				"no limit)",
+				max);
+			return EXIT_USAGE;
+		}
 		if (!text) {
 			cli_error("-: cannot read the workload from standard "
 				  "input: %s",
@@ -1265,7 +1314,8 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	}
 	if (rc < 0) {
 		print_diag(&diag, o->workload, rc);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, eevdf_diag_format(&diag, buf,
+							   sizeof(buf)));
 	}
 	if (warn)
 		cli_warn_notes(*wl);

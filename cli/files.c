@@ -6,6 +6,7 @@
  * baseline, validate's format sniffing).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ static int read_stream(FILE *f, size_t max, char **out, size_t *outlen)
 		if (len + 1 >= cap) {
 			cap = cap ? 2 * cap : 65536;
 			/* one byte over max is enough to know it is too big */
-			if (cap > max + 2)
+			if (max < SIZE_MAX - 1 && cap > max + 2)
 				cap = max + 2;
 			if (!(nb = realloc(buf, cap))) {
 				free(buf);
@@ -168,15 +169,37 @@ static int read_stream(FILE *f, size_t max, char **out, size_t *outlen)
 	return 0;
 }
 
-/* The whole of path, NUL-terminated, into *out and *outlen; 0 or errno. */
+/*
+ * The whole of the regular file path, NUL-terminated, into *out and
+ * *outlen; 0 or an errno (EISDIR for a directory, EINVAL for another
+ * file that is not regular).  A FIFO opens without waiting for a writer
+ * (O_NONBLOCK) and is refused, as the library refuses it: reading it
+ * could block for ever.
+ */
 static int read_all(const char *path, size_t max, char **out, size_t *outlen)
 {
-	FILE *f = fopen(path, "rb");
-	int err;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+	FILE *f;
 
 	*out = NULL;
-	if (!f)
+	if (fd < 0)
 		return errno;
+	if (fstat(fd, &st) != 0) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    !(f = fdopen(fd, "rb"))) {
+		err = errno;
+		close(fd);
+		return err;
+	}
 	err = read_stream(f, max, out, outlen);
 	fclose(f);
 	return err;

@@ -42,10 +42,12 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_exit_code(int rc)
+int cli_exit_code(int rc, const char *msg)
 {
-	if (rc != EEVDF_EINTERNAL)
+	if (rc != EEVDF_EINTERNAL) {
+		cli_limits_explain(rc, msg);
 		return EXIT_USAGE;
+	}
 	cli_error("this is a bug in libeevdf %s: please report it with the "
 		  "workload and the command line",
 		  eevdf_version_string());
@@ -162,6 +164,8 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 	const char *arg;
 
+	/* before anything allocates: what it counts must be its own */
+	cli_memory_install();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -555,6 +555,184 @@ START_TEST(progress_callback_is_deterministic_and_can_stop)
 }
 END_TEST
 
+/* The allocator hook and the load limits ------------------------------- */
+
+/*
+ * This file includes the library's internal headers, which map malloc()
+ * and free() onto the library's allocator (lib/internal.h): the C
+ * library's own are (malloc) and (free) here.
+ */
+
+struct counting {
+	long allocs, frees, live;
+	long fail_at; /* 0: never; n: the n-th allocation fails */
+};
+
+static struct counting counter;
+
+static void *count_malloc(void *ud, size_t size)
+{
+	struct counting *c = ud;
+
+	if (c->fail_at && ++c->allocs == c->fail_at)
+		return NULL;
+	if (!c->fail_at)
+		c->allocs++;
+	c->live++;
+	return (malloc)(size);
+}
+
+static void *count_realloc(void *ud, void *ptr, size_t size)
+{
+	struct counting *c = ud;
+
+	if (c->fail_at && ++c->allocs == c->fail_at)
+		return NULL;
+	if (!c->fail_at)
+		c->allocs++;
+	return (realloc)(ptr, size);
+}
+
+static void count_free(void *ud, void *ptr)
+{
+	struct counting *c = ud;
+
+	c->frees++;
+	c->live--;
+	(free)(ptr);
+}
+
+static const struct eevdf_allocator counting_alloc = { count_malloc,
+						       count_realloc,
+						       count_free, &counter };
+
+static const char small_wl[] =
+	"{\"format\": \"eevdf-sim-workload/1\", \"name\": \"w\", "
+	"\"duration\": \"20ms\", \"tasks\": [{\"name\": \"a\", \"count\": 3, "
+	"\"program\": [{\"loop\": {\"body\": [{\"run\": \"1ms\"}, "
+	"{\"sleep\": \"1ms\"}]}}]}]}";
+
+/* Load, run and report small_wl: 0, or the first error. */
+static int load_run_report(void)
+{
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	eevdf_sim *sim = NULL;
+	char *json = NULL;
+	int rc;
+
+	rc = eevdf_workload_parse(small_wl, sizeof(small_wl) - 1, "w", &wl, &d);
+	if (!rc) {
+		eevdf_config_init(&cfg);
+		rc = eevdf_sim_new(&cfg, &sim, NULL, 0);
+	}
+	if (!rc)
+		rc = eevdf_workload_add_tasks(wl, sim, &d);
+	if (!rc)
+		rc = eevdf_sim_run(sim, 20 * MS);
+	if (!rc)
+		rc = eevdf_sim_results_json(sim, &json);
+	(free)(json); /* the C library's, as results.h promises */
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	return rc;
+}
+
+/*
+ * Every allocation goes through the hook and is given back; failing the
+ * n-th one, for each n up to the last, gives a clean error (or, where the
+ * library can do without, success), never a crash or a leak of the
+ * hook's memory.
+ */
+START_TEST(the_allocator_hook_sees_every_allocation)
+{
+	long total;
+
+	memset(&counter, 0, sizeof(counter));
+	ck_assert_int_eq(eevdf_set_allocator(&counting_alloc), 0);
+	ck_assert_int_eq(load_run_report(), 0);
+	total = counter.allocs;
+	ck_assert_int_gt(total, 20);
+	ck_assert_int_eq(counter.live, 0);
+	for (long n = 1; n <= total; n++) {
+		int rc;
+
+		memset(&counter, 0, sizeof(counter));
+		counter.fail_at = n;
+		rc = load_run_report();
+		ck_assert_msg(rc == 0 || rc == EEVDF_ENOMEM,
+			      "allocation %ld of %ld failed: %s", n, total,
+			      eevdf_err_name(rc));
+		ck_assert_msg(counter.live == 0,
+			      "allocation %ld failed: %ld blocks left", n,
+			      counter.live);
+	}
+	ck_assert_int_eq(eevdf_set_allocator(NULL), 0);
+	memset(&counter, 0, sizeof(counter));
+	ck_assert_int_eq(load_run_report(), 0);
+	ck_assert_int_eq(counter.allocs, 0); /* the C library's again */
+}
+END_TEST
+
+START_TEST(a_partial_allocator_is_refused)
+{
+	struct eevdf_allocator a = counting_alloc;
+
+	a.realloc_fn = NULL;
+	ck_assert_int_eq(eevdf_set_allocator(&a), EEVDF_EINVAL);
+	ck_assert_int_eq(eevdf_set_allocator(NULL), 0);
+}
+END_TEST
+
+/* The load limits of eevdf_load_opts: each an EEVDF_ELIMIT naming it. */
+START_TEST(load_limits_are_errors_naming_their_field)
+{
+	struct eevdf_load_opts o;
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	char deep[700];
+
+	memset(&o, 0, sizeof(o));
+	o.max_input = 100;
+	ck_assert_int_eq(eevdf_workload_parse_opts(small_wl,
+						   sizeof(small_wl) - 1, "w",
+						   &o, &wl, &d),
+			 EEVDF_ELIMIT);
+	ck_assert_str_eq(d.msg, "the input is larger than the limit of 100 "
+				"bytes (max_input)");
+	/* count 3 x (loop, run, sleep) = 9 op slots */
+	memset(&o, 0, sizeof(o));
+	o.max_ops = 8;
+	ck_assert_int_eq(eevdf_workload_parse_opts(small_wl,
+						   sizeof(small_wl) - 1, "w",
+						   &o, &wl, &d),
+			 EEVDF_ELIMIT);
+	ck_assert_ptr_nonnull(strstr(d.msg, "more than 8 op slots"));
+	o.max_ops = 9;
+	ck_assert_int_eq(eevdf_workload_parse_opts(small_wl,
+						   sizeof(small_wl) - 1, "w",
+						   &o, &wl, &d),
+			 0);
+	eevdf_workload_free(wl);
+	/* 300 brackets: past the default 256, within max_depth 300 */
+	memset(deep, '[', 300);
+	memset(deep + 300, ']', 300);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(eevdf_workload_parse_opts(deep, 600, "w", &o, &wl, &d),
+			 EEVDF_ELIMIT);
+	ck_assert_str_eq(d.msg, "JSON nested deeper than 256 levels "
+				"(max_depth)");
+	o.max_depth = 300;
+	ck_assert_int_eq(eevdf_workload_parse_opts(deep, 600, "w", &o, &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_str_eq(d.msg, "the top level must be an object");
+	o.max_depth = 1001;
+	ck_assert_int_eq(eevdf_workload_parse_opts(deep, 600, "w", &o, &wl, &d),
+			 EEVDF_EINVAL);
+}
+END_TEST
+
 Suite *harden_suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -575,6 +753,9 @@ Suite *harden_suite(void)
 	tcase_add_test(tc, callbacks_cannot_reenter_the_run);
 	tcase_add_test(tc, max_events_is_exact);
 	tcase_add_test(tc, progress_callback_is_deterministic_and_can_stop);
+	tcase_add_test(tc, the_allocator_hook_sees_every_allocation);
+	tcase_add_test(tc, a_partial_allocator_is_refused);
+	tcase_add_test(tc, load_limits_are_errors_naming_their_field);
 	suite_add_tcase(s, tc);
 	return s;
 }

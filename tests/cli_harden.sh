@@ -110,4 +110,120 @@ for d in '{"dist": "normal", "mean": 1, "stddev": 1e300, "min": 0}' \
 	fi
 done
 
+# ---------------------------------------------------------------------
+# Limits: each stops the run with exit 2, a message naming what was
+# reached and the option that raises it, and no output file.
+cat >"$tmp/ns.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "ns", "duration": "10s",
+ "tasks": [{"name": "t", "program": [{"loop": {"body": [{"run": "1ns", "cost": 0}]}}]}]}
+J
+expect_error "limits: --max-events stops a run of 1 ns bursts" \
+	"the run reached its limit of 100000 events (max_events)" \
+	run "$tmp/ns.json" --max-events 100000 -o "$tmp/lim.json"
+if grep -qF -- "--max-events N raises this limit" "$tmp/err" &&
+	! leftovers "$tmp/lim.json"; then
+	ok "limits: ... names --max-events and leaves no file"
+else
+	bad "limits: ... names --max-events and leaves no file" "$(cat "$tmp/err")"
+fi
+start=$SECONDS
+expect_error "limits: --max-wall stops it too" \
+	"the run reached the wall-clock limit of 0.300 s: --max-wall D raises it" \
+	run "$tmp/ns.json" --max-wall 300ms
+if [ $((SECONDS - start)) -le 5 ]; then
+	ok "limits: --max-wall 300ms returns within seconds"
+else
+	bad "limits: --max-wall 300ms returns within seconds" \
+		"took $((SECONDS - start)) s"
+fi
+# a template that forks two children that fork two...
+cat >"$tmp/bomb.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "bomb", "duration": "10s",
+ "templates": {"k": {"program": [{"spawn": {"template": "k", "count": 2}},
+                                  {"sleep": "1000s"}]}},
+ "tasks": [{"name": "t", "program": [{"spawn": {"template": "k"}}]}]}
+J
+expect_error "limits: --max-memory stops a spawn bomb" \
+	"the run reached the memory limit of 32M: --max-memory SIZE raises it" \
+	run "$tmp/bomb.json" --max-memory 32M
+if grep -qF "templates.k.program[0].spawn: cannot create task k[" "$tmp/err" &&
+	! grep -q "spawn: spawn:" "$tmp/err"; then
+	ok "limits: the spawn that failed names its task"
+else
+	bad "limits: the spawn that failed names its task" "$(cat "$tmp/err")"
+fi
+# a 1.3 KB file of macros x for that expands to 3.8 million op slots
+{
+	printf '{"format": "eevdf-sim-workload/1", "name": "x", "duration": "10ms", "macros": {'
+	printf '"m0": {"body": [{"run": "${i+1}us"}'
+	for _ in $(seq 15); do printf ', {"run": "1us"}'; done
+	printf ']}, "m1": {"body": [{"call": {"macro": "m0"}}'
+	for _ in $(seq 15); do printf ', {"call": {"macro": "m0"}}'; done
+	printf ']}, "m2": {"body": [{"call": {"macro": "m1"}}'
+	for _ in $(seq 14); do printf ', {"call": {"macro": "m1"}}'; done
+	printf ']}}, "tasks": [{"name": "t[${i}]", "for": {"i": [0, 1000]}, '
+	printf '"program": [{"call": {"macro": "m2"}}]}]}\n'
+} >"$tmp/expand.json"
+expect_error "limits: an expansion of 3.8M op slots is refused at load" \
+	"the tasks expand to more than 1048576 op slots (tasks x program length, max_ops)" \
+	validate "$tmp/expand.json"
+if grep -qF -- "--max-ops N raises this limit" "$tmp/err"; then
+	ok "limits: ... naming --max-ops"
+else
+	bad "limits: ... naming --max-ops" "$(cat "$tmp/err")"
+fi
+expect_error "limits: --max-ops lowers it" "more than 1000 op slots" \
+	run "$tmp/expand.json" --max-ops 1000
+python3 -c 'print("[" * 300 + "]" * 300)' >"$tmp/deep.json"
+expect_error "limits: JSON nested 300 deep is reported as nesting" \
+	"deep.json:1: JSON nested deeper than 256 levels (max_depth)" \
+	run "$tmp/deep.json"
+python3 -c 'print("{\"a\":" * 1200 + "1" + "}" * 1200)' >"$tmp/deeper.json"
+expect_error "limits: ... also past the parser's 1000" \
+	"JSON nested deeper than 256 levels" validate "$tmp/deeper.json"
+expect_error "limits: --max-depth beyond the parser's 1000 is refused" \
+	"--max-depth: at most 1000" run "$tmp/deep.json" --max-depth 1001
+head -c 2000 /dev/zero | tr '\0' ' ' >"$tmp/big.json"
+echo '{}' >>"$tmp/big.json"
+expect_error "limits: --max-input refuses a bigger file" \
+	"the file is larger than the limit of 1 KiB (max_input)" \
+	run "$tmp/big.json" --max-input 1K
+expect_error "limits: ... and a bigger standard input" \
+	"standard input is larger than the limit of 1024 bytes" \
+	run - --max-input 1K <"$tmp/big.json"
+expect_error "limits: a bad size names the option" "--max-memory" \
+	run "$tmp/ns.json" --max-memory 12Q
+# Non-regular files: refused at once, never read (a FIFO would block).
+mkfifo "$tmp/fifo"
+for cmd in run validate; do
+	timeout 10 "$SIM" $cmd "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "it is a FIFO (a pipe), not a regular file" "$tmp/err"; then
+		ok "limits: $cmd refuses a FIFO at once"
+	else
+		bad "limits: $cmd refuses a FIFO at once" "exit $rc $(head -c 200 "$tmp/err")"
+	fi
+done
+timeout 10 "$SIM" run "$tmp/ns.json" --machine "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "not a regular file" "$tmp/err"; then
+	ok "limits: --machine refuses a FIFO at once"
+else
+	bad "limits: --machine refuses a FIFO at once" "exit $rc $(head -c 200 "$tmp/err")"
+fi
+expect_error "limits: a device is refused" "it is a device, not a regular file" \
+	run /dev/null
+# The defaults change nothing: the same bytes as with every limit off.
+"$SIM" run workloads/pipe.json --param loops=2000 --format json >"$tmp/a.json" 2>/dev/null
+"$SIM" run workloads/pipe.json --param loops=2000 --format json \
+	--max-events 0 --max-wall 0 --max-memory 0 --max-input 0 --max-ops 0 \
+	--max-depth 0 >"$tmp/b.json" 2>/dev/null
+if [ -s "$tmp/a.json" ] && cmp -s <(grep -v '"command_line"' "$tmp/a.json") \
+	<(grep -v '"command_line"' "$tmp/b.json"); then
+	ok "limits: results are the same with and without the default limits"
+else
+	bad "limits: results are the same with and without the default limits" \
+		"$(diff "$tmp/a.json" "$tmp/b.json" | head -5)"
+fi
+
 finish

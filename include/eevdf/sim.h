@@ -8,7 +8,8 @@
  * queue in integer nanoseconds: the same configuration, tasks and seed give
  * the same results on every build and every run.  Several simulations may
  * exist in one process; one simulation must not be used from two threads at
- * once.  The library keeps no global mutable state, never prints and never
+ * once.  The library keeps no global mutable state (but the allocator a
+ * program may give it, eevdf/alloc.h), never prints and never
  * exits.
  */
 #ifndef EEVDF_SIM_H

@@ -2,6 +2,8 @@
 /*
  * src/lib/: the foundation, with no knowledge of scheduling: the
  * integer types and asserts (this file), errors and version (error.c),
+ * the allocator every allocation goes through (alloc.c), checked
+ * simulated-time arithmetic (simtime.h),
  * durations (duration.c), seeded random streams (rng.c), the augmented
  * red-black tree (rbtree.c, the kernel's lib/rbtree.c), the event queue
  * ordered by (time, class, seq) (eventq.c), latency histograms (hist.c),
@@ -68,6 +70,28 @@ _Noreturn void eevdf__assert_fail(const char *cond, const char *file, int line);
 #else
 /* still type-checked, never evaluated */
 #define EEVDF_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+
+/*
+ * Memory (alloc.c): every allocation of the library goes through the
+ * allocator of eevdf_set_allocator().  The C library's names are mapped
+ * onto it here, for every file of the library (they all include this
+ * header), so that code reads as plain C and no call can slip past;
+ * tests/alloc_check.sh holds the archive to it.  Strings handed to the
+ * caller to free() are made with eevdf__user_strdup().
+ */
+void *eevdf__malloc(size_t size);
+void *eevdf__calloc(size_t n, size_t size);
+void *eevdf__realloc(void *ptr, size_t size);
+void eevdf__free(void *ptr);
+/* A copy of s from the C library's malloc(), for the caller to free(). */
+char *eevdf__user_strdup(const char *s);
+
+#ifndef __CPPCHECK__ /* make lint: cppcheck knows malloc and free */
+#define malloc(size) eevdf__malloc(size)
+#define calloc(n, size) eevdf__calloc(n, size)
+#define realloc(ptr, size) eevdf__realloc(ptr, size)
+#define free(ptr) eevdf__free(ptr)
 #endif
 
 /*

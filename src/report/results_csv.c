@@ -209,8 +209,10 @@ static int results_csv(const eevdf_sim *sim, const struct eevdf_run_info *info,
 		free(b.s);
 		return EEVDF_ENOMEM;
 	}
-	*out = b.s;
-	return 0;
+	/* the caller's to free(): see eevdf/alloc.h */
+	*out = eevdf__user_strdup(b.s);
+	free(b.s);
+	return *out ? 0 : EEVDF_ENOMEM;
 }
 
 int eevdf_sim_results_csv(const eevdf_sim *sim, char **out)

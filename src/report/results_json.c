@@ -552,7 +552,6 @@ static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
 {
 	cJSON *root;
 	char *text, *copy;
-	size_t len;
 	int rc;
 
 	if (!out)
@@ -578,12 +577,9 @@ static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
 	/*
 	 * cJSON allocates through its process-wide hooks, which a program
 	 * linking us may have replaced (cJSON_InitHooks); our contract says
-	 * free(), so hand back a copy made with malloc().
+	 * free(), so hand back a copy made with malloc() (eevdf/alloc.h).
 	 */
-	len = strlen(text) + 1;
-	copy = malloc(len);
-	if (copy)
-		memcpy(copy, text, len);
+	copy = eevdf__user_strdup(text);
 	cJSON_free(text);
 	if (!copy)
 		return EEVDF_ENOMEM;

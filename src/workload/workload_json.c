@@ -152,6 +152,16 @@ int eevdf__wl_fail(struct wl_parser *p, const char *fmt, ...)
 	return r;
 }
 
+int eevdf__wl_fail_code(struct wl_parser *p, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(p, p->path, p->via, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 int eevdf__wl_fail_at(struct wl_parser *p, const char *path, const char *fmt,
 		      ...)
 {
@@ -463,7 +473,8 @@ bool eevdf__wl_collect(struct wl_parser *p, int r)
 {
 	const struct eevdf_load_opts *o = p->opts;
 
-	if (!o || !o->errors || r == EEVDF_ENOMEM)
+	/* past a limit, going on would only take more of what it limits */
+	if (!o || !o->errors || r == EEVDF_ENOMEM || r == EEVDF_ELIMIT)
 		return false;
 	if (p->nr_errors < o->max_errors)
 		o->errors[p->nr_errors] = *p->diag;

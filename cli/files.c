@@ -5,6 +5,7 @@
  * loaded workload, and whole JSON files read for a look at them (check's
  * baseline, validate's format sniffing).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -80,6 +81,81 @@ bool cli_machines_dir(const char *workloads, char *buf, size_t len)
 	return false;
 }
 
+/* Levenshtein distance of a and b, for "did you mean"; both short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], i, j;
+
+	if (la >= ARRAY_LEN(row) || lb >= ARRAY_LEN(row))
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * An unknown --machine NAME: every shipped machine, sorted, and the
+ * nearest by edit distance when it is near enough to be a typo.
+ */
+static void unknown_machine(const char *opt, const char *arg, const char *dir)
+{
+	char *names[128], list[1024] = "", near[64] = "";
+	size_t nr = 0, n = 0, best = SIZE_MAX;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && nr < ARRAY_LEN(names) && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && len < 64 &&
+		    strcmp(de->d_name + len - 5, ".json") == 0 &&
+		    (names[nr] = strndup(de->d_name, len - 5)))
+			nr++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nr, sizeof(*names), by_str);
+	for (size_t i = 0; i < nr; i++) {
+		size_t dist = edit_distance(arg, names[i]);
+
+		if (n < sizeof(list))
+			n += (size_t)snprintf(list + n, sizeof(list) - n,
+					      "%s%s", i ? ", " : "", names[i]);
+		if (dist < best) {
+			best = dist;
+			snprintf(near, sizeof(near), "%s", names[i]);
+		}
+		free(names[i]);
+	}
+	if (best > 2 && best > strlen(arg) / 3)
+		near[0] = '\0';
+	cli_error("%s: '%s' is neither a file nor a shipped machine%s%s%s "
+		  "(shipped: %s)",
+		  opt, arg, near[0] ? "; did you mean '" : "", near,
+		  near[0] ? "'?" : "", nr ? list : "none found");
+}
+
 bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], buf[1024];
@@ -94,8 +170,12 @@ bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 		snprintf(path, sizeof(path), "%s/%s%s", dir, arg,
 			 n > 5 && strcmp(arg + n - 5, ".json") == 0 ? "" :
 								      ".json");
-		if (access(path, F_OK) == 0)
+		if (access(path, F_OK) == 0) {
 			file = path;
+		} else {
+			unknown_machine(opt, arg, dir);
+			return false;
+		}
 	}
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_machine_load_file(file, out, &diag);

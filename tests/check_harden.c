@@ -11,6 +11,7 @@
 #include "engine/dist.h"
 #include "engine/sim.h"
 #include "lib/simtime.h"
+#include "lib/utf8.h"
 
 #define MS 1000000LL
 #define PETA 1000000000000000LL /* 10^15 ns, the longest op duration */
@@ -733,6 +734,90 @@ START_TEST(load_limits_are_errors_naming_their_field)
 }
 END_TEST
 
+/* UTF-8 -------------------------------------------------------------- */
+
+START_TEST(utf8_sequences_follow_rfc3629)
+{
+	static const struct {
+		const char *s;
+		size_t len; /* of the first sequence; 0: ill-formed */
+	} cases[] = {
+		{ "a", 1 },
+		{ "\xc3\xa9", 2 },	   /* e acute */
+		{ "\xe2\x9c\x93", 3 },	   /* check mark */
+		{ "\xf0\x9f\x98\x80", 4 }, /* an emoji, above the BMP */
+		{ "\xc0\xaf", 0 },	   /* overlong '/' */
+		{ "\xc1\xbf", 0 },	   /* overlong */
+		{ "\xe0\x80\xaf", 0 },	   /* overlong, three bytes */
+		{ "\xed\xa0\x80", 0 },	   /* U+D800, a surrogate */
+		{ "\xed\x9f\xbf", 3 },	   /* U+D7FF, the last before */
+		{ "\xf4\x90\x80\x80", 0 }, /* U+110000 */
+		{ "\xf4\x8f\xbf\xbf", 4 }, /* U+10FFFF */
+		{ "\xf5\x80\x80\x80", 0 },
+		{ "\x80", 0 },	   /* a continuation alone */
+		{ "\xe2\x9c", 0 }, /* cut short */
+		{ "\xff", 0 },
+	};
+	char *fixed;
+	size_t bad = 99;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(eevdf__utf8_seq((const unsigned char *)cases[i].s,
+					      strlen(cases[i].s)) ==
+				      cases[i].len,
+			      "case %zu", i);
+	ck_assert(eevdf__utf8_valid("ab\xc3\xa9", 4, &bad));
+	ck_assert_uint_eq(bad, 99);
+	ck_assert(!eevdf__utf8_valid("ab\xff\xc3\xa9", 5, &bad));
+	ck_assert_uint_eq(bad, 2);
+	/* each byte of no sequence becomes U+FFFD, the rest stays */
+	ck_assert_int_eq(eevdf__utf8_fix("w\xff.json \xc3\xa9", &fixed), 0);
+	ck_assert_str_eq(fixed, "w\xef\xbf\xbd.json \xc3\xa9");
+	free(fixed);
+	ck_assert_int_eq(eevdf__utf8_fix("\xe2\x9c", &fixed), 0);
+	ck_assert_str_eq(fixed, "\xef\xbf\xbd\xef\xbf\xbd");
+	free(fixed);
+	ck_assert_int_eq(eevdf__utf8_fix("fine \xe2\x9c\x93", &fixed), 0);
+	ck_assert_ptr_null(fixed);
+}
+END_TEST
+
+/*
+ * The loader names the string at fault by its path: the walk counts the
+ * strings of the parsed document, keys first, in the order of the text:
+ * "format" (1), its value (2), "name" (3), "x" (4), "tasks" (5), "name"
+ * (6), "a\xff" (7), the string the scan stopped in.
+ */
+START_TEST(text_faults_name_their_string)
+{
+	static const char w[] =
+		"{\"format\": \"eevdf-sim-workload/1\", "
+		"\"name\": \"x\", \"tasks\": [{\"name\": "
+		"\"a\xff\", \"program\": [{\"run\": \"1ms\"}]}]}";
+	static const char z[] = "{\"name\": \"x\\u0000\"}";
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+
+	ck_assert_int_eq(eevdf_workload_parse(w, sizeof(w) - 1, "w", &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_str_eq(d.path, "tasks[0].name");
+	/* bytes before the \xff: 35 up to "name", 13 to "tasks", 11 to its
+	 * "name", 10 to the \xff: it is byte 69 */
+	ck_assert_str_eq(d.msg, "bytes that are not UTF-8 at byte 69 (line 1)");
+	ck_assert_int_eq(eevdf_workload_parse(z, sizeof(z) - 1, "z", &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_str_eq(d.path, "name");
+	/* the backslash of \u0000 is byte 11 */
+	ck_assert_str_eq(d.msg, "a NUL character (\\u0000), which would cut "
+				"the string short at byte 11 (line 1)");
+	/* a raw NUL byte: no string to name, the byte */
+	ck_assert_int_eq(eevdf_workload_parse("{\"a\":1}\0", 8, "n", &wl, &d),
+			 EEVDF_EPARSE);
+	ck_assert_str_eq(d.msg, "a NUL byte at byte 7: the file must be UTF-8 "
+				"text");
+}
+END_TEST
+
 Suite *harden_suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -756,6 +841,10 @@ Suite *harden_suite(void)
 	tcase_add_test(tc, the_allocator_hook_sees_every_allocation);
 	tcase_add_test(tc, a_partial_allocator_is_refused);
 	tcase_add_test(tc, load_limits_are_errors_naming_their_field);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("input");
+	tcase_add_test(tc, utf8_sequences_follow_rfc3629);
+	tcase_add_test(tc, text_faults_name_their_string);
 	suite_add_tcase(s, tc);
 	return s;
 }

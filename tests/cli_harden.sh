@@ -226,4 +226,58 @@ else
 		"$(diff "$tmp/a.json" "$tmp/b.json" | head -5)"
 fi
 
+# ---------------------------------------------------------------------
+# Inputs: what the parser took without a word now has a message of its
+# own, with the JSON path and the byte offset in the file (counted by
+# hand: 45 is the \xff after '"name": "x', the 46th byte).
+printf '{"format": "eevdf-sim-workload/1", "name": "x\xff\xfe", "tasks": [{"name": "a", "program": [{"run": "1ms"}]}]}\n' >"$tmp/utf8.json"
+expect_error "inputs: a string that is not UTF-8 names its path and byte" \
+	"utf8.json: name: bytes that are not UTF-8 at byte 45 (line 1)" \
+	run "$tmp/utf8.json"
+printf '{"format": "eevdf-sim-workload/1", "name": "x", "tasks": [{"name": "a", "program": [{"run": "1ms"}]}],\n "params": {"k\xc0\xaf": 1}}\n' >"$tmp/utf8key.json"
+expect_error "inputs: ... and of a key (an overlong '/')" \
+	"utf8key.json: params: a key holds bytes that are not UTF-8 at byte 117 (line 2)" \
+	run "$tmp/utf8key.json"
+printf '{"format": "eevdf-sim-workload/1", "name": "x",\n "tasks": [{"name": "a\\u0000b", "program": [{"run": "1ms"}]}]}\n' >"$tmp/nul.json"
+expect_error "inputs: \\u0000 in a name is refused, not cut short" \
+	"nul.json: tasks[0].name: a NUL character (\u0000), which would cut the string short at byte 70 (line 2)" \
+	run "$tmp/nul.json"
+printf '{"format": "eevdf-sim-machine/1", "name": "m\xed\xa0\x80", "cpus": 2}\n' >"$tmp/utf8m.json"
+expect_error "inputs: a machine file's surrogate in UTF-8 is refused" \
+	"utf8m.json: name: bytes that are not UTF-8 at byte 44 (line 1)" \
+	validate "$tmp/utf8m.json"
+printf '{"format": "eevdf-sim-workload/1", "name": "ok", "description": "a \\\\u0000 b \xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80", "duration": "10ms",\n "tasks": [{"name": "a", "program": [{"run": "1ms"}]}]}\n' >"$tmp/utf8ok.json"
+run_ok "inputs: UTF-8 of 2, 3 and 4 bytes and an escaped backslash-u pass" \
+	run "$tmp/utf8ok.json"
+expect_error "inputs: a --param value that is not UTF-8" \
+	"--param kind=x?: the value is not UTF-8 (byte 1)" \
+	run workloads/hackbench.json --param "$(printf 'kind=x\xff')"
+# Results JSON must parse even when the command line held other bytes.
+mkdir -p "$tmp/d"
+bad_name=$(printf '%s/d/w\xff.json' "$tmp")
+cp workloads/two-hogs.json "$bad_name"
+if expect_ok "inputs: a file name that is not UTF-8 runs" \
+	run "$bad_name" --duration 10ms --format json; then
+	if python3 -c 'import json, sys; json.load(open(sys.argv[1], "rb"))' \
+		"$tmp/out" 2>/dev/null; then
+		ok "inputs: ... and its results JSON parses (U+FFFD for the byte)"
+	else
+		bad "inputs: ... and its results JSON parses (U+FFFD for the byte)" \
+			"$(python3 -c 'import json, sys; json.load(open(sys.argv[1], "rb"))' "$tmp/out" 2>&1 | tail -1)"
+	fi
+fi
+if expect_ok "inputs: ... in CSV too" run "$bad_name" --duration 10ms --format csv &&
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out"; then
+	ok "inputs: ... and the CSV is UTF-8"
+fi
+expect_error "inputs: a feature and its NO_ in one list are refused" \
+	"--features: DELAY_DEQUEUE and NO_DELAY_DEQUEUE are both in the list: give one" \
+	run workloads/pipe.json --features DELAY_DEQUEUE,NO_DELAY_DEQUEUE
+expect_error "inputs: an unknown --machine lists the shipped ones" \
+	"--machine: 'i7-479' is neither a file nor a shipped machine; did you mean 'i7-4790'? (shipped: epyc-ccx, i7-4790, rpi4, skl-server, spr-server, vm-2cpu)" \
+	run workloads/pipe.json --machine i7-479
+expect_error "inputs: ... and suggests none when none is near" \
+	"'zzz' is neither a file nor a shipped machine (shipped: epyc-ccx" \
+	run workloads/pipe.json --machine zzz
+
 finish

@@ -20,6 +20,7 @@
 
 #include "eevdf/eevdf.h"
 #include "engine/metrics.h"
+#include "lib/utf8.h"
 #include "results_impl.h"
 #include "engine/sim.h"
 
@@ -497,6 +498,31 @@ static int build(cJSON *root, const eevdf_sim *sim,
 	return 0;
 }
 
+/*
+ * Every string of the results is UTF-8: one that was not (a file name or
+ * an argument: Linux names are bytes) gets U+FFFD for each byte that is
+ * not part of a sequence, so that every JSON parser reads the results.
+ * The loader refuses such text in the files themselves.
+ */
+static bool utf8_strings(cJSON *v)
+{
+	char *fixed;
+	bool ok;
+
+	for (cJSON *c = v->child; c; c = c->next)
+		if (!utf8_strings(c))
+			return false;
+	if (!cJSON_IsString(v) || !v->valuestring)
+		return true;
+	if (eevdf__utf8_fix(v->valuestring, &fixed))
+		return false;
+	if (!fixed)
+		return true;
+	ok = cJSON_SetValuestring(v, fixed) != NULL;
+	free(fixed);
+	return ok;
+}
+
 int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
 {
 	return eevdf_sim_results_json_headlines(sim, NULL, 0, out);
@@ -565,6 +591,8 @@ static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
 		return EEVDF_ENOMEM;
 	rc = build(root, sim, full ? info : NULL, info ? info->head : NULL,
 		   info ? info->nr_head : 0);
+	if (!rc && !utf8_strings(root))
+		rc = EEVDF_ENOMEM;
 	if (rc < 0) {
 		cJSON_Delete(root);
 		return rc;

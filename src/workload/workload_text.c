@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "lib/utf8.h"
 #include "workload_impl.h"
 
 /* The problem found, and where. */
@@ -19,42 +20,6 @@ struct text_fault {
 	size_t pos;	  /* byte offset in the text */
 	size_t string;	  /* 1 + the ordinal of the string it is in, or 0 */
 };
-
-/*
- * Bytes of one well-formed UTF-8 sequence at s (n bytes left), or 0:
- * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629).
- */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0; /* overlong */
-	else if (c == 0xed)
-		hi = 0x9f; /* surrogates */
-	else if (c == 0xf0)
-		lo = 0x90; /* overlong */
-	else if (c == 0xf4)
-		hi = 0x8f; /* above U+10FFFF */
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
 
 static bool is_nul_escape(const char *s, size_t n)
 {
@@ -109,7 +74,7 @@ static void scan(const char *buf, size_t len, int max_depth,
 				break;
 			}
 			i += 2;
-		} else if (!(k = utf8_seq(s + i, len - i))) {
+		} else if (!(k = eevdf__utf8_seq(s + i, len - i))) {
 			f->what = "utf8";
 			f->string = strings;
 			break;

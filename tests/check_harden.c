@@ -818,6 +818,47 @@ START_TEST(text_faults_name_their_string)
 }
 END_TEST
 
+/*
+ * post n of 3 to a sem of count 0 with one waiter: the first post wakes
+ * it (a futex wake, 1000 ns here), the second finds the count at 0 and
+ * raises it (another futex wake), the third only raises it: the poster
+ * pays 2 x 1000 = 2000 ns, every other cost being 0, and the count is 2,
+ * so that its two waits after do not block.  (A post of any n raises the
+ * count at once past that point: issue 22's post of 2^63 - 1 looped.)
+ */
+START_TEST(post_of_n_pays_as_n_posts)
+{
+	static const char w[] =
+		"{\"format\": \"eevdf-sim-workload/1\", \"name\": \"p\", "
+		"\"costs\": {\"syscall\": 0, \"futex_wake\": 1000, "
+		"\"futex_wait\": 0, \"ttwu_local\": 0, \"ctxsw_thread\": 0, "
+		"\"ctxsw_process\": 0, \"timer_arm\": 0, \"exit\": 0}, "
+		"\"objects\": [{\"type\": \"sem\", \"name\": \"s\"}], "
+		"\"tasks\": [{\"name\": \"w\", \"program\": [{\"wait\": "
+		"{\"sem\": \"s\"}}]}, {\"name\": \"p\", \"program\": [{\"sleep\": "
+		"\"1ms\"}, {\"post\": {\"sem\": \"s\", \"n\": 3}}, {\"wait\": "
+		"{\"sem\": \"s\"}}, {\"wait\": {\"sem\": \"s\"}}]}]}";
+	struct eevdf_task_stats st;
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_workload *wl;
+	eevdf_sim *sim;
+
+	ck_assert_int_eq(eevdf_workload_parse(w, sizeof(w) - 1, "p", &wl, &d),
+			 0);
+	eevdf_config_init(&cfg);
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_workload_add_tasks(wl, sim, &d), 0);
+	ck_assert_int_eq(eevdf_sim_run(sim, 10 * MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(eevdf_sim_task_stats(sim, 1, &st), 0);
+	ck_assert_str_eq(st.name, "p");
+	ck_assert_int_eq(st.cpu_ns, 2000);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
 Suite *harden_suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -828,6 +869,7 @@ Suite *harden_suite(void)
 	tcase_add_test(tc, a_run_stops_at_time_max_with_an_error);
 	tcase_add_test(tc, an_event_before_the_clock_is_an_internal_error);
 	tcase_add_test(tc, draws_are_clamped_to_the_operand_range);
+	tcase_add_test(tc, post_of_n_pays_as_n_posts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("api");
 	tcase_add_test(tc, sim_api_is_null_safe);

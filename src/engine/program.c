@@ -1170,13 +1170,25 @@ static int op_post(struct eevdf_sim *sim, struct task *p, const struct pop *op,
 		return task_fail(sim, p, EEVDF_EINVAL, "post needs a sem");
 	if (op->a.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->a, &n)))
 		return err;
-	/* one post at a time while they wake someone or may charge; the
-	 * rest only raise the count, up to max: however large n is */
+	/*
+	 * One post at a time while each wakes someone or finds the count at
+	 * 0 (and pays the futex wake); once the count is up, the rest only
+	 * raise it, up to max, at once however large n is.  (A sem of max 0,
+	 * which the loader never makes, would keep the count at 0: its
+	 * posts only pay.)
+	 */
 	while (n > 0 && (o->u.sem.waiters.nr || o->u.sem.count == 0)) {
+		if (!o->u.sem.waiters.nr && o->u.sem.max == 0) {
+			if (op->cost.kind == PV_NONE)
+				p->overhead_left = eevdf__ns_add_sat(
+					p->overhead_left,
+					eevdf__ns_mul_sat(
+						(u64)n,
+						sim->sched.costs.futex_wake));
+			return R_NEXT;
+		}
 		sem_post(sim, p, o, op->cost.kind == PV_NONE);
 		n--;
-		if (!o->u.sem.waiters.nr && o->u.sem.count == 0)
-			break; /* max 0: nothing more can change */
 	}
 	sem_count_up(&o->u.sem, n);
 	return R_NEXT;

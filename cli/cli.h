@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "eevdf/eevdf.h"
 
@@ -105,11 +106,57 @@ int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
 int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn);
 
 /*
- * Write text and a newline to path ("-" or NULL: stdout) through a
- * temporary file renamed over it once written and synced: never a partial
- * file.  False after printing why.
+ * An output written atomically (cli/atomic.c): stdout for NULL or "-";
+ * else a temporary file beside the file path names (through its symbolic
+ * links: the link stays a link), renamed over it at commit once every
+ * write, the flush and the sync succeeded; a device or FIFO is written as
+ * it is.  Every failure is said, with its reason, on stderr.
+ */
+struct cli_out {
+	FILE *f;
+	const char *opt;   /* the option, for messages ("--output") */
+	const char *shown; /* the path as given, for messages */
+	char *target;	   /* the file replaced (links followed) */
+	char *tmp;	   /* the temporary file, or NULL */
+	bool direct;	   /* a device or FIFO, written in place */
+	int err;	   /* the first failed write's errno */
+};
+
+bool cli_out_open(struct cli_out *out, const char *opt, const char *path);
+/* Write text; false (and the error kept for the commit) on failure. */
+bool cli_out_write(struct cli_out *out, const char *text);
+/* Flush, sync, rename; false after printing why (the file then is as
+ * before). */
+bool cli_out_commit(struct cli_out *out);
+/* Drop an output not committed (stdout is left alone); idempotent. */
+void cli_out_abort(struct cli_out *out);
+/* True when a and b name one file, through links, existing or not. */
+bool cli_same_file(const char *a, const char *b);
+
+/*
+ * Write text and a newline to path ("-" or NULL: stdout) through
+ * cli_out_open(): never a partial file.  False after printing why.
  */
 bool cli_write_atomic(const char *path, const char *text);
+
+/*
+ * Signals (cli/signals.c): SIGINT, SIGTERM and SIGHUP remove the
+ * registered temporary files, stop the registered workers and exit 128 +
+ * the signal, at once, or (cli_signals_defer()) when the command calls
+ * cli_signal_exit() after keeping what it has.
+ */
+void cli_signals_install(void);
+void cli_signals_defer(bool on);
+/* The signal received (deferred), or 0. */
+int cli_signal_pending(void);
+/* Exit 128 + the pending signal, removing temporary files; else return. */
+void cli_signal_exit(void);
+void cli_tmp_register(const char *path);
+void cli_tmp_unregister(const char *path);
+void cli_worker_register(pid_t pid);
+void cli_worker_unregister(pid_t pid);
+/* In a worker just forked by parent: die with it (PR_SET_PDEATHSIG). */
+void cli_worker_started(pid_t parent);
 
 /* Subcommands: argv[0] is the subcommand's name; each returns an exit code. */
 int cmd_run(int argc, char **argv);

@@ -57,14 +57,6 @@ struct run_opts {
 	int argc;
 };
 
-/* The destination of the results: stdout, or a temporary file renamed
- * over the real one only once everything was written and synced. */
-struct out_file {
-	const char *path; /* NULL for stdout */
-	char *tmp;	  /* temporary file next to path */
-	FILE *f;
-};
-
 static const struct option long_opts[] = {
 	{ "machine", required_argument, NULL, 'M' },
 	{ "cpus", required_argument, NULL, 'c' },
@@ -521,101 +513,6 @@ static void print_diag(const struct eevdf_diag *d, const char *file, int rc)
 		cli_error("%s", eevdf_diag_format(d, buf, sizeof(buf)));
 	else
 		cli_error("%s: %s", file, eevdf_strerror(rc));
-}
-
-/*
- * Open the destination.  For a file, create FILE.tmp.<pid> in the same
- * directory (rename is only atomic within a file system) exclusively, so
- * that a stale or foreign file of that name is never clobbered.
- */
-static bool out_open(struct out_file *out, const char *opt, const char *path)
-{
-	size_t len;
-	int fd;
-
-	if (!path || strcmp(path, "-") == 0) {
-		out->f = stdout;
-		return true;
-	}
-	len = strlen(path) + 32;
-	out->tmp = malloc(len);
-	if (!out->tmp) {
-		cli_error("out of memory");
-		return false;
-	}
-	snprintf(out->tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		cli_error("%s %s: cannot create %s: %s", opt, path, out->tmp,
-			  strerror(errno));
-		free(out->tmp);
-		out->tmp = NULL;
-		return false;
-	}
-	out->f = fdopen(fd, "w");
-	if (!out->f) {
-		cli_error("%s %s: %s", opt, path, strerror(errno));
-		close(fd);
-		unlink(out->tmp);
-		free(out->tmp);
-		out->tmp = NULL;
-		return false;
-	}
-	out->path = path;
-	return true;
-}
-
-/* Drop a destination that will not be committed; stdout is left alone. */
-static void out_abort(struct out_file *out)
-{
-	if (!out->tmp)
-		return;
-	if (out->f)
-		fclose(out->f);
-	unlink(out->tmp);
-	free(out->tmp);
-	out->tmp = NULL;
-	out->f = NULL;
-}
-
-/*
- * Make the output durable and visible: flush, fsync, then rename over the
- * destination, so that readers see either the old file or the whole new
- * one.  On any failure the temporary file is removed.
- */
-static bool out_commit(struct out_file *out)
-{
-	const char *what = out->path ? out->path : "standard output";
-	int err = 0;
-
-	if (!out->tmp) {
-		if (fflush(stdout) != 0)
-			err = errno;
-		else if (ferror(stdout))
-			err = EIO;
-		if (err)
-			cli_error("error writing %s: %s", what, strerror(err));
-		return !err;
-	}
-	if (fflush(out->f) != 0)
-		err = errno;
-	else if (ferror(out->f))
-		err = EIO;
-	else if (fsync(fileno(out->f)) != 0)
-		err = errno;
-	if (fclose(out->f) != 0 && !err)
-		err = errno;
-	out->f = NULL;
-	if (!err && rename(out->tmp, out->path) != 0)
-		err = errno;
-	if (err) {
-		cli_error("error writing %s: %s", what, strerror(err));
-		out_abort(out);
-		return false;
-	}
-	free(out->tmp);
-	out->tmp = NULL;
-	return true;
 }
 
 /* The overrides the user asked for, in kernel spelling and list order. */
@@ -1084,15 +981,15 @@ static int run_progress(eevdf_sim *sim, eevdf_time until, int show)
 
 /* Where a run's output goes: the results, and the trace sinks. */
 struct run_io {
-	struct out_file out;   /* --output or stdout */
-	struct out_file trace; /* --trace */
+	struct cli_out out;   /* --output or stdout */
+	struct cli_out trace; /* --trace */
 	struct cli_trace *sink;
 };
 
 static void io_abort(struct run_io *io)
 {
-	out_abort(&io->out);
-	out_abort(&io->trace);
+	cli_out_abort(&io->out);
+	cli_out_abort(&io->trace);
 	cli_trace_free(io->sink);
 	io->sink = NULL;
 }
@@ -1105,9 +1002,16 @@ static void io_abort(struct run_io *io)
 static bool io_open(struct run_io *io, const struct run_opts *o,
 		    struct eevdf_config *cfg)
 {
-	if (!out_open(&io->out, "--output", o->output))
+	if (o->trace && o->output && strcmp(o->output, "-") != 0 &&
+	    cli_same_file(o->trace, o->output)) {
+		cli_error("--trace %s and --output %s name the same file: "
+			  "give each its own",
+			  o->trace, o->output);
 		return false;
-	if (o->trace && !out_open(&io->trace, "--trace", o->trace))
+	}
+	if (!cli_out_open(&io->out, "--output", o->output))
+		return false;
+	if (o->trace && !cli_out_open(&io->trace, "--trace", o->trace))
 		return false;
 	if (!o->trace && !o->timehist)
 		return true;
@@ -1214,10 +1118,11 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		    const eevdf_workload *wl)
 {
-	struct run_io io = { { NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL };
+	struct run_io io;
 	eevdf_sim *sim = NULL;
 	int rc, ret;
 
+	memset(&io, 0, sizeof(io));
 	ret = build_and_run(o, cfg, wl, &io, &sim);
 	if (ret != EXIT_OK)
 		goto out;
@@ -1239,7 +1144,7 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		goto out;
 	}
 	/* the trace first: the results appear only with a complete trace */
-	if ((!o->trace || out_commit(&io.trace)) && out_commit(&io.out))
+	if ((!o->trace || cli_out_commit(&io.trace)) && cli_out_commit(&io.out))
 		ret = EXIT_OK;
 out:
 	io_abort(&io);
@@ -1350,19 +1255,6 @@ static void measure_add(struct cli_measure *m, const char *name,
 	snprintf(f->unit, sizeof(f->unit), "%s", unit);
 	f->better = better;
 	f->value = value;
-}
-
-bool cli_write_atomic(const char *path, const char *text)
-{
-	struct out_file out = { NULL, NULL, NULL };
-	bool ok;
-
-	if (!out_open(&out, "cannot write", path))
-		return false;
-	ok = fputs(text, out.f) >= 0 && fputc('\n', out.f) != EOF &&
-	     out_commit(&out);
-	out_abort(&out);
-	return ok;
 }
 
 int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn)

@@ -166,6 +166,7 @@ int main(int argc, char **argv)
 
 	/* before anything allocates: what it counts must be its own */
 	cli_memory_install();
+	cli_signals_install();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -280,4 +280,187 @@ expect_error "inputs: ... and suggests none when none is near" \
 	"'zzz' is neither a file nor a shipped machine (shipped: epyc-ccx" \
 	run workloads/pipe.json --machine zzz
 
+# ---------------------------------------------------------------------
+# Signals and partial failures.  A background job of a script ignores
+# SIGINT: dfl starts one with the default action back, as a terminal's
+# foreground job has it.
+dfl() {
+	exec python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+# wait_for GLOB: until a file matches (5 s at most)
+wait_for() {
+	for _ in $(seq 100); do
+		compgen -G "$1" >/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# sig_case SIGNAL STATUS: a run writing --output and --trace, signalled
+# mid-run, exits STATUS, leaves no temporary file and the old output.
+sig_case() {
+	local sig=$1 want=$2 got
+	echo stale >"$tmp/sig.json"
+	rm -f "$tmp/sigtr.json"
+	(dfl "$SIM" run "$tmp/ns.json" --format json -o "$tmp/sig.json" \
+		--trace "$tmp/sigtr.json" 2>"$tmp/err") &
+	local pid=$!
+	wait_for "$tmp/sig.json.tmp.*"
+	kill -"$sig" "$pid"
+	wait "$pid"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "signals: SIG$sig ends run with $want" "exit $got"
+	elif compgen -G "$tmp/sig*.tmp.*" >/dev/null || [ -e "$tmp/sigtr.json" ]; then
+		bad "signals: SIG$sig ends run with $want" "left $(ls "$tmp" | grep sig)"
+	elif [ "$(cat "$tmp/sig.json")" != stale ]; then
+		bad "signals: SIG$sig ends run with $want" "the old output changed"
+	else
+		ok "signals: SIG$sig ends run with $want, no temporary file left"
+	fi
+}
+sig_case INT 130
+sig_case TERM 143
+sig_case HUP 129
+
+# compare: config a is quick, b runs for ever (10 s of 1 ns bursts).
+cmp_start() { # extra compare arguments
+	rm -f "$tmp/cmp.json"
+	"$SIM" compare "$tmp/ns.json" --a '--duration 1ms' --b '--duration 10s' \
+		--jobs 2 --progress --format json -o "$tmp/cmp.json" "$@" \
+		2>"$tmp/cmperr" &
+	cpid=$!
+	for _ in $(seq 200); do
+		grep -q "1 of 2 runs done" "$tmp/cmperr" && break
+		sleep 0.05
+	done
+	workers=$(pgrep -P "$cpid")
+}
+workers_gone() {
+	for _ in $(seq 40); do
+		local alive=""
+		for w in $workers; do
+			kill -0 "$w" 2>/dev/null && alive="$alive $w"
+		done
+		[ -z "$alive" ] && return 0
+		sleep 0.05
+	done
+	echo "$alive"
+	return 1
+}
+# what compare wrote: whether a's run has a value, b's value, and why
+# the runs that did not finish did not
+cmp_runs() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["figures"][0]
+print(f["a"]["values"][0] is not None, f["b"]["values"], [x["reason"] for x in d.get("failed", [])])' "$tmp/cmp.json"
+}
+if ! command -v pgrep >/dev/null; then
+	echo "skip  signals: compare's workers (pgrep is not installed)"
+else
+	cmp_start
+	kill -TERM "$cpid"
+	wait "$cpid"
+	got=$?
+	if [ "$got" -ne 143 ]; then
+		bad "signals: SIGTERM ends compare with 143" "exit $got: $(head -c 300 "$tmp/cmperr")"
+	else
+		ok "signals: SIGTERM ends compare with 143"
+	fi
+	if left=$(workers_gone); then
+		ok "signals: ... and stops its workers"
+	else
+		bad "signals: ... and stops its workers" "still running:$left"
+	fi
+	if [ "$(cmp_runs 2>&1)" = "True [None] ['not run: compare was stopped']" ]; then
+		ok "signals: ... and writes the run that finished to --output"
+	else
+		bad "signals: ... and writes the run that finished to --output" "$(cmp_runs 2>&1)"
+	fi
+	cmp_start
+	kill -KILL "$cpid"
+	wait "$cpid" 2>/dev/null
+	if left=$(workers_gone); then
+		ok "signals: a compare killed with SIGKILL takes its workers along"
+	else
+		bad "signals: a compare killed with SIGKILL takes its workers along" \
+			"still running:$left"
+	fi
+	cmp_start
+	kill -KILL $workers
+	wait "$cpid"
+	got=$?
+	if [ "$got" -eq 2 ] && [ "$(cmp_runs 2>&1)" = "True [None] ['its worker was killed by signal 9 (Killed)']" ]; then
+		ok "signals: a dead worker's run is reported failed, the rest kept (exit 2)"
+	else
+		bad "signals: a dead worker's run is reported failed, the rest kept (exit 2)" \
+			"exit $got: $(cmp_runs 2>&1)"
+	fi
+fi
+
+# Atomic writes: every failure said, the old file kept, links kept.
+pipe=(workloads/hackbench.json --param groups=2 --param fds=4 --param loops=20 --cpus 2)
+rm -f "$tmp/base.json"
+run_ok "writes: a baseline" check "${pipe[@]}" --baseline "$tmp/base.json" --update-baseline
+cp "$tmp/base.json" "$tmp/base.keep"
+# a full disk, without root: a file size limit fails the write (EFBIG)
+(trap '' XFSZ; ulimit -f 1; "$SIM" check "${pipe[@]}" --param loops=30 \
+	--baseline "$tmp/base.json" --update-baseline >"$tmp/out" 2>"$tmp/err")
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "error writing $tmp/base.json: File too large" "$tmp/err" &&
+	cmp -s "$tmp/base.json" "$tmp/base.keep" && ! compgen -G "$tmp/base.json.tmp.*" >/dev/null; then
+	ok "writes: a write that fails is said (strerror), the old baseline kept"
+else
+	bad "writes: a write that fails is said (strerror), the old baseline kept" \
+		"exit $rc: $(cat "$tmp/err")"
+fi
+ln -s base.keep "$tmp/link.json"
+run_ok "writes: --update-baseline through a symbolic link" check "${pipe[@]}" \
+	--param loops=30 --baseline "$tmp/link.json" --update-baseline
+if [ -L "$tmp/link.json" ] && ! cmp -s "$tmp/base.keep" "$tmp/base.json"; then
+	ok "writes: ... replaces the file it points to and keeps the link"
+else
+	bad "writes: ... replaces the file it points to and keeps the link" "$(ls -l "$tmp" | grep -E 'link|keep')"
+fi
+sim_abs=$(cd "$(dirname "$SIM")" && pwd)/$(basename "$SIM")
+(cd "$tmp" && "$sim_abs" run "$OLDPWD/workloads/pipe.json" --param loops=10 \
+	-o same.json --trace ./same.json >out 2>err)
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF -- "--trace ./same.json and --output same.json name the same file" "$tmp/err" &&
+	! compgen -G "$tmp/same.json*" >/dev/null; then
+	ok "writes: --trace and --output of one file are refused"
+else
+	bad "writes: --trace and --output of one file are refused" "exit $rc: $(cat "$tmp/err")"
+fi
+if [ -c /dev/full ]; then
+	"$SIM" run workloads/pipe.json --param loops=10 >/dev/full 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "error writing standard output: No space left on device" "$tmp/err"; then
+		ok "writes: standard output on a full device is an error"
+	else
+		bad "writes: standard output on a full device is an error" "exit $rc: $(cat "$tmp/err")"
+	fi
+else
+	echo "skip  writes: /dev/full is not here"
+fi
+# --output to a FIFO (or a device) is written in place: renaming a file
+# over it would replace it.  (Never test that with a device: a build that
+# renames would replace /dev/full itself.)
+mkfifo "$tmp/outfifo"
+timeout 20 cat "$tmp/outfifo" >"$tmp/fromfifo" &
+reader=$!
+"$SIM" run workloads/pipe.json --param loops=10 --format json -o "$tmp/outfifo" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || kill "$reader" 2>/dev/null
+wait "$reader"
+if [ "$rc" -eq 0 ] && [ -p "$tmp/outfifo" ] && grep -q '"format"' "$tmp/fromfifo"; then
+	ok "writes: --output to a FIFO writes through it; it stays a FIFO"
+else
+	bad "writes: --output to a FIFO writes through it; it stays a FIFO" \
+		"exit $rc: $(ls -l "$tmp/outfifo") $(head -c 200 "$tmp/err")"
+fi
+
 finish

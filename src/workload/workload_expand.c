@@ -584,6 +584,9 @@ static int override_value(struct wl_parser *p, const char *arg,
 			    SHOWN(sb, arg));
 	/* the length counts the NUL: cJSON then checks nothing follows */
 	j = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, &end, 1);
+	/* a failed parse of JSON text was for want of memory, not text */
+	if (!j && eevdf__wl_json_valid(text, strlen(text), true))
+		return nomem(p);
 	if (j && cJSON_IsNumber(j)) {
 		double d = j->valuedouble;
 

@@ -184,6 +184,13 @@ int eevdf__wl_parse_json(const char *buf, size_t len,
 	    (r = eevdf__wl_check_text(buf, len, opts, diag)))
 		return r;
 	*root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	/* cJSON fails alike for want of memory: valid text tells */
+	if (!*root && eevdf__wl_json_valid(buf, len, false)) {
+		diag->line = 0;
+		eevdf__wl_set_str(diag->msg, sizeof(diag->msg),
+				  "out of memory");
+		return EEVDF_ENOMEM;
+	}
 	if (!*root) {
 		size_t pos = end ? (size_t)(end - buf) : 0;
 

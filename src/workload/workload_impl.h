@@ -378,6 +378,12 @@ int eevdf__wl_check_text(const char *buf, size_t len,
 			 const struct eevdf_load_opts *opts,
 			 struct eevdf_diag *diag);
 /*
+ * Whether the n bytes of s begin with one JSON value (whole: are one,
+ * with nothing but blanks after it), checked without allocating: when
+ * cJSON fails on a text that is, it ran out of memory.
+ */
+bool eevdf__wl_json_valid(const char *s, size_t n, bool whole);
+/*
  * A JSON syntax error at byte pos of buf: d's line, no path, and "what
  * near '...'" (or "what: unexpected end of file").  Returns EEVDF_EPARSE.
  */

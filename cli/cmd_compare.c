@@ -674,7 +674,8 @@ static struct stats stats_of(const struct cli_measure *res,
 		s.n++;
 	}
 	if (!s.n)
-		return (struct stats){ NAN, NAN, NAN, NAN, 0 };
+		return (struct stats){ (double)NAN, (double)NAN, (double)NAN,
+				       (double)NAN, 0 };
 	s.mean /= s.n;
 	for (int r = 0; r < runs; r++) {
 		double d;

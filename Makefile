@@ -8,6 +8,8 @@
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
 #   make clang      build and test with clang
 #   make opt-check  build at -O3 and -Os with gcc and clang (-Werror)
+#   make fuzz       run each libFuzzer target FUZZ_SECONDS (default 60)
+#   make oom-test   fail the Nth allocation for N = 1, 2, ... (under ASan)
 #   make bench      build and run the speed benchmark (never part of test)
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
@@ -77,7 +79,7 @@ CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
 .PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
-	opt-check \
+	opt-check fuzz deps-fuzz oom-test \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -166,7 +168,7 @@ run: deps
 	$(CLI) run workloads/sleeper-vs-hog.json
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TESTBIN) examples
+	@$(MAKE) --no-print-directory all $(TESTBIN) examples $(FUZZ_REPLAY)
 	$(TESTBIN)
 	tests/layout.sh
 	tests/alloc_check.sh $(STATIC)
@@ -175,6 +177,7 @@ test: deps
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
 	tests/cli_harden.sh $(CLI)
+	tests/fuzz/replay.sh $(BUILD)
 	tests/machines.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
@@ -216,13 +219,15 @@ TEST_ASSERTS := -DEEVDF_TEST_ASSERTS
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		CFLAGS="-O1 -g $(TEST_ASSERTS)" \
-		SANITIZE=address,undefined all build/asan/check_eevdf
+		SANITIZE=address,undefined all build/asan/check_eevdf \
+		$(FUZZ_REPLAY:$(BUILD)/%=build/asan/%)
 	ASAN_OPTIONS=detect_leaks=1 build/asan/check_eevdf
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_errors.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_harden.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/fuzz/replay.sh build/asan
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -404,6 +409,86 @@ uninstall:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
+-include $(wildcard $(BUILD)/obj/tests/fuzz/*.d $(BUILD)/obj/tests/oom/*.d)
+
+# Fuzz targets (tests/fuzz/): the workload, machine and rt-app parsers,
+# parse + run a few ms, and the CLI's option parser.  Each is a
+# LLVMFuzzerTestOneInput(); `make fuzz` builds them with clang's libFuzzer
+# and runs each FUZZ_SECONDS (tests/fuzz/run.sh), and every build has a
+# replayer of each (tests/fuzz/replay.c, no libFuzzer) that make test and
+# make asan run over the seeds and the regression inputs
+# (tests/fuzz/regress/TARGET/, where every crash found goes, minimised).
+# The CLI target links the CLI without its main(): main.c again, its main
+# renamed.
+FUZZ_TARGETS := workload machine rtapp run cli
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+# -fsanitize=fuzzer needs clang's runtime: Debian's clang 14 has it in
+# libclang-rt-14-dev.
+FUZZ_PKGS    := clang libclang-rt-14-dev
+FUZZ_REPLAY   = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay-%)
+FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ)) \
+		$(BUILD)/obj/tests/fuzz/cli_main.o
+
+$(BUILD)/obj/tests/fuzz/%.o: ALL_CFLAGS += -iquote cli -iquote $(BUILD)
+$(BUILD)/obj/tests/fuzz/cli_main.o: cli/main.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (main renamed)")
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Dmain=eevdf_cli_main \
+		-Wno-missing-prototypes -c $< -o $@
+# keep the objects: make would delete them as intermediates
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/obj/tests/fuzz/fuzz_%.o) \
+	$(BUILD)/obj/tests/fuzz/replay.o $(BUILD)/obj/tests/fuzz/cli_main.o
+
+$(BUILD)/fuzz/replay-cli: $(BUILD)/obj/tests/fuzz/fuzz_cli.o \
+		$(BUILD)/obj/tests/fuzz/replay.o $(FUZZ_CLI_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BUILD)/fuzz/replay-%: $(BUILD)/obj/tests/fuzz/fuzz_%.o \
+		$(BUILD)/obj/tests/fuzz/replay.o $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+$(BUILD)/fuzz/fuzz-cli: $(BUILD)/obj/tests/fuzz/fuzz_cli.o $(FUZZ_CLI_OBJ) \
+		$(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BUILD)/fuzz/fuzz-%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+deps-fuzz: deps
+	$(call install_pkgs,$(FUZZ_PKGS))
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+		SANITIZE=address,undefined \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(TEST_ASSERTS)" \
+		$(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz-%)
+	tests/fuzz/run.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The allocation-failure loop (tests/oom/oom_loop.c): parse + run +
+# report of three shipped workloads at small sizes, failing the Nth
+# allocation for N = 1, 2, ... until a run needs no more; under ASan and
+# LeakSanitizer, each failing run must end cleanly and give back all it
+# took.
+OOM_ARGS := workloads/pipe.json loops=200 \
+	-- workloads/hackbench.json groups=1 fds=2 loops=5 \
+	-- workloads/rtapp-mixed.json
+
+$(BUILD)/oom_loop: $(BUILD)/obj/tests/oom/oom_loop.o $(STATIC)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+oom-test: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		CFLAGS="-O1 -g $(TEST_ASSERTS)" SANITIZE=address,undefined \
+		build/asan/oom_loop
+	ASAN_OPTIONS=detect_leaks=1 build/asan/oom_loop $(OOM_ARGS)
 
 # The speed benchmark: bench/*.c through the public API only, linked with
 # the static library.  It is built in build/bench at -O2 with the

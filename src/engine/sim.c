@@ -1310,10 +1310,10 @@ int eevdf_sim_step(eevdf_sim *sim)
 		return sim->sched.error;
 	if (sim->ended || !eevdf__eventq_peek(&sim->sched.evq))
 		return 0;
-	if (sim->nr_events >= sim->next_check && (ret = check_limits(sim)))
-		return ret;
 	sim->running = true;
-	ret = step_one(sim);
+	ret = sim->nr_events >= sim->next_check ? check_limits(sim) : 0;
+	if (!ret)
+		ret = step_one(sim);
 	sim->running = false;
 	return ret ? ret : 1;
 }
@@ -1345,19 +1345,20 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 				  "cannot run back to %lld "
 				  "ns from %lld ns",
 				  (long long)until, (long long)sim->sched.now);
+	/* the callbacks (trace, progress) run inside: no re-entry */
+	sim->running = true;
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until) {
 		int ret;
 
-		if (sim->nr_events >= sim->next_check &&
-		    (ret = check_limits(sim)))
+		if ((sim->nr_events >= sim->next_check &&
+		     (ret = check_limits(sim))) ||
+		    (ret = step_one(sim))) {
+			sim->running = false;
 			return ret;
-		sim->running = true;
-		ret = step_one(sim);
-		sim->running = false;
-		if (ret)
-			return ret;
+		}
 	}
+	sim->running = false;
 	if (eevdf_sim_done(sim))
 		return 0;
 	if (!eevdf__eventq_peek(&sim->sched.evq) && sim->sched.nr_tasks)

@@ -55,9 +55,9 @@ __extension__ typedef __int128 s128;
  * core dump is what a failing test wants, and compiles to nothing in the
  * library users link.
  */
-#ifdef __CPPCHECK__
-/* make lint: cppcheck takes assert(cond) to mean that cond holds from
- * there on, which the test builds guarantee by aborting otherwise. */
+#if defined(__CPPCHECK__) || defined(__clang_analyzer__)
+/* make lint: cppcheck and clang-tidy take assert(cond) to mean that cond
+ * holds from there on, which the test builds check by aborting. */
 #include <assert.h>
 #define EEVDF_ASSERT(cond) assert(cond)
 #elif defined(EEVDF_TEST_ASSERTS)

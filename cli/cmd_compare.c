@@ -757,6 +757,7 @@ static void print_missing(FILE *f, const struct view *v)
 
 	for (int i = 0; i < v->nr; i++) {
 		const struct run_slot *s = &v->slots[i];
+		unsigned long long seed = v->seed0 + (uint64_t)(i / 2);
 
 		if (s->state == RUN_DONE)
 			continue;
@@ -764,8 +765,7 @@ static void print_missing(FILE *f, const struct view *v)
 			failed++;
 		else
 			pending++;
-		fprintf(f, "run %d (%c, seed %llu): %s\n", i, 'a' + i % 2,
-			(unsigned long long)(v->seed0 + (uint64_t)(i / 2)),
+		fprintf(f, "run %d (%c, seed %llu): %s\n", i, 'a' + i % 2, seed,
 			s->state == RUN_FAILED ?
 				s->why :
 				"not run: compare was stopped");

@@ -879,6 +879,41 @@ START_TEST(post_of_n_pays_as_n_posts)
 }
 END_TEST
 
+/*
+ * The livelock guard's limit is the configuration's: 1000 zero-cost
+ * yields in a counted loop (the library's costs are 0, so the clock never
+ * moves) are 1001 ops at one instant with the loop's own, past a limit
+ * of 100 and within one of 2000.
+ */
+START_TEST(the_livelock_guard_takes_its_limit_from_the_config)
+{
+	static const struct eevdf_op prog[] = {
+		{ EEVDF_OP_LOOP, 0, 1000, 1 },
+		{ EEVDF_OP_YIELD, 0, 0, 0 },
+	};
+	struct eevdf_task_spec t = { .name = "y",
+				     .program = prog,
+				     .nr_ops = 2 };
+	struct eevdf_config cfg;
+	eevdf_sim *sim;
+
+	eevdf_config_init(&cfg);
+	cfg.max_instant_ops = 100;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &t), 1);
+	ck_assert_int_eq(eevdf_sim_run(sim, MS), EEVDF_ELIVELOCK);
+	ck_assert_ptr_nonnull(
+		strstr(eevdf_sim_errmsg(sim), "task y ran 100 ops at 0 ns"));
+	eevdf_sim_free(sim);
+	cfg.max_instant_ops = 2000;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, NULL, 0), 0);
+	ck_assert_int_eq(eevdf_sim_add_task(sim, &t), 1);
+	ck_assert_int_eq(eevdf_sim_run(sim, MS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *harden_suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -900,6 +935,7 @@ Suite *harden_suite(void)
 	tcase_add_test(tc, callbacks_cannot_reenter_the_run);
 	tcase_add_test(tc, max_events_is_exact);
 	tcase_add_test(tc, progress_callback_is_deterministic_and_can_stop);
+	tcase_add_test(tc, the_livelock_guard_takes_its_limit_from_the_config);
 	tcase_add_test(tc, the_allocator_hook_sees_every_allocation);
 	tcase_add_test(tc, a_partial_allocator_is_refused);
 	tcase_add_test(tc, load_limits_are_errors_naming_their_field);

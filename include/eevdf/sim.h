@@ -26,6 +26,8 @@
 /* Range of eevdf_config.hz. */
 #define EEVDF_HZ_MIN 100
 #define EEVDF_HZ_MAX 10000
+/* Ops at one instant before a livelock is called (eevdf_config). */
+#define EEVDF_MAX_INSTANT_OPS 10000000ull
 /* Longest task name, including the terminating NUL. */
 #define EEVDF_NAME_MAX 64
 
@@ -129,6 +131,12 @@ struct eevdf_config {
 	 * events is not affected.
 	 */
 	uint64_t max_events;
+	/*
+	 * Ops the tasks may execute at one instant of simulated time (a
+	 * loop that never lets the clock move) before the run fails with
+	 * EEVDF_ELIVELOCK; 0 is EEVDF_MAX_INSTANT_OPS.
+	 */
+	uint64_t max_instant_ops;
 	eevdf_progress_fn progress; /* optional, see eevdf_progress_fn */
 	void *progress_ud;
 	uint64_t progress_every; /* events between calls; 0 = 65536 */

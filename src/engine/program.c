@@ -2041,9 +2041,6 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return task_fail(sim, p, EEVDF_ENOTSUP, "op not supported yet");
 }
 
-/* Ops one task may execute at one instant before we call it a livelock. */
-#define LIVELOCK_OPS 10000000ull
-
 /*
  * Run the current task's program until it waits for simulated time: a
  * burst of CPU work, a sleep or block, or the loss of its CPU.
@@ -2058,13 +2055,15 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			sim->guard_time = sim->sched.now;
 			sim->guard_ops = 0;
 		}
-		if (++sim->guard_ops > LIVELOCK_OPS)
-			return eevdf__sim_fail(sim, EEVDF_ELIVELOCK,
-					       "task %s ran %llu ops at %lld "
-					       "ns without simulated time "
-					       "advancing",
-					       p->name, LIVELOCK_OPS,
-					       (long long)sim->sched.now);
+		/* ops at one instant before we call it a livelock */
+		if (++sim->guard_ops > sim->guard_max)
+			return eevdf__sim_fail(
+				sim, EEVDF_ELIVELOCK,
+				"task %s ran %llu ops at %lld "
+				"ns without simulated time "
+				"advancing",
+				p->name, (unsigned long long)sim->guard_max,
+				(long long)sim->sched.now);
 		if (rq->curr != p || p->state != TASK_RUNNING)
 			return 0;
 		/* costs owed from switches and wakeups come first */

@@ -272,6 +272,8 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		 cfg->name ? cfg->name : "");
 	sim->check_invariants = cfg->check_invariants;
 	sim->max_events = cfg->max_events;
+	sim->guard_max = cfg->max_instant_ops ? cfg->max_instant_ops :
+						EEVDF_MAX_INSTANT_OPS;
 	sim->progress = cfg->progress;
 	sim->progress_ud = cfg->progress_ud;
 	sim->progress_every = cfg->progress_every ? cfg->progress_every : 65536;

@@ -124,9 +124,10 @@ struct eevdf_sim {
 	} prog_cache[8];
 	unsigned int prog_cache_next;
 
-	/* Livelock guard: ops executed without the clock moving. */
+	/* Livelock guard: ops executed without the clock moving, and how
+	 * many are allowed (eevdf_config.max_instant_ops) */
 	eevdf_time guard_time;
-	u64 guard_ops;
+	u64 guard_ops, guard_max;
 
 	/* Workload engine (program.c). */
 	struct sim_object **objs;

@@ -42,6 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	eevdf_workload_seed(wl, &cfg.seed);
 	cfg.check_invariants = true;
 	cfg.max_events = FUZZ_MAX_EVENTS;
+	/* a zero-time loop ends in ms, not the 10^7 ops (seconds here) of
+	 * the default livelock guard */
+	cfg.max_instant_ops = 100000;
 	cfg.duration = RUN_NS;
 	if (eevdf_sim_new(&cfg, &sim, NULL, 0) != 0)
 		goto out;

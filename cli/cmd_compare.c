@@ -96,6 +96,7 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'r' },
 	{ "report", required_argument, NULL, 'r' },
 	{ "features-allow-absent", no_argument, NULL, 'r' },
+	{ "sysctl", required_argument, NULL, 'r' },
 	{ "max-events", required_argument, NULL, 'r' },
 	{ "max-wall", required_argument, NULL, 'r' },
 	{ "max-memory", required_argument, NULL, 'r' },
@@ -153,14 +154,15 @@ static void compare_usage(FILE *f)
 		"\n"
 		"The run options --duration, --cpus, --kernel, --param, "
 		"--features, --hz,\n"
-		"--input, --report, --features-allow-absent and the limits "
-		"--max-events,\n"
-		"--max-wall, --max-memory, --max-input, --max-depth and "
-		"--max-ops may be\n"
-		"given to compare directly: they apply to both "
-		"configurations, as in\n"
-		"--opts, before --a and --b (whose options win, as later ones "
-		"do in run).\n"
+		"--input, --report, --sysctl, --features-allow-absent and the "
+		"limits\n"
+		"--max-events, --max-wall, --max-memory, --max-input, "
+		"--max-depth and\n"
+		"--max-ops may be given to compare directly: they apply to "
+		"both\n"
+		"configurations, as in --opts, before --a and --b (whose "
+		"options win,\n"
+		"as later ones do in run).\n"
 		"\n"
 		"OPTIONS are split at blanks; quote with '...' or \"...\".  "
 		"--seed,\n"
@@ -470,47 +472,6 @@ static int measure_one(const struct compare_opts *o, int i, uint64_t seed0,
 	return rc;
 }
 
-/* Read exactly len bytes; false on EOF, error, or a signal to stop. */
-static bool read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR && !cli_signal_pending())
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		len -= (size_t)r;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t r = write(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		len -= (size_t)r;
-	}
-	return true;
-}
-
-struct worker {
-	pid_t pid;
-	int fd;
-	int run;
-};
-
 /*
  * "compare: 3 of 10 runs done" on stderr: redrawn in place on a terminal,
  * a line each in a log (--progress), nothing with --no-progress.
@@ -540,42 +501,79 @@ static void run_failed(struct run_slot *slot, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The end of worker k, whose run's result may be in res: its slot. */
-static void reap_worker(const struct worker *k, bool got, struct run_slot *slot)
-{
-	int status = 0;
-	pid_t r;
+/* What the workers of run_all() share. */
+struct compare_pool {
+	const struct compare_opts *o;
+	uint64_t seed0;
+	struct cli_measure *res;
+	struct run_slot *slots;
+	int nr, done;
+};
 
-	while ((r = waitpid(k->pid, &status, 0)) < 0 && errno == EINTR)
-		;
-	cli_worker_unregister(k->pid);
-	if (got && r > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+/* In a worker: measure run i and send the struct to the parent. */
+static int compare_child(size_t i, int fd, void *ud)
+{
+	const struct compare_pool *cp = ud;
+	struct cli_measure m;
+	int r = measure_one(cp->o, (int)i, cp->seed0, &m);
+
+	if (r == EXIT_OK) {
+		const char *p = (const char *)&m;
+		size_t left = sizeof(m);
+
+		while (left) {
+			ssize_t w = write(fd, p, left);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return EXIT_USAGE;
+			p += w;
+			left -= (size_t)w;
+		}
+	}
+	return r;
+}
+
+/* The end of run i's worker, with what it sent: the run's slot. */
+static void compare_finished(size_t i, int status, const char *data, size_t len,
+			     void *ud)
+{
+	struct compare_pool *cp = ud;
+	struct run_slot *slot = &cp->slots[i];
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_OK &&
+	    len == sizeof(cp->res[i])) {
+		memcpy(&cp->res[i], data, len);
 		slot->state = RUN_DONE;
-	else if (cli_signal_pending())
+		progress(cp->o, ++cp->done, cp->nr);
+	} else if (cli_signal_pending()) {
 		slot->state = RUN_PENDING; /* stopped: not a failure */
-	else if (r > 0 && WIFSIGNALED(status))
+	} else if (WIFSIGNALED(status)) {
 		run_failed(slot, "its worker was killed by signal %d (%s)",
 			   WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (r > 0 && WIFEXITED(status))
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) != EXIT_OK) {
 		run_failed(slot, "its worker exited with status %d",
 			   WEXITSTATUS(status));
-	else
-		run_failed(slot, "its worker could not be waited for");
+	} else {
+		run_failed(slot, "its worker sent %zu bytes of %zu", len,
+			   sizeof(cp->res[i]));
+	}
 }
 
 /*
- * Every run, in up to o->jobs forked workers.  A worker measures one run
- * and writes the struct down a pipe.  A run that fails, or whose worker
- * dies, is marked so in slots and the rest go on; a signal (deferred,
- * cli/signals.c) stops the workers, and the runs not finished stay
- * pending.  The workers die with compare (PR_SET_PDEATHSIG).
+ * Every run, in up to o->jobs forked workers (cli_pool_run()).  A run
+ * that fails, or whose worker dies, is marked so in slots and the rest go
+ * on; a signal (deferred, cli/signals.c) stops the workers, and the runs
+ * not finished stay pending.  The workers die with compare
+ * (PR_SET_PDEATHSIG, cli/workers.c).
  */
 static void run_all(const struct compare_opts *o, uint64_t seed0,
 		    struct cli_measure *res, struct run_slot *slots, int nr)
 {
-	struct worker w[MAX_JOBS];
-	int next = 0, active = 0, done = 0;
-	pid_t parent = getpid();
+	static const struct cli_pool_ops ops = { compare_child,
+						 compare_finished, NULL };
+	struct compare_pool cp = { o, seed0, res, slots, nr, 0 };
 
 	if (o->jobs <= 1) {
 		for (int i = 0; i < nr && !cli_signal_pending(); i++) {
@@ -588,104 +586,35 @@ static void run_all(const struct compare_opts *o, uint64_t seed0,
 		}
 		return;
 	}
-	fflush(NULL);
-	while (next < nr || active) {
-		while (!cli_signal_pending() && next < nr && active < o->jobs) {
-			int fds[2];
-			pid_t pid;
-
-			if (pipe(fds) < 0) {
-				run_failed(&slots[next++], "pipe: %s",
-					   strerror(errno));
-				continue;
-			}
-			pid = fork();
-			if (pid < 0) {
-				run_failed(&slots[next++], "fork: %s",
-					   strerror(errno));
-				close(fds[0]);
-				close(fds[1]);
-				continue;
-			}
-			if (pid == 0) {
-				struct cli_measure m;
-				int r;
-
-				cli_worker_started(parent);
-				close(fds[0]);
-				for (int k = 0; k < active; k++)
-					close(w[k].fd);
-				r = measure_one(o, next, seed0, &m);
-				if (r == EXIT_OK &&
-				    !write_all(fds[1], &m, sizeof(m)))
-					r = EXIT_USAGE;
-				fflush(NULL);
-				_exit(r);
-			}
-			cli_worker_register(pid);
-			close(fds[1]);
-			w[active++] = (struct worker){ pid, fds[0], next++ };
-		}
-		if (!active)
-			break;
-		/* the oldest worker first: results land by index anyway */
-		{
-			struct worker k = w[0];
-			bool got = read_all(k.fd, &res[k.run],
-					    sizeof(res[k.run]));
-
-			if (!got && cli_signal_pending()) {
-				/* stop them all, then account for each */
-				for (int i = 0; i < active; i++)
-					kill(w[i].pid, SIGTERM);
-			}
-			close(k.fd);
-			reap_worker(&k, got, &slots[k.run]);
-			memmove(w, w + 1, (size_t)(active - 1) * sizeof(*w));
-			active--;
-			if (slots[k.run].state == RUN_DONE)
-				progress(o, ++done, nr);
-		}
+	/* a broken pipe or fork is printed; its runs stay pending */
+	if (cli_pool_run((size_t)nr, o->jobs, true, &ops, &cp) < 0) {
+		for (int i = 0; i < nr; i++)
+			if (slots[i].state == RUN_PENDING)
+				run_failed(&slots[i], "not started: a worker "
+						      "could not be started");
 	}
 }
 
-struct stats {
-	double mean, sd, min, max;
-	int n; /* runs that finished */
-};
-
-/* Figure f of configuration k over the seeds whose runs finished. */
-static struct stats stats_of(const struct cli_measure *res,
-			     const struct run_slot *slots, int runs, int k,
-			     size_t f)
+/* Figure f of configuration k over the seeds whose runs finished (n
+ * of them): all NaN when none did; a single run has no spread, which
+ * compare prints as 0. */
+static struct eevdf_stats stats_of(const struct cli_measure *res,
+				   const struct run_slot *slots, int runs,
+				   int k, size_t f)
 {
-	struct stats s = { 0, 0, 0, 0, 0 };
-	double sq = 0;
+	double v[MAX_RUNS] = { 0 };
+	struct eevdf_stats s;
+	size_t n = 0;
 
-	for (int r = 0; r < runs; r++) {
-		double v;
-
-		if (slots[2 * r + k].state != RUN_DONE)
-			continue;
-		v = res[2 * r + k].fig[f].value;
-		s.mean += v;
-		s.min = !s.n || v < s.min ? v : s.min;
-		s.max = !s.n || v > s.max ? v : s.max;
-		s.n++;
-	}
-	if (!s.n)
-		return (struct stats){ (double)NAN, (double)NAN, (double)NAN,
-				       (double)NAN, 0 };
-	s.mean /= s.n;
-	for (int r = 0; r < runs; r++) {
-		double d;
-
-		if (slots[2 * r + k].state != RUN_DONE)
-			continue;
-		d = res[2 * r + k].fig[f].value - s.mean;
-		sq += d * d;
-	}
-	s.sd = s.n > 1 ? sqrt(sq / (s.n - 1)) : 0;
+	for (int r = 0; r < runs; r++)
+		if (slots[2 * r + k].state == RUN_DONE)
+			v[n++] = res[2 * r + k].fig[f].value;
+	if (eevdf_stats_compute(v, n, &s) != 0)
+		return (struct eevdf_stats){ 0, (double)NAN, (double)NAN,
+					     (double)NAN, (double)NAN,
+					     (double)NAN };
+	if (n < 2)
+		s.stddev = 0;
 	return s;
 }
 
@@ -741,13 +670,13 @@ static void print_num(FILE *f, double v, int width)
 		fprintf(f, " %*.*g", width, v >= 1e6 ? 10 : 6, v);
 }
 
-static void print_spread(FILE *f, struct stats s)
+static void print_spread(FILE *f, struct eevdf_stats s)
 {
 	if (isnan(s.mean))
 		fprintf(f, " %9s", "-");
 	else
 		fprintf(f, " %8.1f%%",
-			s.mean != 0 ? 100 * s.sd / fabs(s.mean) : 0);
+			s.mean != 0 ? 100 * s.stddev / fabs(s.mean) : 0);
 }
 
 /* The runs that did not finish, one line each, and a closing count. */
@@ -795,9 +724,9 @@ static void print_text(FILE *f, const struct view *v)
 		fprintf(f, "%-20s %-6s %12s %12s %8s %9s %9s\n", "figure",
 			"unit", "a", "b", "b/a", "spread a", "spread b");
 		for (size_t i = 0; i < ref->nr; i++) {
-			struct stats a = stats_of(v->res, v->slots, o->runs, 0,
+			struct eevdf_stats a = stats_of(v->res, v->slots, o->runs, 0,
 						  i);
-			struct stats b = stats_of(v->res, v->slots, o->runs, 1,
+			struct eevdf_stats b = stats_of(v->res, v->slots, o->runs, 1,
 						  i);
 			double r = ratio(a.mean, b.mean);
 
@@ -828,7 +757,7 @@ static void add_num(cJSON *o, const char *key, double v)
 
 static cJSON *side_json(const struct view *v, int k, size_t f)
 {
-	struct stats s = stats_of(v->res, v->slots, v->o->runs, k, f);
+	struct eevdf_stats s = stats_of(v->res, v->slots, v->o->runs, k, f);
 	cJSON *o = cJSON_CreateObject(), *vals = cJSON_CreateArray();
 
 	if (!o || !vals) {
@@ -837,7 +766,7 @@ static cJSON *side_json(const struct view *v, int k, size_t f)
 		return NULL;
 	}
 	add_num(o, "mean", s.mean);
-	add_num(o, "stddev", s.sd);
+	add_num(o, "stddev", s.stddev);
 	add_num(o, "min", s.min);
 	add_num(o, "max", s.max);
 	/* by seed, as "seeds": null for a run that did not finish */

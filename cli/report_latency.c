@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The "perf sched latency" table, per pid or merged per comm (perf's
- * default, "name:(n)"; the comm of "worker[3][1]" is "worker"), in the
+ * default, "name:(n)"; the comm of "worker[3][1]" is "worker") or, which
+ * perf cannot, per task group ("/system.slice/web:(n)"), in the
  * layout of Mike Galbraith's sum patch that the EEVDF commit messages
  * quote: Runtime, Switches (perf's count of delay samples), Avg, Max and
  * Sum delay and the time of the max delay, then a TOTAL line with the
@@ -29,6 +30,46 @@ static const char header_at[] = " Max delay at            |";
 
 /* perf pads "  comm:pid " to this many columns before the first '|'. */
 #define NAME_COLUMNS 24
+
+/*
+ * With RT or deadline tasks in the run, a Class column follows the task:
+ * "fair", "FIFO 50", "RR 10", "DL 10/100" (runtime / period in ms); a
+ * merged row whose tasks differ says "mixed".  Without, the table is
+ * perf's own.
+ */
+static const char header_class[] = " Class        |";
+
+/* Room for any class text class_text() writes ("DL 4194/4194"). */
+#define CLASS_LEN 48
+
+static void class_text(char *buf, size_t len, const struct eevdf_task_stats *t)
+{
+	switch (t->policy) {
+	case EEVDF_POLICY_FIFO:
+		snprintf(buf, len, "FIFO %u", t->rt_priority);
+		break;
+	case EEVDF_POLICY_RR:
+		snprintf(buf, len, "RR %u", t->rt_priority);
+		break;
+	case EEVDF_POLICY_DEADLINE:
+		snprintf(buf, len, "DL %.4g/%.4g", (double)t->dl_runtime / 1e6,
+			 (double)t->dl_period / 1e6);
+		break;
+	case EEVDF_POLICY_NORMAL:
+	case EEVDF_POLICY_BATCH:
+	case EEVDF_POLICY_IDLE:
+		snprintf(buf, len, "fair");
+		break;
+	}
+}
+
+static bool has_classes(const struct eevdf_task_stats *stats, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(eevdf_policy_class(stats[i].policy), "fair") != 0)
+			return true;
+	return false;
+}
 
 static double ns_to_ms(int64_t ns)
 {
@@ -80,7 +121,8 @@ static int64_t avg_delay(const struct eevdf_task_stats *t)
  * In a merged row, switches holds how many tasks were merged.  A row
  * without a delay sample has no max delay to place: "-" for its time.
  */
-static void row(FILE *f, const struct eevdf_task_stats *t, bool merged)
+static void row(FILE *f, const struct eevdf_task_stats *t, bool merged,
+		const char *cls)
 {
 	char at[32] = "-";
 	int len = merged ? fprintf(f, "  %s:(%" PRIu64 ") ", t->name,
@@ -90,6 +132,8 @@ static void row(FILE *f, const struct eevdf_task_stats *t, bool merged)
 
 	for (; len >= 0 && len < NAME_COLUMNS; len++)
 		fputc(' ', f);
+	if (cls)
+		fprintf(f, "| %-12s ", cls);
 	if (t->delay_count > 0)
 		usec_stamp(at, sizeof(at), t->delay_max_at);
 	fprintf(f,
@@ -126,37 +170,51 @@ static bool max_beats(const struct eevdf_task_stats *t,
 }
 
 /*
- * Merge stats per comm into out (at most n entries, names pointing into
- * names[], n * EEVDF_NAME_MAX bytes; best[] n entries of scratch); returns
- * the number of comms.  Runtime, counts and sums add up, the max and its
- * time are those of the task max_beats() picks, and the lowest pid orders
- * ties, as perf merges its atoms per comm.
+ * Merge stats per comm, or per group when by_group, into out (at most n
+ * entries; comm names pointing into names[], n * EEVDF_NAME_MAX bytes,
+ * group paths into the simulation's strings; best[] n entries of
+ * scratch); returns the number of rows.  Runtime, counts and sums add
+ * up, the max and its time are those of the task max_beats() picks, and
+ * the lowest pid orders ties, as perf merges its atoms per comm.
  */
-static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
-			  struct eevdf_task_stats *out, char *names,
-			  const struct eevdf_task_stats **best)
+
+static size_t merge_rows(const struct eevdf_task_stats *stats, size_t n,
+			 bool by_group, struct eevdf_task_stats *out,
+			 char *names, const struct eevdf_task_stats **best,
+			 char (*cls)[CLASS_LEN])
 {
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_task_stats *t = &stats[i];
-		size_t len = comm_len(t->name), k;
+		const char *key = by_group ? (t->cgroup ? t->cgroup : "/") :
+					     t->name;
+		size_t len = by_group ? strlen(key) : comm_len(key), k;
+		char c[CLASS_LEN];
 
 		for (k = 0; k < m; k++)
 			if (strlen(out[k].name) == len &&
-			    memcmp(out[k].name, t->name, len) == 0)
+			    memcmp(out[k].name, key, len) == 0)
 				break;
 		if (k == m) {
 			char *nm = names + m * EEVDF_NAME_MAX;
 
-			memcpy(nm, t->name, len);
-			nm[len] = '\0';
 			memset(&out[m], 0, sizeof(out[m]));
-			out[m].name = nm;
+			if (by_group) {
+				out[m].name = key;
+			} else {
+				memcpy(nm, key, len);
+				nm[len] = '\0';
+				out[m].name = nm;
+			}
 			out[m].pid = t->pid;
 			best[m] = NULL;
+			class_text(cls[m], CLASS_LEN, t);
 			m++;
 		}
+		class_text(c, sizeof(c), t);
+		if (strcmp(c, cls[k]) != 0)
+			snprintf(cls[k], CLASS_LEN, "mixed");
 		out[k].switches++;
 		out[k].cpu_ns += t->cpu_ns;
 		out[k].delay_count += t->delay_count;
@@ -171,8 +229,9 @@ static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
 }
 
 int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
-		   bool by_comm)
+		   enum latency_rows rows)
 {
+	bool by_comm = rows != ROWS_PID;
 	struct eevdf_task_stats *merged = NULL;
 	char *names = NULL;
 	const struct eevdf_task_stats **order, **best = NULL;
@@ -184,8 +243,14 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 	double runtime_ns = 0, sum_ns = 0;
 	uint64_t count = 0;
 	int64_t max = 0;
-	const size_t wide = sizeof(header) - 1 + sizeof(header_at) - 1;
+	bool classes = has_classes(stats, n);
+	size_t wide = sizeof(header) - 1 + sizeof(header_at) - 1;
+	char(*cls)[CLASS_LEN] = malloc((n ? n : 1) * sizeof(*cls));
 
+	if (!cls)
+		return EEVDF_ENOMEM;
+	if (classes)
+		wide += sizeof(header_class) - 1;
 	if (by_comm) {
 		merged = malloc((n ? n : 1) * sizeof(*merged));
 		names = malloc((n ? n : 1) * EEVDF_NAME_MAX);
@@ -194,16 +259,22 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 			free(merged);
 			free(names);
 			free(best);
+			free(cls);
 			return EEVDF_ENOMEM;
 		}
-		n = merge_comms(stats, n, merged, names, best);
+		n = merge_rows(stats, n, rows == ROWS_CGROUP, merged, names,
+			       best, cls);
 		stats = merged;
 		free(best);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			class_text(cls[i], CLASS_LEN, &stats[i]);
 	}
 	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order) {
 		free(merged);
 		free(names);
+		free(cls);
 		return EEVDF_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -211,12 +282,17 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 	qsort(order, n, sizeof(*order), cmp_max_delay);
 
 	dashes(f, wide);
-	fprintf(f, "%s%s\n", header, header_at);
+	if (classes)
+		/* the Class column after the Task column's '|' */
+		fprintf(f, "%.*s%s%s%s\n", NAME_COLUMNS + 1, header,
+			header_class, header + NAME_COLUMNS + 1, header_at);
+	else
+		fprintf(f, "%s%s\n", header, header_at);
 	dashes(f, wide);
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_task_stats *t = order[i];
 
-		row(f, t, by_comm);
+		row(f, t, by_comm, classes ? cls[t - stats] : NULL);
 		runtime_ns += (double)t->cpu_ns;
 		sum_ns += (double)t->delay_sum_ns;
 		count += t->delay_count;
@@ -225,12 +301,15 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 	}
 	dashes(f, wide);
 	fprintf(f,
-		"  TOTAL:                |%11.3f ms |%9" PRIu64
+		"  TOTAL:                |%s%11.3f ms |%9" PRIu64
 		" |                 |%13.3f ms |%14.3f ms |\n",
-		runtime_ns / 1e6, count, ns_to_ms(max), sum_ns / 1e6);
-	dashes(f, sizeof(header) - 1);
+		classes ? "              |" : "", runtime_ns / 1e6, count,
+		ns_to_ms(max), sum_ns / 1e6);
+	dashes(f,
+	       sizeof(header) - 1 + (classes ? sizeof(header_class) - 1 : 0));
 	free(order);
 	free(merged);
 	free(names);
+	free(cls);
 	return 0;
 }

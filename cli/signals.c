@@ -20,7 +20,7 @@
 #include "cli.h"
 
 #define MAX_TMP 8
-#define MAX_PIDS 64
+#define MAX_PIDS 256 /* sweep --jobs goes up to 256 */
 
 /*
  * What the handler reads: plain pointers and pids, each slot written

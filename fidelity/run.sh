@@ -15,9 +15,10 @@ SIM=${1:-build/eevdf-sim}
 RUNTIME=${RUNTIME:-3s}
 M=fidelity/skl-server-1s.json
 
-rps() { # kernel [features]
+rps() { # kernel [features] [sysctl]
 	"$SIM" run workloads/schbench.json --machine "$M" --kernel "$1" \
-		${2:+--features "$2"} --param m=4 --param t=128 --param M=auto \
+		${2:+--features "$2"} ${3:+--sysctl "$3"} \
+		--param m=4 --param t=128 --param M=auto \
 		--param ops=0 --param locking=0 --param runtime="$RUNTIME" \
 		--param interval=null \
 		--quiet | awk '/^average rps:/ { print $3 }'
@@ -41,6 +42,25 @@ g=$(awk -v a="$a" -v b="$b" -v c="$c" \
 	'BEGIN { printf "%.2f", (a > b ? (c - b) / (a - b) : 0) }')
 echo "6.12 + TTWU_QUEUE_DELAYED: $c, recovers $g of the gap; target" \
 	">= 0.5: $(verdict "$g" 'x >= 0.5')"
+
+# Issue 15: the fair server's start and stop.  Chris Mason bisected part
+# of the same schbench regression to 5f6bd380c7bd (the fair server on by
+# default, 6.12): 6.12-6.16 start it at every fair 0 -> 1 transition of a
+# CPU and stop it at every 1 -> 0, and "the dl_server_{start,stop}()
+# overhead kills it"; turning the server off cured it, and cccb45d7c429
+# (6.17) keeps it running instead.  The cover letter (2025-05-20) measured
+# that patch alone at +1.4 % on Sapphire Rapids (2 882 537 -> 2 924 423
+# average rps).  The same 6.12 run with the server off (debugfs runtime
+# 0), and with 6.17's rule (the 6.17 profile's fair class differs too).
+c12=$(rps 6.12 "" "")
+c12off=$(rps 6.12 "" sched/fair_server/runtime=0)
+c17=$(rps 6.17 "" "")
+echo "# fair server start/stop, schbench as above, $RUNTIME"
+r=$(awk -v a="$c12" -v b="$c12off" 'BEGIN { printf "%.4f", b / a }')
+echo "6.12: $c12; 6.12 fair server off: $c12off ($r); target about" \
+	"1.014 (+1.4 %), at least 1.005: $(verdict "$r" 'x >= 1.005')"
+r=$(awk -v a="$c12" -v b="$c17" 'BEGIN { printf "%.4f", b / a }')
+echo "6.17 (stops only when picked idle): $c17 ($r against 6.12)"
 
 echo "# wakeup storm onto CPU 0 (fidelity/storm.json, 65 flat CPUs)"
 for f in NO_TTWU_QUEUE TTWU_QUEUE; do

@@ -18,5 +18,9 @@ CASES=(
 	"starve|workloads/starve.json --param signals=2000"
 	"spawn|workloads/spawn.json --param duration=200ms"
 	"rtapp-mixed|workloads/rtapp-mixed.json --cpus 2 --duration 500ms"
+	"rt-vs-fair|workloads/rt-vs-fair.json --param runtime=3s --kernel 6.8"
+	"rr-turns|workloads/rr-turns.json --param runtime=1s"
+	"deadline|workloads/deadline.json --param runtime=1s --cpus 2"
+	"rt-push|workloads/rt-push.json --param runtime=500ms --cpus 4"
 )
 

@@ -69,6 +69,8 @@ static struct task *h_task(struct h *h, int nice, u64 custom_slice)
 	p->nice = nice;
 	p->policy = EEVDF_POLICY_NORMAL;
 	p->state = TASK_RUNNING;
+	p->sched_class = &fair_sched_class;
+	p->prio = DEFAULT_PRIO + nice;
 	if (custom_slice) {
 		p->se.custom_slice = true;
 		p->se.slice = custom_slice;

@@ -696,6 +696,41 @@ START_TEST(the_allocator_hook_sees_every_allocation)
 }
 END_TEST
 
+/*
+ * What the library hands the caller to free() comes from the C library
+ * whatever allocator is installed: eevdf_sweep_point_config()'s text
+ * came from the hook, so eevdf-sim sweep (whose --max-memory installs
+ * one) crashed in free() ("free(): invalid pointer").  Here the hook
+ * counts: the text must not be one of its blocks.
+ */
+START_TEST(a_sweep_config_is_the_callers_to_free)
+{
+	static const char spec[] =
+		"{\"format\": \"eevdf-sim-sweep/1\", \"name\": \"s\", "
+		"\"workload\": \"workloads/pipe.json\", "
+		"\"axes\": {\"seed\": [1, 2]}}";
+	struct eevdf_diag d;
+	eevdf_sweep *sw = NULL;
+	char *text = NULL;
+	long live;
+
+	memset(&counter, 0, sizeof(counter));
+	ck_assert_int_eq(eevdf_set_allocator(&counting_alloc), 0);
+	ck_assert_int_eq(eevdf_sweep_parse(spec, sizeof(spec) - 1, "s.json",
+					   NULL, &sw, &d),
+			 0);
+	live = counter.live;
+	ck_assert_int_eq(eevdf_sweep_point_config(sw, 1, &text), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\"seed\":2"));
+	/* nothing of the hook's is left with the caller */
+	ck_assert_int_eq(counter.live, live);
+	(free)(text);
+	eevdf_sweep_free(sw);
+	ck_assert_int_eq(counter.live, 0);
+	ck_assert_int_eq(eevdf_set_allocator(NULL), 0);
+}
+END_TEST
+
 START_TEST(a_partial_allocator_is_refused)
 {
 	struct eevdf_allocator a = counting_alloc;
@@ -938,6 +973,7 @@ Suite *harden_suite(void)
 	tcase_add_test(tc, the_livelock_guard_takes_its_limit_from_the_config);
 	tcase_add_test(tc, the_allocator_hook_sees_every_allocation);
 	tcase_add_test(tc, a_partial_allocator_is_refused);
+	tcase_add_test(tc, a_sweep_config_is_the_callers_to_free);
 	tcase_add_test(tc, load_limits_are_errors_naming_their_field);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("input");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "eevdf/eevdf.h"
+#include "machine/costs.h"
 #include "suites.h"
 #include "workload/rtapp.h"
 
@@ -504,8 +505,7 @@ START_TEST(ignored_and_approximate_keys_are_notes_with_their_paths)
 		"ignored: there are no cgroups in the model yet (the thread "
 		"runs in the root group)");
 	CK_NOTE(n[5], "tasks.a.dl-period",
-		"ignored: only SCHED_DEADLINE uses it, and eevdf-sim models "
-		"the fair class");
+		"ignored: only SCHED_DEADLINE uses it");
 	CK_NOTE(n[6], "tasks.a.dl-runtime",
 		"200000 us is clamped to 100000 us, as sched_setattr() clamps "
 		"a custom slice to 0.1..100 ms");
@@ -617,6 +617,184 @@ START_TEST(phase_settings_become_setattr_at_phase_entry)
 	INT_AT(b, "[2].setattr.cpus[1]", 3);
 	ck_assert_int_eq(cJSON_GetArraySize(b), 4);
 	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(rt_policies_take_their_rt_priority)
+{
+	size_t nr = 0;
+	struct eevdf_diag *n;
+	cJSON *j = native("{'tasks': {'a': {'policy': 'SCHED_FIFO', 'run': 1}, "
+			  "'b': {'policy': 'SCHED_RR', 'priority': 99, "
+			  "'run': 1}, 'c': {'policy': 'SCHED_FIFO', "
+			  "'priority': 1, 'dl-runtime': 5000, 'run': 1}}}");
+
+	/* without "priority", rt-app's DEFAULT_THREAD_PRIORITY, 10 */
+	STR_AT(j, "tasks[0].policy", "fifo");
+	INT_AT(j, "tasks[0].priority", 10);
+	ck_assert_ptr_null(at(j, "tasks[0].nice"));
+	STR_AT(j, "tasks[1].policy", "rr");
+	INT_AT(j, "tasks[1].priority", 99);
+	STR_AT(j, "tasks[2].policy", "fifo");
+	INT_AT(j, "tasks[2].priority", 1);
+	/* dl-runtime is no slice of an RT task */
+	ck_assert_ptr_null(at(j, "tasks[2].slice"));
+	cJSON_Delete(j);
+
+	/* global.default_policy gives the policy, "priority" its meaning */
+	j = native("{'global': {'default_policy': 'SCHED_RR'}, 'tasks': "
+		   "{'a': {'priority': 42, 'run': 1}, 'b': {'policy': "
+		   "'SCHED_OTHER', 'priority': 3, 'run': 1}}}");
+	STR_AT(j, "tasks[0].policy", "rr");
+	INT_AT(j, "tasks[0].priority", 42);
+	ck_assert_ptr_null(at(j, "tasks[1].policy"));
+	INT_AT(j, "tasks[1].nice", 3);
+	ck_assert_ptr_null(at(j, "tasks[1].priority"));
+	cJSON_Delete(j);
+
+	n = notes_of("{'tasks': {'c': {'loop': 1, 'policy': 'SCHED_FIFO', "
+		     "'dl-runtime': 5000, 'dl-period': 9000, 'runtime': 4, "
+		     "'phases': {'p': {'run': 1}}}}}",
+		     &nr);
+	ck_assert_uint_eq(nr, 3);
+	CK_NOTE(n[0], "tasks.c.dl-runtime",
+		"ignored: SCHED_FIFO and SCHED_RR have no runtime "
+		"(dl-runtime is the reservation of SCHED_DEADLINE and the "
+		"custom slice of the fair policies)");
+	CK_NOTE(n[1], "tasks.c.dl-period",
+		"ignored: only SCHED_DEADLINE uses it");
+	CK_NOTE(n[2], "tasks.c.runtime",
+		"ignored: the legacy spelling of dl-runtime, which SCHED_FIFO "
+		"and SCHED_RR do not use");
+	free(n);
+}
+END_TEST
+
+START_TEST(deadline_reservation_takes_rtapp_defaults)
+{
+	size_t nr = 0;
+	struct eevdf_diag *n;
+	cJSON *j = native(
+		"{'tasks': {"
+		" 'a': {'policy': 'SCHED_DEADLINE', 'dl-runtime': 10000,"
+		"  'dl-period': 100000, 'run': 1},"
+		" 'b': {'policy': 'SCHED_DEADLINE', 'dl-runtime': 3000,"
+		"  'priority': 5, 'run': 1},"
+		" 'c': {'policy': 'SCHED_DEADLINE', 'runtime': 1000,"
+		"  'period': 8000, 'deadline': 6000, 'phases': {'p':"
+		"  {'run': 1}}},"
+		" 'd': {'policy': 'SCHED_DEADLINE', 'runtime': 4000,"
+		"  'dl-period': 20000, 'timer': {'ref': 'unique', 'period':"
+		"  20000}},"
+		" 'e': {'policy': 'SCHED_DEADLINE', 'dl-runtime': 1000,"
+		"  'dl-period': 10000, 'deadline': 5000, 'phases': {'p':"
+		"  {'run': 1}}}}}");
+
+	/* dl-deadline defaults to the period */
+	STR_AT(j, "tasks[0].policy", "deadline");
+	STR_AT(j, "tasks[0].runtime", "10000us");
+	STR_AT(j, "tasks[0].deadline", "100000us");
+	STR_AT(j, "tasks[0].period", "100000us");
+	ck_assert_ptr_null(at(j, "tasks[0].priority"));
+	/* dl-period defaults to the runtime: a 100 % reservation */
+	STR_AT(j, "tasks[1].runtime", "3000us");
+	STR_AT(j, "tasks[1].deadline", "3000us");
+	STR_AT(j, "tasks[1].period", "3000us");
+	/* the legacy thread keys, next to "phases" */
+	STR_AT(j, "tasks[2].runtime", "1000us");
+	STR_AT(j, "tasks[2].deadline", "6000us");
+	STR_AT(j, "tasks[2].period", "8000us");
+	/* without phases the "runtime" event is the legacy runtime too */
+	STR_AT(j, "tasks[3].runtime", "4000us");
+	STR_AT(j, "tasks[3].deadline", "20000us");
+	STR_AT(j, "tasks[3].program[0].loop.body[0].spin", "4000us");
+	/*
+	 * rt-app reads a legacy key only when the dl-* value it stands for
+	 * is 0: here the deadline is the period, 10 ms, already
+	 */
+	STR_AT(j, "tasks[4].deadline", "10000us");
+	cJSON_Delete(j);
+
+	n = notes_of("{'tasks': {'b': {'loop': 1, 'policy': 'SCHED_DEADLINE',"
+		     " 'dl-runtime': 3000, 'dl-period': 30000, 'priority': 5,"
+		     " 'runtime': 7, 'period': 9, 'phases': {'p': {'run': 1,"
+		     " 'priority': 2, 'dl-runtime': 2000, 'dl-period': "
+		     "30000}}}}}",
+		     &nr);
+	ck_assert_uint_eq(nr, 4);
+	CK_NOTE(n[0], "tasks.b.priority",
+		"ignored: SCHED_DEADLINE has no priority (rt-app passes "
+		"sched_priority 0, which sched_setattr() requires of it)");
+	CK_NOTE(n[1], "tasks.b.runtime",
+		"ignored: the legacy spelling of dl-runtime, which rt-app "
+		"reads only when dl-runtime is absent or 0");
+	CK_NOTE(n[2], "tasks.b.period",
+		"ignored: the legacy spelling of dl-period, which rt-app reads "
+		"only when dl-period is 0 (absent, it is the runtime)");
+	CK_NOTE(n[3], "tasks.b.phases.p.priority",
+		"ignored: SCHED_DEADLINE has no priority (rt-app passes "
+		"sched_priority 0, which sched_setattr() requires of it)");
+	free(n);
+}
+END_TEST
+
+START_TEST(phase_policies_resolve_in_file_order)
+{
+	cJSON *j = native(
+		"{'global': {'default_policy': 'SCHED_FIFO'}, 'tasks': {"
+		" 't': {'loop': 2, 'priority': 50, 'phases': {"
+		"  'a': {'run': 1},"
+		"  'b': {'policy': 'SCHED_OTHER', 'priority': 3, 'run': 1},"
+		"  'c': {'priority': 4, 'run': 1},"
+		"  'd': {'policy': 'SCHED_RR', 'run': 1},"
+		"  'e': {'priority': 60, 'dl-runtime': 500, 'run': 1},"
+		"  'f': {'policy': 'SCHED_DEADLINE', 'dl-runtime': 1000,"
+		"        'dl-deadline': 5000, 'dl-period': 10000, 'run': 1},"
+		"  'g': {'dl-runtime': 2000, 'dl-period': 20000, 'run': 1}"
+		"}}}}");
+	const cJSON *b = at(j, "tasks[0].program[0].loop.body");
+
+	STR_AT(j, "tasks[0].policy", "fifo");
+	INT_AT(j, "tasks[0].priority", 50);
+	/* a: nothing set, nothing applied */
+	ck_assert_ptr_nonnull(at(b, "[0].loop"));
+	/* b: back to the fair class with nice 3 */
+	STR_AT(b, "[1].setattr.policy", "normal");
+	INT_AT(b, "[1].setattr.nice", 3);
+	/*
+	 * c keeps SCHED_OTHER: its priority is a nice value, and since
+	 * other phases change the policy it says which policy it is
+	 */
+	STR_AT(b, "[3].setattr.policy", "normal");
+	INT_AT(b, "[3].setattr.nice", 4);
+	/* d: SCHED_RR at the default priority */
+	STR_AT(b, "[5].setattr.policy", "rr");
+	INT_AT(b, "[5].setattr.priority", 10);
+	/* e keeps SCHED_RR: its priority is an rt_priority, no slice */
+	STR_AT(b, "[7].setattr.policy", "rr");
+	INT_AT(b, "[7].setattr.priority", 60);
+	ck_assert_ptr_null(at(b, "[7].setattr.slice"));
+	/* f: a reservation */
+	STR_AT(b, "[9].setattr.policy", "deadline");
+	STR_AT(b, "[9].setattr.runtime", "1000us");
+	STR_AT(b, "[9].setattr.deadline", "5000us");
+	STR_AT(b, "[9].setattr.period", "10000us");
+	/* g keeps SCHED_DEADLINE with its own keys and rt-app's defaults */
+	STR_AT(b, "[11].setattr.policy", "deadline");
+	STR_AT(b, "[11].setattr.runtime", "2000us");
+	STR_AT(b, "[11].setattr.deadline", "20000us");
+	STR_AT(b, "[11].setattr.period", "20000us");
+	/* 6 setattr and 7 loops */
+	ck_assert_int_eq(cJSON_GetArraySize(b), 13);
+	cJSON_Delete(j);
+	/*
+	 * A phase that sets only a clamp: rt-app applies it with the
+	 * deadline keys of that phase, none, which the kernel refuses.
+	 */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1000, 'dl-period': 10000, 'phases': {"
+		     "'a': {'run': 1}, 'h': {'util_min': 100, 'run': 1}}}}}",
+		     "tasks.t.phases.h", "the deadline must not be 0");
 }
 END_TEST
 
@@ -805,20 +983,124 @@ START_TEST(fragments_are_named_as_such)
 }
 END_TEST
 
-START_TEST(unsupported_policy_names_its_path)
+START_TEST(rt_and_deadline_errors_name_their_path)
 {
-	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'priority': "
-		     "10, 'run': 1}}}",
-		     "tasks.t.policy",
-		     "policy 'SCHED_FIFO' is not supported yet");
-	expect_error("{'tasks': {'t': {'phases': {'p1': {'run': 1}, 'p2': "
-		     "{'policy': 'SCHED_DEADLINE', 'run': 1}}}}}",
-		     "tasks.t.phases.p2.policy", "not supported yet");
-	expect_error("{'global': {'default_policy': 'SCHED_RR'}, 'tasks': "
-		     "{'t': {'run': 1}}}",
-		     "global.default_policy", "not supported yet");
 	expect_error("{'tasks': {'t': {'policy': 'SCHED_FOO', 'run': 1}}}",
 		     "tasks.t.policy", "unknown policy 'SCHED_FOO'");
+	expect_error("{'global': {'default_policy': 'sched_fifo'}, 'tasks': "
+		     "{'t': {'run': 1}}}",
+		     "global.default_policy", "unknown policy 'sched_fifo'");
+	/* pthread_setschedparam() takes 1..99 */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'priority': 0, "
+		     "'run': 1}}}",
+		     "tasks.t.priority",
+		     "is the rt_priority for SCHED_FIFO: an integer from 1 to "
+		     "99");
+	expect_error("{'global': {'default_policy': 'SCHED_RR'}, 'tasks': "
+		     "{'t': {'priority': 100, 'run': 1}}}",
+		     "tasks.t.priority", "rt_priority for SCHED_RR");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'priority': "
+		     "'5', 'run': 1}}}",
+		     "tasks.t.priority", "an integer from 1 to 99");
+	/* a phase's priority under the policy it keeps */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_RR', 'phases': {'a': "
+		     "{'run': 1}, 'b': {'priority': -3, 'run': 1}}}}}",
+		     "tasks.t.phases.b.priority", "rt_priority for SCHED_RR");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1000, 'dl-period': 10000, 'priority': 1.5,"
+		     " 'run': 1}}}",
+		     "tasks.t.priority", "must be an integer");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 'x', 'run': 1}}}",
+		     "tasks.t.dl-runtime", "microseconds");
+
+	/*
+	 * __checkparam_dl() on rt-app's defaults: nothing given is a
+	 * deadline of 0; dl-period defaults to the runtime, so a deadline
+	 * beyond it breaks runtime <= deadline <= period.
+	 */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', 'run': 1}}}",
+		     "tasks.t",
+		     "SCHED_DEADLINE runtime 0 us (absent), deadline 0 us "
+		     "(absent: the period), period 0 us (absent: the "
+		     "runtime): sched_setattr() would refuse it (EINVAL): the "
+		     "deadline must not be 0");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 10000, 'dl-deadline': 100000, 'run': 1}}}",
+		     "tasks.t",
+		     "runtime 10000 us, deadline 100000 us, period 10000 us "
+		     "(absent: the runtime): sched_setattr() would refuse it "
+		     "(EINVAL): runtime <= deadline <= period must hold");
+	/* 1 us is 1000 ns, below 1 << DL_SCALE */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1, 'dl-period': 1000, 'run': 1}}}",
+		     "tasks.t", "at least 1024 ns");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 50, 'dl-period': 99, 'run': 1}}}",
+		     "tasks.t", "sched_deadline_period_min_us (100 us)");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1000, 'dl-period': 4200000, 'run': 1}}}",
+		     "tasks.t", "sched_deadline_period_max_us");
+	/* a phase that sets a priority re-applies its own (zero) ones */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1000, 'dl-period': 10000, 'phases': {'a':"
+		     " {'run': 1}, 'b': {'priority': 3, 'run': 1}}}}}",
+		     "tasks.t.phases.b", "the deadline must not be 0");
+	expect_error("{'tasks': {'t': {'phases': {'a': {'policy': "
+		     "'SCHED_DEADLINE', 'dl-runtime': 3000, 'dl-deadline': "
+		     "2000, 'dl-period': 5000, 'run': 1}}}}}",
+		     "tasks.t.phases.a", "runtime <= deadline <= period");
+
+	/* a deadline task covers its root domain: no affinity */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1000, 'dl-period': 10000, 'cpus': [0], "
+		     "'run': 1}}}",
+		     "tasks.t.cpus",
+		     "a SCHED_DEADLINE thread may not be pinned");
+	expect_error("{'tasks': {'t': {'cpus': [1], 'phases': {'a': {'run': "
+		     "1}, 'b': {'policy': 'SCHED_DEADLINE', 'dl-runtime': "
+		     "1000, 'dl-period': 10000, 'run': 1}}}}}",
+		     "tasks.t.cpus", "may not be pinned");
+	expect_error("{'tasks': {'t': {'phases': {'a': {'policy': "
+		     "'SCHED_DEADLINE', 'dl-runtime': 1000, 'dl-period': "
+		     "10000, 'cpus': [0], 'run': 1}}}}}",
+		     "tasks.t.phases.a.cpus", "may not be pinned");
+}
+END_TEST
+
+START_TEST(taskgroups_need_a_fair_policy_as_in_rtapp)
+{
+	char *out;
+
+	/* check_taskgroup_policy_dep(): the thread is its own phase */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'taskgroup': "
+		     "'/g', 'run': 1}}}",
+		     "tasks.t.taskgroup",
+		     "rt-app refuses a taskgroup with SCHED_FIFO (\"No "
+		     "taskgroup support for policy SCHED_FIFO\")");
+	/* the thread's pair, met at its first phase */
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_DEADLINE', "
+		     "'dl-runtime': 1000, 'dl-period': 10000, 'taskgroup': "
+		     "'/g', 'phases': {'a': {'run': 1}}}}}",
+		     "tasks.t.taskgroup", "with SCHED_DEADLINE");
+	/* a phase's policy against the thread's group, and the reverse */
+	expect_error("{'tasks': {'t': {'taskgroup': '/g', 'phases': {'a': "
+		     "{'run': 1}, 'b': {'policy': 'SCHED_RR', 'run': 1}}}}}",
+		     "tasks.t.phases.b.policy", "with SCHED_RR");
+	expect_error("{'tasks': {'t': {'policy': 'SCHED_FIFO', 'phases': {'a':"
+		     " {'run': 1}, 'b': {'taskgroup': '/g', 'run': 1}}}}}",
+		     "tasks.t.phases.b.taskgroup", "with SCHED_FIFO");
+	/*
+	 * rt-app checks the phases in file order after each one's own
+	 * policy: a first phase back to SCHED_OTHER is fine, and "" is no
+	 * group at all.
+	 */
+	out = translate_ok("{'tasks': {'t': {'policy': 'SCHED_FIFO', "
+			   "'taskgroup': '/g', 'phases': {'a': {'policy': "
+			   "'SCHED_OTHER', 'run': 1}}},"
+			   " 'u': {'policy': 'SCHED_FIFO', 'taskgroup': '',"
+			   " 'run': 1}}}");
+	free(out);
 }
 END_TEST
 
@@ -916,7 +1198,8 @@ static void counting_free(void *p)
 	free(p);
 }
 
-static void oom_loop(const char *text, bool forever, bool with_notes)
+static void oom_loop(const char *text, bool forever, bool with_notes,
+		     size_t want_notes)
 {
 	cJSON_Hooks hooks = { counting_malloc, counting_free };
 	struct eevdf_diag d;
@@ -939,12 +1222,8 @@ static void oom_loop(const char *text, bool forever, bool with_notes)
 			    eevdf__rtapp_translate(text, strlen(text), "o.json",
 						   &out, &d);
 		if (r == 0) {
-			/*
-			 * logdir, dl-runtime, mem, taskgroup, and thread a
-			 * loops for ever: five notes
-			 */
 			if (with_notes)
-				ck_assert_uint_eq(nr, 5);
+				ck_assert_uint_eq(nr, want_notes);
 			cJSON_free(out);
 			cJSON_free(notes);
 			ck_assert_int_eq(live, 0);
@@ -978,10 +1257,26 @@ START_TEST(allocation_failures_give_enomem_without_leaks)
 			" 'c': {'instance': 0, 'sem_wait': 's', 'sync': "
 			"  {'ref': 'r', 'mutex': 'm'}}}}");
 
-	oom_loop(text, false, false);
-	oom_loop(text, true, false);
-	oom_loop(text, false, true);
-	oom_loop(text, true, true);
+	/*
+	 * logdir, dl-runtime, mem, taskgroup, and thread a loops for ever:
+	 * five notes
+	 */
+	oom_loop(text, false, false, 5);
+	oom_loop(text, true, false, 5);
+	oom_loop(text, false, true, 5);
+	oom_loop(text, true, true, 5);
+	free(text);
+	/* the RT and deadline settings: priority and dl-period ignored */
+	text = dq("{'global': {'default_policy': 'SCHED_FIFO'}, 'tasks': {"
+		  " 'a': {'loop': 2, 'priority': 20, 'phases': {"
+		  "  'p': {'policy': 'SCHED_DEADLINE', 'dl-runtime': 100,"
+		  "   'dl-period': 1000, 'priority': 3, 'run': 10},"
+		  "  'q': {'policy': 'SCHED_OTHER', 'priority': 2, 'run': 10},"
+		  "  'r': {'priority': 1, 'dl-period': 5, 'run': 10}}},"
+		  " 'b': {'policy': 'SCHED_DEADLINE', 'runtime': 100,"
+		  "  'period': 1000, 'loop': 1, 'run': 5}}}");
+	oom_loop(text, false, true, 2);
+	oom_loop(text, true, true, 2);
 	free(text);
 }
 END_TEST
@@ -1128,6 +1423,160 @@ START_TEST(end_to_end_barriers_alternate_until_the_global_duration)
 	 */
 	ck_assert_int_ge(t1.cpu_ns, 2770 * MS);
 	ck_assert_int_le(t1.cpu_ns, 2781 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
+ * Load an rt-app file of the source tree (file) or text and run it to the
+ * end on a flat machine of ncpus CPUs whose every cost is zero, so that the
+ * times are the workload's alone and can be worked out by hand.
+ */
+static eevdf_sim *run_zero_cost(const char *file, const char *text, int ncpus)
+{
+	struct eevdf_load_opts o = { .ncpus = ncpus };
+	struct eevdf_config cfg;
+	struct eevdf_diag d;
+	eevdf_workload *wl = NULL;
+	eevdf_machine *m = NULL;
+	eevdf_sim *sim;
+	char *j = text ? dq(text) : NULL, buf[512];
+	int r = j ? eevdf_workload_parse_opts(j, strlen(j), "rt.json", &o, &wl,
+					      &d) :
+		    eevdf_workload_load_file_opts(file, &o, &wl, &d);
+
+	ck_assert_msg(r == 0, "load failed (%d): %s", r,
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	free(j);
+	ck_assert_int_eq(eevdf_machine_new_flat(ncpus, &m, buf, sizeof(buf)),
+			 0);
+	for (int i = 0; i < COST_NR_ENTRIES; i++)
+		ck_assert_int_eq(eevdf_machine_set_cost(
+					 m, eevdf__costs_name(i),
+					 eevdf__costs_is_pct(i) ? 100 : 0),
+				 0);
+	eevdf_config_init(&cfg);
+	cfg.machine = m;
+	cfg.check_invariants = true;
+	ck_assert_int_eq(eevdf_sim_new(&cfg, &sim, buf, sizeof(buf)), 0);
+	eevdf_machine_free(m);
+	ck_assert_msg(eevdf_workload_add_tasks(wl, sim, &d) == 0, "%s",
+		      eevdf_diag_format(&d, buf, sizeof(buf)));
+	r = eevdf_sim_run(sim, eevdf_workload_duration(wl));
+	ck_assert_msg(r == 0, "run failed (%d): %s", r, eevdf_sim_errmsg(sim));
+	ck_assert_msg(eevdf_sim_done(sim), "not done at %lld ns",
+		      (long long)eevdf_sim_now(sim));
+	eevdf_workload_free(wl);
+	return sim;
+}
+
+START_TEST(end_to_end_calibration_json_runs_fifo)
+{
+	/*
+	 * tests/rtapp/calibration.json, rt-app's calibration.json: the
+	 * thread is SCHED_FIFO at priority 10 by global.default_policy;
+	 * alone, at no cost, it runs 2 ms from 0, sleeps 2 ms and exits at
+	 * 4 ms.
+	 */
+	eevdf_sim *sim = run_zero_cost("tests/rtapp/calibration.json", NULL, 2);
+	struct eevdf_task_stats st = stats_of(sim, 0, "thread");
+
+	ck_assert_uint_eq(eevdf_sim_nr_tasks(sim), 1);
+	ck_assert_int_eq(st.policy, EEVDF_POLICY_FIFO);
+	ck_assert_uint_eq(st.rt_priority, 10);
+	ck_assert_int_eq(st.cpu_ns, 2 * MS);
+	ck_assert_int_eq(st.sleep_ns, 2 * MS);
+	ck_assert_int_eq(st.wait_ns, 0);
+	ck_assert_int_eq(eevdf_sim_now(sim), 4 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(end_to_end_dvfs_json_runs_fifo_on_cpu_1)
+{
+	/*
+	 * tests/rtapp/dvfs.json, rt-app's dvfs.json: SCHED_FIFO priority 10
+	 * on CPU 1.  The first timer wait starts the grid at 0 + 1.2 s: it
+	 * wakes at 1.2 k s (k = 1..10) and runs 900 ms each time, the last
+	 * from 12.0 to 12.9 s.  cpu_ns is 10 x 900 ms = 9 s; it sleeps
+	 * 1.2 s, then 9 x (1.2 - 0.9) s = 2.7 s: 3.9 s.
+	 */
+	eevdf_sim *sim = run_zero_cost("tests/rtapp/dvfs.json", NULL, 2);
+	struct eevdf_task_stats st = stats_of(sim, 0, "thread");
+
+	ck_assert_int_eq(st.policy, EEVDF_POLICY_FIFO);
+	ck_assert_uint_eq(st.rt_priority, 10);
+	ck_assert_int_eq(st.cpu, 1);
+	ck_assert_uint_eq(st.migrations, 0);
+	ck_assert_int_eq(st.cpu_ns, 10 * 900 * MS);
+	ck_assert_int_eq(st.sleep_ns, 3900 * MS);
+	ck_assert_int_eq(eevdf_sim_now(sim), 12900 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(end_to_end_deadline_thread_gets_its_bandwidth)
+{
+	/*
+	 * A SCHED_DEADLINE thread of 10 ms every 100 ms that never sleeps,
+	 * next to a SCHED_OTHER hog on one CPU, killed at 1 s.  Both start
+	 * at 0; the deadline class runs first: setup_new_dl_entity() gives
+	 * runtime 10 ms, deadline 100 ms.  HRTICK_DL is off: the tick at
+	 * 10 ms finds the runtime at 0 and throttles it until its next
+	 * period, 100 ms, where replenish_dl_entity() adds 10 ms and moves
+	 * the deadline on.  Ten periods in 1 s: 10 x 10 ms = 100 ms; the
+	 * hog has the rest, 900 ms (the fair server, deferred, never has to
+	 * run: the hog runs 900 ms of every second).
+	 */
+	eevdf_sim *sim = run_zero_cost(
+		NULL,
+		"{'global': {'duration': 1},"
+		" 'tasks': {"
+		"  'dl': {'policy': 'SCHED_DEADLINE', 'dl-runtime': 10000,"
+		"         'dl-period': 100000, 'run': 100000},"
+		"  'hog': {'run': 100000}}}",
+		1);
+	struct eevdf_task_stats dl = stats_of(sim, 0, "dl");
+	struct eevdf_task_stats hog = stats_of(sim, 1, "hog");
+
+	ck_assert_int_eq(dl.policy, EEVDF_POLICY_DEADLINE);
+	ck_assert_int_eq(dl.dl_runtime, 10 * MS);
+	ck_assert_int_eq(dl.dl_deadline, 100 * MS);
+	ck_assert_int_eq(dl.dl_period, 100 * MS);
+	ck_assert_int_eq(eevdf_sim_now(sim), 1000 * MS);
+	ck_assert_int_eq(dl.cpu_ns, 100 * MS);
+	ck_assert_int_eq(hog.cpu_ns, 900 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+START_TEST(end_to_end_phase_leaves_fifo_for_the_fair_class)
+{
+	/*
+	 * On one CPU at no cost: w is SCHED_FIFO for its first phase (10 ms
+	 * of work), then SCHED_OTHER for its second (10 ms); the hog has
+	 * 10 ms of work.  Both start at 0: w runs first and the hog, a fair
+	 * task, waits the whole FIFO phase, so its first delay is at least
+	 * 10 ms.  The CPU is never idle: everything ends at 30 ms, and w
+	 * ends as a fair task.
+	 */
+	eevdf_sim *sim = run_zero_cost(
+		NULL,
+		"{'tasks': {"
+		" 'w': {'policy': 'SCHED_FIFO', 'priority': 5, 'loop': 1,"
+		"  'phases': {'rt': {'run': 10000},"
+		"             'fair': {'policy': 'SCHED_OTHER', 'run': 10000}}},"
+		" 'hog': {'loop': 1, 'run': 10000}}}",
+		1);
+	struct eevdf_task_stats w = stats_of(sim, 0, "w");
+	struct eevdf_task_stats hog = stats_of(sim, 1, "hog");
+
+	ck_assert_int_eq(w.policy, EEVDF_POLICY_NORMAL);
+	ck_assert_uint_eq(w.rt_priority, 0);
+	ck_assert_int_eq(w.cpu_ns, 20 * MS);
+	ck_assert_int_eq(hog.cpu_ns, 10 * MS);
+	ck_assert_int_ge(hog.delay_max_ns, 10 * MS);
+	ck_assert_int_eq(eevdf_sim_now(sim), 30 * MS);
 	eevdf_sim_free(sim);
 }
 END_TEST
@@ -1307,13 +1756,17 @@ Suite *rtapp_suite(void)
 		       ignored_and_approximate_keys_are_notes_with_their_paths);
 	tcase_add_test(tc, notes_are_empty_on_error_and_need_their_count);
 	tcase_add_test(tc, phase_settings_become_setattr_at_phase_entry);
+	tcase_add_test(tc, rt_policies_take_their_rt_priority);
+	tcase_add_test(tc, deadline_reservation_takes_rtapp_defaults);
+	tcase_add_test(tc, phase_policies_resolve_in_file_order);
 	tcase_add_test(tc, synchronisation_events_translate);
 	tcase_add_test(tc, timers_forks_and_suspends_translate);
 	tcase_add_test(tc, mem_iorun_memrun_are_approximate_work);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
-	tcase_add_test(tc, unsupported_policy_names_its_path);
+	tcase_add_test(tc, rt_and_deadline_errors_name_their_path);
+	tcase_add_test(tc, taskgroups_need_a_fair_policy_as_in_rtapp);
 	tcase_add_test(tc, fragments_are_named_as_such);
 	tcase_add_test(tc, unknown_event_or_key_names_path_and_valid_ones);
 	tcase_add_test(tc, bad_values_name_their_path);
@@ -1326,6 +1779,10 @@ Suite *rtapp_suite(void)
 	tcase_add_test(tc, end_to_end_phases_locks_semaphores_and_barriers);
 	tcase_add_test(tc,
 		       end_to_end_barriers_alternate_until_the_global_duration);
+	tcase_add_test(tc, end_to_end_calibration_json_runs_fifo);
+	tcase_add_test(tc, end_to_end_dvfs_json_runs_fifo_on_cpu_1);
+	tcase_add_test(tc, end_to_end_deadline_thread_gets_its_bandwidth);
+	tcase_add_test(tc, end_to_end_phase_leaves_fifo_for_the_fair_class);
 	suite_add_tcase(s, tc);
 	return s;
 }

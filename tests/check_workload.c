@@ -803,12 +803,44 @@ START_TEST(workload_bad_policy_is_rejected)
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':'fast',"
 			   "'program':[{'run':1}]}]}",
 			   "tasks[0].policy", "unknown policy 'fast'");
-	/* real-time policies are part of the format, not of this version */
+	/* the RT policies need their rt_priority, 1..99 */
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':'fifo',"
 			   "'program':[{'run':1}]}]}",
 			   "tasks[0].policy",
-			   "policy 'fifo' is not supported by this version "
-			   "yet");
+			   "policy 'fifo' needs a 'priority' of 1..99");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':'rr',"
+			   "'priority':100,'program':[{'run':1}]}]}",
+			   "tasks[0].priority", "between 1 and 99");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','priority':5,"
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0].priority",
+			   "rt_priority of policies fifo and rr");
+	/* a deadline reservation as __checkparam_dl() checks it */
+	EXPECT_PARSE_ERROR(
+		"{" FMT "'tasks':[{'name':'a','policy':"
+		"'deadline','runtime':'1ms','program':[{'run':1}]}]}",
+		"tasks[0]", "needs 'runtime' and 'deadline'");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':"
+			   "'deadline','runtime':'2ms','deadline':'1ms',"
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0]",
+			   "EINVAL: runtime <= deadline <= period must hold");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':"
+			   "'deadline','runtime':'1000ns','deadline':'1ms',"
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0]", "at least 1024 ns");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':"
+			   "'deadline','runtime':'10us','deadline':'50us',"
+			   "'program':[{'run':1}]}]}",
+			   "tasks[0]", "sched_deadline_period_min_us");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':"
+			   "'deadline','runtime':'1ms','deadline':'10ms',"
+			   "'cpus':[0],'program':[{'run':1}]}]}",
+			   "tasks[0].cpus", "EPERM");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','policy':'fifo',"
+			   "'priority':1,'period':'1ms','program':[{'run':1}]}"
+			   "]}",
+			   "tasks[0].period", "parameter of policy deadline");
 }
 END_TEST
 
@@ -3720,8 +3752,20 @@ START_TEST(error_setattr_values)
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'setattr':{'policy':'fifo'}}]}]}",
 			   "tasks[0].program[0].setattr.policy",
-			   "policy 'fifo' is not supported by this version "
-			   "yet");
+			   "policy 'fifo' needs a 'priority' of 1..99");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'policy':'rr','priority':0}}]}]}",
+			   "tasks[0].program[0].setattr.priority",
+			   "between 1 and 99");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'nice':1,'priority':3}}]}]}",
+			   "tasks[0].program[0].setattr.priority",
+			   "give 'policy' too");
+	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
+			   "[{'setattr':{'policy':'deadline','runtime':'5ms',"
+			   "'deadline':'10ms','period':'8ms'}}]}]}",
+			   "tasks[0].program[0].setattr",
+			   "runtime <= deadline <= period");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'setattr':{'policy':'lazy'}}]}]}",
 			   "tasks[0].program[0].setattr.policy",

@@ -191,7 +191,11 @@ cat >"$tmp/rtapp-bad.json" <<'J'
 { "tasks": { "t": { "phases": { "p": { "run": -5 } } } } }
 J
 cat >"$tmp/rtapp-rt.json" <<'J'
-{ "tasks": { "t": { "policy": "SCHED_FIFO", "run": 1000 } } }
+{ "tasks": { "t": { "policy": "SCHED_FIFO", "priority": 0, "run": 1000 } } }
+J
+cat >"$tmp/rtapp-dl.json" <<'J'
+{ "tasks": { "t": { "policy": "SCHED_DEADLINE", "dl-runtime": 20000,
+                    "dl-period": 10000, "run": 1000 } } }
 J
 if expect_ok "rt-app file detected and run" run "$tmp/rtapp.json"; then
 	if grep -qE '^  t:1 ' "$tmp/out"; then
@@ -208,8 +212,12 @@ expect_error "--input rt-app refuses a native file" "$good" \
 	run --input rt-app "$good"
 expect_error "rt-app negative run names its path" "tasks.t.phases.p.run" \
 	run "$tmp/rtapp-bad.json"
-expect_error "rt-app SCHED_FIFO is refused by name" "SCHED_FIFO" \
+expect_error "rt-app SCHED_FIFO priority 0 names its path" \
+	"$tmp/rtapp-rt.json: tasks.t.priority: is the rt_priority for SCHED_FIFO" \
 	run "$tmp/rtapp-rt.json"
+expect_error "rt-app SCHED_DEADLINE refused as sched_setattr() would" \
+	"$tmp/rtapp-dl.json: tasks.t: SCHED_DEADLINE runtime 20000 us" \
+	run "$tmp/rtapp-dl.json"
 expect_error "--input with an unknown value names it" "bogus" \
 	run --input bogus "$good"
 

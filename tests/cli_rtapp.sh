@@ -143,6 +143,9 @@ fi
 input_lines='"(command_line|workload_path|workload_sha256)":'
 results() { grep -Ev "$input_lines" "$1"; }
 same_results() { cmp -s <(results "$1") <(results "$2"); }
+# The CPUs a fixture needs: dvfs.json pins its thread to CPU 1, so its
+# one-CPU run is a two-CPU one.
+min_cpus() { case $1 in dvfs.json) echo 2 ;; *) echo 1 ;; esac; }
 n=0
 for f in "$root"/workloads/*rtapp*.json "$fix"/*.json; do
 	[ -f "$f" ] || continue
@@ -153,7 +156,8 @@ for f in "$root"/workloads/*rtapp*.json "$fix"/*.json; do
 		bad "convert $base" "$(head -c 300 "$tmp/err")"
 		continue
 	fi
-	for args in "--cpus 2 --duration 500ms --seed 1" "--cpus 1 --seed 7" \
+	one="--cpus $(min_cpus "$base") --seed 7"
+	for args in "--cpus 2 --duration 500ms --seed 1" "$one" \
 		"--cpus 4 --seed 3 --duration 300ms"; do
 		# shellcheck disable=SC2086
 		"$SIM" run "$f" $args --format json >"$tmp/a.json" 2>/dev/null
@@ -181,7 +185,7 @@ for f in "$root"/workloads/*rtapp*.json "$fix"/*.json; do
 	n=$((n + 1))
 done
 check "convert: the round trip covered the shipped and test rt-app files" \
-	test "$n" -ge 4
+	test "$n" -ge 8
 
 # Errors: exit 2, the file named, nothing written.
 out=$tmp/never.json
@@ -221,6 +225,63 @@ if expect_ok "convert --help" convert --help; then
 fi
 if expect_ok "--help" --help; then
 	check "--help lists convert" grep -q '^  convert ' "$tmp/out"
+fi
+
+# ---- scheduling classes ----------------------------------------------------
+# Debian rt-app's cpufreq_governor_efficiency examples (their structure, in
+# tests/rtapp/) and SCHED_DEADLINE files import and run; the exact numbers
+# are worked out in tests/check_rtapp.c, at zero cost.
+# task_field FILE NAME FIELD: the field of the task called NAME in the
+# results JSON FILE.
+task_field() {
+	python3 -c 'import json, sys
+for t in json.load(open(sys.argv[1]))["tasks"]:
+    if t["name"] == sys.argv[2]:
+        print(t[sys.argv[3]])' "$1" "$2" "$3"
+}
+if expect_ok "run: calibration.json (global default_policy SCHED_FIFO)" \
+	run "$fix/calibration.json" --cpus 2 --format json; then
+	check "calibration.json: the thread is SCHED_FIFO" \
+		test "$(task_field "$tmp/out" thread policy)" = fifo
+	check "calibration.json: lock_pages is a warning" \
+		starts "$tmp/err" "eevdf-sim: warning: $fix/calibration.json: global.lock_pages: ignored"
+fi
+if expect_ok "run: dvfs.json on 2 CPUs" run "$fix/dvfs.json" --cpus 2 --format json; then
+	check "dvfs.json: the thread is SCHED_FIFO" \
+		test "$(task_field "$tmp/out" thread policy)" = fifo
+	check "dvfs.json: pinned to CPU 1" \
+		test "$(task_field "$tmp/out" thread cpu)" = 1
+	# 10 x 900 ms of work, and the microseconds its syscalls cost
+	check "dvfs.json: 9 s of CPU" \
+		test "$(task_field "$tmp/out" thread cpu_ns)" -ge 9000000000 -a \
+		"$(task_field "$tmp/out" thread cpu_ns)" -lt 9001000000
+fi
+expect_error "run: dvfs.json on 1 CPU names the missing CPU" \
+	"cpu 1 is not on this 1-CPU machine" run "$fix/dvfs.json" --cpus 1
+if expect_ok "run: deadline.json" run "$fix/deadline.json" --format json; then
+	check "deadline.json: the thread is SCHED_DEADLINE" \
+		test "$(task_field "$tmp/out" server policy)" = deadline
+	# the CBS: 10 ms of each 100 ms, whatever the costs (they are
+	# charged to the reservation)
+	check "deadline.json: 10 % of 1 s" \
+		test "$(task_field "$tmp/out" server cpu_ns)" -eq 100000000
+fi
+printf '{"tasks": {"t": {"policy": "SCHED_DEADLINE", "dl-runtime": 10000, "run": 1000}}}\n' >"$tmp/dl100.json"
+expect_error "run: a deadline thread of 100 % meets admission control" \
+	"admission control refuses 10.000 ms every 10.000 ms (EBUSY)" \
+	run "$tmp/dl100.json"
+printf '{"tasks": {"t": {"policy": "SCHED_RR", "priority": 0, "run": 10}}}\n' >"$tmp/rr0.json"
+expect_error "convert: an RT priority of 0 names its path" \
+	"$tmp/rr0.json: tasks.t.priority: is the rt_priority for SCHED_RR" \
+	convert "$tmp/rr0.json" -o "$out"
+if leftovers "$out"; then bad "convert: ... writes nothing" "$(ls "$tmp")"; else ok "convert: ... writes nothing"; fi
+if expect_ok "convert: classes.json" convert "$fix/classes.json"; then
+	check "convert: a phase's policy is a setattr with the native keys" \
+		grep -q '"policy":[[:space:]]*"deadline"' "$tmp/out"
+	check "convert: ... with the reservation" \
+		grep -q '"period":[[:space:]]*"10000us"' "$tmp/out"
+	check "convert: ... and the RT priority" \
+		grep -q '"priority":[[:space:]]*40' "$tmp/out"
 fi
 
 # ---- fragments ------------------------------------------------------------

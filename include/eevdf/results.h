@@ -32,6 +32,16 @@ struct eevdf_task_stats {
 	eevdf_time delay_sum_ns;
 	eevdf_time delay_max_ns;
 	eevdf_time delay_max_at; /* switch-in time of the largest delay */
+	/* SCHED_FIFO / SCHED_RR: 1..99, else 0 */
+	unsigned int rt_priority;
+	/* SCHED_DEADLINE: runtime, deadline and period, else 0 */
+	eevdf_time dl_runtime;
+	eevdf_time dl_deadline;
+	eevdf_time dl_period;
+	/* the group it was last scheduled in (before it exited): its
+	 * cgroup's path, or its session's "/autogroup-N"; owned by the
+	 * simulation */
+	const char *cgroup;
 };
 
 struct eevdf_cpu_stats {
@@ -47,6 +57,11 @@ struct eevdf_cpu_stats {
 	eevdf_time lock_spin_max_ns;
 	eevdf_time lock_hold_ns; /* held, line transfers included */
 };
+
+/* The policy as the workload format spells it ("normal", "fifo",
+ * "deadline", ...) and its scheduling class ("fair", "rt", "dl"). */
+EEVDF_API const char *eevdf_policy_name(enum eevdf_policy p);
+EEVDF_API const char *eevdf_policy_class(enum eevdf_policy p);
 
 EEVDF_API size_t eevdf_sim_nr_tasks(const eevdf_sim *sim);
 

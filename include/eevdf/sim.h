@@ -35,6 +35,10 @@ enum eevdf_policy {
 	EEVDF_POLICY_NORMAL = 0, /* SCHED_NORMAL (SCHED_OTHER) */
 	EEVDF_POLICY_BATCH = 1,  /* SCHED_BATCH: never preempts on wakeup */
 	EEVDF_POLICY_IDLE = 2,   /* SCHED_IDLE: weight 3, yields to others */
+	EEVDF_POLICY_FIFO = 3,   /* SCHED_FIFO: rt_priority 1..99 */
+	EEVDF_POLICY_RR = 4,     /* SCHED_RR: FIFO with sched_rr_timeslice */
+	EEVDF_POLICY_DEADLINE = 5, /* SCHED_DEADLINE: runtime, deadline,
+				    * period */
 };
 
 /* Trace events delivered to eevdf_config.trace, in simulated-time order. */
@@ -109,6 +113,32 @@ struct eevdf_config {
 	 * kernel default (0.70 ms scaled by 1 + ilog2(min(nr_cpus, 8))).
 	 */
 	eevdf_time base_slice;
+	/*
+	 * The RT and deadline knobs, in ns; 0 keeps the kernel default.
+	 * rt_runtime and rt_period are sched_rt_runtime_us (950 ms, -1 for
+	 * RUNTIME_INF) and sched_rt_period_us (1 s): RT throttling in the
+	 * profiles that have it, and deadline admission control in all.
+	 * rr_timeslice is sched_rr_timeslice_ms (100 ms, kept in ticks).
+	 * fair_server_runtime and _period are debugfs
+	 * sched/fair_server/cpuN/{runtime,period} (50 ms of 1 s) for every
+	 * CPU in 6.12+.  A value the kernel takes as 0 is EEVDF_KNOB_ZERO
+	 * here: rt_runtime 0 (no RT runtime, no DL bandwidth), the fair
+	 * server's runtime 0 (off), sched_rr_timeslice_ms 0 (the default);
+	 * a period of 0 is refused.  eevdf_config_set_sysctl() sets them
+	 * by name.
+	 */
+	eevdf_time rt_runtime;
+	eevdf_time rt_period;
+	eevdf_time rr_timeslice;
+	eevdf_time fair_server_runtime;
+	eevdf_time fair_server_period;
+	/*
+	 * kernel.sched_autogroup_enabled: each session's tasks of the root
+	 * cgroup share a task group (eevdf_task_spec.session).  0 keeps the
+	 * default, on, as CONFIG_SCHED_AUTOGROUP kernels (every major
+	 * distribution's) boot; 1 on, -1 off.
+	 */
+	int autogroup;
 	eevdf_time duration; /* planned run length, reported in results */
 	/*
 	 * Recheck every run-queue invariant after every event (slow; tests).
@@ -142,6 +172,9 @@ struct eevdf_config {
 	uint64_t progress_every; /* events between calls; 0 = 65536 */
 };
 
+/* A knob written as 0 (0 in eevdf_config keeps the default). */
+#define EEVDF_KNOB_ZERO ((eevdf_time)-2)
+
 /* Fill cfg with the defaults: 1 CPU, HZ 1000, seed 1, default profile. */
 EEVDF_API void eevdf_config_init(struct eevdf_config *cfg);
 
@@ -152,6 +185,23 @@ EEVDF_API void eevdf_config_init(struct eevdf_config *cfg);
 EEVDF_API int eevdf_config_set_features(struct eevdf_config *cfg,
 					const char *list, char *err,
 					size_t errlen);
+
+/*
+ * Set a kernel knob of the scheduling classes by its name as the kernel
+ * spells it, in its unit: "kernel.sched_rt_runtime_us" (-1 for no
+ * limit), "kernel.sched_rt_period_us", "kernel.sched_rr_timeslice_ms"
+ * ("kernel." may be left out), "sched/fair_server/runtime" and
+ * "sched/fair_server/period" (ns, for every CPU).  0, or EEVDF_EINVAL
+ * with the reason in err (an unknown name lists the known ones); ranges
+ * are checked by eevdf_sim_new().
+ */
+EEVDF_API int eevdf_config_set_sysctl(struct eevdf_config *cfg,
+				      const char *name, const char *value,
+				      char *err, size_t errlen);
+/* The knobs eevdf_config_set_sysctl() knows: names and one-line help. */
+EEVDF_API size_t eevdf_sysctl_count(void);
+EEVDF_API const char *eevdf_sysctl_name(size_t i);
+EEVDF_API const char *eevdf_sysctl_help(size_t i);
 
 /*
  * 0 when every feature cfg turns on or off is one its kernel profile has
@@ -190,7 +240,30 @@ struct eevdf_task_spec {
 	eevdf_time start;   /* creation time, >= 0 */
 	const struct eevdf_op *program; /* copied */
 	size_t nr_ops;
+	/* SCHED_FIFO / SCHED_RR: the rt_priority, 1..99 */
+	unsigned int rt_priority;
+	/*
+	 * SCHED_DEADLINE: runtime, relative deadline and period in ns
+	 * (period 0: the deadline), checked and admitted as sched_setattr()
+	 * would: eevdf_sim_add_task() fails with EEVDF_EINVAL or, when
+	 * admission control refuses the bandwidth, EEVDF_EBUSY.
+	 */
+	eevdf_time dl_runtime;
+	eevdf_time dl_deadline;
+	eevdf_time dl_period;
+	/*
+	 * Group scheduling (eevdf/group.h): the cgroup the task starts in,
+	 * which must exist (NULL or "/": the root); and its session, whose
+	 * autogroup it joins while it is in the root cgroup and autogroup is
+	 * on.  Session 0 is the run's own (every task, unless told otherwise,
+	 * as if started from one shell), other numbers other sessions,
+	 * EEVDF_SESSION_NONE none (init's, the root group: kernel threads).
+	 */
+	const char *cgroup;
+	unsigned int session;
 };
+
+#define EEVDF_SESSION_NONE 0xffffffffu
 
 /*
  * Create a simulation.  Returns 0 and sets *out, or EEVDF_EINVAL (bad
@@ -242,8 +315,9 @@ EEVDF_API int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
  */
 EEVDF_API int eevdf_sim_run(eevdf_sim *sim, eevdf_time until);
 
-/* Run exactly one event.  Returns 1 if one ran, 0 if none is left, or a
- * negative error, as eevdf_sim_run(). */
+/* Run exactly one event.  Returns 1 if one ran, 0 if none is left (the
+ * fair servers' timers, which wake no task, do not count once they are
+ * all that is left), or a negative error, as eevdf_sim_run(). */
 EEVDF_API int eevdf_sim_step(eevdf_sim *sim);
 
 /*
@@ -279,6 +353,38 @@ struct eevdf_smp_stats {
 EEVDF_API int eevdf_sim_smp_stats(const eevdf_sim *sim,
 				  struct eevdf_smp_stats *out);
 
+/*
+ * The RT and deadline classes: the knobs in effect and what the classes
+ * did.  active is false for a run that never had an RT or deadline task
+ * and kept every knob at its default (the fair server runs anyway, its
+ * totals are counted, and results leave the section out).
+ */
+struct eevdf_class_stats {
+	bool active;
+	/* knobs (eevdf_config) as the profile applies them */
+	eevdf_time rt_runtime;	 /* sched_rt_runtime_us in ns, -1: no limit */
+	eevdf_time rt_period;	 /* sched_rt_period_us in ns */
+	eevdf_time rr_timeslice; /* in ns: whole ticks */
+	bool rt_throttling;	 /* the profile throttles RT (up to 6.11) */
+	bool fair_server;	 /* the profile has a fair server (6.12+) */
+	eevdf_time fair_server_runtime; /* 0: the server is off */
+	eevdf_time fair_server_period;
+	/* tasks that were ever in the class */
+	uint64_t rt_tasks;
+	uint64_t dl_tasks;
+	uint64_t rt_throttled; /* times an rt_rq was throttled */
+	uint64_t rt_pushes, rt_pulls, dl_pushes, dl_pulls;
+	uint64_t fair_server_starts, fair_server_stops;
+	eevdf_time fair_server_ns; /* fair time run by the servers */
+	/* the admitted deadline bandwidth and its limit, in CPUs << 20 */
+	uint64_t dl_bw;
+	int64_t dl_bw_limit; /* -1: no admission control */
+};
+
+/* The totals so far; 0, or EEVDF_EINVAL for NULL arguments. */
+EEVDF_API int eevdf_sim_class_stats(const eevdf_sim *sim,
+				    struct eevdf_class_stats *out);
+
 /* Events run so far (a measure of the work done, for progress and speed). */
 EEVDF_API uint64_t eevdf_sim_nr_events(const eevdf_sim *sim);
 
@@ -297,6 +403,8 @@ EEVDF_API int eevdf_sim_nr_cpus(const eevdf_sim *sim);
 EEVDF_API int eevdf_sim_hz(const eevdf_sim *sim);
 EEVDF_API uint64_t eevdf_sim_seed(const eevdf_sim *sim);
 EEVDF_API eevdf_time eevdf_sim_duration(const eevdf_sim *sim);
+/* kernel.sched_autogroup_enabled as the run has it. */
+EEVDF_API bool eevdf_sim_autogroup(const eevdf_sim *sim);
 /* The configuration's name ("" when none was given). */
 EEVDF_API const char *eevdf_sim_name(const eevdf_sim *sim);
 

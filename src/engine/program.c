@@ -32,6 +32,7 @@
 #include "expr.h"
 #include "lib/simtime.h"
 #include "sched/fair.h"
+#include "sched/group.h"
 #include "metrics.h"
 #include "sim.h"
 
@@ -1562,6 +1563,12 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 	t = &sim->templates[op->a.c];
 	if (op->b.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->b, &n)))
 		return err;
+	/* sched_fork(): a SCHED_DEADLINE task may not fork (without
+	 * SCHED_FLAG_RESET_ON_FORK, which the model has not) */
+	if (p->policy == EEVDF_POLICY_DEADLINE && n > 0)
+		return task_fail(sim, p, EEVDF_EINVAL,
+				 "spawn: a SCHED_DEADLINE task cannot fork: "
+				 "sched_fork() refuses it (EAGAIN)");
 	if ((u64)n > EEVDF_MAX_TASKS - sim->sched.nr_tasks)
 		return task_failf(sim, p, EEVDF_ERANGE,
 				  "spawning %lld tasks would pass the limit of "
@@ -1638,26 +1645,52 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 
 /*
  * sched_setattr() on itself: a nice (a), a custom slice (b, 0 = back to
- * the base slice) and a policy (c) take effect at once.
+ * the base slice), a policy (c), and for the RT and deadline classes the
+ * rt_priority (field[0]) and runtime, deadline, period (field[1..3]) take
+ * effect at once.  What the kernel refuses (EINVAL, EBUSY) ends the run
+ * with the kernel's rule.
  */
 static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		      const struct pop *op)
 {
-	s64 nice = -21, slice = -1, policy = -1;
+	struct sched_attr_req a = { -21, -1, -1, -1, -1, -1, -1 };
+	s64 nice = -21, policy = -1, v[4] = { -1, -1, -1, -1 };
 	int err;
 
 	if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &nice)))
 		return err;
 	if (op->b.kind != PV_NONE &&
-	    (err = eval_nonneg(sim, p, &op->b, &slice)))
+	    (err = eval_nonneg(sim, p, &op->b, &a.slice)))
 		return err;
 	if (op->c.kind != PV_NONE && (err = eval(sim, p, &op->c, &policy)))
 		return err;
+	for (u32 i = 0; i < op->nr_fields && i < 4; i++)
+		if (op->field[i].kind != PV_NONE &&
+		    (err = eval_nonneg(sim, p, &op->field[i], &v[i])))
+			return err;
+	/* sched_attr.sched_period 0 means the deadline */
+	if (policy == EEVDF_POLICY_DEADLINE && v[3] < 0)
+		v[3] = 0;
 	if ((op->a.kind != PV_NONE && (nice < -20 || nice > 19)) ||
-	    (op->c.kind != PV_NONE && (policy < 0 || policy > 2)))
+	    (op->c.kind != PV_NONE &&
+	     (policy < 0 || policy > EEVDF_POLICY_DEADLINE)) ||
+	    v[0] > 99)
 		return task_fail(sim, p, EEVDF_ERANGE,
-				 "setattr: nice or policy out of range");
-	eevdf__sched_setattr(&sim->sched, rq, p, (int)nice, slice, (int)policy);
+				 "setattr: nice, policy or priority out of "
+				 "range");
+	a.nice = (int)nice;
+	a.policy = (int)policy;
+	a.rt_priority = (int)v[0];
+	a.dl_runtime = v[1];
+	a.dl_deadline = v[2];
+	a.dl_period = v[3];
+	err = eevdf__sched_setattr(&sim->sched, rq, p, &a);
+	if (err) {
+		char msg[sizeof(sim->sched.errmsg)];
+
+		snprintf(msg, sizeof(msg), "%s", sim->sched.errmsg);
+		return task_fail(sim, p, err, msg);
+	}
 	return R_NEXT;
 }
 
@@ -2080,6 +2113,11 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			if (!p->exiting && sim->sched.costs.exit) {
 				p->exiting = true;
 				p->overhead_left += sim->sched.costs.exit;
+				/* sched_autogroup_exit_task(): an exiting
+				 * task leaves its session's group */
+				if (p->sched_task_group->autogroup)
+					eevdf__sched_move_task(&sim->sched, p,
+							       p->cgroup);
 				continue;
 			}
 			task_exit(sim, rq, p);

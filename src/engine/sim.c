@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "sched/deadline.h"
 #include "sched/fair.h"
+#include "sched/group.h"
 #include "metrics.h"
 #include "sim.h"
 
@@ -33,10 +35,9 @@ int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 }
 
 /* Errors of a call that leave the simulation usable. */
-static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define sim_reject eevdf__sim_reject
 
-static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -145,6 +146,96 @@ int eevdf_config_check_features(const struct eevdf_config *cfg, char *err,
 	return EEVDF_EINVAL;
 }
 
+/*
+ * The RT and deadline knobs, checked as their sysctl and debugfs handlers
+ * check a write: sched_rt_handler() (period > 0, runtime -1 or within the
+ * period), sched_rr_handler() (ms, kept in ticks, rounded up as
+ * msecs_to_jiffies() does), sched_fair_server_write() (runtime within a
+ * period of 100 us to 4.19 s).
+ */
+static int init_class_params(struct eevdf_sim *sim,
+			     const struct eevdf_config *cfg, char *err,
+			     size_t errlen)
+{
+	struct sched_params *sp = &sim->sched.sp;
+	eevdf_time tick = (eevdf_time)sp->tick_nsec, rr;
+
+	if (cfg->rt_period < 0 ||
+	    (cfg->rt_period && cfg->rt_period < EEVDF_NSEC_PER_USEC) ||
+	    cfg->rt_period > (eevdf_time)INT32_MAX * EEVDF_NSEC_PER_USEC) {
+		set_err(err, errlen,
+			"sched_rt_period_us must be 1..%d us (got %lld ns)",
+			INT32_MAX,
+			cfg->rt_period == EEVDF_KNOB_ZERO ?
+				0 :
+				(long long)cfg->rt_period);
+		return EEVDF_EINVAL;
+	}
+	sp->rt_period = cfg->rt_period ? (u64)cfg->rt_period : 1000000000;
+	sp->rt_runtime = cfg->rt_runtime == EEVDF_KNOB_ZERO ? 0 :
+			 cfg->rt_runtime		    ? cfg->rt_runtime :
+							      950000000;
+	if ((sp->rt_runtime < 0 && sp->rt_runtime != -1) ||
+	    (sp->rt_runtime > 0 && (u64)sp->rt_runtime > sp->rt_period)) {
+		set_err(err, errlen,
+			"sched_rt_runtime_us must be -1 (no limit) or within "
+			"sched_rt_period_us (%llu ns), got %lld ns",
+			(unsigned long long)sp->rt_period,
+			(long long)sp->rt_runtime);
+		return EEVDF_EINVAL;
+	}
+	/* sched_rr_handler(): <= 0 restores RR_TIMESLICE; whole ms in
+	 * ticks, rounded up as msecs_to_jiffies() does */
+	rr = cfg->rr_timeslice > 0 ? cfg->rr_timeslice :
+				     100 * EEVDF_NSEC_PER_MSEC;
+	rr = (rr / EEVDF_NSEC_PER_MSEC) * EEVDF_NSEC_PER_MSEC;
+	if (rr <= 0 || rr > (eevdf_time)INT32_MAX * EEVDF_NSEC_PER_MSEC) {
+		set_err(err, errlen,
+			"sched_rr_timeslice_ms must be at most %d ms (got "
+			"%lld ns)",
+			INT32_MAX, (long long)cfg->rr_timeslice);
+		return EEVDF_EINVAL;
+	}
+	sp->rr_timeslice = (unsigned int)((rr + tick - 1) / tick);
+	sp->rt_bandwidth = sp->profile->dl_server == DL_SERVER_NONE;
+	if (cfg->autogroup < -1 || cfg->autogroup > 1) {
+		set_err(err, errlen,
+			"autogroup must be 1 (on), -1 (off) or 0 (the default, "
+			"on), not %d",
+			cfg->autogroup);
+		return EEVDF_EINVAL;
+	}
+	sp->autogroup = cfg->autogroup >= 0;
+	sp->fair_server_period = cfg->fair_server_period ?
+					 (u64)cfg->fair_server_period :
+					 1000000000;
+	sp->fair_server_runtime = cfg->fair_server_runtime == EEVDF_KNOB_ZERO ?
+					  0 :
+				  cfg->fair_server_runtime > 0 ?
+					  (u64)cfg->fair_server_runtime :
+					  50000000;
+	/* sched_fair_server_write(): runtime within a 100 us .. 4.19 s
+	 * period */
+	if (cfg->fair_server_runtime < 0 &&
+	    cfg->fair_server_runtime != EEVDF_KNOB_ZERO) {
+		set_err(err, errlen, "the fair server's runtime is negative");
+		return EEVDF_EINVAL;
+	}
+	if (cfg->fair_server_period < 0 ||
+	    sp->fair_server_period < 100 * EEVDF_NSEC_PER_USEC ||
+	    sp->fair_server_period > (1ull << 22) * EEVDF_NSEC_PER_USEC ||
+	    sp->fair_server_runtime > sp->fair_server_period) {
+		set_err(err, errlen,
+			"fair server runtime %llu ns of period %llu ns: the "
+			"period must be 100 us..4.19 s and the runtime within "
+			"it",
+			(unsigned long long)sp->fair_server_runtime,
+			(unsigned long long)sp->fair_server_period);
+		return EEVDF_EINVAL;
+	}
+	return 0;
+}
+
 static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 		       char *err, size_t errlen)
 {
@@ -203,7 +294,7 @@ static int init_params(struct eevdf_sim *sim, const struct eevdf_config *cfg,
 			      sim->sched.hz);
 	sp->migration_cost = 500000;
 	sp->smp = sim->sched.nr_cpus > 1;
-	return 0;
+	return init_class_params(sim, cfg, err, errlen);
 }
 
 int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
@@ -262,7 +353,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 				      sizeof(*sim->sched.core_mark));
 	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
 	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
-	    !sim->sched.idle_map) {
+	    !sim->sched.idle_map || eevdf__sched_classes_init(&sim->sched)) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
@@ -281,6 +372,9 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->next_check = sim->next_progress;
 	if (sim->max_events && sim->max_events < sim->next_check)
 		sim->next_check = sim->max_events;
+	sim->class_knobs_set = cfg->rt_runtime || cfg->rt_period ||
+			       cfg->rr_timeslice || cfg->fair_server_runtime ||
+			       cfg->fair_server_period;
 	sim->sched.trace = cfg->trace;
 	sim->sched.trace_ud = cfg->trace_ud;
 	sim->sched.ttwu_waker = -1;
@@ -292,6 +386,13 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	for (int i = 0; i < sim->sched.nr_cpus; i++)
 		eevdf__core_init_rq(&sim->sched, &sim->sched.rqs[i], i);
+	/* a run queue's first timers may fail to queue (out of memory):
+	 * recorded in sched.error, which a new simulation must not carry */
+	if (eevdf__tg_init(&sim->sched) || sim->sched.error) {
+		ret = sim->sched.error ? sim->sched.error : EEVDF_ENOMEM;
+		eevdf_sim_free(sim);
+		return ret;
+	}
 	*out = sim;
 	return 0;
 }
@@ -410,6 +511,8 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->sched.rqs);
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
+	eevdf__sched_classes_free(&sim->sched);
+	eevdf__tg_free(&sim->sched);
 	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
 		eevdf__program_unref(sim->prog_cache[i].prog);
 		free(sim->prog_cache[i].ops);
@@ -504,12 +607,26 @@ static int check_spec(struct eevdf_sim *sim, const struct eevdf_task_spec *s)
 				  "task %s: nice %d is "
 				  "outside -20..19",
 				  s->name, s->nice);
-	if (s->policy != EEVDF_POLICY_NORMAL &&
-	    s->policy != EEVDF_POLICY_BATCH && s->policy != EEVDF_POLICY_IDLE)
+	if ((int)s->policy < EEVDF_POLICY_NORMAL ||
+	    s->policy > EEVDF_POLICY_DEADLINE)
 		return sim_reject(sim, EEVDF_EINVAL,
 				  "task %s: unknown policy "
 				  "%d",
 				  s->name, (int)s->policy);
+	if ((s->policy == EEVDF_POLICY_FIFO || s->policy == EEVDF_POLICY_RR) !=
+	    (s->rt_priority != 0))
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: rt_priority %u: SCHED_FIFO and "
+				  "SCHED_RR need 1..99, other policies 0",
+				  s->name, s->rt_priority);
+	if (s->rt_priority > 99)
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: rt_priority %u is outside 1..99",
+				  s->name, s->rt_priority);
+	if (s->dl_runtime < 0 || s->dl_deadline < 0 || s->dl_period < 0)
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: negative deadline parameter",
+				  s->name);
 	if (s->slice < 0)
 		return sim_reject(sim, EEVDF_EINVAL, "task %s: negative slice",
 				  s->name);
@@ -628,6 +745,17 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->pid = (int)sim->sched.nr_tasks + 1;
 	p->nice = spec->nice;
 	p->policy = spec->policy;
+	p->rt_priority = spec->rt_priority;
+	p->prio = eevdf__normal_prio(p->policy, p->rt_priority, p->nice);
+	p->sched_class = eevdf__sched_class_of(p->policy);
+	if (p->policy == EEVDF_POLICY_DEADLINE) {
+		struct dl_attr dl = { (u64)spec->dl_runtime,
+				      (u64)spec->dl_deadline,
+				      (u64)spec->dl_period };
+
+		eevdf__setparam_dl(p, &dl);
+	}
+	eevdf__event_init(&p->dl.dl_timer, REV_DL_TIMER, EVC_TICK);
 	p->state = TASK_NEW;
 	p->delay_since = -1;
 	/* sched_setattr() clamps sched_runtime to 0.1..100 ms. */
@@ -648,9 +776,45 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int),
 		      cmp_int);
 	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
+	/* its cgroup and session (the run's own, as if started from one
+	 * shell, unless told otherwise) decide its group */
+	p->cgroup = sim->sched.groups[0];
+	if (spec->cgroup && strcmp(spec->cgroup, "/") != 0 &&
+	    !(p->cgroup = eevdf__tg_find(&sim->sched, spec->cgroup))) {
+		task_free(p);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: no cgroup '%s' (make it with "
+				  "eevdf_sim_set_group(), or in the workload's "
+				  "\"groups\")",
+				  spec->name, spec->cgroup);
+	}
+	/* public session s is s + 1 here, 0 being none (init's) */
+	p->session = spec->session == EEVDF_SESSION_NONE ? 0 :
+							   spec->session + 1;
+	p->sched_task_group = eevdf__task_group_of(&sim->sched, p);
+	p->stats_group = p->sched_task_group;
+	if (sim->sched.error) {
+		task_free(p);
+		return sim_reject(sim, sim->sched.error, "%s",
+				  sim->sched.errmsg);
+	}
+	eevdf__set_task_rq(p, p->cpu);
 	p->recent_used_cpu = -1;
 	p->wakelist_waker = -1;
 	p->start = spec->start > sim->sched.now ? spec->start : sim->sched.now;
+	/* a task of another class: as if it called sched_setattr() before
+	 * it first ran (a deadline task's bandwidth is admitted here) */
+	if (p->sched_class != &fair_sched_class) {
+		char why[256];
+		int r = eevdf__sched_admit_new(&sim->sched, p, why,
+					       sizeof(why));
+
+		if (r) {
+			task_free(p);
+			return sim_reject(sim, r, "task %s: %s", spec->name,
+					  why);
+		}
+	}
 	eevdf__rng_seed(&p->rng, sim->seed, p->name, EEVDF_RNG_BEHAVIOUR);
 	eevdf__event_init(&p->ev, TEV_START, EVC_WAKEUP);
 	p->ev.time = p->start;
@@ -659,6 +823,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		/* close the write ends it had opened */
 		for (u32 k = 0; k < p->nr_written; k++)
 			p->written[k]->u.chan.nr_writers--;
+		eevdf__task_dead_dl(&sim->sched, p);
 		task_free(p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
@@ -828,6 +993,11 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	r->cpu = p->cpu;
 	r->nice = (int8_t)p->nice;
 	r->policy = (uint8_t)p->policy;
+	r->rt_priority = (uint8_t)p->rt_priority;
+	r->dl_runtime = p->dl.dl_runtime;
+	r->dl_deadline = p->dl.dl_deadline;
+	r->dl_period = p->dl.dl_period;
+	r->group = p->stats_group->id;
 	/* a semaphore as new is all a new one would be */
 	if (self->count || self->waiters.nr) {
 		r->self = p->self;
@@ -1310,7 +1480,8 @@ int eevdf_sim_step(eevdf_sim *sim)
 		return sim_mutable(sim, "eevdf_sim_step()");
 	if (sim->sched.error)
 		return sim->sched.error;
-	if (sim->ended || !eevdf__eventq_peek(&sim->sched.evq))
+	/* only background events left: nothing more can happen to a task */
+	if (sim->ended || sim->sched.evq.nr == sim->sched.nr_bg_events)
 		return 0;
 	sim->running = true;
 	ret = sim->nr_events >= sim->next_check ? check_limits(sim) : 0;
@@ -1349,8 +1520,13 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 				  (long long)until, (long long)sim->sched.now);
 	/* the callbacks (trace, progress) run inside: no re-entry */
 	sim->running = true;
+	/*
+	 * Background events (the fair servers' timers) wake no task: when
+	 * only they are left, the run is over or every task is blocked.
+	 */
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
-	       ev->time <= until) {
+	       ev->time <= until &&
+	       sim->sched.evq.nr > sim->sched.nr_bg_events) {
 		int ret;
 
 		if ((sim->nr_events >= sim->next_check &&
@@ -1363,7 +1539,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	sim->running = false;
 	if (eevdf_sim_done(sim))
 		return 0;
-	if (!eevdf__eventq_peek(&sim->sched.evq) && sim->sched.nr_tasks)
+	if (sim->sched.evq.nr == sim->sched.nr_bg_events && sim->sched.nr_tasks)
 		return deadlock(sim);
 	sim->sched.now = until;
 	return 0;
@@ -1381,6 +1557,39 @@ int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
 	if (!sim || !out)
 		return EEVDF_EINVAL;
 	*out = sim->sched.smp;
+	return 0;
+}
+
+int eevdf_sim_class_stats(const eevdf_sim *sim, struct eevdf_class_stats *out)
+{
+	const struct scheduler *s;
+	const struct sched_params *sp;
+
+	if (!sim || !out)
+		return EEVDF_EINVAL;
+	s = &sim->sched;
+	sp = &s->sp;
+	memset(out, 0, sizeof(*out));
+	out->rt_runtime = sp->rt_runtime;
+	out->rt_period = (eevdf_time)sp->rt_period;
+	out->rr_timeslice = (eevdf_time)(sp->rr_timeslice * sp->tick_nsec);
+	out->rt_throttling = sp->rt_bandwidth;
+	out->fair_server = sp->profile->dl_server != DL_SERVER_NONE;
+	out->fair_server_runtime = (eevdf_time)sp->fair_server_runtime;
+	out->fair_server_period = (eevdf_time)sp->fair_server_period;
+	out->rt_tasks = s->nr_rt_tasks;
+	out->dl_tasks = s->nr_dl_tasks;
+	out->rt_throttled = s->nr_rt_throttles;
+	out->rt_pushes = s->rt_pushes;
+	out->rt_pulls = s->rt_pulls;
+	out->dl_pushes = s->dl_pushes;
+	out->dl_pulls = s->dl_pulls;
+	out->fair_server_starts = s->dl_server_starts;
+	out->fair_server_stops = s->dl_server_stops;
+	out->fair_server_ns = (eevdf_time)s->fair_server_ns;
+	out->dl_bw = s->dl_total_bw;
+	out->dl_bw_limit = eevdf__dl_bw_limit(s);
+	out->active = s->nr_rt_tasks || s->nr_dl_tasks || sim->class_knobs_set;
 	return 0;
 }
 
@@ -1437,6 +1646,11 @@ eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
 	return sim ? sim->duration : 0;
 }
 
+bool eevdf_sim_autogroup(const eevdf_sim *sim)
+{
+	return sim && sim->sched.sp.autogroup;
+}
+
 const char *eevdf_sim_name(const eevdf_sim *sim)
 {
 	return sim ? sim->name : "";
@@ -1488,15 +1702,27 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 		out->cpu = r->cpu;
 		out->nice = r->nice;
 		out->policy = (enum eevdf_policy)r->policy;
+		out->rt_priority = r->rt_priority;
+		out->dl_runtime = (eevdf_time)r->dl_runtime;
+		out->dl_deadline = (eevdf_time)r->dl_deadline;
+		out->dl_period = (eevdf_time)r->dl_period;
 		out->state = EEVDF_TASK_DEAD;
 		out->cpu_ns = (eevdf_time)r->sum_exec_runtime;
+		out->cgroup = sim->sched.groups[r->group]->path;
 		counters(&r->st, out);
 		return 0;
 	}
 	out->name = p->name;
+	out->cgroup = p->stats_group->path;
 	out->cpu = p->cpu;
 	out->nice = p->nice;
 	out->policy = p->policy;
+	out->rt_priority = p->rt_priority;
+	if (p->policy == EEVDF_POLICY_DEADLINE) {
+		out->dl_runtime = (eevdf_time)p->dl.dl_runtime;
+		out->dl_deadline = (eevdf_time)p->dl.dl_deadline;
+		out->dl_period = (eevdf_time)p->dl.dl_period;
+	}
 	out->state = eevdf__public_state(p->state);
 	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;
 	if (p->on_cpu)

@@ -74,6 +74,9 @@ struct task_rec {
 	int cpu;
 	int8_t nice;
 	uint8_t policy; /* enum eevdf_policy */
+	uint8_t rt_priority;
+	u64 dl_runtime, dl_deadline, dl_period; /* SCHED_DEADLINE */
+	u32 group;				/* the id of its stats_group */
 };
 
 /* Records come in chunks that never move: their names stay put. */
@@ -101,8 +104,9 @@ struct eevdf_sim {
 	size_t nr_exited;
 
 	bool check_invariants;
-	bool running;	    /* inside eevdf_sim_run() or _step(): EBUSY */
-	uint64_t nr_events; /* events run so far */
+	bool running;	      /* inside eevdf_sim_run() or _step(): EBUSY */
+	bool class_knobs_set; /* an RT or DL knob is not its default */
+	uint64_t nr_events;   /* events run so far */
 	/* limits: max_events (0: none), the progress callback */
 	uint64_t max_events;
 	eevdf_progress_fn progress;
@@ -163,6 +167,9 @@ struct eevdf_sim {
 	struct name_chunk *names; /* every task's name, for the whole run */
 };
 
+/* A call is refused: its reason in errmsg, the run goes on; returns code. */
+int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Record an error (sticky) with a printf-style message; returns code. */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -52,6 +52,8 @@
 	COST(rq_remote_cross_pkg, 1200)                                        \
 	COST(sis_probe, 100)                                                   \
 	COST(ipi_recv, 1000)                                                   \
+	COST(fair_server_start, 250)                                           \
+	COST(fair_server_stop, 250)                                            \
 	COST(smt_speed_pct, 62)
 
 struct cost_table {

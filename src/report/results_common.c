@@ -83,7 +83,7 @@ bool eevdf__is_integer_text(const char *s)
 	return p - s <= 20;
 }
 
-const char *eevdf__policy_name(enum eevdf_policy p)
+const char *eevdf_policy_name(enum eevdf_policy p)
 {
 	switch (p) {
 	case EEVDF_POLICY_NORMAL:
@@ -92,6 +92,28 @@ const char *eevdf__policy_name(enum eevdf_policy p)
 		return "batch";
 	case EEVDF_POLICY_IDLE:
 		return "idle";
+	case EEVDF_POLICY_FIFO:
+		return "fifo";
+	case EEVDF_POLICY_RR:
+		return "rr";
+	case EEVDF_POLICY_DEADLINE:
+		return "deadline";
+	}
+	return "unknown";
+}
+
+const char *eevdf_policy_class(enum eevdf_policy p)
+{
+	switch (p) {
+	case EEVDF_POLICY_NORMAL:
+	case EEVDF_POLICY_BATCH:
+	case EEVDF_POLICY_IDLE:
+		return "fair";
+	case EEVDF_POLICY_FIFO:
+	case EEVDF_POLICY_RR:
+		return "rt";
+	case EEVDF_POLICY_DEADLINE:
+		return "dl";
 	}
 	return "unknown";
 }

@@ -17,7 +17,6 @@
 #include "eevdf/sim.h"
 
 /* "normal", "batch", "idle". */
-const char *eevdf__policy_name(enum eevdf_policy p);
 /* "running", "sleeping", "dead", "new". */
 const char *eevdf__state_name(enum eevdf_task_state s);
 /* sum / count truncated toward zero, 0 for no samples; exact in 64 bits. */

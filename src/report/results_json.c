@@ -220,6 +220,110 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
 	       add_u64(o, "wakelist_batch_max", st.wakelist_batch_max);
 }
 
+/*
+ * The RT and deadline classes (struct eevdf_class_stats): only in runs that
+ * had such tasks or changed a knob, so that fair-only results stay as
+ * they were.
+ */
+static bool add_classes(cJSON *root, const eevdf_sim *sim)
+{
+	struct eevdf_class_stats st;
+	cJSON *o, *k;
+
+	eevdf_sim_class_stats(sim, &st);
+	if (!st.active)
+		return true;
+	/* k made once o is held: a failed attach of o must not leave k */
+	o = cJSON_CreateObject();
+	if (!attach(root, "classes", o))
+		return false;
+	k = cJSON_CreateObject();
+	return attach(o, "knobs", k) &&
+	       add_s64(k, "sched_rt_runtime_ns", st.rt_runtime) &&
+	       add_s64(k, "sched_rt_period_ns", st.rt_period) &&
+	       add_s64(k, "sched_rr_timeslice_ns", st.rr_timeslice) &&
+	       attach(k, "rt_throttling", cJSON_CreateBool(st.rt_throttling)) &&
+	       attach(k, "fair_server", cJSON_CreateBool(st.fair_server)) &&
+	       add_s64(k, "fair_server_runtime_ns", st.fair_server_runtime) &&
+	       add_s64(k, "fair_server_period_ns", st.fair_server_period) &&
+	       add_u64(o, "rt_tasks", st.rt_tasks) &&
+	       add_u64(o, "dl_tasks", st.dl_tasks) &&
+	       add_u64(o, "rt_throttled", st.rt_throttled) &&
+	       add_u64(o, "rt_pushes", st.rt_pushes) &&
+	       add_u64(o, "rt_pulls", st.rt_pulls) &&
+	       add_u64(o, "dl_pushes", st.dl_pushes) &&
+	       add_u64(o, "dl_pulls", st.dl_pulls) &&
+	       add_u64(o, "fair_server_starts", st.fair_server_starts) &&
+	       add_u64(o, "fair_server_stops", st.fair_server_stops) &&
+	       add_s64(o, "fair_server_ns", st.fair_server_ns) &&
+	       add_u64(o, "dl_bw", st.dl_bw) &&
+	       add_s64(o, "dl_bw_limit", st.dl_bw_limit);
+}
+
+/*
+ * The task groups (struct eevdf_group_stats), when the run had one besides
+ * the root: autogroup's switch, then each group as its cgroup files and
+ * cpu.stat read, with its tasks' delays.
+ */
+static bool add_group(cJSON *arr, const struct eevdf_group_stats *g)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!append(arr, o) || !add_str(o, "path", g->path) ||
+	    (g->parent && !add_str(o, "parent", g->parent)))
+		return false;
+	if (g->autogroup && (!attach(o, "autogroup", cJSON_CreateBool(true)) ||
+			     !add_u64(o, "session", g->session) ||
+			     !add_s64(o, "nice", g->nice)))
+		return false;
+	if (g->parent && !add_u64(o, "cpu_weight", g->weight))
+		return false;
+	/* an autogroup has a nice, not the cgroup files */
+	if (g->parent && !g->autogroup &&
+	    (!attach(o, "cpu_idle", cJSON_CreateBool(g->idle)) ||
+	     !(g->max_quota == EEVDF_GROUP_NO_QUOTA ?
+		       add_str(o, "cpu_max_quota", "max") :
+		       add_s64(o, "cpu_max_quota_ns", g->max_quota)) ||
+	     !add_s64(o, "cpu_max_period_ns", g->max_period)))
+		return false;
+	return add_u64(o, "nr_tasks", g->nr_tasks) &&
+	       add_s64(o, "cpu_ns", g->cpu_ns) &&
+	       add_u64(o, "nr_periods", g->nr_periods) &&
+	       add_u64(o, "nr_throttled", g->nr_throttled) &&
+	       add_s64(o, "throttled_ns", g->throttled_ns) &&
+	       add_u64(o, "delay_count", g->delay_count) &&
+	       add_s64(o, "delay_avg_ns",
+		       eevdf__delay_avg(g->delay_sum_ns, g->delay_count)) &&
+	       add_s64(o, "delay_max_ns", g->delay_max_ns) &&
+	       add_s64(o, "delay_sum_ns", g->delay_sum_ns);
+}
+
+static bool add_groups(cJSON *root, const eevdf_sim *sim)
+{
+	size_t n = eevdf_sim_nr_groups(sim);
+	cJSON *o, *arr;
+
+	if (n < 2)
+		return true;
+	/* each made once its parent holds it: a failed attach frees it,
+	 * and nothing made earlier is left loose (allocation-failure loop) */
+	o = cJSON_CreateObject();
+	if (!attach(root, "groups", o) ||
+	    !attach(o, "autogroup",
+		    cJSON_CreateBool(eevdf_sim_autogroup(sim))))
+		return false;
+	arr = cJSON_CreateArray();
+	if (!attach(o, "list", arr))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct eevdf_group_stats g;
+
+		if (eevdf_sim_group_stats(sim, i, &g) || !add_group(arr, &g))
+			return false;
+	}
+	return true;
+}
+
 /* The workload's params, each a number when it reads as one. */
 static bool add_params(cJSON *config, const struct eevdf_run_info *info)
 {
@@ -262,8 +366,34 @@ static bool add_config(cJSON *root, const eevdf_sim *sim,
 	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
 	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
 	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       attach(c, "autogroup",
+		      cJSON_CreateBool(eevdf_sim_autogroup(sim))) &&
 	       add_machine(c, sim, info != NULL) &&
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
+}
+
+/* An RT or deadline task's class and parameters (a fair task has none:
+ * its class is "fair", left out so that fair-only results stay as they
+ * were). */
+static bool add_class(cJSON *o, const struct eevdf_task_stats *t)
+{
+	if (t->policy == EEVDF_POLICY_FIFO || t->policy == EEVDF_POLICY_RR)
+		return add_str(o, "class", "rt") &&
+		       add_u64(o, "rt_priority", t->rt_priority);
+	if (t->policy == EEVDF_POLICY_DEADLINE)
+		return add_str(o, "class", "dl") &&
+		       add_s64(o, "dl_runtime_ns", t->dl_runtime) &&
+		       add_s64(o, "dl_deadline_ns", t->dl_deadline) &&
+		       add_s64(o, "dl_period_ns", t->dl_period);
+	return true;
+}
+
+/* A task's group, left out for the root's so that runs without groups
+ * read as they did. */
+static bool add_cgroup(cJSON *o, const struct eevdf_task_stats *t)
+{
+	return !t->cgroup || strcmp(t->cgroup, "/") == 0 ||
+	       add_str(o, "cgroup", t->cgroup);
 }
 
 static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
@@ -273,7 +403,8 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	return append(arr, o) && add_str(o, "name", t->name) &&
 	       add_s64(o, "pid", t->pid) && add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
-	       add_str(o, "policy", eevdf__policy_name(t->policy)) &&
+	       add_str(o, "policy", eevdf_policy_name(t->policy)) &&
+	       add_class(o, t) && add_cgroup(o, t) &&
 	       add_str(o, "state", eevdf__state_name(t->state)) &&
 	       add_s64(o, "cpu_ns", t->cpu_ns) &&
 	       add_s64(o, "wait_ns", t->wait_ns) &&
@@ -473,7 +604,8 @@ static int build(cJSON *root, const eevdf_sim *sim,
 		acc_add_u64(&nr_switches, c.switches);
 	}
 
-	if (!add_metrics(root, sim) || !add_smp(root, sim))
+	if (!add_metrics(root, sim) || !add_smp(root, sim) ||
+	    !add_classes(root, sim) || !add_groups(root, sim))
 		return EEVDF_ENOMEM;
 
 	summary = cJSON_CreateObject();

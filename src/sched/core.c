@@ -16,10 +16,16 @@
  * wakeup, creation or preemption) to its next switch-in.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bandwidth.h"
 #include "core.h"
+#include "cpupri.h"
+#include "deadline.h"
 #include "fair.h"
+#include "group.h"
+#include "rt.h"
 #include "smp.h"
 
 int eevdf__sched_vfail(struct scheduler *sched, int code, const char *fmt,
@@ -135,6 +141,14 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	rq->sp = &sched->sp;
 	rq->sched = sched;
 	init_cfs_rq(&rq->cfs, rq);
+	init_rt_rq(rq);
+	init_dl_rq(rq);
+	rq->dl_server = NULL;
+	rq->push_rt_pending = rq->pull_rt_pending = false;
+	rq->push_dl_pending = rq->pull_dl_pending = false;
+	rq->rt_distribute_prev = -1;
+	eevdf__event_init(&rq->rt_push_ev, REV_RT_PUSH, EVC_TICK);
+	rq->idle_exec_start = 0;
 	eevdf__event_init(&rq->tick_ev, REV_TICK, EVC_TICK);
 	eevdf__event_init(&rq->hrtick_ev, REV_HRTICK, EVC_TICK);
 	eevdf__event_init(&rq->idle_exit_ev, REV_IDLE_EXIT, EVC_TICK);
@@ -157,6 +171,83 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	rq->busy_since = 0;
 	rq->idle_since = 0;
 	rq->busy_ns = rq->idle_ns = rq->switches = rq->ticks = 0;
+	eevdf__fair_server_init(rq);
+}
+
+int eevdf__sched_classes_init(struct scheduler *sched)
+{
+	size_t n = (size_t)sched->nr_cpus;
+
+	sched->cpupri_count = calloc(CPUPRI_NR_PRIORITIES,
+				     sizeof(*sched->cpupri_count));
+	sched->rto_mask = calloc(n, 1);
+	sched->dlo_mask = calloc(n, 1);
+	sched->cpu_scratch = calloc(n, 1);
+	if (!sched->cpupri_count || !sched->rto_mask || !sched->dlo_mask ||
+	    !sched->cpu_scratch)
+		return EEVDF_ENOMEM;
+	sched->rto_cpu = -1;
+	sched->rto_loop_again = false;
+	eevdf__event_init(&sched->rt_period_ev, REV_RT_PERIOD, EVC_TICK);
+	return 0;
+}
+
+void eevdf__sched_classes_free(struct scheduler *sched)
+{
+	free(sched->cpupri_count);
+	free(sched->rto_mask);
+	free(sched->dlo_mask);
+	free(sched->cpu_scratch);
+}
+
+const struct sched_class *eevdf__sched_class_of(enum eevdf_policy policy)
+{
+	switch (policy) {
+	case EEVDF_POLICY_FIFO:
+	case EEVDF_POLICY_RR:
+		return &rt_sched_class;
+	case EEVDF_POLICY_DEADLINE:
+		return &dl_sched_class;
+	case EEVDF_POLICY_NORMAL:
+	case EEVDF_POLICY_BATCH:
+	case EEVDF_POLICY_IDLE:
+		break;
+	}
+	return &fair_sched_class;
+}
+
+/* normal_prio(): the kernel priority of a policy, rt_priority and nice. */
+int eevdf__normal_prio(enum eevdf_policy policy, unsigned int rt_priority,
+		       int nice)
+{
+	switch (policy) {
+	case EEVDF_POLICY_DEADLINE:
+		return MAX_DL_PRIO - 1;
+	case EEVDF_POLICY_FIFO:
+	case EEVDF_POLICY_RR:
+		return MAX_RT_PRIO - 1 - (int)rt_priority;
+	case EEVDF_POLICY_NORMAL:
+	case EEVDF_POLICY_BATCH:
+	case EEVDF_POLICY_IDLE:
+		break;
+	}
+	return DEFAULT_PRIO + nice;
+}
+
+/*
+ * update_curr_common(): charge the running task of a non-fair class the
+ * time since its exec_start; the delta, <= 0 when there is none.
+ */
+s64 eevdf__update_curr_common(struct rq *rq)
+{
+	struct sched_entity *se = &rq->curr->se;
+	s64 delta = (s64)(rq->clock - se->exec_start);
+
+	if (delta <= 0)
+		return delta;
+	se->exec_start = rq->clock;
+	se->sum_exec_runtime += (u64)delta;
+	return delta;
 }
 
 void eevdf__rq_hrtick_arm(struct rq *rq, s64 delay)
@@ -279,11 +370,130 @@ static void smt_siblings_speed(struct scheduler *sched, struct rq *rq)
 	}
 }
 
+/* The class hooks through the task's class ------------------------------ */
+
+static inline void enqueue_task(struct rq *rq, struct task *p,
+				unsigned int flags)
+{
+	p->sched_class->enqueue_task(rq, p, flags);
+}
+
+/* false when the task stays queued (a delayed fair entity) */
+static inline bool dequeue_task(struct rq *rq, struct task *p,
+				unsigned int flags)
+{
+	return p->sched_class->dequeue_task(rq, p, flags);
+}
+
+static inline bool class_above(const struct sched_class *a,
+			       const struct sched_class *b)
+{
+	return a->rank > b->rank;
+}
+
+/* The classes from the highest down, for the pick and balance loops. */
+static const struct sched_class *const sched_classes[] = {
+	&dl_sched_class,
+	&rt_sched_class,
+	&fair_sched_class,
+};
+
+/*
+ * put_prev_task_balance(): before the pick, prev's class and those below
+ * it may pull work (balance_dl's and balance_rt's pulls, balance_fair's
+ * newly-idle balancing); the first that has something to run stops it.
+ */
+static void put_prev_task_balance(struct rq *rq, struct task *prev)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sched_classes); i++) {
+		const struct sched_class *c = sched_classes[i];
+
+		if (class_above(c, prev->sched_class))
+			continue;
+		if (c->balance(rq, prev))
+			break;
+	}
+}
+
+/*
+ * __pick_next_task().  When prev is at most fair and every runnable task
+ * is fair, pick_next_task_fair() decides alone (the kernel's fast path),
+ * exactly as before there were other classes.  Otherwise the classes are
+ * asked from the highest down, after the pre-pick balance; the chosen
+ * task replaces prev through the classes' put and set hooks, which do
+ * nothing when it is prev itself.
+ */
+static struct task *pick_next_task(struct scheduler *sched, struct rq *rq,
+				   struct task *prev)
+{
+	struct task *next = NULL;
+
+	rq->dl_server = NULL;
+	if ((!prev || prev->sched_class == &fair_sched_class) &&
+	    rq->nr_running == rq->cfs.h_nr_queued) {
+		next = pick_next_task_fair(rq, prev);
+		if (!next && sched->sp.smp && eevdf__balance_newidle(sched, rq))
+			next = pick_next_task_fair(rq, NULL);
+		return next;
+	}
+	if (prev)
+		put_prev_task_balance(rq, prev);
+	for (size_t i = 0; i < ARRAY_SIZE(sched_classes) && !next; i++) {
+		const struct sched_class *c = sched_classes[i];
+
+		if (c == &fair_sched_class) {
+			/* a fair prev is put or kept by the fair pick itself */
+			if (prev && prev->sched_class != &fair_sched_class) {
+				if (!rq->cfs.nr_queued)
+					break;
+				prev->sched_class->put_prev_task(rq, prev,
+								 NULL);
+				prev = NULL;
+			}
+			return pick_next_task_fair(rq, prev);
+		}
+		next = c->pick_task(rq);
+	}
+	if (next == prev)
+		return next;
+	if (prev)
+		prev->sched_class->put_prev_task(rq, prev, next);
+	if (next)
+		next->sched_class->set_next_task(rq, next, true);
+	return next;
+}
+
+/*
+ * The balance callbacks queued under the lock (push_rt_tasks,
+ * pull_rt_task and their DL twins), run as __schedule() or the
+ * setscheduler path lets go of it.
+ */
+static void run_balance_callbacks(struct rq *rq)
+{
+	rq->clock = (u64)rq->sched->now;
+	if (rq->push_dl_pending) {
+		rq->push_dl_pending = false;
+		eevdf__push_dl_tasks(rq);
+	}
+	if (rq->pull_dl_pending) {
+		rq->pull_dl_pending = false;
+		eevdf__pull_dl_task(rq);
+	}
+	if (rq->push_rt_pending) {
+		rq->push_rt_pending = false;
+		push_rt_tasks(rq);
+	}
+	if (rq->pull_rt_pending) {
+		rq->pull_rt_pending = false;
+		pull_rt_task(rq);
+	}
+}
+
 /*
  * Pick the next task and switch to it.  A prev that is no longer
  * TASK_RUNNING blocks: it is dequeued with DEQUEUE_SLEEP, which may leave
- * it queued as a delayed entity.  When the pick returns prev itself nothing
- * is switched and its protection window is not refreshed.
+ * a fair task queued as a delayed entity.  When the pick returns prev
+ * itself nothing is switched and its protection window is not refreshed.
  */
 void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 {
@@ -294,19 +504,17 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 	rq->clock = (u64)sched->now;
 	eevdf__rq_hrtick_arm(rq, -1);
 	if (prev && prev->state != TASK_RUNNING) {
-		if (dequeue_task_fair(rq, prev, DEQUEUE_SLEEP))
+		if (dequeue_task(rq, prev, DEQUEUE_SLEEP))
 			prev->on_rq = false;
 	}
 	/* a running task whose affinity excludes this CPU is pushed off */
 	evict = prev && prev->state == TASK_RUNNING && prev->on_rq &&
 		!task_allowed(prev, rq->cpu);
 	if (evict) {
-		dequeue_task_fair(rq, prev, 0);
+		dequeue_task(rq, prev, 0);
 		prev->on_rq = false;
 	}
-	next = pick_next_task_fair(rq, prev);
-	if (!next && sched->sp.smp && eevdf__balance_newidle(sched, rq))
-		next = pick_next_task_fair(rq, NULL);
+	next = pick_next_task(sched, rq, prev);
 	rq->need_resched = false;
 
 	if (next != prev) {
@@ -314,6 +522,9 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 		if (prev) {
 			switch_out(sched, prev);
 		} else {
+			/* put_prev_task_idle(): the idle time is the fair
+			 * server's (6.12+ defer mode) */
+			dl_server_update_idle_time(rq);
 			rq->idle_ns += (u64)(sched->now - rq->idle_since);
 			rq->busy_since = sched->now;
 		}
@@ -330,6 +541,7 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 			rq->idle_since = sched->now;
 			rq->idle_stamp = sched->now;
 			rq->idle_stamped = true;
+			rq->idle_exec_start = (u64)sched->now;
 			eevdf__eventq_cancel(&sched->evq, &rq->tick_ev);
 			if (sched->sp.smp)
 				update_idle_core(sched, rq->cpu);
@@ -340,17 +552,23 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 			     next ? next->pid : -1, prev ? prev->pid : -1,
 			     prev ? eevdf__public_state(prev->state) :
 				    EEVDF_TASK_RUNNING);
-		/* task_dead_fair(): an exiting task must not stay delayed. */
-		if (prev && prev->state == TASK_DEAD && prev->on_rq) {
-			dequeue_task_fair(rq, prev,
-					  DEQUEUE_SLEEP | DEQUEUE_DELAYED);
-			prev->on_rq = false;
+		/* task_dead_fair(): an exiting task must not stay delayed;
+		 * task_dead_dl(): its bandwidth is free again */
+		if (prev && prev->state == TASK_DEAD) {
+			if (prev->on_rq) {
+				dequeue_task(rq, prev,
+					     DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+				prev->on_rq = false;
+			}
+			eevdf__task_dead_dl(sched, prev);
 		}
 	}
-	if (next && sched_feat_rq(rq, HRTICK))
+	if (next && next->sched_class == &fair_sched_class &&
+	    sched_feat_rq(rq, HRTICK))
 		hrtick_start_fair(rq, next);
 	if (evict)
 		move_to_allowed(sched, prev);
+	run_balance_callbacks(rq);
 }
 
 /*
@@ -365,7 +583,11 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 	struct scheduler *sched = rq->sched;
 
 	if (rq->curr) {
-		check_preempt_wakeup_fair(rq, p, wake_flags);
+		/* the same class decides; a higher class preempts at once */
+		if (p->sched_class == rq->curr->sched_class)
+			p->sched_class->wakeup_preempt(rq, p, wake_flags);
+		else if (class_above(p->sched_class, rq->curr->sched_class))
+			resched_curr(rq);
 		return;
 	}
 	if (eevdf__event_queued(&rq->idle_exit_ev))
@@ -397,17 +619,14 @@ static int waking_cpu(struct scheduler *sched, const struct task *p)
 static int select_task_rq(struct scheduler *sched, struct task *p, int this_cpu,
 			  unsigned int *wake_flags)
 {
-	struct task *waker = sched->ttwu_waker > 0 ?
-				     sched->tasks[sched->ttwu_waker - 1] :
-				     NULL;
 	int cpu;
 
 	if (!sched->sp.smp || p->spin_held || p->spinning)
 		return p->cpu;
 	if (task_nr_allowed(sched, p) == 1)
 		return p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
-	cpu = select_task_rq_fair(sched, p, p->cpu, this_cpu, waker,
-				  *wake_flags);
+	cpu = p->sched_class->select_task_rq(sched, p, p->cpu, this_cpu,
+					     *wake_flags);
 	*wake_flags |= WF_RQ_SELECTED;
 	if (!task_allowed(p, cpu))
 		cpu = p->cpus_allowed[0];
@@ -430,31 +649,39 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 	/* __set_task_cpu(): a new task has no cache to lose */
 	p->cpu = select_task_rq(sched, p, this_cpu, &wf);
 	rq = task_rq(sched, p);
-	p->se.cfs_rq = &rq->cfs;
 	rq->clock = (u64)sched->now;
+	/* sched_fork(): weight and slice for every class, an RR slice; the
+	 * entity joins its group's queue of this CPU */
 	init_entity(rq, p);
-	if (sched->sp.smp) {
+	p->rt.time_slice = sched->sp.rr_timeslice;
+	if (p->sched_class == &dl_sched_class)
+		eevdf__dl_new_task(rq, p);
+	if (sched->sp.smp && p->sched_class == &fair_sched_class) {
+		/* post_init_entity_util_avg() from its own queue's signals */
+		struct cfs_rq *cfs_rq = p->se.cfs_rq;
+
 		pelt_update_cfs_rq(
-			(u64)sched->now, &rq->cfs.avg,
-			(unsigned long)scale_load_down(rq->cfs.load.weight),
-			rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
+			(u64)sched->now, &cfs_rq->avg,
+			(unsigned long)scale_load_down(cfs_rq->load.weight),
+			cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
 		pelt_init_task(
 			&p->se.avg,
 			(unsigned long)scale_load_down(p->se.load.weight),
-			rq->cfs.avg.util_avg, rq->cfs.avg.load_avg,
+			cfs_rq->avg.util_avg, cfs_rq->avg.load_avg,
 			capacity_of(sched, rq->cpu), (u64)sched->now);
-		pelt_attach(&rq->cfs.avg, &p->se.avg,
-			    (unsigned long)scale_load_down(p->se.load.weight));
+		attach_entity_cfs_rq(&p->se);
 	}
+	p->sched_task_group->nr_tasks++;
 	p->state_since = sched->now;
 	became_runnable(p, sched->now);
 	p->on_rq = true;
 	eevdf__trace(sched, EEVDF_TRACE_NEW, rq->cpu, p->pid, -1,
 		     EEVDF_TASK_RUNNING);
-	enqueue_task_fair(
-		rq, p,
-		sched->sp.profile->new_task_initial ? ENQUEUE_INITIAL : 0);
+	enqueue_task(rq, p,
+		     sched->sp.profile->new_task_initial ? ENQUEUE_INITIAL : 0);
 	eevdf__wakeup_preempt(rq, p, wf);
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(rq, p);
 	eevdf__mark_settle(sched, rq);
 }
 
@@ -630,7 +857,7 @@ static bool delayed_wakes_elsewhere(struct scheduler *sched, struct task *p)
  * the kernel bills for the IRQ time it interrupts, or, on an idle CPU,
  * to p, the task it is about to run.
  */
-static void charge_cpu(struct scheduler *sched, int cpu, struct task *p, u64 ns)
+void eevdf__charge_cpu(struct scheduler *sched, int cpu, struct task *p, u64 ns)
 {
 	struct rq *rq = &sched->rqs[cpu];
 
@@ -638,7 +865,7 @@ static void charge_cpu(struct scheduler *sched, int cpu, struct task *p, u64 ns)
 		return;
 	if (rq->curr && rq->curr != p)
 		sched->ops->interrupt(sched, rq->curr, ns);
-	else
+	else if (p)
 		p->overhead_left += ns;
 }
 
@@ -691,7 +918,7 @@ u64 eevdf__ttwu(struct scheduler *sched, struct task *p,
 	if (sched->ttwu_waker > 0)
 		return cost;
 	/* a timer's wakeup runs in the hrtimer interrupt of its CPU */
-	charge_cpu(sched, this_cpu, p, cost);
+	eevdf__charge_cpu(sched, this_cpu, p, cost);
 	return 0;
 }
 
@@ -718,15 +945,18 @@ static void ttwu_do_activate(struct scheduler *sched, struct task *p,
 		     sched->ttwu_waker, EEVDF_TASK_RUNNING);
 	if (p->on_rq) {
 		EEVDF_ASSERT(p->se.sched_delayed);
-		enqueue_task_fair(rq, p, ENQUEUE_DELAYED);
+		enqueue_task(rq, p, ENQUEUE_DELAYED);
 	} else {
-		enqueue_task_fair(rq, p,
-				  ENQUEUE_WAKEUP | ((wake_flags & WF_MIGRATED) ?
-							    ENQUEUE_MIGRATED :
-							    0));
+		enqueue_task(rq, p,
+			     ENQUEUE_WAKEUP | ((wake_flags & WF_MIGRATED) ?
+						       ENQUEUE_MIGRATED :
+						       0));
 		p->on_rq = true;
 	}
 	eevdf__wakeup_preempt(rq, p, wake_flags);
+	/* task_woken_rt/_dl(): push it away if it cannot run here now */
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(rq, p);
 	eevdf__mark_settle(sched, rq);
 }
 
@@ -843,7 +1073,7 @@ static void wakelist_land(struct scheduler *sched, struct rq *rq,
 		ttwu_do_activate(sched, p, p->wake_flags);
 	}
 	sched->ttwu_waker = -1;
-	charge_cpu(sched, rq->cpu, p, cost);
+	eevdf__charge_cpu(sched, rq->cpu, p, cost);
 	/* only now: the landing may have sent p to a wake list again, which
 	 * pinned the waker anew */
 	if (waker > 0)
@@ -894,7 +1124,7 @@ static int rq_event(struct scheduler *sched, struct rq *rq,
 		rq->ticks++;
 		eevdf__trace(sched, EEVDF_TRACE_TICK, rq->cpu, rq->curr->pid,
 			     -1, EEVDF_TASK_RUNNING);
-		task_tick_fair(rq, rq->curr, false);
+		rq->curr->sched_class->task_tick(rq, rq->curr, false);
 		if (sched->sp.smp)
 			eevdf__balance_tick(sched, rq);
 		if (eevdf__queue_event(sched, &rq->tick_ev,
@@ -902,7 +1132,7 @@ static int rq_event(struct scheduler *sched, struct rq *rq,
 					       (eevdf_time)sched->sp.tick_nsec))
 			return sched->error;
 	} else {
-		task_tick_fair(rq, rq->curr, true);
+		rq->curr->sched_class->task_tick(rq, rq->curr, true);
 	}
 	eevdf__mark_settle(sched, rq);
 	return 0;
@@ -912,6 +1142,31 @@ int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 {
 	int ret = 0;
 
+	switch (ev->type) {
+	case REV_DL_TIMER:
+		eevdf__dl_timer(sched, container_of(ev, struct sched_dl_entity,
+						    dl_timer));
+		return settle_all(sched);
+	case REV_RT_PERIOD:
+		eevdf__rt_period_timer(sched);
+		return settle_all(sched);
+	case REV_RT_PUSH:
+		eevdf__rt_push_irq_work(sched, container_of(ev, struct rq,
+							    rt_push_ev));
+		return settle_all(sched);
+	case REV_CFS_PERIOD:
+		eevdf__cfs_period_timer(sched,
+					container_of(ev, struct cfs_bandwidth,
+						     period_timer));
+		return settle_all(sched);
+	case REV_CFS_SLACK:
+		eevdf__cfs_slack_timer(sched,
+				       container_of(ev, struct cfs_bandwidth,
+						    slack_timer));
+		return settle_all(sched);
+	default:
+		break;
+	}
 	if (ev->type == REV_TICK || ev->type == REV_HRTICK ||
 	    ev->type == REV_IDLE_EXIT) {
 		struct rq *rq = ev->type == REV_TICK ?
@@ -927,21 +1182,210 @@ int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 	return ret ? ret : settle_all(sched);
 }
 
+int eevdf__settle(struct scheduler *sched)
+{
+	return settle_all(sched);
+}
+
 /* do_sched_yield(): the class's yield_task, then __schedule(). */
 void eevdf__sched_yield(struct scheduler *sched, struct rq *rq)
 {
 	rq->clock = (u64)sched->now;
-	yield_task_fair(rq);
+	rq->curr->sched_class->yield_task(rq);
 	eevdf__schedule(sched, rq);
 }
 
-/* __sched_setscheduler() of the running task on its own CPU. */
-void eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
-			  struct task *p, int nice, s64 slice, int policy)
+static bool rt_policy(int policy)
 {
+	return policy == EEVDF_POLICY_FIFO || policy == EEVDF_POLICY_RR;
+}
+
+/*
+ * The checks of __sched_setscheduler() for p taking policy with attr:
+ * EINVAL for parameters the kernel refuses, EPERM (EINVAL here) for a
+ * deadline task that may not use every CPU, EBUSY from admission
+ * control, which, when it passes, has taken the new bandwidth.
+ */
+static int setattr_check(struct scheduler *sched, struct task *p, int policy,
+			 unsigned int rt_priority, const struct dl_attr *dl,
+			 char *err, size_t errlen)
+{
+	const char *why;
+
+	if (rt_policy(policy) && (rt_priority < 1 || rt_priority > 99)) {
+		snprintf(err, errlen,
+			 "sched_setattr: rt_priority %u is outside 1..99 "
+			 "(EINVAL)",
+			 rt_priority);
+		return EEVDF_EINVAL;
+	}
+	if (policy != EEVDF_POLICY_DEADLINE) {
+		sched_dl_overflow(sched, p, false, dl);
+		return 0;
+	}
+	if ((why = checkparam_dl(dl))) {
+		snprintf(err, errlen,
+			 "sched_setattr: SCHED_DEADLINE %s (EINVAL)", why);
+		return EEVDF_EINVAL;
+	}
+	if (task_nr_allowed(sched, p) != sched->nr_cpus) {
+		snprintf(err, errlen,
+			 "sched_setattr: a SCHED_DEADLINE task must be allowed "
+			 "on every CPU of its root domain (EPERM)");
+		return EEVDF_EINVAL;
+	}
+	if (eevdf__dl_bw_limit(sched) == 0) {
+		snprintf(err, errlen,
+			 "sched_setattr: SCHED_DEADLINE needs deadline "
+			 "bandwidth, and sched_rt_runtime_us 0 leaves none "
+			 "(EPERM)");
+		return EEVDF_EINVAL;
+	}
+	if (!sched_dl_overflow(sched, p, true, dl)) {
+		s64 bw = eevdf__dl_bw_limit(sched);
+		u64 per = dl->period ? dl->period : dl->deadline;
+		u64 want = sched->dl_total_bw + to_ratio(per, dl->runtime) -
+			   (p->sched_class == &dl_sched_class ? p->dl.dl_bw :
+								0);
+
+		snprintf(err, errlen,
+			 "SCHED_DEADLINE admission control refuses %.3f ms "
+			 "every %.3f ms (EBUSY): %.4f CPUs would exceed "
+			 "sched_rt_runtime_us/sched_rt_period_us x %d CPUs = "
+			 "%.4f%s",
+			 (double)dl->runtime / 1e6, (double)per / 1e6,
+			 (double)want / (double)BW_UNIT, sched->nr_cpus,
+			 (double)bw * (double)sched->nr_cpus / (double)BW_UNIT,
+			 sched->rqs[0].fair_server.dl_bw ?
+				 " (the fair servers' share included)" :
+				 "");
+		return EEVDF_EBUSY;
+	}
+	return 0;
+}
+
+/* Count the tasks that ever joined the RT or the deadline class. */
+static void class_joined(struct scheduler *sched, const struct sched_class *c)
+{
+	if (c == &rt_sched_class)
+		sched->nr_rt_tasks++;
+	else if (c == &dl_sched_class)
+		sched->nr_dl_tasks++;
+}
+
+int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
+			   size_t errlen)
+{
+	struct dl_attr dl = { p->dl.dl_runtime, p->dl.dl_deadline,
+			      p->dl.dl_period };
+	const struct sched_class *cls = p->sched_class;
+	int ret;
+
+	/* admitted as the fair task it is before its sched_setattr() */
+	p->sched_class = &fair_sched_class;
+	ret = setattr_check(sched, p, (int)p->policy, p->rt_priority, &dl, err,
+			    errlen);
+	p->sched_class = cls;
+	if (!ret)
+		class_joined(sched, cls);
+	return ret;
+}
+
+/*
+ * Apply attr to p: policy, priority, weight, slice and deadline
+ * parameters (__setscheduler_params()).
+ */
+static void setattr_apply(struct rq *rq, struct task *p, int policy, int nice,
+			  const struct sched_attr_req *a,
+			  unsigned int rt_priority, const struct dl_attr *dl)
+{
+	p->policy = (enum eevdf_policy)policy;
+	p->nice = nice;
+	eevdf__set_load_weight(&p->se.load, nice,
+			       p->policy == EEVDF_POLICY_IDLE);
+	if (a->slice >= 0 && rq->sp->profile->custom_slices) {
+		p->se.custom_slice = a->slice != 0;
+		p->se.slice = a->slice ?
+				      (u64)max_s64(100000, min_s64(a->slice,
+								   100000000)) :
+				      rq->sp->sysctl_sched_base_slice;
+	}
+	p->rt_priority = rt_policy(policy) ? rt_priority : 0;
+	if (policy == EEVDF_POLICY_DEADLINE)
+		eevdf__setparam_dl(p, dl);
+	p->prio = eevdf__normal_prio(p->policy, p->rt_priority, p->nice);
+	p->sched_class = eevdf__sched_class_of(p->policy);
+}
+
+int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
+			 const struct sched_attr_req *a)
+{
+	int policy = a->policy >= 0 ? a->policy : (int)p->policy;
+	int nice = a->nice >= -20 ? a->nice : p->nice;
+	unsigned int rt_priority = a->rt_priority >= 0 ?
+					   (unsigned int)a->rt_priority :
+					   p->rt_priority;
+	struct dl_attr dl = {
+		a->dl_runtime >= 0 ? (u64)a->dl_runtime : p->dl.dl_runtime,
+		a->dl_deadline >= 0 ? (u64)a->dl_deadline : p->dl.dl_deadline,
+		a->dl_period >= 0 ? (u64)a->dl_period : p->dl.dl_period,
+	};
+	const struct sched_class *prev_class = p->sched_class, *new_class;
+	bool queued, running;
+	int oldprio = p->prio, ret;
+
 	rq->clock = (u64)sched->now;
-	sched_change_fair(rq, p, nice, slice, policy);
+	/*
+	 * __sched_setscheduler() changes nothing when an RT or deadline task
+	 * asks for the policy and parameters it has (the fair class's own
+	 * path below decides for fair tasks).
+	 */
+	if (policy == (int)p->policy && p->sched_class != &fair_sched_class &&
+	    (policy != EEVDF_POLICY_DEADLINE ?
+		     rt_priority == p->rt_priority :
+		     dl.runtime == p->dl.dl_runtime &&
+			     dl.deadline == p->dl.dl_deadline &&
+			     (dl.period ? dl.period : dl.deadline) ==
+				     p->dl.dl_period))
+		return 0;
+	ret = setattr_check(sched, p, policy, rt_priority, &dl, sched->errmsg,
+			    sizeof(sched->errmsg));
+	if (ret)
+		return ret;
+	new_class = eevdf__sched_class_of((enum eevdf_policy)policy);
+	if (prev_class == &fair_sched_class && new_class == prev_class) {
+		/* within the fair class: reweight, lag and slice kept */
+		sched_change_fair(rq, p, nice, a->slice, a->policy);
+		eevdf__mark_settle(sched, rq);
+		return 0;
+	}
+	queued = p->on_rq;
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		prev_class->put_prev_task(rq, p, NULL);
+	setattr_apply(rq, p, policy, nice, a, rt_priority, &dl);
+	/* a task whose priority rises goes to the tail, one that falls to
+	 * the head of its new list */
+	if (queued)
+		enqueue_task(rq, p,
+			     ENQUEUE_RESTORE | ENQUEUE_MOVE |
+				     (oldprio < p->prio ? ENQUEUE_HEAD : 0));
+	if (running)
+		new_class->set_next_task(rq, p, false);
+	/* check_class_changed() */
+	if (prev_class != new_class) {
+		class_joined(sched, new_class);
+		prev_class->switched_from(rq, p);
+		new_class->switched_to(rq, p);
+	} else if ((oldprio != p->prio || new_class == &dl_sched_class) &&
+		   new_class->prio_changed) {
+		new_class->prio_changed(rq, p, oldprio);
+	}
+	run_balance_callbacks(rq);
 	eevdf__mark_settle(sched, rq);
+	return 0;
 }
 
 /* setpriority() on a task, now. */
@@ -953,10 +1397,69 @@ void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice)
 		p->nice = nice;
 		return;
 	}
+	/* set_user_nice() of an RT or DL task: only the static priority */
+	if (p->sched_class != &fair_sched_class) {
+		p->nice = nice;
+		return;
+	}
 	rq->clock = (u64)sched->now;
 	reweight_task_fair(rq, p, nice);
 	eevdf__mark_settle(sched, rq);
 	settle_all(sched);
+}
+
+/*
+ * sched_move_task(): p joins cgroup (or, with autogroup, its session's
+ * group follows from that) now.  A queued task leaves its old group's
+ * hierarchy and joins the new one keeping its lag (DEQUEUE_SAVE |
+ * DEQUEUE_MOVE, ENQUEUE_RESTORE | ENQUEUE_MOVE), a running one is put
+ * and set again and reschedules; its load moves with it
+ * (task_change_group_fair()).  A task not started yet only changes
+ * group.
+ */
+void eevdf__sched_move_task(struct scheduler *sched, struct task *p,
+			    struct task_group *cgroup)
+{
+	struct rq *rq = task_rq(sched, p);
+	struct task_group *tg;
+	bool queued, running;
+
+	p->cgroup = cgroup;
+	tg = eevdf__task_group_of(sched, p);
+	if (tg == p->sched_task_group)
+		return;
+	if (!p->exiting)
+		p->stats_group = tg;
+	if (p->state == TASK_NEW || p->state == TASK_DEAD) {
+		p->sched_task_group = tg;
+		eevdf__set_task_rq(p, p->cpu);
+		return;
+	}
+	if (!p->exiting)
+		tg->nr_tasks++;
+	rq->clock = (u64)sched->now;
+	queued = p->on_rq;
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p, NULL);
+	if (p->sched_class == &fair_sched_class)
+		detach_entity_cfs_rq(&p->se);
+	p->sched_task_group = tg;
+	eevdf__set_task_rq(p, p->cpu);
+	if (p->sched_class == &fair_sched_class)
+		attach_entity_cfs_rq(&p->se);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+	if (running) {
+		p->sched_class->set_next_task(rq, p, false);
+		/* an exiting task's move shows at its last schedule(), as
+		 * under the distributions' voluntary preemption */
+		if (!p->exiting)
+			resched_curr(rq);
+	}
+	eevdf__mark_settle(sched, rq);
 }
 
 /* Put a task that left rq (not queued anywhere now) on its first CPU. */
@@ -969,7 +1472,7 @@ static void move_to_allowed(struct scheduler *sched, struct task *p)
 	/* move_queued_task(): the enqueue is under the destination's lock */
 	eevdf__rq_lock(sched, dst, dst->cpu, sched->costs.ttwu_local, NULL);
 	dst->clock = (u64)sched->now;
-	enqueue_task_fair(dst, p, ENQUEUE_MIGRATED);
+	enqueue_task(dst, p, ENQUEUE_MIGRATED);
 	p->on_rq = true;
 	eevdf__wakeup_preempt(dst, p, 0);
 	eevdf__mark_settle(sched, dst);
@@ -984,8 +1487,23 @@ void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 {
 	struct rq *rq = task_rq(sched, p);
 
-	if (task_allowed(p, p->cpu))
+	if (task_allowed(p, p->cpu)) {
+		/*
+		 * __do_set_cpus_allowed() dequeues and enqueues a queued
+		 * task with SAVE/RESTORE: for an RT or DL task that may make
+		 * it pushable, or not.  (A fair task's re-enqueue would move
+		 * its placement; it is left where it is.)
+		 */
+		if (p->on_rq && !p->on_cpu && p->state == TASK_RUNNING &&
+		    p->sched_class != &fair_sched_class) {
+			rq->clock = (u64)sched->now;
+			dequeue_task(rq, p, DEQUEUE_SAVE);
+			enqueue_task(rq, p, ENQUEUE_RESTORE);
+			eevdf__mark_settle(sched, rq);
+			settle_all(sched);
+		}
 		return;
+	}
 	if (p->state == TASK_NEW) {
 		p->cpu = p->cpus_allowed[0];
 		return;
@@ -999,7 +1517,7 @@ void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 	if (p->on_cpu) {
 		resched_curr(rq);
 	} else {
-		dequeue_task_fair(rq, p, 0);
+		dequeue_task(rq, p, 0);
 		p->on_rq = false;
 		move_to_allowed(sched, p);
 	}
@@ -1007,21 +1525,47 @@ void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 	settle_all(sched);
 }
 
-/* Core invariants of one CPU on top of the cfs_rq's own. */
+/* Core invariants of one CPU on top of its cfs_rqs' own. */
 const char *eevdf__rq_check(const struct rq *rq)
 {
-	const char *err = eevdf__cfs_rq_check(&rq->cfs);
 	const struct task *curr = rq->curr;
+	unsigned int dl_tasks, fair_tasks = 0;
+	const char *err;
 
-	if (err)
+	if ((err = eevdf__groups_check(rq, &fair_tasks)))
 		return err;
-	if (rq->nr_running != rq->cfs.nr_queued)
-		return "rq->nr_running differs from the cfs_rq's nr_queued";
-	if (curr && (&curr->se != rq->cfs.curr || !curr->se.on_rq ||
-		     curr->state != TASK_RUNNING))
-		return "rq->curr is not the running cfs_rq->curr";
-	if (!curr && rq->cfs.curr)
-		return "idle CPU has a cfs_rq->curr";
+	if ((err = eevdf__rt_rq_check(rq)) || (err = eevdf__dl_rq_check(rq)))
+		return err;
+	/* the fair server counts as a task only in 6.12-6.16 */
+	dl_tasks = rq->dl.dl_nr_running;
+	if (rq->fair_server.on_rq &&
+	    rq->sp->profile->dl_server != DL_SERVER_6_12)
+		dl_tasks--;
+	if (rq->nr_running !=
+	    rq->cfs.h_nr_queued +
+		    (rq->rt.rt_queued ? rq->rt.rt_nr_running : 0) + dl_tasks)
+		return "rq->nr_running is not the classes' runnable tasks";
+	if (curr && curr->sched_class == &fair_sched_class) {
+		const struct sched_entity *se = &curr->se;
+
+		if (curr->state != TASK_RUNNING)
+			return "rq->curr is a fair task that is not running";
+		for_each_sched_entity(
+			se) if (cfs_rq_of(se)->curr != se ||
+				!se->on_rq) return "rq->curr's hierarchy is not every "
+						   "level's queued cfs_rq->curr";
+	}
+	if (curr && curr->sched_class == &rt_sched_class &&
+	    (!curr->rt.on_rq || curr->state != TASK_RUNNING))
+		return "rq->curr is an RT task not on its list";
+	if (curr && curr->sched_class == &dl_sched_class &&
+	    (!curr->dl.on_rq || curr->state != TASK_RUNNING))
+		return "rq->curr is a deadline task not on its tree";
+	if ((!curr || curr->sched_class != &fair_sched_class) && rq->cfs.curr)
+		return "a CPU not running a fair task has a cfs_rq->curr";
+	if (rq->dl.dl_nr_running == 0 &&
+	    rq->cpupri != convert_prio(rq->rt.highest_prio_curr))
+		return "the CPU's cpupri level is not its RT priority";
 	if (curr && !eevdf__event_queued(&rq->tick_ev))
 		return "busy CPU has no tick";
 	if (*rq->idle_slot != (!curr && !rq->nr_running && !rq->nr_wakelist))
@@ -1041,8 +1585,9 @@ const char *eevdf__rq_check(const struct rq *rq)
 				       "affinity";
 			n++;
 		}
-		if (n != rq->nr_running)
-			return "rq->cfs_tasks does not list every queued task";
+		if (n != fair_tasks)
+			return "rq->cfs_tasks does not list every queued fair "
+			       "task";
 	}
 	return NULL;
 }

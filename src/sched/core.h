@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src/sched/: the kernel model.  One file per kernel file it mirrors,
- * with the kernel's names: core.c (wakeups, __schedule, the tick),
- * fair.c (EEVDF), cfs.c (the CFS of 6.1-6.5), smp.c (select_task_rq),
+ * with the kernel's names: core.c (wakeups, __schedule, the tick, the
+ * class pick loop), fair.c (EEVDF), cfs.c (the CFS of 6.1-6.5), rt.c and
+ * cpupri.c (SCHED_FIFO/RR), deadline.c (SCHED_DEADLINE and the fair
+ * server), group.c (task groups: cgroups, autogroup, group weights,
+ * hierarchical PELT and h_load), bandwidth.c (CFS bandwidth, cpu.max),
+ * smp.c (select_task_rq),
  * balance.c (load balancing), pelt.c, topology.c (sched domains),
  * weights.c, feature.c and sched_features.h (the features.h list),
  * profile.c (what each kernel release does).  It may include lib/ and
@@ -10,12 +14,16 @@
  * struct sched_task_ops, which the engine fills in.
  *
  * Inside the folder the files call each other as the kernel's do:
- * core.c calls the class (fair.c) and SMP placement and balancing
+ * core.c calls the classes through their struct sched_class tables and
+ * SMP placement and balancing
  * (smp.c, balance.c), which call back into core.c to mark a CPU for
  * rescheduling, to check preemption of a task they moved
  * (wakeup_preempt(), as attach_task() does) and to arm the hrtick; fair.c
- * hands a CFS run queue to cfs.c, which shares fair.c's tree and PELT
- * upkeep.  None of these calls leaves the folder.
+ * walks the group hierarchy and hands each level of a CFS run queue to
+ * cfs.c, which shares fair.c's tree and PELT upkeep; group.c re-weights
+ * group entities through fair.c's reweight_entity(), and bandwidth.c
+ * throttles through the same per-level enqueue and dequeue.  None of
+ * these calls leaves the folder.
  *
  * This header is what the engine calls: the scheduler's entry points,
  * as the kernel's syscalls and interrupts enter kernel/sched/core.c.
@@ -56,20 +64,70 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 
 /* Ask for rq to be settled before the current event is over. */
 void eevdf__mark_settle(struct scheduler *sched, struct rq *rq);
+/* Settle every CPU marked so, outside an event (a caller's change). */
+int eevdf__settle(struct scheduler *sched);
 
 /* do_sched_yield(): rq's curr yields its CPU, now. */
 void eevdf__sched_yield(struct scheduler *sched, struct rq *rq);
 
-/* sched_setattr() by the task itself, on rq: new nice (-21: unchanged),
- * slice (< 0: unchanged, 0: base slice), policy (< 0: unchanged). */
-void eevdf__sched_setattr(struct scheduler *sched, struct rq *rq,
-			  struct task *p, int nice, s64 slice, int policy);
+/* What a sched_setattr() asks for; a field < 0 (nice: -21) stays. */
+struct sched_attr_req {
+	int nice;	 /* -21: unchanged */
+	s64 slice;	 /* < 0: unchanged, 0: back to the base slice */
+	int policy;	 /* enum eevdf_policy, < 0: unchanged */
+	int rt_priority; /* SCHED_FIFO / SCHED_RR: 1..99 */
+	/* SCHED_DEADLINE, ns (period 0: the deadline) */
+	s64 dl_runtime, dl_deadline, dl_period;
+};
+
+/*
+ * __sched_setscheduler() of p by itself, on rq: checks what the kernel
+ * checks (EINVAL: bad parameters; EBUSY: deadline admission control;
+ * EPERM, here EINVAL: a deadline task confined to some CPUs), then
+ * changes class, priority, weight and slice at once.  0, or the error
+ * with the kernel's rule in sched->errmsg (the run goes on).
+ */
+int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
+			 const struct sched_attr_req *attr);
+
+/*
+ * The checks of eevdf__sched_setattr() for a task about to be created
+ * with policy (sched_setattr() before it first runs): 0, or the error with
+ * the rule in err.  Admits a deadline task's bandwidth.
+ */
+int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
+			   size_t errlen);
 
 /* setpriority() on a task, now. */
 void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice);
 
+/*
+ * p moves to cgroup now (its scheduling group follows: the cgroup, or
+ * its session's autogroup); also how an exiting task leaves its
+ * autogroup (sched_autogroup_exit_task(): call after setting
+ * p->exiting, with p->cgroup).
+ */
+void eevdf__sched_move_task(struct scheduler *sched, struct task *p,
+			    struct task_group *cgroup);
+
 /* p's CPUs changed: move it off a CPU it may no longer use. */
 void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p);
+
+/* The scheduling classes' machine-wide state; 0 or EEVDF_ENOMEM. */
+int eevdf__sched_classes_init(struct scheduler *sched);
+void eevdf__sched_classes_free(struct scheduler *sched);
+
+/* The class of a policy, and the kernel priority of a task. */
+const struct sched_class *eevdf__sched_class_of(enum eevdf_policy policy);
+int eevdf__normal_prio(enum eevdf_policy policy, unsigned int rt_priority,
+		       int nice);
+
+/* For the classes: charge a non-fair curr its runtime (update_curr_common)
+ * and bill ns of work done on cpu for p's sake (to cpu's curr, or to p
+ * when cpu is idle; p may be NULL). */
+s64 eevdf__update_curr_common(struct rq *rq);
+void eevdf__charge_cpu(struct scheduler *sched, int cpu, struct task *p,
+		       u64 ns);
 
 /* Core invariants of one CPU on top of its cfs_rq's; NULL when all hold. */
 const char *eevdf__rq_check(const struct rq *rq);

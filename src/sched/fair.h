@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The EEVDF fair class: one cfs_rq per CPU (no group scheduling yet).
+ * The EEVDF fair class, over the hierarchy of task groups (group.h).
  *
  * Functions keep the kernel's names (kernel/sched/fair.c); the macros below
  * give them the library's eevdf__ symbol prefix so that libeevdf.a never
@@ -11,32 +11,10 @@
 
 #include "sched.h"
 
-/* enqueue flags */
-#define ENQUEUE_WAKEUP 0x01u
-#define ENQUEUE_RESTORE 0x02u
-#define ENQUEUE_INITIAL 0x04u
-#define ENQUEUE_MIGRATED 0x08u
-#define ENQUEUE_DELAYED 0x10u
-
-/* dequeue flags */
-#define DEQUEUE_SLEEP 0x01u
-#define DEQUEUE_SAVE 0x02u
-#define DEQUEUE_MOVE 0x04u
-#define DEQUEUE_SPECIAL 0x08u
-#define DEQUEUE_DELAYED 0x10u
-
-/* wake flags */
-#define WF_TTWU 0x01u /* a real wakeup (try_to_wake_up) */
-#define WF_FORK 0x02u /* wake_up_new_task */
-#define WF_SYNC 0x04u /* the waker is about to sleep */
-#define WF_MIGRATED 0x08u
-#define WF_RQ_SELECTED 0x10u /* select_task_rq() ran */
-
 #define init_cfs_rq eevdf__init_cfs_rq
 #define avg_vruntime eevdf__avg_vruntime
 #define avg_vruntime_peek eevdf__avg_vruntime_peek
 #define entity_eligible eevdf__entity_eligible
-#define update_curr eevdf__update_curr
 #define place_entity eevdf__place_entity
 #define enqueue_entity eevdf__enqueue_entity
 #define dequeue_entity eevdf__dequeue_entity
@@ -66,8 +44,15 @@
 #define __dequeue_entity eevdf__tree_dequeue_entity
 #define update_load_avg eevdf__update_load_avg
 #define hrtick_update eevdf__hrtick_update
-#define enqueue_task_upkeep eevdf__enqueue_task_upkeep
-#define dequeue_task_upkeep eevdf__dequeue_task_upkeep
+#define fair_enqueue_entity eevdf__fair_enqueue_entity
+#define fair_dequeue_entity eevdf__fair_dequeue_entity
+#define reweight_entity eevdf__reweight_entity
+#define attach_entity_cfs_rq eevdf__attach_entity_cfs_rq
+#define detach_entity_cfs_rq eevdf__detach_entity_cfs_rq
+#define pick_task_fair eevdf__pick_task_fair
+#define fair_sched_class eevdf__fair_sched_class
+
+extern const struct sched_class fair_sched_class;
 
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
 
@@ -79,7 +64,13 @@ u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq);
 bool entity_eligible(const struct cfs_rq *cfs_rq,
 		     const struct sched_entity *se);
 
-void update_curr(struct cfs_rq *cfs_rq);
+/* update_curr() is a function, not a name macro like the others here, so
+ * that struct sched_class's ->update_curr member keeps its kernel name. */
+void eevdf__update_curr(struct cfs_rq *cfs_rq);
+static inline void update_curr(struct cfs_rq *cfs_rq)
+{
+	eevdf__update_curr(cfs_rq);
+}
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		  unsigned int flags);
@@ -104,15 +95,37 @@ bool protect_slice(const struct sched_entity *se);
  * and dequeue of a task does besides its entity's.
  */
 void update_min_vruntime(struct cfs_rq *cfs_rq);
-/* update_curr_se(): charge curr the time since exec_start; false when
- * there is no curr or no time passed.  Both policies' update_curr. */
-bool update_curr_se(struct cfs_rq *cfs_rq);
+/* update_curr_se(): charge curr the time since exec_start; the time
+ * charged, 0 when there is no curr or no time passed.  Both policies'
+ * update_curr. */
+s64 update_curr_se(struct cfs_rq *cfs_rq);
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
-void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void hrtick_update(struct rq *rq);
-void enqueue_task_upkeep(struct rq *rq, struct task *p);
-void dequeue_task_upkeep(struct rq *rq, struct task *p);
+
+/* update_load_avg() flags (the kernel's) */
+#define UPDATE_TG 0x1
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+/* An entity's load joins or leaves its cfs_rq's averages outside of an
+ * enqueue (new task, class or group change, migration). */
+void attach_entity_cfs_rq(struct sched_entity *se);
+void detach_entity_cfs_rq(struct sched_entity *se);
+
+/*
+ * One level's enqueue and dequeue by the profile's policy (EEVDF, or
+ * CFS in cfs.c), for the hierarchy walks here and in bandwidth.c;
+ * dequeue returns false when the entity stays queued, delayed.
+ */
+void fair_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 unsigned int flags);
+bool fair_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 unsigned int flags);
+/* A task's weight changed on its queue: the group entities above follow. */
+#define update_task_groups eevdf__update_task_groups
+void update_task_groups(struct task *p);
+/* Re-weight a group entity (update_cfs_group()), as its release does. */
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		     u64 weight);
 
 /* A new task's entity (__sched_fork + weight + slice). */
 void init_entity(struct rq *rq, struct task *p);
@@ -122,6 +135,8 @@ void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags);
 /* false when the task stays queued as a delayed entity */
 bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags);
 struct task *pick_next_task_fair(struct rq *rq, struct task *prev);
+/* The pick alone, no put or set (the fair server's server_pick_task). */
+struct task *pick_task_fair(struct rq *rq);
 void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 			       unsigned int wake_flags);
 void task_tick_fair(struct rq *rq, struct task *curr, bool queued);

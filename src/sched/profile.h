@@ -65,6 +65,38 @@ enum wakeup_rule {
 };
 
 /*
+ * The fair deadline server (rq->fair_server), by release.  Up to 6.11
+ * there is none and RT throttling (sched_rt_runtime_us) guards fair
+ * tasks from RT starvation; 5f6bd380c7bd ("sched/rt: Remove default
+ * bandwidth control", 6.12) made the server the guard instead.
+ */
+enum dl_server_rule {
+	DL_SERVER_NONE,
+	/*
+	 * 6.12-6.16 (557a6bfc662c, a110a81c52a9, cea5a3472ac4): started when
+	 * the CPU's fair tasks go 0 -> 1, stopped when they go back to 0;
+	 * counted in rq->nr_running while queued; a pick that finds no fair
+	 * task yields the period; its timer replenishes without queueing
+	 * when no fair task is left.
+	 */
+	DL_SERVER_6_12,
+	/*
+	 * 6.17-6.18 (cccb45d7c429 "Less agressive dl_server handling",
+	 * 52d15521eb75, 4ae8d9aa9f9d, a3a70caf7906): no stop on dequeue; the
+	 * server stops when it is picked and finds no fair task; it no
+	 * longer counts in rq->nr_running.
+	 */
+	DL_SERVER_6_17,
+	/*
+	 * 6.19 (e636ffb9e31b, f5a538c07df2, ca1e8eede4fc): as 6.17, and a
+	 * server whose runtime idle time used up waits one period
+	 * (dl_defer_idle) and then stops; idle time is charged through
+	 * update_curr_dl_se().
+	 */
+	DL_SERVER_6_19,
+};
+
+/*
  * Which fair-class policy the release has: EEVDF (6.6+) or the CFS of
  * 6.1-6.5 (kernel-model.md section 9, src/sched/cfs.c).  fair.c's entry points
  * hand a CFS run queue to cfs.c; everything around them (core.c, SMP
@@ -116,6 +148,22 @@ struct eevdf_profile {
 	 * and places it again.
 	 */
 	bool reweight_eevdf;
+	/*
+	 * 6.13+ (c70fc32f4443's series, kernel-model.md 11.2): a group
+	 * whose cfs_rq empties keeps its entity's weight instead of
+	 * dropping to MIN_SHARES, so a delayed group entity keeps its place.
+	 */
+	bool group_keep_weight;
+	/* 1528c661c24b (6.7): a cfs_rq refreshes its share of tg->load_avg
+	 * at most once a millisecond */
+	bool tg_load_avg_ratelimit;
+	enum dl_server_rule dl_server;
+	/* 115135422562 "Fix 'stuck' dl_server" (6.18.9, 6.19): a lapsed
+	 * server job re-arms instead of running at once */
+	bool dl_server_fix_stuck;
+	/* 14a857056466 (6.18.24, not in 6.19): the revised CBS wakeup rule
+	 * applies to the deferred server too */
+	bool dl_server_revised_wakeup;
 	u64 feat_present; /* flags that exist in this release */
 	u64 feat_default; /* their defaults */
 };

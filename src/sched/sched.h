@@ -25,8 +25,81 @@
 
 struct rq;
 struct scheduler;
+struct task;
+struct task_group;
 
 #define NO_LOOP SIZE_MAX
+
+/* Flags of the class hooks, named as kernel/sched/sched.h. */
+/* enqueue flags */
+#define ENQUEUE_WAKEUP 0x01u
+#define ENQUEUE_RESTORE 0x02u /* == DEQUEUE_SAVE */
+#define ENQUEUE_MOVE 0x04u    /* == DEQUEUE_MOVE */
+#define ENQUEUE_MIGRATED 0x08u
+#define ENQUEUE_DELAYED 0x10u
+#define ENQUEUE_HEAD 0x20u	/* RT: to the head of its list */
+#define ENQUEUE_REPLENISH 0x40u /* DL: a new period */
+#define ENQUEUE_INITIAL 0x80u	/* a new task's first enqueue */
+
+/* dequeue flags */
+#define DEQUEUE_SLEEP 0x01u
+#define DEQUEUE_SAVE 0x02u
+#define DEQUEUE_MOVE 0x04u
+#define DEQUEUE_SPECIAL 0x08u
+#define DEQUEUE_DELAYED 0x10u
+
+/* wake flags */
+#define WF_TTWU 0x01u /* a real wakeup (try_to_wake_up) */
+#define WF_FORK 0x02u /* wake_up_new_task */
+#define WF_SYNC 0x04u /* the waker is about to sleep */
+#define WF_MIGRATED 0x08u
+#define WF_RQ_SELECTED 0x10u /* select_task_rq() ran */
+
+/*
+ * Kernel priorities (include/linux/sched/prio.h): a lower prio is more
+ * important.  SCHED_DEADLINE tasks run at -1, SCHED_FIFO and SCHED_RR at
+ * MAX_RT_PRIO - 1 - rt_priority (0..98 for rt_priority 99..1), fair tasks
+ * at DEFAULT_PRIO + nice (100..139).
+ */
+#define MAX_RT_PRIO 100
+#define MAX_DL_PRIO 0
+#define DEFAULT_PRIO (MAX_RT_PRIO + 20)
+
+/*
+ * A scheduling class (kernel/sched/sched.h struct sched_class): the hooks
+ * core.c calls for a task of the class, and the class's rank in the pick
+ * order (stop > dl > rt > fair > idle: higher rank first).  The classes
+ * are const tables in their files (fair.c, rt.c, deadline.c); a task
+ * points at its own (task->sched_class).  The stop class (stop_machine's
+ * migration threads) and the idle class (rq->curr == NULL here) run no
+ * simulated work and have no table.
+ */
+struct sched_class {
+	const char *name; /* "dl", "rt", "fair" */
+	int rank;
+	void (*enqueue_task)(struct rq *rq, struct task *p, unsigned int flags);
+	/* false when the task stays queued (a delayed fair entity) */
+	bool (*dequeue_task)(struct rq *rq, struct task *p, unsigned int flags);
+	void (*yield_task)(struct rq *rq);
+	/* p, just queued on rq, is of this class as rq->curr is */
+	void (*wakeup_preempt)(struct rq *rq, struct task *p,
+			       unsigned int wake_flags);
+	/* before a pick, prev being of this class or above: pull work;
+	 * true when this class or one above has a task to run */
+	bool (*balance)(struct rq *rq, struct task *prev);
+	struct task *(*pick_task)(struct rq *rq);
+	void (*put_prev_task)(struct rq *rq, struct task *p, struct task *next);
+	void (*set_next_task)(struct rq *rq, struct task *p, bool first);
+	int (*select_task_rq)(struct scheduler *sched, struct task *p,
+			      int prev_cpu, int this_cpu,
+			      unsigned int wake_flags);
+	void (*task_woken)(struct rq *rq, struct task *p);
+	void (*task_tick)(struct rq *rq, struct task *p, bool queued);
+	void (*switched_from)(struct rq *rq, struct task *p);
+	void (*switched_to)(struct rq *rq, struct task *p);
+	void (*prio_changed)(struct rq *rq, struct task *p, int oldprio);
+	void (*update_curr)(struct rq *rq);
+};
 
 struct sched_entity {
 	struct load_weight load;
@@ -62,6 +135,18 @@ struct sched_entity {
 	u64 slice;
 	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
 	struct sched_avg avg;  /* PELT (pelt.c) */
+	/*
+	 * Group scheduling (group.h): a task's entity sits on its group's
+	 * cfs_rq of its CPU, below that group's entity (parent; NULL at the
+	 * root); a group entity stands for its group's cfs_rq (my_q; NULL
+	 * for a task) on the parent group's.  depth counts the levels
+	 * above; runnable_weight is se_runnable() of a group entity, the
+	 * runnable tasks below it.
+	 */
+	struct sched_entity *parent;
+	struct cfs_rq *my_q;
+	int depth;
+	unsigned int runnable_weight;
 };
 
 struct cfs_rq {
@@ -84,6 +169,120 @@ struct cfs_rq {
 	struct sched_entity *last; /* CFS: the task a wakee preempted */
 	struct sched_entity *skip; /* CFS: the task that yielded */
 	struct rq *rq;
+	/*
+	 * Group scheduling (group.h).  h_nr_queued counts the tasks queued
+	 * here and in the groups below, delayed ones included, h_nr_idle
+	 * those of them that are SCHED_IDLE or inside an idle group (the
+	 * root's h_nr_runnable and h_nr_queued are the CPU's fair tasks).
+	 * tg is the group this queue belongs to on its CPU.
+	 */
+	unsigned int h_nr_queued;
+	unsigned int h_nr_idle;
+	unsigned int idle_nr_queued; /* CFS: idle entities queued here */
+	bool idle;		     /* the group's cpu.idle */
+	struct task_group *tg;
+	/* update_tg_load_avg(): this queue's share of tg->load_avg */
+	long tg_load_avg_contrib;
+	u64 last_update_tg_load_avg;
+	/* PELT changes of the entities below, still to reach the parent */
+	long prop_runnable_sum;
+	bool propagate;
+	/* update_cfs_rq_h_load(): this queue's share of the CPU's load */
+	unsigned long h_load;
+	u64 last_h_load_update; /* jiffies + 1 of the last update, 0: none */
+	struct sched_entity *h_load_next;
+	/*
+	 * CFS bandwidth (bandwidth.c): runtime taken from the group's pool
+	 * and left to spend; throttled: this queue is out of runtime and
+	 * its entity is off the parent; throttle_count: throttled here or
+	 * above.
+	 */
+	bool runtime_enabled;
+	bool throttled;
+	bool on_throttled_list;
+	int throttle_count;
+	s64 runtime_remaining;
+	u64 throttled_clock;	  /* when it was throttled with tasks queued */
+	u64 throttled_clock_self; /* ... or when a parent's throttle began */
+	u64 throttled_clock_self_time;
+	struct cfs_rq *throttled_next; /* the group's throttled list */
+};
+
+/*
+ * SCHED_FIFO / SCHED_RR (kernel/sched/rt.c).  A queued task is on its
+ * priority's FIFO list; one that may run elsewhere and is not running is
+ * also on the CPU's pushable list, sorted by prio (a plist in the kernel).
+ */
+struct sched_rt_entity {
+	struct sched_rt_entity *run_next, *run_prev;
+	struct sched_rt_entity *push_next, *push_prev;
+	unsigned int time_slice; /* SCHED_RR: ticks left of its slice */
+	bool on_rq;
+	bool on_push;
+};
+
+struct rt_rq {
+	u64 bitmap[2]; /* bit prio: queue[prio] is not empty */
+	struct sched_rt_entity *queue_head[MAX_RT_PRIO];
+	struct sched_rt_entity *queue_tail[MAX_RT_PRIO];
+	unsigned int rt_nr_running;
+	/* highest_prio.curr: of the queued tasks; .next: of the pushable
+	 * ones (MAX_RT_PRIO - 1 when none) */
+	int highest_prio_curr, highest_prio_next;
+	struct sched_rt_entity *pushable; /* most important first */
+	bool overloaded;		  /* in the root domain's rto_mask */
+	/*
+	 * RT bandwidth (sched_rt_runtime_us of sched_rt_period_us) in the
+	 * profiles that throttle: RT time of this period, and whether the
+	 * class is throttled, its tasks taken out of rq->nr_running
+	 * (rt_queued false) until the period timer gives runtime back.
+	 */
+	u64 rt_time;
+	s64 rt_runtime; /* < 0: RUNTIME_INF */
+	bool rt_throttled;
+	bool rt_queued;
+};
+
+/*
+ * SCHED_DEADLINE (kernel/sched/deadline.c): a constant bandwidth server
+ * per task, and per CPU the fair server (rq->fair_server), a deadline
+ * entity whose "task" is the fair class.
+ */
+struct sched_dl_entity {
+	struct eevdf_rb_node rb_node;	/* dl_rq->root, by deadline */
+	struct eevdf_rb_node push_node; /* dl_rq->pushable, by deadline */
+	u64 dl_runtime;
+	u64 dl_deadline;
+	u64 dl_period;
+	u64 dl_bw;	/* dl_runtime / dl_period << BW_SHIFT */
+	u64 dl_density; /* dl_runtime / dl_deadline << BW_SHIFT */
+	s64 runtime;	/* left in this period */
+	u64 deadline;	/* absolute */
+	bool on_rq;	/* in dl_rq->root */
+	bool on_push;
+	bool dl_throttled;
+	bool dl_yielded;
+	bool dl_new;
+	/* the fair server */
+	bool dl_server;
+	bool dl_server_active;
+	bool dl_defer;
+	bool dl_defer_armed;
+	bool dl_defer_running;
+	bool dl_defer_idle;	     /* 6.19: idle time used the runtime up */
+	struct eevdf_event dl_timer; /* replenishment (or defer) timer */
+	struct rq *rq;		     /* the server's CPU */
+};
+
+struct dl_rq {
+	struct eevdf_rb_root root;
+	unsigned int dl_nr_running;
+	/* earliest_dl.curr / .next: of the queued tasks and of the
+	 * pushable ones; valid when has_curr / has_next */
+	u64 earliest_curr, earliest_next;
+	bool has_curr, has_next;
+	struct eevdf_rb_root pushable;
+	bool overloaded; /* in the root domain's dlo_mask */
 };
 
 /* Everything the model reads but never changes while running. */
@@ -100,6 +299,19 @@ struct sched_params {
 	u64 tick_nsec;	    /* TICK_NSEC = (1e9 + HZ/2) / HZ */
 	u64 migration_cost; /* sysctl_sched_migration_cost */
 	bool smp;	    /* more than one CPU */
+	/* sched_rt_runtime_us / sched_rt_period_us in ns (runtime < 0:
+	 * unlimited), sched_rr_timeslice in ticks */
+	s64 rt_runtime;
+	u64 rt_period;
+	unsigned int rr_timeslice;
+	/* RT throttling, in the profiles that still have it by default */
+	bool rt_bandwidth;
+	/* the fair server's runtime and period (debugfs fair_server/cpuN);
+	 * runtime 0 turns it off */
+	u64 fair_server_runtime;
+	u64 fair_server_period;
+	/* kernel.sched_autogroup_enabled: a group per session */
+	bool autogroup;
 };
 
 enum task_state {
@@ -123,7 +335,13 @@ enum task_event_type {
 enum rq_event_type {
 	REV_TICK = 10,
 	REV_HRTICK = 11,
-	REV_IDLE_EXIT = 12, /* an idle CPU that was handed work wakes up */
+	REV_IDLE_EXIT = 12,  /* an idle CPU that was handed work wakes up */
+	REV_DL_TIMER = 13,   /* a deadline entity's dl_timer (a task's, or a
+			     * CPU's fair server) */
+	REV_RT_PERIOD = 14,  /* def_rt_bandwidth's period timer */
+	REV_RT_PUSH = 15,    /* RT_PUSH_IPI: the push irq_work lands */
+	REV_CFS_PERIOD = 16, /* a group's CFS bandwidth period timer */
+	REV_CFS_SLACK = 17,  /* ... and its slack timer */
 };
 
 /* Event types 20 and up belong to the engine (engine/sim.h). */
@@ -156,6 +374,23 @@ struct task {
 	int cpu;
 	int nice;
 	enum eevdf_policy policy;
+	/* the class of policy: fair, rt or dl (core.c's sched_class_of()) */
+	const struct sched_class *sched_class;
+	int prio; /* kernel prio: -1 DL, 0..98 RT, 100..139 fair */
+	/*
+	 * The task's cgroup (root when none) and its session; the group it
+	 * is scheduled in is the cgroup, or the session's autogroup when
+	 * the cgroup is the root and autogroup is enabled (group.c).
+	 */
+	struct task_group *cgroup;
+	struct task_group *sched_task_group;
+	/* the group it is reported in: sched_task_group, except that an
+	 * exiting task's move out of its autogroup does not count */
+	struct task_group *stats_group;
+	u32 session; /* 0: init's session, the root group's tasks */
+	unsigned int rt_priority; /* SCHED_FIFO / SCHED_RR: 1..99 */
+	struct sched_rt_entity rt;
+	struct sched_dl_entity dl;
 	enum task_state state;
 	bool on_rq;  /* task-level: queued (possibly delayed) */
 	bool on_cpu; /* rq->curr == this */
@@ -241,6 +476,19 @@ struct rq {
 	int cpu;
 	bool settle_pending; /* on the scheduler's settle ring */
 	struct cfs_rq cfs;
+	struct rt_rq rt;
+	struct dl_rq dl;
+	struct sched_dl_entity fair_server;
+	/* the deadline server whose pick is running now (rq->dl_server) */
+	struct sched_dl_entity *dl_server;
+	/* balance callbacks queued under the lock, run when __schedule()
+	 * or the setscheduler path lets go of it */
+	bool push_rt_pending, pull_rt_pending;
+	bool push_dl_pending, pull_dl_pending;
+	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
+	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
+	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
+	u64 idle_exec_start;	 /* the idle task's exec_start (fair server) */
 	struct task *curr;	 /* NULL = idle */
 	unsigned int nr_running; /* tasks on this rq, delayed included */
 	bool need_resched;
@@ -320,6 +568,41 @@ struct scheduler {
 	u64 nohz_next_balance;	    /* jiffies: next NOHZ idle balance kick */
 	unsigned int nr_overloaded; /* CPUs with more than one task queued */
 	struct eevdf_smp_stats smp;
+	/*
+	 * The root domain's RT and DL state (one root domain: there are no
+	 * cpusets): cpupri's count of CPUs per level, the CPUs with a
+	 * pushable RT task (rto_mask) or DL task (dlo_mask), the admitted
+	 * deadline bandwidth, and the RT_PUSH_IPI chain.
+	 */
+	unsigned int *cpupri_count; /* CPUPRI_NR_PRIORITIES levels */
+	uint8_t *rto_mask;
+	unsigned int rto_count;
+	int rto_cpu; /* RT_PUSH_IPI: the chain is at this CPU; -1: idle */
+	bool rto_loop_again; /* a pull asked while the chain ran */
+	uint8_t *dlo_mask;
+	unsigned int dlo_count;
+	u64 dl_total_bw; /* admitted, BW_SHIFT fixed point */
+	/* queued events that wake no task: the fair servers' timers */
+	size_t nr_bg_events;
+	uint8_t *cpu_scratch; /* a per-CPU mask for the searches */
+	/* def_rt_bandwidth's period timer: one for the machine */
+	struct eevdf_event rt_period_ev;
+	bool rt_period_active;
+	/* what the classes did, for the results */
+	u64 nr_rt_throttles; /* times an rt_rq was throttled */
+	u64 rt_pushes, rt_pulls, dl_pushes, dl_pulls;
+	u64 dl_server_starts, dl_server_stops;
+	u64 fair_server_ns;	      /* fair time the servers ran (state D) */
+	u64 nr_rt_tasks, nr_dl_tasks; /* tasks that joined the class */
+	/*
+	 * Task groups (group.h): groups[0] is the root; autogroups[s] is
+	 * session s's autogroup, created on first use.
+	 */
+	struct task_group **groups;
+	size_t nr_groups, cap_groups;
+	struct task_group **autogroups;
+	size_t nr_autogroups;
+	u64 autogroup_seq; /* autogroup ids, as /proc/PID/autogroup shows */
 	struct rq *rqs;
 	int nr_cpus;
 	int hz;
@@ -383,6 +666,31 @@ static inline void cfs_tasks_move_head(struct rq *rq, struct task *p)
 	else
 		rq->cfs_tasks_tail = p;
 	rq->cfs_tasks = p;
+}
+
+/*
+ * add_nr_running() / sub_nr_running(): every class's runnable tasks count
+ * in rq->nr_running; a CPU with two or more is overloaded for the fair
+ * balancer (the root domain's overload flag).
+ */
+static inline void add_nr_running(struct rq *rq, unsigned int n)
+{
+	unsigned int prev = rq->nr_running;
+
+	rq->nr_running += n;
+	if (prev < 2 && rq->nr_running >= 2)
+		(*rq->nr_overloaded)++;
+	rq_idle_update(rq);
+}
+
+static inline void sub_nr_running(struct rq *rq, unsigned int n)
+{
+	unsigned int prev = rq->nr_running;
+
+	rq->nr_running -= n;
+	if (prev >= 2 && rq->nr_running < 2)
+		(*rq->nr_overloaded)--;
+	rq_idle_update(rq);
 }
 
 /* The public name of a task state (trace events, stats). */

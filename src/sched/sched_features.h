@@ -8,10 +8,11 @@
  *
  * Flags modelled by this version: PLACE_LAG, PLACE_DEADLINE_INITIAL,
  * PLACE_REL_DEADLINE, RUN_TO_PARITY, PREEMPT_SHORT, NEXT_BUDDY, PICK_BUDDY,
- * DELAY_DEQUEUE, DELAY_ZERO, WAKEUP_PREEMPTION, HRTICK.  The others belong
- * to SMP placement, load balancing, or the RT and DL classes; they are
- * listed so that kernel feature lists are accepted verbatim, and they take
- * effect as the SMP model grows.
+ * DELAY_DEQUEUE, DELAY_ZERO, WAKEUP_PREEMPTION, HRTICK, the RT and DL
+ * classes' HRTICK_DL, RT_PUSH_IPI and RT_RUNTIME_SHARE, and the SMP ones
+ * the placement and balancing model reads (TTWU_QUEUE, SIS_UTIL, WA_*,
+ * LB_MIN, ATTACH_AGE_LOAD, CACHE_HOT_BUDDY).  The others are listed so
+ * that kernel feature lists are accepted verbatim.
  *
  * Named sched_features.h (the kernel's 2.6-era name) so that it never
  * shadows the C library's <features.h> on an -Isrc include path.
@@ -41,6 +42,7 @@ EEVDF_FEAT(DELAY_ZERO, true)
 EEVDF_FEAT(WAKEUP_PREEMPTION, true)
 /* High-resolution slice-end timer instead of tick-quantised slices. */
 EEVDF_FEAT(HRTICK, false)
+/* The same for SCHED_DEADLINE: a timer at the end of its runtime. */
 EEVDF_FEAT(HRTICK_DL, false)
 /* Reduce CPU capacity by time not spent running tasks. */
 EEVDF_FEAT(NONTASK_CAPACITY, true)
@@ -49,7 +51,9 @@ EEVDF_FEAT(TTWU_QUEUE, true)
 /* Limit the idle-CPU scan in the LLC by utilisation. */
 EEVDF_FEAT(SIS_UTIL, true)
 EEVDF_FEAT(WARN_DOUBLE_CLOCK, false)
+/* RT pull by asking the overloaded CPUs to push (an irq_work IPI chain). */
 EEVDF_FEAT(RT_PUSH_IPI, true)
+/* A throttled CPU borrows the other CPUs' unused RT runtime. */
 EEVDF_FEAT(RT_RUNTIME_SHARE, false)
 /* Load balancing skips tasks of tiny load unless balancing failed. */
 EEVDF_FEAT(LB_MIN, false)

@@ -124,6 +124,24 @@ static inline enum cpu_distance cpu_distance(const struct topology *t, int a,
 	return x->package == y->package ? CPU_SAME_PKG : CPU_OTHER_PKG;
 }
 
+/* Is cpu in span?  (cpumask_test_cpu() on a domain's span) */
+static inline bool sd_span_has(const struct sd_span *span, int cpu)
+{
+	u32 lo = 0, hi = span->weight;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (span->cpus[mid] == cpu)
+			return true;
+		if (span->cpus[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* The level's kernel name ("SMT", "MC", "PKG", "NUMA"). */
 const char *eevdf__sd_level_name(enum sd_level l);
 

@@ -35,6 +35,7 @@
 
 #include "lib/internal.h"
 #include "rtapp.h"
+#include "sched/deadline.h"
 #include "workload_impl.h"
 
 #define NAME_MAX_LEN 63			/* native names, after expansion */
@@ -46,6 +47,7 @@
 #define MAX_DURATION_S 1000000 /* 10^15 ns */
 #define SLICE_MIN_US 100       /* sched_setattr() clamps the */
 #define SLICE_MAX_US 100000    /* custom slice to 0.1..100 ms */
+#define RT_DEFAULT_PRIO 10     /* rt-app's DEFAULT_THREAD_PRIORITY */
 #define FOREVER_DURATION "10s"
 #define NO_END UINT64_MAX /* a bound of a loop for ever */
 #define NS_PER_S ((u64)1000000000)
@@ -179,7 +181,13 @@ static const struct {
 };
 #undef LOGS
 
-static const char *const policy_names[] = { "normal", "batch", "idle" };
+/* The policies by enum eevdf_policy: native names, rt-app's names. */
+static const char *const policy_names[] = { "normal", "batch", "idle",
+					    "fifo",   "rr",    "deadline" };
+static const char *const rt_policy_names[] = {
+	"SCHED_OTHER", "SCHED_BATCH", "SCHED_IDLE",
+	"SCHED_FIFO",  "SCHED_RR",    "SCHED_DEADLINE",
+};
 
 struct rt_task {
 	const char *name; /* the key in "tasks" (owned by the parsed tree) */
@@ -243,12 +251,17 @@ struct rt_attrs {
 	s64 inst;
 	s64 delay;
 	const cJSON *phases;
-	bool has_policy;
-	int policy;
+	bool has_policy; /* "policy" is given here */
+	int policy;	 /* in effect: given, inherited or the default */
+	bool has_prio;	 /* "priority" is given here */
 	bool has_nice;
-	s64 nice;
-	s64 slice_us;	   /* 0: none */
-	const cJSON *cpus; /* checked */
+	s64 nice;		/* fair policies: "priority" */
+	s64 slice_us;		/* fair policies: 0 is none */
+	s64 rt_prio;		/* fifo, rr: 0 when nothing sets it here */
+	s64 dl_us[3];		/* deadline: runtime, period, deadline */
+	bool sched;		/* rt-app applies these settings (sched_data) */
+	const cJSON *cpus;	/* checked */
+	const cJSON *taskgroup; /* a non-empty name */
 	u32 nevents;
 };
 
@@ -1008,29 +1021,31 @@ static int find_prop(const char *key, unsigned level, bool has_phases)
 	return -1;
 }
 
+static bool pol_fair(int policy)
+{
+	return policy <= EEVDF_POLICY_IDLE;
+}
+
+static bool pol_rt(int policy)
+{
+	return policy == EEVDF_POLICY_FIFO || policy == EEVDF_POLICY_RR;
+}
+
+/* rt-app's string_to_policy(): exact names, else an error. */
 static int parse_policy(struct rt *t, const cJSON *v, int *out)
 {
-	static const char *const ok[] = { "SCHED_OTHER", "SCHED_BATCH",
-					  "SCHED_IDLE" };
 	const char *s = NULL;
 	char sb[48];
 	int r = get_string(t, v, &s);
 
 	if (r)
 		return r;
-	for (int i = 0; i < (int)ARRAY_SIZE(ok); i++) {
-		if (strcmp(s, ok[i]) == 0) {
+	for (int i = 0; i < (int)ARRAY_SIZE(rt_policy_names); i++) {
+		if (strcmp(s, rt_policy_names[i]) == 0) {
 			*out = i;
 			return 0;
 		}
 	}
-	if (!strcmp(s, "SCHED_RR") || !strcmp(s, "SCHED_FIFO") ||
-	    !strcmp(s, "SCHED_DEADLINE"))
-		return fail(t,
-			    "policy '%s' is not supported yet (eevdf-sim "
-			    "models the fair class: SCHED_OTHER, "
-			    "SCHED_BATCH or SCHED_IDLE)",
-			    s);
 	return fail(t,
 		    "unknown policy '%s' (valid: SCHED_OTHER, SCHED_BATCH, "
 		    "SCHED_IDLE, SCHED_RR, SCHED_FIFO, SCHED_DEADLINE)",
@@ -1082,14 +1097,58 @@ static int parse_slice(struct rt *t, const cJSON *v, s64 *out)
 	return 0;
 }
 
+/*
+ * "priority" under the policy in effect: the nice value of the fair
+ * policies, the rt_priority of SCHED_FIFO and SCHED_RR (rt-app's
+ * pthread_setschedparam(), which refuses 0 and more than 99), nothing for
+ * SCHED_DEADLINE (rt-app passes sched_priority 0, which sched_setattr()
+ * requires of it).
+ */
+static int parse_priority(struct rt *t, const cJSON *v, struct rt_attrs *a)
+{
+	s64 prio;
+	bool ok = as_int(v, &prio);
+
+	a->has_prio = true;
+	if (pol_fair(a->policy)) {
+		if (!ok || prio < -20 || prio > 19)
+			return fail(t, "is the nice value for SCHED_OTHER, "
+				       "SCHED_BATCH and SCHED_IDLE: an integer "
+				       "from -20 to 19");
+		a->has_nice = true;
+		a->nice = prio;
+	} else if (pol_rt(a->policy)) {
+		if (!ok || prio < 1 || prio > 99)
+			return fail(t,
+				    "is the rt_priority for %s: an integer "
+				    "from 1 to 99 (pthread_setschedparam() "
+				    "refuses others with EINVAL)",
+				    rt_policy_names[a->policy]);
+		a->rt_prio = prio;
+	} else {
+		if (!ok)
+			return fail(t, "must be an integer");
+		ignore_here(t, "ignored: SCHED_DEADLINE has no priority "
+			       "(rt-app passes sched_priority 0, which "
+			       "sched_setattr() requires of it)");
+	}
+	return 0;
+}
+
 /* Why a thread or phase property is accepted and ignored: its note. */
 static const char *prop_ignored(int pr)
 {
 	switch (pr) {
+	case PR_DL_RUNTIME: /* of SCHED_FIFO and SCHED_RR */
+		return "ignored: SCHED_FIFO and SCHED_RR have no runtime "
+		       "(dl-runtime is the reservation of SCHED_DEADLINE and "
+		       "the custom slice of the fair policies)";
 	case PR_DL_PERIOD:
 	case PR_DL_DEADLINE:
-		return "ignored: only SCHED_DEADLINE uses it, and eevdf-sim "
-		       "models the fair class";
+		return "ignored: only SCHED_DEADLINE uses it";
+	case PR_RUNTIME:
+		return "ignored: the legacy spelling of dl-runtime, which "
+		       "SCHED_FIFO and SCHED_RR do not use";
 	case PR_PERIOD:
 		return "ignored: the legacy spelling of dl-period, which only "
 		       "SCHED_DEADLINE uses";
@@ -1107,9 +1166,30 @@ static const char *prop_ignored(int pr)
 	}
 }
 
+/* The deadline keys of an object, in us: dl-*, and the thread's legacy. */
+enum {
+	DK_RUNTIME,
+	DK_PERIOD,
+	DK_DEADLINE,
+	DK_NR
+};
+
+struct rt_dl_keys {
+	bool has[DK_NR], has_legacy[DK_NR];
+	s64 us[DK_NR], legacy_us[DK_NR];
+};
+
 static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
-		      s64 *legacy_us)
+		      struct rt_dl_keys *k)
 {
+	static const int dk[PR_NR] = {
+		[PR_DL_RUNTIME] = DK_RUNTIME,	[PR_DL_PERIOD] = DK_PERIOD,
+		[PR_DL_DEADLINE] = DK_DEADLINE, [PR_RUNTIME] = DK_RUNTIME,
+		[PR_PERIOD] = DK_PERIOD,	[PR_DEADLINE] = DK_DEADLINE,
+	};
+	bool dl = a->policy == EEVDF_POLICY_DEADLINE;
+	s64 x;
+
 	switch (pr) {
 	case PR_LOOP:
 		a->has_loop = true;
@@ -1131,26 +1211,176 @@ static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
 		a->phases = v;
 		return 0;
 	case PR_POLICY:
-		a->has_policy = true;
-		return parse_policy(t, v, &a->policy);
+		return 0; /* read first: the other keys depend on it */
 	case PR_PRIORITY:
-		a->has_nice = true;
-		if (!as_int(v, &a->nice) || a->nice < -20 || a->nice > 19)
-			return fail(t, "is the nice value for SCHED_OTHER, "
-				       "SCHED_BATCH and SCHED_IDLE: an integer "
-				       "from -20 to 19");
-		return 0;
+		return parse_priority(t, v, a);
 	case PR_DL_RUNTIME:
-		return parse_slice(t, v, &a->slice_us);
+	case PR_DL_PERIOD:
+	case PR_DL_DEADLINE:
+		if (pr == PR_DL_RUNTIME && pol_fair(a->policy)) {
+			k->has[DK_RUNTIME] = true;
+			return parse_slice(t, v, &k->us[DK_RUNTIME]);
+		}
+		if (!dl) {
+			ignore_here(t, prop_ignored(pr));
+			return 0;
+		}
+		k->has[dk[pr]] = true;
+		return get_us(t, v, &k->us[dk[pr]]);
 	case PR_RUNTIME:
-		return get_us(t, v, legacy_us);
+	case PR_PERIOD:
+	case PR_DEADLINE:
+		/* a fair thread's legacy runtime is its slice (see below) */
+		if (!dl && !(pr == PR_RUNTIME && pol_fair(a->policy))) {
+			ignore_here(t, prop_ignored(pr));
+			return 0;
+		}
+		k->has_legacy[dk[pr]] = true;
+		return get_us(t, v, &k->legacy_us[dk[pr]]);
 	case PR_CPUS:
 		a->cpus = v;
 		return parse_cpus(t, v);
-	default: /* deadline-only, uclamp, NUMA and cgroup settings */
+	case PR_TASKGROUP:
+		/* rt-app: "" is no taskgroup */
+		if (cJSON_IsString(v) && v->valuestring[0])
+			a->taskgroup = v;
+		ignore_here(t, prop_ignored(pr));
+		return 0;
+	case PR_UTIL_MIN:
+	case PR_UTIL_MAX:
+		/* rt-app: -1 leaves the clamp as it is */
+		if (!as_int(v, &x) || x != -1)
+			a->sched = true;
+		ignore_here(t, prop_ignored(pr));
+		return 0;
+	default: /* NUMA */
 		ignore_here(t, prop_ignored(pr));
 		return 0;
 	}
+}
+
+/* A note at obj's key. */
+static void note_at(struct rt *t, const char *key, const char *why)
+{
+	size_t old = push(t, key);
+
+	ignore_here(t, why);
+	pop(t, old);
+}
+
+/*
+ * The legacy thread-level "runtime" of a fair thread: its custom slice
+ * when dl-runtime is absent or 0, as rt-app's parse_sched_data() reads it.
+ */
+static int fair_legacy(struct rt *t, const cJSON *obj, struct rt_attrs *a,
+		       const struct rt_dl_keys *k)
+{
+	size_t old;
+	int r;
+
+	if (!k->has_legacy[DK_RUNTIME])
+		return 0;
+	if (k->us[DK_RUNTIME]) {
+		note_at(t, "runtime",
+			"ignored: the legacy spelling of dl-runtime, which "
+			"rt-app reads only when dl-runtime is absent or 0");
+		return 0;
+	}
+	old = push(t, "runtime");
+	r = parse_slice(t, cJSON_GetObjectItemCaseSensitive(obj, "runtime"),
+			&a->slice_us);
+	pop(t, old);
+	return r;
+}
+
+/* The last "runtime" key of obj: the one json-c keeps of duplicates. */
+static const cJSON *last_runtime(const cJSON *obj)
+{
+	const cJSON *it, *last = NULL;
+
+	for (it = obj->child; it; it = it->next)
+		if (strcmp(it->string, "runtime") == 0)
+			last = it;
+	return last;
+}
+
+/*
+ * A SCHED_DEADLINE reservation as rt-app's parse_sched_data() makes it:
+ * dl-runtime (default 0), dl-period (default the runtime), dl-deadline
+ * (default the period), in us; a thread reads its legacy runtime, period
+ * and deadline for each that is still 0.  A thread without "phases" reads
+ * the legacy runtime from its "runtime" event, as rt-app does.  Checked
+ * as __checkparam_dl() checks it: what the kernel would refuse is an
+ * error here, as rt-app exits when sched_setattr() fails.
+ */
+static int dl_reservation(struct rt *t, const cJSON *obj, unsigned level,
+			  bool has_phases, struct rt_dl_keys *k,
+			  struct rt_attrs *a)
+{
+	static const char *const legacy[DK_NR] = { "runtime", "period",
+						   "deadline" };
+	static const char *const why_unused[DK_NR] = {
+		"ignored: the legacy spelling of dl-runtime, which rt-app "
+		"reads only when dl-runtime is absent or 0",
+		"ignored: the legacy spelling of dl-period, which rt-app reads "
+		"only when dl-period is 0 (absent, it is the runtime)",
+		"ignored: the legacy spelling of dl-deadline, which rt-app "
+		"reads only when dl-deadline is 0 (absent, it is the period)",
+	};
+	bool used[DK_NR] = { false, false, false };
+	s64 *us = a->dl_us;
+	struct dl_attr d;
+	const char *why;
+	int r;
+
+	if (level == LV_T && !has_phases) {
+		const cJSON *ev = last_runtime(obj);
+
+		if (ev) {
+			size_t old = push(t, "runtime");
+
+			k->has_legacy[DK_RUNTIME] = true;
+			r = get_us(t, ev, &k->legacy_us[DK_RUNTIME]);
+			pop(t, old);
+			if (r)
+				return r;
+		}
+	}
+	us[DK_RUNTIME] = k->has[DK_RUNTIME] ? k->us[DK_RUNTIME] : 0;
+	us[DK_PERIOD] = k->has[DK_PERIOD] ? k->us[DK_PERIOD] : us[DK_RUNTIME];
+	us[DK_DEADLINE] = k->has[DK_DEADLINE] ? k->us[DK_DEADLINE] :
+						us[DK_PERIOD];
+	/* in this order: a legacy runtime is the default of the period */
+	for (int i = 0; level == LV_T && i < DK_NR; i++) {
+		if (us[i]) {
+			/* a thread's "runtime" event stays an event */
+			if (k->has_legacy[i] && (i != DK_RUNTIME || has_phases))
+				note_at(t, legacy[i], why_unused[i]);
+			continue;
+		}
+		used[i] = k->has_legacy[i];
+		us[i] = used[i] ? k->legacy_us[i] : i ? us[i - 1] : 0;
+	}
+	d.runtime = (u64)us[DK_RUNTIME] * 1000;
+	d.deadline = (u64)us[DK_DEADLINE] * 1000;
+	d.period = (u64)us[DK_PERIOD] * 1000;
+	if (!(why = checkparam_dl(&d)))
+		return 0;
+	return fail(t,
+		    "SCHED_DEADLINE runtime %lld us%s, deadline %lld us%s, "
+		    "period %lld us%s: sched_setattr() would refuse it "
+		    "(EINVAL): %s",
+		    (long long)us[DK_RUNTIME],
+		    k->has[DK_RUNTIME] || used[DK_RUNTIME] ? "" : " (absent)",
+		    (long long)us[DK_DEADLINE],
+		    k->has[DK_DEADLINE] || used[DK_DEADLINE] ?
+			    "" :
+			    " (absent: the period)",
+		    (long long)us[DK_PERIOD],
+		    k->has[DK_PERIOD] || used[DK_PERIOD] ?
+			    "" :
+			    " (absent: the runtime)",
+		    why);
 }
 
 /* Valid keys, for the messages about unknown ones. */
@@ -1161,21 +1391,33 @@ static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
 
 /*
  * The properties of a thread (LV_T) or phase (LV_P) object, every key
- * checked: a property (once), an event (counted), or an error.
+ * checked: a property (once), an event (counted), or an error.  The
+ * policy comes first, since the meaning of "priority" and the dl-* keys
+ * depends on it: the object's own, else inherit (a thread's is
+ * global.default_policy, a phase keeps the one in effect before it).
  */
 static int parse_attrs(struct rt *t, const cJSON *obj, unsigned level,
-		       struct rt_attrs *a)
+		       int inherit, struct rt_attrs *a)
 {
 	bool has_phases = level == LV_T &&
 			  cJSON_GetObjectItemCaseSensitive(obj, "phases");
-	s64 legacy_us = 0;
-	const cJSON *it;
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, "policy");
+	struct rt_dl_keys k;
 	u32 seen = 0;
 	char sb[24];
 	int r = 0;
 
 	memset(a, 0, sizeof(*a));
+	memset(&k, 0, sizeof(k));
 	a->inst = 1;
+	a->policy = inherit;
+	if (it) {
+		size_t old = push(t, "policy");
+
+		a->has_policy = true;
+		r = parse_policy(t, it, &a->policy);
+		pop(t, old);
+	}
 	for (it = obj->child; !r && it; it = it->next) {
 		const char *key = it->string ? it->string : "";
 		size_t old = push(t, key);
@@ -1185,7 +1427,7 @@ static int parse_attrs(struct rt *t, const cJSON *obj, unsigned level,
 			r = fail(t, "duplicate key '%s'", key);
 		} else if (pr >= 0) {
 			seen |= 1u << pr;
-			r = parse_prop(t, pr, it, a, &legacy_us);
+			r = parse_prop(t, pr, it, a, &k);
 		} else if (classify(key) != EV_NONE && has_phases) {
 			r = fail(t, "event outside \"phases\" (rt-app ignores "
 				    "it): move it into a phase");
@@ -1202,15 +1444,24 @@ static int parse_attrs(struct rt *t, const cJSON *obj, unsigned level,
 		}
 		pop(t, old);
 	}
-	/* The legacy "runtime" counts only without "dl-runtime". */
-	if (!r && legacy_us && !(seen & (1u << PR_DL_RUNTIME))) {
-		size_t old = push(t, "runtime");
-
-		r = parse_slice(
-			t, cJSON_GetObjectItemCaseSensitive(obj, "runtime"),
-			&a->slice_us);
-		pop(t, old);
+	if (r)
+		return r;
+	if (pol_fair(a->policy)) {
+		a->slice_us = k.us[DK_RUNTIME];
+		if (level == LV_T)
+			r = fair_legacy(t, obj, a, &k);
+	} else if (pol_rt(a->policy) && !a->rt_prio &&
+		   (level == LV_T || a->has_policy)) {
+		a->rt_prio = RT_DEFAULT_PRIO; /* DEFAULT_THREAD_PRIORITY */
 	}
+	/*
+	 * What rt-app applies: a thread always; a phase when it sets a
+	 * policy, a priority, a deadline parameter or a clamp.
+	 */
+	a->sched |= a->has_policy || a->has_prio || k.us[DK_RUNTIME] ||
+		    k.us[DK_PERIOD] || k.us[DK_DEADLINE] || level == LV_T;
+	if (!r && a->policy == EEVDF_POLICY_DEADLINE && a->sched)
+		r = dl_reservation(t, obj, level, has_phases, &k, a);
 	return r;
 }
 
@@ -1589,44 +1840,134 @@ static int emit_events(struct rt *t, const cJSON *obj, cJSON *body, u64 *bound)
 
 /* Tasks ------------------------------------------------------------------ */
 
+/*
+ * The native keys of the settings a, "policy" too when with_policy: the
+ * nice and slice of a fair policy, the rt_priority of SCHED_FIFO and
+ * SCHED_RR, the reservation of SCHED_DEADLINE.
+ */
+static void put_sched(struct rt *t, cJSON *o, const struct rt_attrs *a,
+		      bool with_policy)
+{
+	if (with_policy)
+		put_str(t, o, "policy", policy_names[a->policy]);
+	if (pol_fair(a->policy)) {
+		if (a->has_nice)
+			put_int(t, o, "nice", a->nice);
+		if (a->slice_us)
+			put_dur(t, o, "slice", a->slice_us, "us");
+	} else if (pol_rt(a->policy)) {
+		put_int(t, o, "priority", a->rt_prio);
+	} else {
+		put_dur(t, o, "runtime", a->dl_us[DK_RUNTIME], "us");
+		put_dur(t, o, "deadline", a->dl_us[DK_DEADLINE], "us");
+		put_dur(t, o, "period", a->dl_us[DK_PERIOD], "us");
+	}
+}
+
+/* The error of a SCHED_DEADLINE thread with "cpus". */
+#define DL_PINNED                                                              \
+	"a SCHED_DEADLINE thread may not be pinned: the kernel refuses an "    \
+	"affinity that does not cover its root domain (EPERM, EBUSY), and "    \
+	"eevdf-sim refuses cpus on deadline tasks"
+
+static int fail_taskgroup(struct rt *t, int policy)
+{
+	return fail(t,
+		    "rt-app refuses a taskgroup with %s (\"No taskgroup "
+		    "support for policy %s\"): only SCHED_OTHER, SCHED_BATCH "
+		    "and SCHED_IDLE threads may be in one",
+		    rt_policy_names[policy], rt_policy_names[policy]);
+}
+
+/*
+ * rt-app's checks of a phase against what is in effect before it (its
+ * check_taskgroup_policy_dep(), in file order): a taskgroup only with a
+ * fair policy; and no affinity for SCHED_DEADLINE.  *policy and *tg are
+ * the last set ones, explicitly (a phase without "policy" keeps it).  The
+ * path is the phase's; a fault of the thread's keys names them.
+ */
+static int check_phase(struct rt *t, const struct rt_attrs *ta,
+		       const struct rt_attrs *a, size_t thread_path,
+		       int *policy, const cJSON **tg)
+{
+	bool tg_bad;
+
+	if (a->has_policy)
+		*policy = a->policy;
+	if (a->taskgroup)
+		*tg = a->taskgroup;
+	tg_bad = *tg && !pol_fair(*policy);
+	if (!tg_bad &&
+	    !(a->policy == EEVDF_POLICY_DEADLINE && (a->cpus || ta->cpus)))
+		return 0;
+	if (tg_bad ? a->has_policy || a->taskgroup : a->cpus != NULL) {
+		push(t, !tg_bad	      ? "cpus" :
+			a->has_policy ? "policy" :
+					"taskgroup");
+	} else { /* the thread's own key */
+		pop(t, thread_path);
+		push(t, tg_bad ? "taskgroup" : "cpus");
+	}
+	return tg_bad ? fail_taskgroup(t, *policy) : fail(t, DL_PINNED);
+}
+
 static int emit_phases(struct rt *t, const struct rt_attrs *ta, cJSON *body,
 		       u64 *bound)
 {
-	bool any_cpus = false;
+	bool any_cpus = false, any_policy = false, set, with_policy;
+	const cJSON *ph, *tg = ta->taskgroup;
+	int policy = ta->policy;
 	struct rt_attrs a;
-	const cJSON *ph;
 	cJSON *sa, *lb;
-	size_t o1;
+	size_t o0 = t->plen, o1;
 	u64 pb;
 	int r = 0;
 
-	for (ph = ta->phases->child; ph; ph = ph->next)
+	for (ph = ta->phases->child; ph; ph = ph->next) {
 		if (cJSON_GetObjectItemCaseSensitive(ph, "cpus"))
 			any_cpus = true;
+		if (cJSON_GetObjectItemCaseSensitive(ph, "policy"))
+			any_policy = true;
+	}
 	*bound = 0;
 	o1 = push(t, "phases");
 	for (ph = ta->phases->child; !r && ph; ph = ph->next) {
 		size_t old = push(t, ph->string);
 
+		/*
+		 * A phase without "policy" keeps the one in effect: rt-app
+		 * resolves it at its first entry, in file order, for good.
+		 */
 		if (!cJSON_IsObject(ph))
 			r = fail(t, "a phase must be an object");
-		else if (!(r = parse_attrs(t, ph, LV_P, &a)) && !a.nevents)
+		else if (!(r = parse_attrs(t, ph, LV_P, policy, &a)) &&
+			 !a.nevents)
 			r = fail(t, "no events (rt-app needs at least one per "
 				    "phase)");
+		if (!r)
+			r = check_phase(t, ta, &a, o0, &policy, &tg);
 		if (r) {
 			pop(t, old);
 			break;
 		}
-		/* phase-level settings apply at each entry of the phase */
-		if (a.has_policy || a.has_nice || a.slice_us || any_cpus) {
+		/*
+		 * Phase-level settings apply at each entry of the phase.  A
+		 * fair phase that sets only a priority names its policy when
+		 * another phase changes it, since rt-app's returns to it.
+		 */
+		if (pol_fair(a.policy)) {
+			with_policy = a.has_policy ||
+				      (a.has_nice && any_policy);
+			set = with_policy || a.has_nice || a.slice_us;
+		} else if (pol_rt(a.policy)) {
+			set = with_policy = a.has_policy || a.has_prio;
+		} else {
+			set = with_policy = a.sched;
+		}
+		if (set || any_cpus) {
 			sa = put_op(t, body, "setattr", cJSON_CreateObject());
-			if (a.has_policy)
-				put_str(t, sa, "policy",
-					policy_names[a.policy]);
-			if (a.has_nice)
-				put_int(t, sa, "nice", a.nice);
-			if (a.slice_us)
-				put_dur(t, sa, "slice", a.slice_us, "us");
+			if (set)
+				put_sched(t, sa, &a, with_policy);
 			/* rt-app returns to the thread's affinity */
 			if (a.cpus || ta->cpus)
 				put_cpus(t, sa, "cpus",
@@ -1651,13 +1992,25 @@ static int emit_task(struct rt *t, struct rt_task *task, bool as_tmpl,
 	char tn[NAME_MAX_LEN + 16];
 	struct rt_attrs a;
 	cJSON *o, *prog, *body;
-	size_t old = push(t, "tasks"), o2 = push(t, task->name);
-	int policy, r;
+	size_t old = push(t, "tasks"), o2 = push(t, task->name), o3;
+	int r;
 	u64 b;
 
 	t->cur = task;
 	t->cur_tmpl = as_tmpl;
-	if ((r = parse_attrs(t, task->json, LV_T, &a)))
+	if ((r = parse_attrs(t, task->json, LV_T, t->def_policy, &a)))
+		goto out;
+	if (a.policy == EEVDF_POLICY_DEADLINE && a.cpus) {
+		o3 = push(t, "cpus");
+		r = fail(t, DL_PINNED);
+		pop(t, o3);
+	} else if (!a.phases && a.taskgroup && !pol_fair(a.policy)) {
+		/* a thread without phases is its own phase */
+		o3 = push(t, "taskgroup");
+		r = fail_taskgroup(t, a.policy);
+		pop(t, o3);
+	}
+	if (r)
 		goto out;
 	r = as_tmpl ? check_name(t, "task name",
 				 tmpl_name(task, tn, sizeof(tn)), 8) :
@@ -1685,13 +2038,7 @@ static int emit_task(struct rt *t, struct rt_task *task, bool as_tmpl,
 		}
 	}
 	put_str(t, o, "kind", "thread");
-	policy = a.has_policy ? a.policy : t->def_policy;
-	if (policy != EEVDF_POLICY_NORMAL)
-		put_str(t, o, "policy", policy_names[policy]);
-	if (a.has_nice)
-		put_int(t, o, "nice", a.nice);
-	if (a.slice_us)
-		put_dur(t, o, "slice", a.slice_us, "us");
+	put_sched(t, o, &a, a.policy != EEVDF_POLICY_NORMAL);
 	if (a.cpus)
 		put_cpus(t, o, "cpus", a.cpus);
 	if (a.delay && !as_tmpl)

@@ -549,9 +549,10 @@ int eevdf__wl_parse_metrics(struct wl_parser *p, const cJSON *obj)
 /* Tasks ---------------------------------------------------------------- */
 
 static const char *const task_keys[] = {
-	"name",	       "for",	    "count",   "kind",	"policy",
-	"nice",	       "slice",	    "cpus",    "start", "vars",
-	"timer_slack", "on_signal", "program",
+	"name",	       "for",	    "count",   "kind",	   "policy",
+	"nice",	       "slice",	    "cpus",    "start",	   "vars",
+	"timer_slack", "on_signal", "program", "priority", "runtime",
+	"deadline",    "period",
 };
 static const char *const task_later[] = { "cgroup" };
 
@@ -789,6 +790,80 @@ static int task_vars(struct wl_parser *p, const cJSON *obj, struct wl_task *t)
 	return r;
 }
 
+/*
+ * "priority", "runtime", "deadline" and "period": the rt_priority of
+ * policies fifo and rr, the reservation of policy deadline, checked as
+ * sched_setattr() checks them (what it would refuse is an error here).
+ */
+static int task_class_attrs(struct wl_parser *p, const cJSON *def,
+			    struct wl_task *t)
+{
+	static const char *const dl_keys[] = { "runtime", "deadline",
+					       "period" };
+	eevdf_time *dl[] = { &t->spec.dl_runtime, &t->spec.dl_deadline,
+			     &t->spec.dl_period };
+	bool rt = t->spec.policy == EEVDF_POLICY_FIFO ||
+		  t->spec.policy == EEVDF_POLICY_RR;
+	const cJSON *it = get(def, "priority"), *c = NULL;
+	size_t old, old2;
+	s64 v = 0;
+	int r = 0;
+
+	/* a choice may leave the priority out: null */
+	if (it) {
+		old = path_key(p, "priority");
+		r = eevdf__wl_choose(p, it, &c, &old2);
+		if (!r && cJSON_IsNull(c))
+			c = NULL;
+		else if (!r && !rt)
+			r = fail(p,
+				 "is the rt_priority of policies fifo and "
+				 "rr (a fair task's priority is its 'nice')");
+		else if (!r)
+			r = eevdf__wl_ld_int(p, c, 1, 99, &v);
+		t->spec.rt_priority = (unsigned int)v;
+		path_pop(p, old2);
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if (!c && rt) {
+		old = path_key(p, "policy");
+		r = fail(p,
+			 "policy '%s' needs a 'priority' of 1..99 (its "
+			 "rt_priority)",
+			 eevdf_policy_name(t->spec.policy));
+		path_pop(p, old);
+	}
+	for (size_t i = 0; !r && i < ARRAY_SIZE(dl_keys); i++) {
+		if (!(it = get(def, dl_keys[i])))
+			continue;
+		old = path_key(p, dl_keys[i]);
+		if (t->spec.policy != EEVDF_POLICY_DEADLINE)
+			r = fail(p, "is a parameter of policy deadline (a fair "
+				    "task's request is its 'slice')");
+		else
+			r = eevdf__wl_ld_duration(p, it, false, dl[i], NULL);
+		path_pop(p, old);
+	}
+	if (r || t->spec.policy != EEVDF_POLICY_DEADLINE)
+		return r;
+	if (!get(def, "runtime") || !get(def, "deadline"))
+		return fail(p, "policy deadline needs 'runtime' and 'deadline' "
+			       "('period' defaults to the deadline)");
+	if (get(def, "cpus")) {
+		old = path_key(p, "cpus");
+		r = fail(p, "a deadline task must be allowed on every CPU of "
+			    "its root domain (sched_setattr() refuses it "
+			    "with EPERM)");
+		path_pop(p, old);
+		return r;
+	}
+	return eevdf__wl_check_dl(p, (u64)t->spec.dl_runtime,
+				  (u64)t->spec.dl_deadline,
+				  (u64)t->spec.dl_period);
+}
+
 /* The attributes of one task instance (everything but its program). */
 static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 {
@@ -805,8 +880,14 @@ static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 		path_pop(p, old);
 	}
 	if (!r && (it = get(def, "policy"))) {
+		const cJSON *c = NULL;
+		size_t old2;
+
 		old = path_key(p, "policy");
-		r = eevdf__wl_policy(p, it, &t->spec.policy);
+		r = eevdf__wl_choose(p, it, &c, &old2);
+		if (!r)
+			r = eevdf__wl_policy(p, c, &t->spec.policy);
+		path_pop(p, old2);
 		path_pop(p, old);
 	}
 	if (!r && (it = get(def, "slice"))) {
@@ -843,6 +924,8 @@ static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 		r = task_vars(p, it, t);
 		path_pop(p, old);
 	}
+	if (!r)
+		r = task_class_attrs(p, def, t);
 	return r;
 }
 
@@ -939,7 +1022,7 @@ static int precount(struct wl_parser *p, const cJSON *arr)
 int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr)
 {
 	struct eevdf_workload *wl = p->wl;
-	const cJSON *it, *prog;
+	const cJSON *it, *prog = NULL;
 	size_t i = 0, old;
 	u32 dup, first;
 	int r = 0;
@@ -1148,8 +1231,9 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 /* Templates ------------------------------------------------------------ */
 
 static const char *const tmpl_keys[] = {
-	"kind", "policy",      "nice",	    "slice",   "cpus",
-	"vars", "timer_slack", "on_signal", "program",
+	"kind",	   "policy",	  "nice",      "slice",	  "cpus",
+	"vars",	   "timer_slack", "on_signal", "program", "priority",
+	"runtime", "deadline",	  "period",
 };
 static const char *const tmpl_later[] = { "cgroup" };
 

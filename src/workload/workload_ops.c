@@ -1034,13 +1034,22 @@ static int op_spawn(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	return r;
 }
 
-/* sched_setattr() on the task itself: nice, slice, policy. */
+/*
+ * sched_setattr() on the task itself: nice, slice, policy, and the
+ * priority of fifo and rr or the runtime, deadline and period of
+ * deadline.  Constant values are checked here as the kernel would check
+ * them; computed ones when the op runs.
+ */
 static int op_setattr(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		      u32 *main)
 {
-	static const char *const keys[] = { "nice", "slice", "policy", "cost" };
+	static const char *const keys[] = { "nice",	"slice",    "policy",
+					    "cost",	"priority", "runtime",
+					    "deadline", "period" };
+	static const char *const cls_keys[] = { "priority", "runtime",
+						"deadline", "period" };
 	const cJSON *sl = get(v, "slice"), *pol = get(v, "policy");
-	enum eevdf_policy policy;
+	enum eevdf_policy policy = EEVDF_POLICY_NORMAL;
 	struct pop *op;
 	size_t old;
 	int r;
@@ -1084,14 +1093,65 @@ static int op_setattr(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		path_pop(p, old);
 		return r;
 	}
-	if (!pol)
-		return 0;
-	old = path_key(p, "policy");
-	r = eevdf__wl_policy(p, pol, &policy);
-	path_pop(p, old);
-	op->c.kind = PV_CONST;
-	op->c.c = (s64)policy;
-	return r;
+	if (pol) {
+		old = path_key(p, "policy");
+		r = eevdf__wl_policy(p, pol, &policy);
+		path_pop(p, old);
+		if (r)
+			return r;
+		op->c.kind = PV_CONST;
+		op->c.c = (s64)policy;
+	}
+	/* field[0]: priority, field[1..3]: runtime, deadline, period */
+	op->nr_fields = ARRAY_SIZE(cls_keys);
+	for (size_t i = 0; i < ARRAY_SIZE(cls_keys); i++) {
+		bool want = i == 0 ? policy == EEVDF_POLICY_FIFO ||
+					     policy == EEVDF_POLICY_RR :
+				     policy == EEVDF_POLICY_DEADLINE;
+
+		if (!get(v, cls_keys[i]))
+			continue;
+		old = path_key(p, cls_keys[i]);
+		if (!want)
+			r = fail(p, i == 0 ? "is the rt_priority of policies "
+					     "fifo and rr: give 'policy' too" :
+					     "is a parameter of policy "
+					     "deadline: give 'policy' too");
+		else
+			r = eevdf__wl_operand_key(p, v, cls_keys[i],
+						  i ? VK_DUR : VK_VALUE,
+						  &op->field[i]);
+		if (!r && i == 0 && op->field[0].kind == PV_CONST &&
+		    (op->field[0].c < 1 || op->field[0].c > 99))
+			r = fail(p, "must be between 1 and 99");
+		path_pop(p, old);
+		if (r)
+			return r;
+	}
+	if ((policy == EEVDF_POLICY_FIFO || policy == EEVDF_POLICY_RR) &&
+	    !get(v, "priority")) {
+		old = path_key(p, "policy");
+		r = fail(p,
+			 "policy '%s' needs a 'priority' of 1..99 (its "
+			 "rt_priority)",
+			 eevdf_policy_name(policy));
+		path_pop(p, old);
+		return r;
+	}
+	if (policy == EEVDF_POLICY_DEADLINE) {
+		if (!get(v, "runtime") || !get(v, "deadline"))
+			return fail(p, "policy deadline needs 'runtime' and "
+				       "'deadline' ('period' defaults to the "
+				       "deadline)");
+		if (op->field[1].kind == PV_CONST &&
+		    op->field[2].kind == PV_CONST &&
+		    op->field[3].kind != PV_EXPR &&
+		    op->field[3].kind != PV_DIST)
+			return eevdf__wl_check_dl(p, (u64)op->field[1].c,
+						  (u64)op->field[2].c,
+						  (u64)op->field[3].c);
+	}
+	return 0;
 }
 
 /* Timers and wake_and_block ----------------------------------------------- */

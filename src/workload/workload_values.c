@@ -9,6 +9,7 @@
 
 #include "engine/dist.h"
 #include "engine/sim.h"
+#include "sched/deadline.h"
 #include "workload_impl.h"
 
 #include "wl_short.h"
@@ -362,37 +363,47 @@ static int parse_dist(struct wl_parser *p, const cJSON *d,
 
 /* Policies ------------------------------------------------------------ */
 
-/* A policy name (a task's "policy", setattr's): normal, batch or idle. */
+/* A policy name (a task's "policy", setattr's), as eevdf_policy_name()
+ * spells them. */
 int eevdf__wl_policy(struct wl_parser *p, const cJSON *it,
 		     enum eevdf_policy *out)
 {
-	static const char *const later[] = { "fifo", "rr", "deadline" };
 	char *s = NULL, sb[WL_SHOWN_MAX];
 	int r = eevdf__wl_ld_string(p, it, &s);
 
 	if (r)
 		return r;
-	if (strcmp(s, "normal") == 0)
-		*out = EEVDF_POLICY_NORMAL;
-	else if (strcmp(s, "batch") == 0)
-		*out = EEVDF_POLICY_BATCH;
-	else if (strcmp(s, "idle") == 0)
-		*out = EEVDF_POLICY_IDLE;
-	else
-		r = -1;
-	for (size_t i = 0; r && i < ARRAY_SIZE(later); i++)
-		if (strcmp(s, later[i]) == 0)
-			r = fail(p,
-				 "policy '%s' is not supported by this "
-				 "version yet",
-				 s);
-	if (r == -1)
+	r = -1;
+	for (int i = EEVDF_POLICY_NORMAL; r && i <= EEVDF_POLICY_DEADLINE; i++)
+		if (strcmp(s, eevdf_policy_name((enum eevdf_policy)i)) == 0) {
+			*out = (enum eevdf_policy)i;
+			r = 0;
+		}
+	if (r)
 		r = fail(p,
-			 "unknown policy '%s' (expected normal, batch or "
-			 "idle)",
+			 "unknown policy '%s' (expected normal, batch, idle, "
+			 "fifo, rr or deadline)",
 			 SHOWN(sb, s));
 	free(s);
 	return r;
+}
+
+/*
+ * A deadline reservation as __checkparam_dl() checks it: the kernel's rule
+ * when it would refuse it.
+ */
+int eevdf__wl_check_dl(struct wl_parser *p, u64 runtime, u64 deadline,
+		       u64 period)
+{
+	struct dl_attr a = { runtime, deadline, period };
+	const char *why = checkparam_dl(&a);
+
+	if (why)
+		return fail(p,
+			    "sched_setattr() would refuse this deadline "
+			    "reservation with EINVAL: %s",
+			    why);
+	return 0;
 }
 
 /* Operands -------------------------------------------------------------- */

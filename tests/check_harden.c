@@ -355,6 +355,12 @@ START_TEST(every_error_sets_errmsg)
 	ck_assert_str_eq(eevdf_sim_errmsg(sim), "no task spec (NULL)");
 	ck_assert_int_eq(eevdf_sim_set_nice(sim, 9, 0), EEVDF_EINVAL);
 	ck_assert_str_eq(eevdf_sim_errmsg(sim), "no task with pid 9");
+	ck_assert_int_eq(eevdf_sim_set_group(sim, NULL), EEVDF_EINVAL);
+	ck_assert_str_eq(eevdf_sim_errmsg(sim),
+			 "eevdf_sim_set_group(): no group spec (NULL)");
+	ck_assert_int_eq(eevdf_sim_set_cgroup(sim, 1, NULL), EEVDF_EINVAL);
+	ck_assert_str_eq(eevdf_sim_errmsg(sim),
+			 "eevdf_sim_set_cgroup(): no cgroup path (NULL)");
 	ck_assert_int_eq(eevdf_sim_add_task(sim, &hog_spec), 1);
 	ck_assert_int_eq(eevdf_sim_set_affinity(sim, 1, cpus, 1), EEVDF_EINVAL);
 	ck_assert_str_eq(eevdf_sim_errmsg(sim),
@@ -396,7 +402,9 @@ struct reentry {
 	eevdf_sim *sim;
 	eevdf_workload *wl;
 	int calls;
-	int rc[6];
+	int rc[9];
+	char msg[3][256]; /* errmsg after the group calls */
+	size_t nr_groups;
 	eevdf_time now_before, now_after;
 };
 
@@ -404,6 +412,7 @@ static void reenter(void *ud, const struct eevdf_trace_event *ev)
 {
 	struct reentry *r = ud;
 	struct eevdf_diag d;
+	struct eevdf_group_spec g;
 	int cpus[] = { 0 };
 
 	if (r->calls || ev->time < 5 * MS)
@@ -416,6 +425,16 @@ static void reenter(void *ud, const struct eevdf_trace_event *ev)
 	r->rc[3] = eevdf_sim_set_nice(r->sim, 1, 5);
 	r->rc[4] = eevdf_sim_set_affinity(r->sim, 1, cpus, 1);
 	r->rc[5] = eevdf_workload_add_tasks(r->wl, r->sim, &d);
+	/* the task groups' calls (main's group scheduling) as well */
+	eevdf_group_spec_init(&g, "/h");
+	g.weight = 200;
+	r->rc[6] = eevdf_sim_set_group(r->sim, &g);
+	snprintf(r->msg[0], sizeof(r->msg[0]), "%s", eevdf_sim_errmsg(r->sim));
+	r->rc[7] = eevdf_sim_set_cgroup(r->sim, 1, "/g");
+	snprintf(r->msg[1], sizeof(r->msg[1]), "%s", eevdf_sim_errmsg(r->sim));
+	r->rc[8] = eevdf_sim_set_autogroup_nice(r->sim, 0, 5);
+	snprintf(r->msg[2], sizeof(r->msg[2]), "%s", eevdf_sim_errmsg(r->sim));
+	r->nr_groups = eevdf_sim_nr_groups(r->sim);
 	r->now_after = eevdf_sim_now(r->sim);
 }
 
@@ -433,6 +452,8 @@ START_TEST(callbacks_cannot_reenter_the_run)
 	struct reentry r;
 	struct eevdf_config cfg;
 	struct eevdf_diag d;
+	struct eevdf_group_spec g;
+	size_t groups;
 
 	memset(&r, 0, sizeof(r));
 	ck_assert_int_eq(eevdf_workload_parse(text, sizeof(text) - 1, "w",
@@ -443,11 +464,23 @@ START_TEST(callbacks_cannot_reenter_the_run)
 	cfg.trace_ud = &r;
 	ck_assert_int_eq(eevdf_sim_new(&cfg, &r.sim, NULL, 0), 0);
 	ck_assert_int_eq(eevdf_sim_add_task(r.sim, &hog_spec), 1);
+	eevdf_group_spec_init(&g, "/g");
+	ck_assert_int_eq(eevdf_sim_set_group(r.sim, &g), 0);
+	groups = eevdf_sim_nr_groups(r.sim);
 	/* the first trace event at 5 ms or later reenters */
 	ck_assert_int_eq(eevdf_sim_run(r.sim, 20 * MS), 0);
 	ck_assert_int_eq(r.calls, 1);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 9; i++)
 		ck_assert_int_eq(r.rc[i], EEVDF_EBUSY);
+	ck_assert_str_eq(r.msg[0], "eevdf_sim_set_group() called from a "
+				   "callback of the running simulation");
+	ck_assert_str_eq(r.msg[1], "eevdf_sim_set_cgroup() called from a "
+				   "callback of the running simulation");
+	ck_assert_str_eq(r.msg[2], "eevdf_sim_set_autogroup_nice() called "
+				   "from a callback of the running "
+				   "simulation");
+	/* nothing was made: no "/h" */
+	ck_assert_uint_eq(r.nr_groups, groups);
 	ck_assert_int_eq(r.now_before, r.now_after);
 	ck_assert_int_eq(eevdf_sim_now(r.sim), 20 * MS);
 	ck_assert_uint_eq(eevdf_sim_nr_tasks(r.sim), 1);

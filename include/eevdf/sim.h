@@ -80,7 +80,9 @@ struct eevdf_trace_event {
  * during events: they may read the simulation through the getters, but
  * the calls that change or advance it (eevdf_sim_run(), eevdf_sim_step(),
  * eevdf_sim_add_task(), eevdf_sim_set_nice(), eevdf_sim_set_affinity(),
- * eevdf_workload_add_tasks()) return EEVDF_EBUSY there, and
+ * eevdf_sim_set_group(), eevdf_sim_set_cgroup(),
+ * eevdf_sim_set_autogroup_nice(), eevdf_workload_add_tasks()) return
+ * EEVDF_EBUSY there, and
  * eevdf_sim_free() must not be called.
  */
 typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);

@@ -36,6 +36,7 @@ int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 
 /* Errors of a call that leave the simulation usable. */
 #define sim_reject eevdf__sim_reject
+#define sim_mutable eevdf__sim_mutable
 
 int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 {
@@ -1078,7 +1079,7 @@ static int shared_program(struct eevdf_sim *sim, const struct eevdf_op *ops,
  * its own callbacks (EEVDF_EBUSY), not after a failed run (EEVDF_EMISUSE,
  * the failure's message kept in errmsg).  0 when the call may go on.
  */
-static int sim_mutable(struct eevdf_sim *sim, const char *call)
+int eevdf__sim_mutable(struct eevdf_sim *sim, const char *call)
 {
 	if (sim->running)
 		return sim_reject(sim, EEVDF_EBUSY,

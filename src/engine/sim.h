@@ -170,6 +170,12 @@ struct eevdf_sim {
 /* A call is refused: its reason in errmsg, the run goes on; returns code. */
 int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The checks of every call that changes a simulation: EEVDF_EBUSY from
+ * its own callbacks, EEVDF_EMISUSE after a failed run (its message kept).
+ * 0 when the call may go on.
+ */
+int eevdf__sim_mutable(struct eevdf_sim *sim, const char *call);
 /* Record an error (sticky) with a printf-style message; returns code. */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

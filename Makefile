@@ -474,16 +474,16 @@ uninstall:
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
 -include $(wildcard $(BUILD)/obj/tests/fuzz/*.d $(BUILD)/obj/tests/oom/*.d)
 
-# Fuzz targets (tests/fuzz/): the workload, machine and rt-app parsers,
-# parse + run a few ms, and the CLI's option parser.  Each is a
-# LLVMFuzzerTestOneInput(); `make fuzz` builds them with clang's libFuzzer
+# Fuzz targets (tests/fuzz/): the workload, machine, rt-app and sweep
+# spec parsers, parse + run a few ms, and the CLI's option parser.  Each
+# is a LLVMFuzzerTestOneInput(); `make fuzz` builds them with libFuzzer
 # and runs each FUZZ_SECONDS (tests/fuzz/run.sh), and every build has a
 # replayer of each (tests/fuzz/replay.c, no libFuzzer) that make test and
 # make asan run over the seeds and the regression inputs
 # (tests/fuzz/regress/TARGET/, where every crash found goes, minimised).
 # The CLI target links the CLI without its main(): main.c again, its main
 # renamed.
-FUZZ_TARGETS := workload machine rtapp run cli
+FUZZ_TARGETS := workload machine rtapp run cli sweep
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 # -fsanitize=fuzzer needs clang's runtime: Debian's clang 14 has it in

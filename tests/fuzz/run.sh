@@ -28,6 +28,7 @@ for t in "$@"; do
 	[ "$t" = rtapp ] && dict=$here/rtapp.dict
 	[ "$t" = cli ] && dict=$here/cli.dict
 	[ "$t" = machine ] && dict=$here/workload.dict
+	[ "$t" = sweep ] && dict=$here/sweep.dict
 	log=$build/fuzz-$t.log
 	(cd "$root" && "$build/fuzz-$t" -max_total_time="$secs" \
 		-dict="$dict" -artifact_prefix="$crashes/" -timeout=60 \

@@ -10,6 +10,7 @@ workload | run) ls "$root"/workloads/*.json ;;
 machine) ls "$root"/workloads/machines/*.json ;;
 rtapp) ls "$root"/workloads/rtapp-mixed.json "$root"/tests/rtapp/*.json ;;
 cli) ls "$here"/seeds/cli/* ;;
+sweep) ls "$root"/workloads/sweeps/*.json ;;
 esac
 ls "$here/regress/$1"/* 2>/dev/null
 exit 0

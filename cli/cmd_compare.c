@@ -609,10 +609,10 @@ static struct eevdf_stats stats_of(const struct cli_measure *res,
 	for (int r = 0; r < runs; r++)
 		if (slots[2 * r + k].state == RUN_DONE)
 			v[n++] = res[2 * r + k].fig[f].value;
-	if (eevdf_stats_compute(v, n, &s) != 0)
-		return (struct eevdf_stats){ 0, (double)NAN, (double)NAN,
-					     (double)NAN, (double)NAN,
-					     (double)NAN };
+	if (eevdf_stats_compute(v, n, &s) != 0) {
+		s.mean = s.stddev = s.min = s.max = s.ci95 = (double)NAN;
+		return s;
+	}
 	if (n < 2)
 		s.stddev = 0;
 	return s;
@@ -724,10 +724,10 @@ static void print_text(FILE *f, const struct view *v)
 		fprintf(f, "%-20s %-6s %12s %12s %8s %9s %9s\n", "figure",
 			"unit", "a", "b", "b/a", "spread a", "spread b");
 		for (size_t i = 0; i < ref->nr; i++) {
-			struct eevdf_stats a = stats_of(v->res, v->slots, o->runs, 0,
-						  i);
-			struct eevdf_stats b = stats_of(v->res, v->slots, o->runs, 1,
-						  i);
+			struct eevdf_stats a = stats_of(v->res, v->slots,
+							o->runs, 0, i);
+			struct eevdf_stats b = stats_of(v->res, v->slots,
+							o->runs, 1, i);
 			double r = ratio(a.mean, b.mean);
 
 			fprintf(f, "%-20s %-6s", ref->fig[i].name,

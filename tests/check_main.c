@@ -14,7 +14,7 @@ int main(void)
 		pelt_suite,	machine_suite,	  smp_suite,	 knobs_suite,
 		cfs_suite,	provenance_suite, rq_lock_suite, cpulist_suite,
 		classes_suite,	calibrate_suite,  kcheck_suite,	 stats_suite,
-		sweep_suite,	groups_suite,	harden_suite,
+		sweep_suite,	groups_suite,	  harden_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

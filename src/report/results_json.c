@@ -309,8 +309,7 @@ static bool add_groups(cJSON *root, const eevdf_sim *sim)
 	 * and nothing made earlier is left loose (allocation-failure loop) */
 	o = cJSON_CreateObject();
 	if (!attach(root, "groups", o) ||
-	    !attach(o, "autogroup",
-		    cJSON_CreateBool(eevdf_sim_autogroup(sim))))
+	    !attach(o, "autogroup", cJSON_CreateBool(eevdf_sim_autogroup(sim))))
 		return false;
 	arr = cJSON_CreateArray();
 	if (!attach(o, "list", arr))

@@ -30,10 +30,13 @@ for t in "$@"; do
 	[ "$t" = machine ] && dict=$here/workload.dict
 	[ "$t" = sweep ] && dict=$here/sweep.dict
 	log=$build/fuzz-$t.log
+	# libFuzzer gives up on a corpus directory that is not there
+	regress=""
+	[ -d "$here/regress/$t" ] && regress=$here/regress/$t
 	(cd "$root" && "$build/fuzz-$t" -max_total_time="$secs" \
 		-dict="$dict" -artifact_prefix="$crashes/" -timeout=60 \
 		-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-		-close_fd_mask=2 "$corpus" "$here/regress/$t") >"$log" 2>&1
+		-close_fd_mask=2 "$corpus" $regress) >"$log" 2>&1
 	rc=$?
 	runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" |
 		grep -o '[0-9]*$')

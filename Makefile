@@ -7,6 +7,9 @@
 #   make asan       the tests under -fsanitize=address,undefined
 #   make determinism  same workloads under -O0 and -O2: byte-identical JSON
 #   make clang      build and test with clang
+#   make opt-check  build at -O3 and -Os with gcc and clang (-Werror)
+#   make fuzz       run each libFuzzer target FUZZ_SECONDS (default 60)
+#   make oom-test   fail the Nth allocation for N = 1, 2, ... (under ASan)
 #   make bench      build and run the speed benchmark (never part of test)
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
@@ -96,6 +99,7 @@ TESTBIN := $(BUILD)/check_eevdf
 
 .PHONY: all lib cli test run fidelity calibrate kernel-check deps deps-dev \
 	deps-test deps-cluster test-cluster asan determinism clang clean bench \
+	opt-check fuzz deps-fuzz oom-test \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -193,15 +197,18 @@ run: deps
 	$(CLI) run workloads/sleeper-vs-hog.json
 
 test: deps-test
-	@$(MAKE) --no-print-directory all $(TESTBIN) examples
+	@$(MAKE) --no-print-directory all $(TESTBIN) examples $(FUZZ_REPLAY)
 	$(TESTBIN)
 	tests/layout.sh
+	tests/alloc_check.sh $(STATIC)
 	tests/golden.sh $(CLI)
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
 	tests/cli_seeing.sh $(CLI)
 	tests/cli_calibrate.sh $(CLI)
+	tests/cli_harden.sh $(CLI)
+	tests/fuzz/replay.sh $(BUILD)
 	tests/machines.sh $(CLI)
 	tests/cli_sweep.sh $(CLI)
 	tests/sweep_parallel.sh $(CLI)
@@ -259,11 +266,18 @@ golden: deps
 	@$(MAKE) --no-print-directory all
 	tests/golden.sh $(CLI) --update
 
+# The test builds abort where a model invariant (EEVDF_ASSERT) breaks;
+# the library users link reports broken invariants of a run as
+# EEVDF_EINTERNAL instead (src/lib/internal.h).
+TEST_ASSERTS := -DEEVDF_TEST_ASSERTS
+
 # The suites' timeouts guard against hangs; the sanitizers run the same
 # work 4-8 times slower, so each case gets twice its time.
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="-O1 -g" \
-		SANITIZE=address,undefined all build/asan/check_eevdf
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		CFLAGS="-O1 -g $(TEST_ASSERTS)" \
+		SANITIZE=address,undefined all build/asan/check_eevdf \
+		$(FUZZ_REPLAY:$(BUILD)/%=build/asan/%)
 	CK_TIMEOUT_MULTIPLIER=2 ASAN_OPTIONS=detect_leaks=1 build/asan/check_eevdf
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_errors.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
@@ -272,6 +286,8 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_seeing.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_calibrate.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_sweep.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_harden.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/fuzz/replay.sh build/asan
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -279,10 +295,27 @@ determinism: deps
 	@$(MAKE) --no-print-directory BUILD=build/O2 CFLAGS="-O2" cli
 	tests/determinism.sh build/O0/eevdf-sim build/O2/eevdf-sim
 
+# Every -O level must build warning-free (-Werror) with gcc and with clang:
+# -O3 and -Os see uninitialised paths and truncations -O2 does not.
+OPT_LEVELS := -O3 -Os
+opt-check: deps
+	@for cc in gcc clang; do \
+		if ! command -v $$cc >/dev/null; then \
+			echo "opt-check: $$cc is not installed: skipped"; \
+			continue; \
+		fi; \
+		for o in $(OPT_LEVELS); do \
+			echo "opt-check: $$cc $$o"; \
+			$(MAKE) --no-print-directory BUILD=build/opt$$o-$$cc \
+				CC=$$cc CFLAGS="$$o" all \
+				build/opt$$o-$$cc/check_eevdf || exit 1; \
+		done; \
+	done
+
 # The whole tree must also build warning-free with clang, and pass there.
 clang: deps
-	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang all \
-		build/clang/check_eevdf
+	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang \
+		CFLAGS="-O2 -g $(TEST_ASSERTS)" all build/clang/check_eevdf
 	build/clang/check_eevdf
 
 clean:
@@ -332,7 +365,8 @@ lint: deps-dev $(BUILD)/gen/git.h
 COV_BUILD := build/coverage
 coverage: deps-dev
 	@rm -rf $(COV_BUILD)
-	@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) CFLAGS="-O0 -g --coverage" \
+	@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) \
+		CFLAGS="-O0 -g --coverage $(TEST_ASSERTS)" \
 		LDFLAGS="--coverage" all $(COV_BUILD)/check_eevdf
 	$(COV_BUILD)/check_eevdf >/dev/null
 	tests/golden.sh $(COV_BUILD)/eevdf-sim >/dev/null
@@ -343,6 +377,7 @@ coverage: deps-dev
 	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_calibrate.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_sweep.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_harden.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \
@@ -445,6 +480,87 @@ uninstall:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CALIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
+-include $(wildcard $(BUILD)/obj/tests/fuzz/*.d $(BUILD)/obj/tests/oom/*.d)
+
+# Fuzz targets (tests/fuzz/): the workload, machine, rt-app and sweep
+# spec parsers, parse + run a few ms, and the CLI's option parser.  Each
+# is a LLVMFuzzerTestOneInput(); `make fuzz` builds them with libFuzzer
+# and runs each FUZZ_SECONDS (tests/fuzz/run.sh), and every build has a
+# replayer of each (tests/fuzz/replay.c, no libFuzzer) that make test and
+# make asan run over the seeds and the regression inputs
+# (tests/fuzz/regress/TARGET/, where every crash found goes, minimised).
+# The CLI target links the CLI without its main(): main.c again, its main
+# renamed.
+FUZZ_TARGETS := workload machine rtapp run cli sweep
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+# -fsanitize=fuzzer needs clang's runtime: Debian's clang 14 has it in
+# libclang-rt-14-dev.
+FUZZ_PKGS    := clang libclang-rt-14-dev
+FUZZ_REPLAY   = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay-%)
+FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ)) \
+		$(CALIB_OBJ) $(BUILD)/obj/tests/fuzz/cli_main.o
+
+$(BUILD)/obj/tests/fuzz/%.o: ALL_CFLAGS += -iquote cli -iquote $(BUILD)
+$(BUILD)/obj/tests/fuzz/cli_main.o: cli/main.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (main renamed)")
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Dmain=eevdf_cli_main \
+		-Wno-missing-prototypes -c $< -o $@
+# keep the objects: make would delete them as intermediates
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/obj/tests/fuzz/fuzz_%.o) \
+	$(BUILD)/obj/tests/fuzz/replay.o $(BUILD)/obj/tests/fuzz/cli_main.o
+
+$(BUILD)/fuzz/replay-cli: $(BUILD)/obj/tests/fuzz/fuzz_cli.o \
+		$(BUILD)/obj/tests/fuzz/replay.o $(FUZZ_CLI_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -pthread -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+$(BUILD)/fuzz/replay-%: $(BUILD)/obj/tests/fuzz/fuzz_%.o \
+		$(BUILD)/obj/tests/fuzz/replay.o $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+$(BUILD)/fuzz/fuzz-cli: $(BUILD)/obj/tests/fuzz/fuzz_cli.o $(FUZZ_CLI_OBJ) \
+		$(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -fsanitize=fuzzer -pthread -o $@ $^ $(ALL_LDFLAGS) \
+		$(PKG_LIBS) -lm
+$(BUILD)/fuzz/fuzz-%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(STATIC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+deps-fuzz: deps
+	$(call install_pkgs,$(FUZZ_PKGS))
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+		SANITIZE=address,undefined \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(TEST_ASSERTS)" \
+		$(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz-%)
+	tests/fuzz/run.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The allocation-failure loop (tests/oom/oom_loop.c): parse + run +
+# report of three shipped workloads at small sizes, failing the Nth
+# allocation for N = 1, 2, ... until a run needs no more; under ASan and
+# LeakSanitizer, each failing run must end cleanly and give back all it
+# took.
+OOM_ARGS := workloads/pipe.json loops=200 \
+	-- workloads/hackbench.json groups=1 fds=2 loops=5 \
+	-- workloads/rtapp-mixed.json
+
+$(BUILD)/oom_loop: $(BUILD)/obj/tests/oom/oom_loop.o $(STATIC)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+oom-test: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		CFLAGS="-O1 -g $(TEST_ASSERTS)" SANITIZE=address,undefined \
+		build/asan/oom_loop
+	ASAN_OPTIONS=detect_leaks=1 build/asan/oom_loop $(OOM_ARGS)
 
 # The speed benchmark: bench/*.c through the public API only, linked with
 # the static library.  It is built in build/bench at -O2 with the

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "eevdf/eevdf.h"
 
@@ -21,7 +22,50 @@ enum {
 	EXIT_OK = 0,
 	EXIT_REGRESSION = 1, /* check failed / regression */
 	EXIT_USAGE = 2,	     /* usage or input error, or any failure */
+	EXIT_INTERNAL = 3,   /* a broken invariant of libeevdf: a bug */
 };
+
+/*
+ * The exit code of a failed library call rc whose message was msg (may be
+ * NULL): EXIT_INTERNAL for EEVDF_EINTERNAL, after a line asking for a bug
+ * report; else EXIT_USAGE, after a line naming the option that raises a
+ * limit the call reached.
+ */
+int cli_exit_code(int rc, const char *msg);
+
+/*
+ * The limits of a run (cli/limits.c), the options that set them
+ * (--max-events, --max-wall, --max-memory, --max-input, --max-depth,
+ * --max-ops; 0 is no limit) and their defaults, which no shipped workload
+ * reaches: blogbench, the busiest, runs 0.93e9 events in a minute here.
+ */
+#define CLI_MAX_EVENTS 4000000000ull
+#define CLI_MAX_WALL (3600 * EEVDF_NSEC_PER_SEC)
+
+struct cli_limits {
+	uint64_t max_events; /* 0: none */
+	eevdf_time max_wall; /* 0: none */
+	uint64_t max_memory; /* bytes, 0: none */
+	size_t max_input;    /* 0: the library's default; SIZE_MAX: none */
+	int max_depth;	     /* 0: the library's default */
+	uint64_t max_ops;    /* 0: the library's default; UINT64_MAX: none */
+};
+
+void cli_limits_init(struct cli_limits *l);
+/* Set the limit of option opt ("--max-events") from arg: 0, or -1 after
+ * printing why arg is wrong. */
+int cli_limits_option(struct cli_limits *l, const char *opt, const char *arg);
+/* The loader's limits into o. */
+void cli_limits_load(const struct cli_limits *l, struct eevdf_load_opts *o);
+/* Arm the run's limits: memory now, events and wall clock through cfg. */
+void cli_limits_run(const struct cli_limits *l, struct eevdf_config *cfg);
+/* Arm only the memory limit (loading, before the run). */
+void cli_limits_memory(const struct cli_limits *l);
+/* After a failure rc with message msg: the line naming the limit's
+ * option, when a limit is why. */
+void cli_limits_explain(int rc, const char *msg);
+/* The counting allocator of libeevdf and cJSON: first thing in main(). */
+void cli_memory_install(void);
 
 /* A figure of one run: a report headline or a latency-table total. */
 struct cli_figure {
@@ -95,11 +139,57 @@ int cli_run_json(int argc, char **argv, char **json);
 int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn);
 
 /*
- * Write text and a newline to path ("-" or NULL: stdout) through a
- * temporary file renamed over it once written and synced: never a partial
- * file.  False after printing why.
+ * An output written atomically (cli/atomic.c): stdout for NULL or "-";
+ * else a temporary file beside the file path names (through its symbolic
+ * links: the link stays a link), renamed over it at commit once every
+ * write, the flush and the sync succeeded; a device or FIFO is written as
+ * it is.  Every failure is said, with its reason, on stderr.
+ */
+struct cli_out {
+	FILE *f;
+	const char *opt;   /* the option, for messages ("--output") */
+	const char *shown; /* the path as given, for messages */
+	char *target;	   /* the file replaced (links followed) */
+	char *tmp;	   /* the temporary file, or NULL */
+	bool direct;	   /* a device or FIFO, written in place */
+	int err;	   /* the first failed write's errno */
+};
+
+bool cli_out_open(struct cli_out *out, const char *opt, const char *path);
+/* Write text; false (and the error kept for the commit) on failure. */
+bool cli_out_write(struct cli_out *out, const char *text);
+/* Flush, sync, rename; false after printing why (the file then is as
+ * before). */
+bool cli_out_commit(struct cli_out *out);
+/* Drop an output not committed (stdout is left alone); idempotent. */
+void cli_out_abort(struct cli_out *out);
+/* True when a and b name one file, through links, existing or not. */
+bool cli_same_file(const char *a, const char *b);
+
+/*
+ * Write text and a newline to path ("-" or NULL: stdout) through
+ * cli_out_open(): never a partial file.  False after printing why.
  */
 bool cli_write_atomic(const char *path, const char *text);
+
+/*
+ * Signals (cli/signals.c): SIGINT, SIGTERM and SIGHUP remove the
+ * registered temporary files, stop the registered workers and exit 128 +
+ * the signal, at once, or (cli_signals_defer()) when the command calls
+ * cli_signal_exit() after keeping what it has.
+ */
+void cli_signals_install(void);
+void cli_signals_defer(bool on);
+/* The signal received (deferred), or 0. */
+int cli_signal_pending(void);
+/* Exit 128 + the pending signal, removing temporary files; else return. */
+void cli_signal_exit(void);
+void cli_tmp_register(const char *path);
+void cli_tmp_unregister(const char *path);
+void cli_worker_register(pid_t pid);
+void cli_worker_unregister(pid_t pid);
+/* In a worker just forked by parent: die with it (PR_SET_PDEATHSIG). */
+void cli_worker_started(pid_t parent);
 
 /*
  * Worker processes (workers.c): cli_pool_run() runs items 0 .. nr - 1,
@@ -110,7 +200,9 @@ bool cli_write_atomic(const char *path, const char *text);
  * NULL, is called about once a second while children run.  Without
  * keep_going, no item starts after one failed.  Returns how many items
  * failed (a non-zero exit or a signal), or -1 when a pipe or a fork
- * failed (after printing why and waiting for the running ones).
+ * failed (after printing why and waiting for the running ones).  The
+ * workers are registered with the signal handler and die with the
+ * parent; after a signal (deferred) no item starts.
  */
 struct cli_pool_ops {
 	int (*child)(size_t i, int fd, void *ud);

@@ -7,11 +7,16 @@
  *
  * Runs are independent simulations; with --jobs J they run in J forked
  * worker processes, and the results are gathered by run index, so the
- * output does not depend on J or on which worker finished first.
+ * output does not depend on J or on which worker finished first.  A run
+ * that fails (a worker killed, a limit reached) is reported as failed
+ * and the others go on; an interrupted compare stops its workers and
+ * still writes the runs that finished.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -51,7 +56,20 @@ struct compare_opts {
 	int progress; /* -1: on a terminal; 0 never; 1 always */
 	const char *metrics[CLI_MEASURE_MAX]; /* --metric: more figures */
 	size_t nr_metrics;
-	const char *html; /* --html FILE */
+	const char *output; /* --output: the table or JSON, atomically */
+	const char *html;   /* --html FILE */
+};
+
+/* What became of each run. */
+enum run_state {
+	RUN_PENDING = 0, /* not started, or cut off by a signal */
+	RUN_DONE,
+	RUN_FAILED,
+};
+
+struct run_slot {
+	enum run_state state;
+	char why[96]; /* RUN_FAILED: how */
 };
 
 static const struct option long_opts[] = {
@@ -68,6 +86,7 @@ static const struct option long_opts[] = {
 	{ "progress", no_argument, NULL, 'p' },
 	{ "metric", required_argument, NULL, 'm' },
 	{ "no-progress", no_argument, NULL, 'P' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "html", required_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	/* the common run options, for both configurations (as --opts) */
@@ -81,6 +100,12 @@ static const struct option long_opts[] = {
 	{ "report", required_argument, NULL, 'r' },
 	{ "features-allow-absent", no_argument, NULL, 'r' },
 	{ "sysctl", required_argument, NULL, 'r' },
+	{ "max-events", required_argument, NULL, 'r' },
+	{ "max-wall", required_argument, NULL, 'r' },
+	{ "max-memory", required_argument, NULL, 'r' },
+	{ "max-input", required_argument, NULL, 'r' },
+	{ "max-depth", required_argument, NULL, 'r' },
+	{ "max-ops", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -119,6 +144,10 @@ static void compare_usage(FILE *f)
 		"table, the ratio\n"
 		"                       chart with the spread over seeds, "
 		"every seed\n"
+		"  -o, --output FILE    write it to FILE atomically ('-' = "
+		"stdout), with\n"
+		"                       the runs that finished even when "
+		"interrupted\n"
 		"  --metric NAME        a figure more: a key of the results' "
 		"summary or a\n"
 		"                       workload metric (NAME, NAME.p99, "
@@ -132,16 +161,25 @@ static void compare_usage(FILE *f)
 		"\n"
 		"The run options --duration, --cpus, --kernel, --param, "
 		"--features, --hz,\n"
-		"--input, --report, --sysctl and --features-allow-absent may "
-		"be given to compare\n"
-		"directly: they apply to both configurations, as in --opts, "
-		"before\n"
-		"--a and --b (whose options win, as later ones do in run).\n"
+		"--input, --report, --sysctl, --features-allow-absent and the "
+		"limits\n"
+		"--max-events, --max-wall, --max-memory, --max-input, "
+		"--max-depth and\n"
+		"--max-ops may be given to compare directly: they apply to "
+		"both\n"
+		"configurations, as in --opts, before --a and --b (whose "
+		"options win,\n"
+		"as later ones do in run).\n"
 		"\n"
 		"OPTIONS are split at blanks; quote with '...' or \"...\".  "
-		"--seed and\n"
-		"--format belong to compare; --output and --quiet have no "
+		"--seed,\n"
+		"--format and --output belong to compare; --quiet has no "
 		"place here.\n"
+		"A run that fails is reported and the others go on (exit "
+		"2); SIGINT,\n"
+		"SIGTERM and SIGHUP stop the workers and write the runs "
+		"that finished\n"
+		"(exit 130, 143, 129).\n"
 		"Spread is the sample standard deviation over the seeds, in %% "
 		"of the mean.\n",
 		MAX_RUNS, MAX_JOBS);
@@ -229,8 +267,14 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 	opterr = 0;
 	optind = 0;
 	o->progress = -1;
-	while ((c = getopt_long(argc, argv, ":h", long_opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", long_opts, &li)) != -1) {
 		switch (c) {
+		case 'W':
+			o->html = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
 		case 'r': {
 			/* a run option for both: its word, and its value
 			 * when that was a word of its own ("--cpus 4") */
@@ -258,9 +302,6 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 			break;
 		case 'P':
 			o->progress = 0;
-			break;
-		case 'W':
-			o->html = optarg;
 			break;
 		case 'a':
 			o->cfg[0].opts = optarg;
@@ -457,12 +498,26 @@ static void progress(const struct compare_opts *o, int done, int nr)
 	fflush(stderr);
 }
 
+static void run_failed(struct run_slot *slot, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void run_failed(struct run_slot *slot, const char *fmt, ...)
+{
+	va_list ap;
+
+	slot->state = RUN_FAILED;
+	va_start(ap, fmt);
+	vsnprintf(slot->why, sizeof(slot->why), fmt, ap);
+	va_end(ap);
+}
+
 /* What the workers of run_all() share. */
 struct compare_pool {
 	const struct compare_opts *o;
 	uint64_t seed0;
 	struct cli_measure *res;
-	int nr, done, rc;
+	struct run_slot *slots;
+	int nr, done;
 };
 
 /* In a worker: measure run i and send the struct to the parent. */
@@ -490,61 +545,85 @@ static int compare_child(size_t i, int fd, void *ud)
 	return r;
 }
 
+/* The end of run i's worker, with what it sent: the run's slot. */
 static void compare_finished(size_t i, int status, const char *data, size_t len,
 			     void *ud)
 {
 	struct compare_pool *cp = ud;
+	struct run_slot *slot = &cp->slots[i];
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_OK &&
 	    len == sizeof(cp->res[i])) {
 		memcpy(&cp->res[i], data, len);
-		if (cp->rc == EXIT_OK)
-			progress(cp->o, ++cp->done, cp->nr);
-		return;
+		slot->state = RUN_DONE;
+		progress(cp->o, ++cp->done, cp->nr);
+	} else if (cli_signal_pending()) {
+		slot->state = RUN_PENDING; /* stopped: not a failure */
+	} else if (WIFSIGNALED(status)) {
+		run_failed(slot, "its worker was killed by signal %d (%s)",
+			   WTERMSIG(status), strsignal(WTERMSIG(status)));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) != EXIT_OK) {
+		run_failed(slot, "its worker exited with status %d",
+			   WEXITSTATUS(status));
+	} else {
+		run_failed(slot, "its worker sent %zu bytes of %zu", len,
+			   sizeof(cp->res[i]));
 	}
-	if (cp->rc == EXIT_OK && WIFSIGNALED(status))
-		cli_error("compare: run %zu died of signal %d", i,
-			  WTERMSIG(status));
-	cp->rc = EXIT_USAGE;
 }
 
 /*
- * Every run, in up to o->jobs forked workers.  A worker measures one run
- * and sends the struct to the parent; a worker that dies or fails makes
- * the whole compare fail, after the others are reaped.
+ * Every run, in up to o->jobs forked workers (cli_pool_run()).  A run
+ * that fails, or whose worker dies, is marked so in slots and the rest go
+ * on; a signal (deferred, cli/signals.c) stops the workers, and the runs
+ * not finished stay pending.  The workers die with compare
+ * (PR_SET_PDEATHSIG, cli/workers.c).
  */
-static int run_all(const struct compare_opts *o, uint64_t seed0,
-		   struct cli_measure *res, int nr)
+static void run_all(const struct compare_opts *o, uint64_t seed0,
+		    struct cli_measure *res, struct run_slot *slots, int nr)
 {
 	static const struct cli_pool_ops ops = { compare_child,
 						 compare_finished, NULL };
-	struct compare_pool cp = { o, seed0, res, nr, 0, EXIT_OK };
-	int rc = EXIT_OK;
+	struct compare_pool cp = { o, seed0, res, slots, nr, 0 };
 
 	if (o->jobs <= 1) {
-		for (int i = 0; i < nr && rc == EXIT_OK; i++) {
-			rc = measure_one(o, i, seed0, &res[i]);
+		for (int i = 0; i < nr && !cli_signal_pending(); i++) {
+			if (measure_one(o, i, seed0, &res[i]) == EXIT_OK)
+				slots[i].state = RUN_DONE;
+			else if (!cli_signal_pending())
+				run_failed(&slots[i], "it failed (the message "
+						      "is above)");
 			progress(o, i + 1, nr);
 		}
-		return rc;
+		return;
 	}
-	if (cli_pool_run((size_t)nr, o->jobs, false, &ops, &cp) != 0)
-		return EXIT_USAGE;
-	return cp.rc;
+	/* a broken pipe or fork is printed; its runs stay pending */
+	if (cli_pool_run((size_t)nr, o->jobs, true, &ops, &cp) < 0) {
+		for (int i = 0; i < nr; i++)
+			if (slots[i].state == RUN_PENDING)
+				run_failed(&slots[i], "not started: a worker "
+						      "could not be started");
+	}
 }
 
-/* Figure f of configuration k over the seeds; a single run has no
- * spread, which compare prints as 0. */
-static struct eevdf_stats stats_of(const struct cli_measure *res, int runs,
+/* Figure f of configuration k over the seeds whose runs finished (n
+ * of them): all NaN when none did; a single run has no spread, which
+ * compare prints as 0. */
+static struct eevdf_stats stats_of(const struct cli_measure *res,
+				   const struct run_slot *slots, int runs,
 				   int k, size_t f)
 {
 	double v[MAX_RUNS] = { 0 };
 	struct eevdf_stats s;
+	size_t n = 0;
 
 	for (int r = 0; r < runs; r++)
-		v[r] = res[2 * r + k].fig[f].value;
-	eevdf_stats_compute(v, (size_t)runs, &s);
-	if (runs < 2)
+		if (slots[2 * r + k].state == RUN_DONE)
+			v[n++] = res[2 * r + k].fig[f].value;
+	if (eevdf_stats_compute(v, n, &s) != 0) {
+		s.mean = s.stddev = s.min = s.max = s.ci95 = (double)NAN;
+		return s;
+	}
+	if (n < 2)
 		s.stddev = 0;
 	return s;
 }
@@ -582,55 +661,113 @@ static const char *describe(const struct config *k, char *buf, size_t len)
 	return buf;
 }
 
-/* %.6g, or "-" for a NaN ratio */
-static void print_num(double v, int width)
+/* What the output reads: the runs, what became of each, their seeds. */
+struct view {
+	const struct compare_opts *o;
+	const struct cli_measure *res;
+	const struct run_slot *slots;
+	uint64_t seed0;
+	int nr;
+	int ref; /* a run that finished: the figures' names and units */
+};
+
+/* %.6g, or "-" for a NaN (a ratio, or a side with no finished run) */
+static void print_num(FILE *f, double v, int width)
 {
 	if (isnan(v))
-		printf(" %*s", width, "-");
+		fprintf(f, " %*s", width, "-");
 	else
-		printf(" %*.*g", width, v >= 1e6 ? 10 : 6, v);
+		fprintf(f, " %*.*g", width, v >= 1e6 ? 10 : 6, v);
 }
 
-static void print_text(const struct compare_opts *o,
-		       const struct cli_measure *res, uint64_t seed0)
+static void print_spread(FILE *f, struct eevdf_stats s)
 {
-	char da[512], db[512], dboth[1024];
-	size_t nf = res[0].nr;
+	if (isnan(s.mean))
+		fprintf(f, " %9s", "-");
+	else
+		fprintf(f, " %8.1f%%",
+			s.mean != 0 ? 100 * s.stddev / fabs(s.mean) : 0);
+}
 
-	printf("%s: %d run%s per configuration, seeds %llu..%llu\n",
-	       o->workload, o->runs, o->runs == 1 ? "" : "s",
-	       (unsigned long long)seed0,
-	       (unsigned long long)(seed0 + (uint64_t)o->runs - 1));
-	if (o->machine)
-		printf("  machine: %s\n", o->machine);
-	if (o->common || o->nr_direct)
-		printf("  both: %s\n", both_text(o, dboth, sizeof(dboth)));
-	printf("  a: %s\n", describe(&o->cfg[0], da, sizeof(da)));
-	printf("  b: %s\n\n", describe(&o->cfg[1], db, sizeof(db)));
-	printf("%-20s %-6s %12s %12s %8s %9s %9s\n", "figure", "unit", "a", "b",
-	       "b/a", "spread a", "spread b");
-	for (size_t f = 0; f < nf; f++) {
-		struct eevdf_stats a = stats_of(res, o->runs, 0, f);
-		struct eevdf_stats b = stats_of(res, o->runs, 1, f);
-		double r = ratio(a.mean, b.mean);
+/* The runs that did not finish, one line each, and a closing count. */
+static void print_missing(FILE *f, const struct view *v)
+{
+	int failed = 0, pending = 0;
 
-		printf("%-20s %-6s", res[0].fig[f].name, res[0].fig[f].unit);
-		print_num(a.mean, 12);
-		print_num(b.mean, 12);
-		if (isnan(r))
-			printf(" %8s", "-");
+	for (int i = 0; i < v->nr; i++) {
+		const struct run_slot *s = &v->slots[i];
+		unsigned long long seed = v->seed0 + (uint64_t)(i / 2);
+
+		if (s->state == RUN_DONE)
+			continue;
+		if (s->state == RUN_FAILED)
+			failed++;
 		else
-			printf(" %8.3f", r);
-		printf(" %8.1f%% %8.1f%%\n",
-		       a.mean != 0 ? 100 * a.stddev / fabs(a.mean) : 0,
-		       b.mean != 0 ? 100 * b.stddev / fabs(b.mean) : 0);
+			pending++;
+		fprintf(f, "run %d (%c, seed %llu): %s\n", i, 'a' + i % 2, seed,
+			s->state == RUN_FAILED ?
+				s->why :
+				"not run: compare was stopped");
 	}
+	if (failed || pending)
+		fprintf(f, "%d of %d runs finished; the figures are theirs\n",
+			v->nr - failed - pending, v->nr);
 }
 
-static cJSON *side_json(const struct cli_measure *res, int runs, int k,
-			size_t f)
+static void print_text(FILE *f, const struct view *v)
 {
-	struct eevdf_stats s = stats_of(res, runs, k, f);
+	const struct compare_opts *o = v->o;
+	char da[512], db[512], dboth[1024];
+	const struct cli_measure *ref = v->ref >= 0 ? &v->res[v->ref] : NULL;
+
+	fprintf(f, "%s: %d run%s per configuration, seeds %llu..%llu\n",
+		o->workload, o->runs, o->runs == 1 ? "" : "s",
+		(unsigned long long)v->seed0,
+		(unsigned long long)(v->seed0 + (uint64_t)o->runs - 1));
+	if (o->machine)
+		fprintf(f, "  machine: %s\n", o->machine);
+	if (o->common || o->nr_direct)
+		fprintf(f, "  both: %s\n", both_text(o, dboth, sizeof(dboth)));
+	fprintf(f, "  a: %s\n", describe(&o->cfg[0], da, sizeof(da)));
+	fprintf(f, "  b: %s\n\n", describe(&o->cfg[1], db, sizeof(db)));
+	if (ref) {
+		fprintf(f, "%-20s %-6s %12s %12s %8s %9s %9s\n", "figure",
+			"unit", "a", "b", "b/a", "spread a", "spread b");
+		for (size_t i = 0; i < ref->nr; i++) {
+			struct eevdf_stats a = stats_of(v->res, v->slots,
+							o->runs, 0, i);
+			struct eevdf_stats b = stats_of(v->res, v->slots,
+							o->runs, 1, i);
+			double r = ratio(a.mean, b.mean);
+
+			fprintf(f, "%-20s %-6s", ref->fig[i].name,
+				ref->fig[i].unit);
+			print_num(f, a.mean, 12);
+			print_num(f, b.mean, 12);
+			if (isnan(r))
+				fprintf(f, " %8s", "-");
+			else
+				fprintf(f, " %8.3f", r);
+			print_spread(f, a);
+			print_spread(f, b);
+			fputc('\n', f);
+		}
+	}
+	print_missing(f, v);
+}
+
+/* A number, or null for a NaN (JSON has none). */
+static void add_num(cJSON *o, const char *key, double v)
+{
+	if (isnan(v))
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, v);
+}
+
+static cJSON *side_json(const struct view *v, int k, size_t f)
+{
+	struct eevdf_stats s = stats_of(v->res, v->slots, v->o->runs, k, f);
 	cJSON *o = cJSON_CreateObject(), *vals = cJSON_CreateArray();
 
 	if (!o || !vals) {
@@ -638,20 +775,52 @@ static cJSON *side_json(const struct cli_measure *res, int runs, int k,
 		cJSON_Delete(vals);
 		return NULL;
 	}
-	cJSON_AddNumberToObject(o, "mean", s.mean);
-	cJSON_AddNumberToObject(o, "stddev", s.stddev);
-	cJSON_AddNumberToObject(o, "min", s.min);
-	cJSON_AddNumberToObject(o, "max", s.max);
-	for (int r = 0; r < runs; r++)
+	add_num(o, "mean", s.mean);
+	add_num(o, "stddev", s.stddev);
+	add_num(o, "min", s.min);
+	add_num(o, "max", s.max);
+	/* by seed, as "seeds": null for a run that did not finish */
+	for (int r = 0; r < v->o->runs; r++) {
+		int i = 2 * r + k;
+
 		cJSON_AddItemToArray(
-			vals, cJSON_CreateNumber(res[2 * r + k].fig[f].value));
+			vals,
+			v->slots[i].state == RUN_DONE ?
+				cJSON_CreateNumber(v->res[i].fig[f].value) :
+				cJSON_CreateNull());
+	}
 	cJSON_AddItemToObject(o, "values", vals);
 	return o;
 }
 
-static int print_json(const struct compare_opts *o,
-		      const struct cli_measure *res, uint64_t seed0)
+/* The runs that did not finish, for scripts. */
+static void add_missing(cJSON *root, const struct view *v)
 {
+	cJSON *arr = cJSON_AddArrayToObject(root, "failed");
+
+	for (int i = 0; arr && i < v->nr; i++) {
+		const struct run_slot *s = &v->slots[i];
+		cJSON *x;
+		char cfg[2] = { (char)('a' + i % 2), '\0' };
+
+		if (s->state == RUN_DONE || !(x = cJSON_CreateObject()))
+			continue;
+		cJSON_AddItemToArray(arr, x);
+		cJSON_AddNumberToObject(x, "run", i);
+		cJSON_AddStringToObject(x, "config", cfg);
+		cJSON_AddNumberToObject(x, "seed",
+					(double)(v->seed0 + (uint64_t)(i / 2)));
+		cJSON_AddStringToObject(x, "reason",
+					s->state == RUN_FAILED ?
+						s->why :
+						"not run: compare was stopped");
+	}
+}
+
+static int print_json(FILE *f, const struct view *v)
+{
+	const struct compare_opts *o = v->o;
+	const struct cli_measure *ref = v->ref >= 0 ? &v->res[v->ref] : NULL;
 	cJSON *root = cJSON_CreateObject(), *figs, *seeds;
 	char da[512], db[512], dboth[1024];
 	char *text;
@@ -660,7 +829,7 @@ static int print_json(const struct compare_opts *o,
 		return EXIT_USAGE;
 	cJSON_AddStringToObject(root, "format", "eevdf-sim-compare/1");
 	cJSON_AddStringToObject(root, "workload", o->workload);
-	cJSON_AddStringToObject(root, "report", res[0].report);
+	cJSON_AddStringToObject(root, "report", ref ? ref->report : "");
 	cJSON_AddStringToObject(root, "machine", o->machine ? o->machine : "");
 	cJSON_AddStringToObject(root, "both",
 				both_text(o, dboth, sizeof(dboth)));
@@ -673,25 +842,28 @@ static int print_json(const struct compare_opts *o,
 	for (int r = 0; seeds && r < o->runs; r++)
 		cJSON_AddItemToArray(
 			seeds,
-			cJSON_CreateNumber((double)(seed0 + (uint64_t)r)));
+			cJSON_CreateNumber((double)(v->seed0 + (uint64_t)r)));
 	figs = cJSON_AddArrayToObject(root, "figures");
-	for (size_t f = 0; figs && f < res[0].nr; f++) {
+	for (size_t i = 0; ref && figs && i < ref->nr; i++) {
 		cJSON *x = cJSON_CreateObject();
-		double a = stats_of(res, o->runs, 0, f).mean;
-		double b = stats_of(res, o->runs, 1, f).mean;
+		double a = stats_of(v->res, v->slots, o->runs, 0, i).mean;
+		double b = stats_of(v->res, v->slots, o->runs, 1, i).mean;
 
 		if (!x)
 			break;
 		cJSON_AddItemToArray(figs, x);
-		cJSON_AddStringToObject(x, "name", res[0].fig[f].name);
-		cJSON_AddStringToObject(x, "unit", res[0].fig[f].unit);
-		cJSON_AddNumberToObject(x, "better", res[0].fig[f].better);
-		cJSON_AddItemToObject(x, "a", side_json(res, o->runs, 0, f));
-		cJSON_AddItemToObject(x, "b", side_json(res, o->runs, 1, f));
-		if (isnan(ratio(a, b)))
-			cJSON_AddNullToObject(x, "ratio");
-		else
-			cJSON_AddNumberToObject(x, "ratio", ratio(a, b));
+		cJSON_AddStringToObject(x, "name", ref->fig[i].name);
+		cJSON_AddStringToObject(x, "unit", ref->fig[i].unit);
+		cJSON_AddNumberToObject(x, "better", ref->fig[i].better);
+		cJSON_AddItemToObject(x, "a", side_json(v, 0, i));
+		cJSON_AddItemToObject(x, "b", side_json(v, 1, i));
+		add_num(x, "ratio", ratio(a, b));
+	}
+	for (int i = 0; i < v->nr; i++) {
+		if (v->slots[i].state != RUN_DONE) {
+			add_missing(root, v);
+			break;
+		}
 	}
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
@@ -699,7 +871,8 @@ static int print_json(const struct compare_opts *o,
 		cli_error("out of memory");
 		return EXIT_USAGE;
 	}
-	puts(text);
+	fputs(text, f);
+	fputc('\n', f);
 	cJSON_free(text);
 	return EXIT_OK;
 }
@@ -733,11 +906,15 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
 	struct cli_measure *res = NULL;
+	struct run_slot *slots = NULL;
+	struct cli_out out;
+	struct view view;
 	char *bufs[3] = { NULL, NULL, NULL };
 	uint64_t seed0;
-	int rc, nr;
+	int rc, nr, missing = 0;
 
 	memset(&o, 0, sizeof(o));
+	memset(&out, 0, sizeof(out));
 	o.runs = 1;
 	o.jobs = 1;
 	rc = parse_options(argc, argv, &o);
@@ -783,7 +960,8 @@ int cmd_compare(int argc, char **argv)
 	seed0 = o.seed;
 	nr = 2 * o.runs;
 	res = calloc((size_t)nr, sizeof(*res));
-	if (!res) {
+	slots = calloc((size_t)nr, sizeof(*slots));
+	if (!res || !slots) {
 		cli_error("out of memory");
 		goto out;
 	}
@@ -810,32 +988,58 @@ int cmd_compare(int argc, char **argv)
 		if (k == 0 && !o.have_seed)
 			seed0 = seed;
 	}
-	rc = run_all(&o, seed0, res, nr);
-	if (rc != EXIT_OK)
+	/* a bad --output fails now, not after the runs */
+	if (!cli_out_open(&out, "--output", o.output))
 		goto out;
-	for (int i = 1; i < nr; i++) {
-		if (res[i].nr != res[0].nr ||
-		    strcmp(res[i].report, res[0].report) != 0) {
+	cli_signals_defer(true);
+	run_all(&o, seed0, res, slots, nr);
+	memset(&view, 0, sizeof(view));
+	view.o = &o;
+	view.res = res;
+	view.slots = slots;
+	view.seed0 = seed0;
+	view.nr = nr;
+	view.ref = -1;
+	for (int i = 0; i < nr; i++) {
+		if (slots[i].state != RUN_DONE) {
+			missing++;
+			continue;
+		}
+		if (view.ref < 0) {
+			view.ref = i;
+		} else if (res[i].nr != res[view.ref].nr ||
+			   strcmp(res[i].report, res[view.ref].report) != 0) {
 			cli_error("compare: configurations a and b report "
 				  "different figures (reports '%s' and "
 				  "'%s'); compare needs the same report",
-				  res[0].report, res[i].report);
+				  res[view.ref].report, res[i].report);
 			rc = EXIT_USAGE;
 			goto out;
 		}
 	}
-	if (o.html && !write_html(&o, res, seed0, argc, argv)) {
+	/* the page draws every run: none for a partial comparison */
+	if (o.html && missing)
+		cli_error("--html %s: not written, %d of %d runs did not "
+			  "finish",
+			  o.html, missing, nr);
+	else if (o.html && !write_html(&o, res, seed0, argc, argv)) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = o.json ? print_json(&o, res, seed0) :
-		      (print_text(&o, res, seed0), EXIT_OK);
-	if (fflush(stdout) != 0) {
-		cli_error("error writing standard output");
+	rc = o.json ? print_json(out.f, &view) :
+		      (print_text(out.f, &view), EXIT_OK);
+	if (!cli_out_commit(&out))
 		rc = EXIT_USAGE;
-	}
+	/* interrupted: what finished is written; exit as the signal says */
+	cli_signal_exit();
+	if (rc == EXIT_OK && missing)
+		rc = EXIT_USAGE;
 out:
+	cli_out_abort(&out);
+	cli_signals_defer(false);
+	cli_signal_exit();
 	free(res);
+	free(slots);
 	for (int k = 0; k < 3; k++)
 		free(bufs[k]);
 	return rc;

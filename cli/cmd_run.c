@@ -60,18 +60,11 @@ struct run_opts {
 	bool have_window;
 	enum eevdf_csv_meta csv_meta; /* --csv-meta */
 	int progress; /* --progress 1, --no-progress 0, -1: on a terminal */
+	struct cli_limits limits; /* --max-events, --max-wall, ... */
 	/* the command line the results record: argv as given, or what
 	 * rerun replays (argv[0] is always PROG) */
 	char **argv;
 	int argc;
-};
-
-/* The destination of the results: stdout, or a temporary file renamed
- * over the real one only once everything was written and synced. */
-struct out_file {
-	const char *path; /* NULL for stdout */
-	char *tmp;	  /* temporary file next to path */
-	FILE *f;
 };
 
 static const struct option long_opts[] = {
@@ -95,11 +88,17 @@ static const struct option long_opts[] = {
 	{ "trace-window", required_argument, NULL, 'W' },
 	{ "trace-state", required_argument, NULL, 'S' },
 	{ "html", required_argument, NULL, 'Z' },
-	{ "trace-format", required_argument, NULL, 'X' },
+	{ "trace-format", required_argument, NULL, 'V' },
 	{ "timehist", no_argument, NULL, 't' },
 	{ "csv-meta", required_argument, NULL, 'C' },
 	{ "progress", no_argument, NULL, 'g' },
 	{ "no-progress", no_argument, NULL, 'G' },
+	{ "max-events", required_argument, NULL, 'X' },
+	{ "max-wall", required_argument, NULL, 'X' },
+	{ "max-memory", required_argument, NULL, 'X' },
+	{ "max-input", required_argument, NULL, 'X' },
+	{ "max-depth", required_argument, NULL, 'X' },
+	{ "max-ops", required_argument, NULL, 'X' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -216,10 +215,31 @@ static void run_usage(FILE *f)
 		"read\n"
 		"                    WORKLOAD.json (auto: rt-app when its "
 		"\"tasks\" is\n"
-		"                    an object and it has no \"format\")\n"
-		"  -h, --help        show this help\n",
+		"                    an object and it has no \"format\")\n",
 		EEVDF_MAX_CPUS, eevdf_profile_default(), DEFAULT_SEED,
 		EEVDF_HZ_MIN, EEVDF_HZ_MAX);
+	/* in two parts: C99 promises string literals of 4095 bytes */
+	fprintf(f,
+		"Limits (0: none; a run that reaches one fails, naming it):\n"
+		"  --max-events N    events of the run (default %llu)\n"
+		"  --max-wall D      wall-clock time of the run (default %llds)\n"
+		"  --max-memory SIZE memory of the simulation, e.g. 512M, 8G "
+		"(default\n"
+		"                    4G, or half the machine's memory when "
+		"less)\n"
+		"  --max-input SIZE  size of the workload and machine files "
+		"(default %lluM)\n"
+		"  --max-depth N     JSON nesting of the files (default %d, at "
+		"most %d)\n"
+		"  --max-ops N       op slots of the tasks, the sum of their "
+		"programs'\n"
+		"                    lengths (default %llu)\n"
+		"  -h, --help        show this help\n",
+		(unsigned long long)CLI_MAX_EVENTS,
+		(long long)(CLI_MAX_WALL / EEVDF_NSEC_PER_SEC),
+		(unsigned long long)(EEVDF_LOAD_MAX_INPUT >> 20),
+		EEVDF_LOAD_MAX_DEPTH, EEVDF_LOAD_MAX_DEPTH_TOP,
+		(unsigned long long)EEVDF_LOAD_MAX_OPS);
 }
 
 /*
@@ -360,12 +380,21 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			 struct eevdf_config *cfg)
 {
 	char err[4096];
-	int c;
+	int c, li = -1;
 
 	opterr = 0;
 	optind = 0; /* full reinitialisation (GNU and musl) */
-	while ((c = getopt_long(argc, argv, ":ho:q", long_opts, NULL)) != -1) {
+	cli_limits_init(&o->limits);
+	while ((c = getopt_long(argc, argv, ":ho:q", long_opts, &li)) != -1) {
 		switch (c) {
+		case 'X': {
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "--%s", long_opts[li].name);
+			if (cli_limits_option(&o->limits, opt, optarg))
+				return EXIT_USAGE;
+			break;
+		}
 		case 'M':
 			o->machine_file = optarg;
 			break;
@@ -491,7 +520,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 				return EXIT_USAGE;
 			}
 			break;
-		case 'X':
+		case 'V':
 			if (strcmp(optarg, "json") == 0) {
 				o->trace_format = CLI_TRACE_JSON;
 			} else if (strcmp(optarg, "proto") == 0) {
@@ -583,101 +612,6 @@ static void print_diag(const struct eevdf_diag *d, const char *file, int rc)
 		cli_error("%s", eevdf_diag_format(d, buf, sizeof(buf)));
 	else
 		cli_error("%s: %s", file, eevdf_strerror(rc));
-}
-
-/*
- * Open the destination.  For a file, create FILE.tmp.<pid> in the same
- * directory (rename is only atomic within a file system) exclusively, so
- * that a stale or foreign file of that name is never clobbered.
- */
-static bool out_open(struct out_file *out, const char *opt, const char *path)
-{
-	size_t len;
-	int fd;
-
-	if (!path || strcmp(path, "-") == 0) {
-		out->f = stdout;
-		return true;
-	}
-	len = strlen(path) + 32;
-	out->tmp = malloc(len);
-	if (!out->tmp) {
-		cli_error("out of memory");
-		return false;
-	}
-	snprintf(out->tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		cli_error("%s %s: cannot create %s: %s", opt, path, out->tmp,
-			  strerror(errno));
-		free(out->tmp);
-		out->tmp = NULL;
-		return false;
-	}
-	out->f = fdopen(fd, "w");
-	if (!out->f) {
-		cli_error("%s %s: %s", opt, path, strerror(errno));
-		close(fd);
-		unlink(out->tmp);
-		free(out->tmp);
-		out->tmp = NULL;
-		return false;
-	}
-	out->path = path;
-	return true;
-}
-
-/* Drop a destination that will not be committed; stdout is left alone. */
-static void out_abort(struct out_file *out)
-{
-	if (!out->tmp)
-		return;
-	if (out->f)
-		fclose(out->f);
-	unlink(out->tmp);
-	free(out->tmp);
-	out->tmp = NULL;
-	out->f = NULL;
-}
-
-/*
- * Make the output durable and visible: flush, fsync, then rename over the
- * destination, so that readers see either the old file or the whole new
- * one.  On any failure the temporary file is removed.
- */
-static bool out_commit(struct out_file *out)
-{
-	const char *what = out->path ? out->path : "standard output";
-	int err = 0;
-
-	if (!out->tmp) {
-		if (fflush(stdout) != 0)
-			err = errno;
-		else if (ferror(stdout))
-			err = EIO;
-		if (err)
-			cli_error("error writing %s: %s", what, strerror(err));
-		return !err;
-	}
-	if (fflush(out->f) != 0)
-		err = errno;
-	else if (ferror(out->f))
-		err = EIO;
-	else if (fsync(fileno(out->f)) != 0)
-		err = errno;
-	if (fclose(out->f) != 0 && !err)
-		err = errno;
-	out->f = NULL;
-	if (!err && rename(out->tmp, out->path) != 0)
-		err = errno;
-	if (err) {
-		cli_error("error writing %s: %s", what, strerror(err));
-		out_abort(out);
-		return false;
-	}
-	free(out->tmp);
-	out->tmp = NULL;
-	return true;
 }
 
 /* The overrides the user asked for, in kernel spelling and list order. */
@@ -1216,8 +1150,8 @@ static int run_progress(eevdf_sim *sim, eevdf_time until, int show)
 
 /* Where a run's output goes: the results, and the trace sinks. */
 struct run_io {
-	struct out_file out;   /* --output or stdout */
-	struct out_file trace; /* --trace */
+	struct cli_out out;   /* --output or stdout */
+	struct cli_out trace; /* --trace */
 	struct cli_trace *sink;
 	struct plot_data *plot; /* --html's latencies */
 };
@@ -1234,8 +1168,8 @@ static void io_event(void *ud, const struct eevdf_trace_event *ev)
 
 static void io_abort(struct run_io *io)
 {
-	out_abort(&io->out);
-	out_abort(&io->trace);
+	cli_out_abort(&io->out);
+	cli_out_abort(&io->trace);
 	cli_trace_free(io->sink);
 	io->sink = NULL;
 	plot_data_free(io->plot);
@@ -1258,9 +1192,16 @@ static bool io_open(struct run_io *io, const struct run_opts *o,
 	};
 	struct plot_data_opts po = { .by_comm = true, .to = -1, .lag_cpu = -1 };
 
-	if (!out_open(&io->out, "--output", o->output))
+	if (o->trace && o->output && strcmp(o->output, "-") != 0 &&
+	    cli_same_file(o->trace, o->output)) {
+		cli_error("--trace %s and --output %s name the same file: "
+			  "give each its own",
+			  o->trace, o->output);
 		return false;
-	if (o->trace && !out_open(&io->trace, "--trace", o->trace))
+	}
+	if (!cli_out_open(&io->out, "--output", o->output))
+		return false;
+	if (o->trace && !cli_out_open(&io->trace, "--trace", o->trace))
 		return false;
 	to.file = o->trace ? io->trace.f : NULL;
 	to.timehist = o->timehist ? io->out.f : NULL;
@@ -1328,6 +1269,7 @@ static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
 	}
 	if (io && !io_open(io, o, cfg))
 		return EXIT_USAGE;
+	cli_limits_run(&o->limits, cfg);
 
 	rc = eevdf_sim_new(cfg, &sim, err, sizeof(err));
 	if (rc < 0) {
@@ -1349,8 +1291,9 @@ static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
 			print_diag(&diag, o->workload, rc);
 		else
 			cli_error("%s: %s", o->workload, eevdf_sim_errmsg(sim));
+		rc = cli_exit_code(rc, eevdf_sim_errmsg(sim));
 		eevdf_sim_free(sim);
-		return EXIT_USAGE;
+		return rc;
 	}
 	*out = sim;
 	return EXIT_OK;
@@ -1382,8 +1325,9 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		cli_error("%s: simulation failed at %" PRId64 " ns: %s (%s)",
 			  o->workload, eevdf_sim_now(sim),
 			  eevdf_sim_errmsg(sim), eevdf_err_name(rc));
+		rc = cli_exit_code(rc, eevdf_sim_errmsg(sim));
 		eevdf_sim_free(sim);
-		return EXIT_USAGE;
+		return rc;
 	}
 	if (io && io->sink && !cli_trace_finish(io->sink)) {
 		cli_error("error writing the trace");
@@ -1452,12 +1396,11 @@ static bool write_html(const struct run_opts *o, const struct eevdf_config *cfg,
 static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		    const eevdf_workload *wl)
 {
-	struct run_io io = {
-		{ NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL, NULL
-	};
+	struct run_io io;
 	eevdf_sim *sim = NULL;
 	int rc, ret;
 
+	memset(&io, 0, sizeof(io));
 	ret = build_and_run(o, cfg, wl, &io, &sim);
 	if (ret != EXIT_OK)
 		goto out;
@@ -1475,12 +1418,13 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 	}
 	if (rc < 0) {
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
+		ret = cli_exit_code(rc, NULL);
 		goto out;
 	}
 	if (o->html && !write_html(o, cfg, sim, wl, io.plot))
 		goto out;
 	/* the trace first: the results appear only with a complete trace */
-	if ((!o->trace || out_commit(&io.trace)) && out_commit(&io.out))
+	if ((!o->trace || cli_out_commit(&io.trace)) && cli_out_commit(&io.out))
 		ret = EXIT_OK;
 out:
 	io_abort(&io);
@@ -1507,9 +1451,11 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	};
 	struct eevdf_diag diag;
 	const eevdf_machine *own;
-	char err[256];
+	char err[256], buf[1024];
 	int rc;
 
+	cli_limits_load(&o->limits, &lopts);
+	cli_limits_memory(&o->limits);
 	if (o->machine_file) {
 		if (!cli_load_machine("--machine", o->machine_file,
 				      &o->machine))
@@ -1526,8 +1472,18 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	if (strcmp(o->workload, "-") == 0) {
 		/* run -: the workload on standard input (relative machine
 		 * paths then start from the current directory) */
-		char *text = cli_read_stdin((size_t)64 << 20);
+		size_t max = o->limits.max_input ? o->limits.max_input :
+						   EEVDF_LOAD_MAX_INPUT;
+		char *text = cli_read_stdin(max);
 
+		if (!text && errno == EFBIG) {
+			cli_error(
+				"-: standard input is larger than the limit "
+				"of %zu bytes: --max-input SIZE raises it (0: "
+				"no limit)",
+				max);
+			return EXIT_USAGE;
+		}
 		if (!text) {
 			cli_error("-: cannot read the workload from standard "
 				  "input: %s",
@@ -1543,7 +1499,8 @@ static int load(struct run_opts *o, eevdf_workload **wl, bool warn)
 	}
 	if (rc < 0) {
 		print_diag(&diag, o->workload, rc);
-		return EXIT_USAGE;
+		return cli_exit_code(rc, eevdf_diag_format(&diag, buf,
+							   sizeof(buf)));
 	}
 	if (warn)
 		cli_warn_notes(*wl);
@@ -1578,19 +1535,6 @@ static void measure_add(struct cli_measure *m, const char *name,
 	snprintf(f->unit, sizeof(f->unit), "%s", unit);
 	f->better = better;
 	f->value = value;
-}
-
-bool cli_write_atomic(const char *path, const char *text)
-{
-	struct out_file out = { NULL, NULL, NULL };
-	bool ok;
-
-	if (!out_open(&out, "cannot write", path))
-		return false;
-	ok = fputs(text, out.f) >= 0 && fputc('\n', out.f) != EOF &&
-	     out_commit(&out);
-	out_abort(&out);
-	return ok;
 }
 
 /*

@@ -17,6 +17,9 @@
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'I' },
 	{ "machine", required_argument, NULL, 'M' },
+	{ "max-input", required_argument, NULL, 'X' },
+	{ "max-depth", required_argument, NULL, 'X' },
+	{ "max-ops", required_argument, NULL, 'X' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -46,10 +49,15 @@ static void validate_usage(FILE *f)
 		"(their ${ncpus}\n"
 		"                  and ${nllc}); default: each workload's "
 		"own, else 1 CPU\n"
+		"  --max-input SIZE, --max-depth N, --max-ops N\n"
+		"                  the load limits, as 'run' has them\n"
 		"  -h, --help      show this help\n");
 }
 
 #define MAX_ERRORS 50
+
+/* --max-input, --max-depth, --max-ops */
+static struct cli_limits limits;
 
 /*
  * Whether file is a machine file: a JSON object whose "format" is the
@@ -84,6 +92,7 @@ static void print_errors(const char *file, int rc,
 		cli_error("%s: %zu errors", file, nr);
 	} else if (diag->msg[0]) {
 		cli_error("%s", eevdf_diag_format(diag, buf, sizeof(buf)));
+		cli_limits_explain(rc, buf);
 	} else {
 		cli_error("%s: %s", file, eevdf_strerror(rc));
 	}
@@ -103,6 +112,7 @@ static bool validate_machine(const char *file)
 	int rc;
 
 	memset(&diag, 0, sizeof(diag));
+	cli_limits_load(&limits, &lopts);
 	rc = eevdf_machine_load_file_opts(file, &lopts, &m, &diag);
 	if (rc < 0) {
 		print_errors(file, rc, &diag, errors, nr);
@@ -189,6 +199,7 @@ static bool validate_one(const char *file, enum eevdf_input input,
 	if (input != EEVDF_INPUT_RTAPP && is_machine_file(file))
 		return validate_machine(file);
 	memset(&diag, 0, sizeof(diag));
+	cli_limits_load(&limits, &lopts);
 	rc = eevdf_workload_load_file_opts(file, &lopts, &wl, &diag);
 	if (rc < 0) {
 		print_errors(file, rc, &diag, errors, nr);
@@ -208,12 +219,22 @@ int cmd_validate(int argc, char **argv)
 	const char *machine = NULL;
 	eevdf_machine *m = NULL;
 	bool all_ok = true;
-	int c;
+	int c, li = -1;
 
 	opterr = 0;
 	optind = 0; /* full reinitialisation (GNU and musl) */
-	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+	cli_limits_init(&limits);
+	cli_limits_memory(&limits);
+	while ((c = getopt_long(argc, argv, ":h", long_opts, &li)) != -1) {
 		switch (c) {
+		case 'X': {
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "--%s", long_opts[li].name);
+			if (cli_limits_option(&limits, opt, optarg))
+				return EXIT_USAGE;
+			break;
+		}
 		case 'h':
 			validate_usage(stdout);
 			return EXIT_OK;

@@ -5,7 +5,9 @@
  * loaded workload, and whole JSON files read for a look at them (check's
  * baseline, validate's format sniffing).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,81 @@ bool cli_machines_dir(const char *workloads, char *buf, size_t len)
 	return false;
 }
 
+/* Levenshtein distance of a and b, for "did you mean"; both short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], i, j;
+
+	if (la >= ARRAY_LEN(row) || lb >= ARRAY_LEN(row))
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * An unknown --machine NAME: every shipped machine, sorted, and the
+ * nearest by edit distance when it is near enough to be a typo.
+ */
+static void unknown_machine(const char *opt, const char *arg, const char *dir)
+{
+	char *names[128], list[1024] = "", near[64] = "";
+	size_t nr = 0, n = 0, best = SIZE_MAX;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && nr < ARRAY_LEN(names) && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && len < 64 &&
+		    strcmp(de->d_name + len - 5, ".json") == 0 &&
+		    (names[nr] = strndup(de->d_name, len - 5)))
+			nr++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nr, sizeof(*names), by_str);
+	for (size_t i = 0; i < nr; i++) {
+		size_t dist = edit_distance(arg, names[i]);
+
+		if (n < sizeof(list))
+			n += (size_t)snprintf(list + n, sizeof(list) - n,
+					      "%s%s", i ? ", " : "", names[i]);
+		if (dist < best) {
+			best = dist;
+			snprintf(near, sizeof(near), "%s", names[i]);
+		}
+		free(names[i]);
+	}
+	if (best > 2 && best > strlen(arg) / 3)
+		near[0] = '\0';
+	cli_error("%s: '%s' is neither a file nor a shipped machine%s%s%s "
+		  "(shipped: %s)",
+		  opt, arg, near[0] ? "; did you mean '" : "", near,
+		  near[0] ? "'?" : "", nr ? list : "none found");
+}
+
 bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], buf[1024];
@@ -93,8 +170,12 @@ bool cli_load_machine(const char *opt, const char *arg, eevdf_machine **out)
 		snprintf(path, sizeof(path), "%s/%s%s", dir, arg,
 			 n > 5 && strcmp(arg + n - 5, ".json") == 0 ? "" :
 								      ".json");
-		if (access(path, F_OK) == 0)
+		if (access(path, F_OK) == 0) {
 			file = path;
+		} else {
+			unknown_machine(opt, arg, dir);
+			return false;
+		}
 	}
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_machine_load_file(file, out, &diag);
@@ -141,7 +222,7 @@ static int read_stream(FILE *f, size_t max, char **out, size_t *outlen)
 		if (len + 1 >= cap) {
 			cap = cap ? 2 * cap : 65536;
 			/* one byte over max is enough to know it is too big */
-			if (cap > max + 2)
+			if (max < SIZE_MAX - 1 && cap > max + 2)
 				cap = max + 2;
 			if (!(nb = realloc(buf, cap))) {
 				free(buf);
@@ -168,15 +249,37 @@ static int read_stream(FILE *f, size_t max, char **out, size_t *outlen)
 	return 0;
 }
 
-/* The whole of path, NUL-terminated, into *out and *outlen; 0 or errno. */
+/*
+ * The whole of the regular file path, NUL-terminated, into *out and
+ * *outlen; 0 or an errno (EISDIR for a directory, EINVAL for another
+ * file that is not regular).  A FIFO opens without waiting for a writer
+ * (O_NONBLOCK) and is refused, as the library refuses it: reading it
+ * could block for ever.
+ */
 static int read_all(const char *path, size_t max, char **out, size_t *outlen)
 {
-	FILE *f = fopen(path, "rb");
-	int err;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+	FILE *f;
 
 	*out = NULL;
-	if (!f)
+	if (fd < 0)
 		return errno;
+	if (fstat(fd, &st) != 0) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    !(f = fdopen(fd, "rb"))) {
+		err = errno;
+		close(fd);
+		return err;
+	}
 	err = read_stream(f, max, out, outlen);
 	fclose(f);
 	return err;

@@ -54,6 +54,18 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cli_exit_code(int rc, const char *msg)
+{
+	if (rc != EEVDF_EINTERNAL) {
+		cli_limits_explain(rc, msg);
+		return EXIT_USAGE;
+	}
+	cli_error("this is a bug in libeevdf %s: please report it with the "
+		  "workload and the command line",
+		  eevdf_version_string());
+	return EXIT_INTERNAL;
+}
+
 bool cli_check_profile(const char **kernel)
 {
 	size_t n = eevdf_profile_count();
@@ -115,7 +127,7 @@ static void usage(FILE *f)
 		"\n"
 		"Run '" PROG " COMMAND --help' for the options of a command.\n"
 		"Exit status: 0 success, 1 regression, 2 usage or input "
-		"error.\n",
+		"error, 3 a bug\nin libeevdf (an internal invariant broke).\n",
 		"help", "show this help, or 'help COMMAND' for a command's");
 }
 
@@ -164,6 +176,9 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 	const char *arg;
 
+	/* before anything allocates: what it counts must be its own */
+	cli_memory_install();
+	cli_signals_install();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

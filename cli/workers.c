@@ -6,6 +6,12 @@
  * exit status back as it ends, whichever ends first.  The callers place
  * results by item index, so what they print does not depend on the number
  * of workers or on the order in which they finish.
+ *
+ * The workers are registered with cli/signals.c, so that SIGINT, SIGTERM
+ * or SIGHUP to the parent stops them, and each dies with its parent
+ * (PR_SET_PDEATHSIG) whatever kills it: none runs on reparented to init.
+ * After such a signal (a deferring command) no item starts, and those
+ * running end as the signal ended them.
  */
 #include <errno.h>
 #include <poll.h>
@@ -53,6 +59,7 @@ static bool drain(struct worker *w)
 static bool start(struct worker *w, size_t item, const struct cli_pool_ops *ops,
 		  void *ud)
 {
+	pid_t parent = getpid();
 	int fds[2];
 	pid_t pid;
 
@@ -71,11 +78,13 @@ static bool start(struct worker *w, size_t item, const struct cli_pool_ops *ops,
 	if (pid == 0) {
 		int r;
 
+		cli_worker_started(parent);
 		close(fds[0]);
 		r = ops->child(item, fds[1], ud);
 		fflush(NULL);
 		_exit(r);
 	}
+	cli_worker_register(pid);
 	close(fds[1]);
 	memset(w, 0, sizeof(*w));
 	w->pid = pid;
@@ -93,6 +102,7 @@ static int finish(struct worker *w, const struct cli_pool_ops *ops, void *ud)
 	close(w->fd);
 	while ((r = waitpid(w->pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	cli_worker_unregister(w->pid);
 	if (r < 0)
 		status = EXIT_USAGE << 8; /* as an exit with EXIT_USAGE */
 	if (w->data)
@@ -130,10 +140,10 @@ int cli_pool_run(size_t nr, int jobs, bool keep_going,
 	while (next < nr || active) {
 		int n;
 
-		/* after a failure without keep_going, or a broken fork, no
-		 * more starts: the running ones are waited for */
-		while (!broken && next < nr && active < (size_t)jobs &&
-		       (keep_going || nfail == 0)) {
+		/* after a failure without keep_going, a broken fork or a
+		 * signal, no more starts: the running ones are waited for */
+		while (!broken && !cli_signal_pending() && next < nr &&
+		       active < (size_t)jobs && (keep_going || nfail == 0)) {
 			if (!start(&w[active], next, ops, ud)) {
 				broken = true;
 				break;

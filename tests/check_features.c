@@ -164,20 +164,37 @@ START_TEST(features_parse_accumulates_over_earlier_overrides)
 }
 END_TEST
 
-START_TEST(features_parse_lets_a_later_item_override_an_earlier_one)
+/*
+ * NAME and NO_NAME in one list are a contradiction, refused (issue 22:
+ * DELAY_DEQUEUE,NO_DELAY_DEQUEUE was taken as the last one); a later
+ * list still overrides an earlier one.
+ */
+START_TEST(features_parse_refuses_contradictions_later_lists_override)
 {
 	uint64_t on = 0, off = 0;
+	char err[128];
 
 	ck_assert_int_eq(eevdf_features_parse("NO_HRTICK,HRTICK", &on, &off,
-					      NULL, 0),
+					      err, sizeof(err)),
+			 EEVDF_EINVAL);
+	ck_assert_str_eq(err, "HRTICK and NO_HRTICK are both in the list: "
+			      "give one");
+	ck_assert_uint_eq(on, 0);
+	ck_assert_uint_eq(off, 0);
+	ck_assert_int_eq(eevdf_features_parse("NO_HRTICK", &on, &off, NULL, 0),
 			 0);
+	ck_assert_int_eq(eevdf_features_parse("HRTICK", &on, &off, NULL, 0), 0);
 	ck_assert_uint_eq(on, bit("HRTICK"));
 	ck_assert_uint_eq(off, 0);
-	ck_assert_int_eq(eevdf_features_parse("PLACE_LAG,NO_PLACE_LAG", &on,
-					      &off, NULL, 0),
+	ck_assert_int_eq(eevdf_features_parse("PLACE_LAG", &on, &off, NULL, 0),
 			 0);
+	ck_assert_int_eq(
+		eevdf_features_parse("NO_PLACE_LAG", &on, &off, NULL, 0), 0);
 	ck_assert_uint_eq(on, bit("HRTICK"));
 	ck_assert_uint_eq(off, bit("PLACE_LAG"));
+	/* the same item twice is no contradiction */
+	ck_assert_int_eq(
+		eevdf_features_parse("HRTICK,HRTICK", &on, &off, NULL, 0), 0);
 }
 END_TEST
 
@@ -404,7 +421,7 @@ static const char *const override_lists[] = {
 	"",
 	"NO_DELAY_DEQUEUE,RUN_TO_PARITY",
 	"NEXT_BUDDY,HRTICK,NO_PLACE_LAG,NO_RUN_TO_PARITY",
-	"NO_HRTICK,HRTICK,NO_PICK_BUDDY",
+	"HRTICK,NO_PICK_BUDDY",
 };
 
 START_TEST(features_sim_mask_is_profile_defaults_with_overrides_applied)
@@ -600,7 +617,7 @@ Suite *features_suite(void)
 		       features_parse_accumulates_over_earlier_overrides);
 	tcase_add_test(
 		parse,
-		features_parse_lets_a_later_item_override_an_earlier_one);
+		features_parse_refuses_contradictions_later_lists_override);
 	tcase_add_test(parse,
 		       features_parse_ignores_empty_items_and_empty_lists);
 	tcase_add_loop_test(

@@ -29,6 +29,7 @@ Suite *cfs_suite(void);
 Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
+Suite *harden_suite(void);
 Suite *classes_suite(void);
 Suite *state_suite(void);
 Suite *plot_suite(void);

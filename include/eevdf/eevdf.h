@@ -19,6 +19,7 @@
 #include "eevdf/types.h"
 #include "eevdf/version.h"
 #include "eevdf/error.h"
+#include "eevdf/alloc.h"
 #include "eevdf/features.h"
 #include "eevdf/sim.h"
 #include "eevdf/group.h"

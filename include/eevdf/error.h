@@ -22,7 +22,11 @@
 	XX(8, ENOTSUP, "not supported by this version")                       \
 	XX(9, EINTERNAL, "internal invariant broken (a libeevdf bug)")       \
 	XX(10, EDEADLOCK, "every remaining task is blocked for ever")         \
-	XX(11, EBUSY, "resource busy (e.g. deadline admission control)")
+	XX(11, EBUSY,                                                         \
+	   "resource busy (deadline admission control, or a run or change "   \
+	   "of the simulation from its own callback)")                        \
+	XX(12, ELIMIT, "a limit of the run was reached")                      \
+	XX(13, ECANCELED, "the run was stopped by its progress callback")
 
 enum eevdf_err {
 	EEVDF_OK = 0,

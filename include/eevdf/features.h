@@ -45,10 +45,11 @@ EEVDF_API int eevdf_profile_features(const char *kernel, uint64_t *mask);
 /*
  * Parse a comma-separated list of NAME / NO_NAME items and accumulate it as
  * overrides: NAME sets the bit in *on (and clears it in *off), NO_NAME the
- * reverse.  Empty items are ignored.  On an unknown name returns EEVDF_EINVAL
- * and writes a message naming the item and every valid name into err (when
- * err is not NULL, truncated to errlen bytes, always NUL-terminated); *on and
- * *off are then left unchanged.
+ * reverse.  Empty items are ignored.  On an unknown name, or a NAME and its
+ * NO_NAME in one list, returns EEVDF_EINVAL and writes a message naming the
+ * item (and every valid name) into err (when err is not NULL, truncated to
+ * errlen bytes, always NUL-terminated); *on and *off are then left
+ * unchanged.  Separate lists still override each other, later ones winning.
  */
 EEVDF_API int eevdf_features_parse(const char *list, uint64_t *on,
 				   uint64_t *off, char *err, size_t errlen);

@@ -51,8 +51,9 @@ EEVDF_API void eevdf_group_spec_init(struct eevdf_group_spec *spec,
 /*
  * Make the group (with any missing parent) and write its files now, as
  * the kernel checks the writes: EEVDF_EINVAL for a bad path or value, a
- * weight of an idle group (the kernel's EINVAL), the root's files.  0 on
- * success; the reason is in eevdf_sim_errmsg().
+ * weight of an idle group (the kernel's EINVAL), the root's files;
+ * EEVDF_EBUSY from a callback of the running simulation (as the other
+ * calls below).  0 on success; the reason is in eevdf_sim_errmsg().
  */
 EEVDF_API int eevdf_sim_set_group(eevdf_sim *sim,
 				  const struct eevdf_group_spec *spec);

@@ -109,6 +109,7 @@ EEVDF_API int eevdf_machine_set_hz(eevdf_machine *m, int hz);
  */
 EEVDF_API int eevdf_machine_digest(const eevdf_machine *m, char hex[65]);
 
+/* The getters accept NULL: "" for the strings, 0 for the counts. */
 EEVDF_API const char *eevdf_machine_name(const eevdf_machine *m);
 EEVDF_API const char *eevdf_machine_description(const eevdf_machine *m);
 /*

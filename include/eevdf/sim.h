@@ -8,7 +8,8 @@
  * queue in integer nanoseconds: the same configuration, tasks and seed give
  * the same results on every build and every run.  Several simulations may
  * exist in one process; one simulation must not be used from two threads at
- * once.  The library keeps no global mutable state, never prints and never
+ * once.  The library keeps no global mutable state (but the allocator a
+ * program may give it, eevdf/alloc.h), never prints and never
  * exits.
  */
 #ifndef EEVDF_SIM_H
@@ -25,6 +26,8 @@
 /* Range of eevdf_config.hz. */
 #define EEVDF_HZ_MIN 100
 #define EEVDF_HZ_MAX 10000
+/* Ops at one instant before a livelock is called (eevdf_config). */
+#define EEVDF_MAX_INSTANT_OPS 10000000ull
 /* Longest task name, including the terminating NUL. */
 #define EEVDF_NAME_MAX 64
 
@@ -94,7 +97,26 @@ struct eevdf_trace_event {
 	const char *group;
 };
 
+/*
+ * Callbacks run inside eevdf_sim_run() and eevdf_sim_step(), between or
+ * during events: they may read the simulation through the getters, but
+ * the calls that change or advance it (eevdf_sim_run(), eevdf_sim_step(),
+ * eevdf_sim_add_task(), eevdf_sim_set_nice(), eevdf_sim_set_affinity(),
+ * eevdf_sim_set_group(), eevdf_sim_set_cgroup(),
+ * eevdf_sim_set_autogroup_nice(), eevdf_workload_add_tasks()) return
+ * EEVDF_EBUSY there, and
+ * eevdf_sim_free() must not be called.
+ */
 typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);
+
+/*
+ * Called every eevdf_config.progress_every events; a non-zero return
+ * stops the run: the run function returns EEVDF_ECANCELED, and the
+ * simulation is then as after any failed run.  Where the run stops is
+ * the caller's decision (a wall-clock limit, a user's interrupt); as
+ * long as it returns 0, the run is the same as without the callback.
+ */
+typedef int (*eevdf_progress_fn)(void *ud, const eevdf_sim *sim);
 
 struct eevdf_config {
 	const char *name;    /* label printed in results (copied); may be NULL */
@@ -157,6 +179,21 @@ struct eevdf_config {
 	 * as the profile has it (off): sweeps that want the flat row.
 	 */
 	bool allow_absent_features;
+	/*
+	 * Limits (0: none).  After max_events events, running another one
+	 * fails with EEVDF_ELIMIT: a run that needs exactly max_events
+	 * events is not affected.
+	 */
+	uint64_t max_events;
+	/*
+	 * Ops the tasks may execute at one instant of simulated time (a
+	 * loop that never lets the clock move) before the run fails with
+	 * EEVDF_ELIVELOCK; 0 is EEVDF_MAX_INSTANT_OPS.
+	 */
+	uint64_t max_instant_ops;
+	eevdf_progress_fn progress; /* optional, see eevdf_progress_fn */
+	void *progress_ud;
+	uint64_t progress_every; /* events between calls; 0 = 65536 */
 };
 
 /* A knob written as 0 (0 in eevdf_config keeps the default). */
@@ -266,7 +303,9 @@ EEVDF_API void eevdf_sim_free(eevdf_sim *sim);
 /*
  * Add a task; it is created at spec->start (or now, if that has passed).
  * Returns the new task's pid (>= 1, in order of addition) or a negative
- * error: EEVDF_EINVAL for a bad spec (see eevdf_sim_errmsg()), EEVDF_ENOMEM.
+ * error: EEVDF_EINVAL for a bad spec or a NULL argument (see
+ * eevdf_sim_errmsg()), EEVDF_ENOMEM, EEVDF_EMISUSE after a failed run,
+ * EEVDF_EBUSY from a callback.
  */
 EEVDF_API int eevdf_sim_add_task(eevdf_sim *sim,
 				 const struct eevdf_task_spec *spec);
@@ -292,14 +331,23 @@ EEVDF_API int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus,
  * Run events up to and including time `until`, then leave the clock at
  * `until` (or at the last event if every task has exited).  Returns 0, or a
  * negative error (the simulation is then unusable except for reading
- * results and eevdf_sim_errmsg()).
+ * results and eevdf_sim_errmsg()): among them EEVDF_ERANGE when a task's
+ * program would take the clock past EEVDF_TIME_MAX, EEVDF_ELIMIT at
+ * max_events, EEVDF_ECANCELED when the progress callback stopped it,
+ * EEVDF_EINTERNAL for a bug of the library.  EEVDF_EINVAL for an until
+ * before now and EEVDF_EBUSY from a callback leave it usable.
  */
 EEVDF_API int eevdf_sim_run(eevdf_sim *sim, eevdf_time until);
 
 /* Run exactly one event.  Returns 1 if one ran, 0 if none is left (the
  * fair servers' timers, which wake no task, do not count once they are
- * all that is left), or a negative error. */
+ * all that is left), or a negative error, as eevdf_sim_run(). */
 EEVDF_API int eevdf_sim_step(eevdf_sim *sim);
+
+/*
+ * The getters below accept NULL: they then return 0, false or "" (the
+ * errmsg, "no simulation"); those that fill a struct return EEVDF_EINVAL.
+ */
 
 /* Current simulated time. */
 EEVDF_API eevdf_time eevdf_sim_now(const eevdf_sim *sim);

@@ -79,13 +79,33 @@ struct eevdf_load_opts {
 	 * tasks exit it is only the run's cap.
 	 */
 	eevdf_time duration;
+	/*
+	 * Load limits, 0 for the default: max_input bytes of input
+	 * (EEVDF_LOAD_MAX_INPUT), max_depth levels of JSON nesting
+	 * (EEVDF_LOAD_MAX_DEPTH, at most EEVDF_LOAD_MAX_DEPTH_TOP, the JSON
+	 * parser's own), and max_ops op slots after expansion: the length
+	 * of each task's program summed over the tasks (EEVDF_LOAD_MAX_OPS),
+	 * what the tasks of a run hold in memory.  Going past one fails the
+	 * load with EEVDF_ELIMIT and a message naming the field.  They
+	 * apply to machine files too.
+	 */
+	size_t max_input;
+	int max_depth;
+	uint64_t max_ops;
 };
+
+#define EEVDF_LOAD_MAX_INPUT ((size_t)64 << 20)
+#define EEVDF_LOAD_MAX_DEPTH 256
+#define EEVDF_LOAD_MAX_DEPTH_TOP 1000
+#define EEVDF_LOAD_MAX_OPS ((uint64_t)1 << 20)
 
 /*
  * Parse a workload from memory (len bytes, need not be NUL-terminated).
  * filename only labels diagnostics; opts may be NULL (no overrides, one
- * CPU, one LLC).  Returns 0 and *out, or EEVDF_EPARSE (diag filled),
- * EEVDF_EINVAL (bad opts, diag filled), EEVDF_ENOMEM.
+ * CPU, one LLC, the default limits).  The text must be UTF-8 without NUL
+ * (a "\u0000" escape included).  Returns 0 and *out, or EEVDF_EPARSE
+ * (diag filled), EEVDF_EINVAL (bad opts, diag filled), EEVDF_ELIMIT (a
+ * load limit, diag filled), EEVDF_ENOMEM.
  */
 EEVDF_API int eevdf_workload_parse_opts(const char *buf, size_t len,
 					const char *filename,
@@ -98,7 +118,11 @@ EEVDF_API int eevdf_workload_parse(const char *buf, size_t len,
 				   const char *filename, eevdf_workload **out,
 				   struct eevdf_diag *diag);
 
-/* Read and parse a file.  A file that cannot be read gives EEVDF_EIO. */
+/*
+ * Read and parse a file.  A file that cannot be read gives EEVDF_EIO, and
+ * so does one that is not a regular file (a FIFO, a device, a
+ * directory): reading it could block for ever or never end.
+ */
 EEVDF_API int eevdf_workload_load_file_opts(const char *path,
 					    const struct eevdf_load_opts *opts,
 					    eevdf_workload **out,
@@ -110,6 +134,13 @@ EEVDF_API int eevdf_workload_load_file(const char *path, eevdf_workload **out,
 
 /* NULL is a no-op. */
 EEVDF_API void eevdf_workload_free(eevdf_workload *wl);
+
+/*
+ * The getters of a workload accept NULL: eevdf_workload_name() and
+ * eevdf_workload_description() then return "", the other pointers NULL,
+ * counts and durations 0, eevdf_workload_seed() false and
+ * eevdf_workload_completed() -1.
+ */
 
 /* The workload's "name" and "description" (never NULL; may be ""). */
 EEVDF_API const char *eevdf_workload_name(const eevdf_workload *wl);

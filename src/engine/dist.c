@@ -46,6 +46,14 @@ static void dist_zero(struct eevdf_dist *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->kind = EEVDF_DIST_CONST;
+	d->lo = INT64_MIN;
+	d->hi = INT64_MAX;
+}
+
+void eevdf__dist_set_range(struct eevdf_dist *d, s64 lo, s64 hi)
+{
+	d->lo = lo;
+	d->hi = hi;
 }
 
 /*
@@ -348,7 +356,7 @@ static s64 clamp_s64(const struct eevdf_dist *d, s64 v)
 	return v;
 }
 
-s64 eevdf__dist_sample(const struct eevdf_dist *d, struct eevdf_rng *r)
+static s64 draw(const struct eevdf_dist *d, struct eevdf_rng *r)
 {
 	u64 span;
 	double x;
@@ -382,8 +390,14 @@ s64 eevdf__dist_sample(const struct eevdf_dist *d, struct eevdf_rng *r)
 	case EEVDF_DIST_EMPIRICAL:
 		return d->values[eevdf__rng_below(r, d->n)];
 	}
-	EEVDF_ASSERT(!"unknown distribution kind");
-	return 0;
+	return 0; /* the kinds above are all there are */
+}
+
+s64 eevdf__dist_sample(const struct eevdf_dist *d, struct eevdf_rng *r)
+{
+	s64 v = draw(d, r);
+
+	return v < d->lo ? d->lo : v > d->hi ? d->hi : v;
 }
 
 double eevdf__dist_mean(const struct eevdf_dist *d)
@@ -416,8 +430,7 @@ double eevdf__dist_mean(const struct eevdf_dist *d)
 			acc += (double)d->values[i];
 		return acc / (double)d->n;
 	}
-	EEVDF_ASSERT(!"unknown distribution kind");
-	return 0.0;
+	return 0.0; /* the kinds above are all there are */
 }
 
 const char *eevdf__dist_kind_name(enum eevdf_dist_kind kind)

@@ -64,6 +64,13 @@ struct eevdf_dist {
 	size_t n;
 	s64 *values;
 	double *cum;
+	/*
+	 * Every draw of every kind is clamped to [lo, hi]: the range of the
+	 * operand it feeds (0..10^15 ns for a duration), so that no draw
+	 * leaves what the format documents.  The whole int64 range unless
+	 * eevdf__dist_set_range() narrows it.
+	 */
+	s64 lo, hi;
 };
 
 /*
@@ -76,6 +83,9 @@ struct eevdf_dist {
  * EEVDF_ENOMEM: the arrays could not be copied.
  */
 int eevdf__dist_init_const(struct eevdf_dist *d, s64 value);
+
+/* Clamp every later draw of d to [lo, hi] (lo <= hi). */
+void eevdf__dist_set_range(struct eevdf_dist *d, s64 lo, s64 hi);
 
 /* min < max; draws are integers in [min, max). */
 int eevdf__dist_init_uniform(struct eevdf_dist *d, s64 min, s64 max, char *err,

@@ -86,6 +86,7 @@ enum ek {
 	EK_DIV0,
 	EK_OVERFLOW,
 	EK_SHIFT,
+	EK_BADOP, /* an operator the compiler never emits: a bug */
 };
 
 #define seterr eevdf__set_err
@@ -139,8 +140,7 @@ static enum ek apply_unary(uint8_t op, s64 a, s64 *r)
 		*r = div_floor(a, EEVDF_NSEC_PER_USEC);
 		return EK_OK;
 	}
-	EEVDF_ASSERT(0);
-	return EK_OK;
+	return EK_BADOP;
 }
 
 static enum ek apply_binary(uint8_t op, s64 a, s64 b, s64 *r)
@@ -216,8 +216,7 @@ static enum ek apply_binary(uint8_t op, s64 a, s64 b, s64 *r)
 		*r = a > b ? a : b;
 		return EK_OK;
 	}
-	EEVDF_ASSERT(0);
-	return EK_OK;
+	return EK_BADOP;
 }
 
 /* The error code and message of a failed operation. */
@@ -241,6 +240,12 @@ static int op_error(enum ek k, const struct expr_insn *in, s64 b, char *err,
 		       " is outside 0..63 in %s",
 		       in->col, b, name);
 		return EEVDF_ERANGE;
+	case EK_BADOP:
+		seterr(err, errlen,
+		       "column %" PRIu32
+		       ": internal invariant failed: unknown operator %u",
+		       in->col, (unsigned int)in->op);
+		return EEVDF_EINTERNAL;
 	case EK_OVERFLOW:
 	case EK_OK:
 		break;
@@ -322,7 +327,13 @@ static int run(const struct expr *e, const struct expr_ctx *ctx, s64 *out,
 		if (k != EK_OK)
 			return op_error(k, in, b, err, errlen);
 	}
-	EEVDF_ASSERT(sp == 1);
+	if (sp != 1) {
+		seterr(err, errlen,
+		       "internal invariant failed: %u values left on the "
+		       "stack",
+		       (unsigned int)sp);
+		return EEVDF_EINTERNAL;
+	}
 	*out = st[0];
 	return 0;
 
@@ -988,7 +999,12 @@ static int check_depth(struct parser *p)
 			return EEVDF_EPARSE;
 		}
 	}
-	EEVDF_ASSERT(d == 1);
+	if (d != 1) {
+		seterr(p->err, p->errlen,
+		       "internal invariant failed: the code leaves %u values",
+		       d);
+		return EEVDF_EINTERNAL;
+	}
 	p->e->depth = max;
 	return 0;
 }

@@ -188,8 +188,15 @@ int eevdf_sim_set_group(eevdf_sim *sim, const struct eevdf_group_spec *spec)
 	struct task_group *tg;
 	int ret;
 
-	if (!sim || !spec || !spec->path)
+	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return eevdf__sim_mutable(sim, "eevdf_sim_set_group()");
+	if (!spec || !spec->path)
+		return eevdf__sim_reject(sim, EEVDF_EINVAL,
+					 "eevdf_sim_set_group(): no group %s "
+					 "(NULL)",
+					 spec ? "path" : "spec");
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (strcmp(spec->path, "/") == 0)
@@ -247,8 +254,14 @@ int eevdf_sim_set_cgroup(eevdf_sim *sim, int pid, const char *path)
 	struct task_group *tg;
 	struct task *p;
 
-	if (!sim || !path)
+	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return eevdf__sim_mutable(sim, "eevdf_sim_set_cgroup()");
+	if (!path)
+		return eevdf__sim_reject(sim, EEVDF_EINVAL,
+					 "eevdf_sim_set_cgroup(): no cgroup "
+					 "path (NULL)");
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
@@ -272,6 +285,9 @@ int eevdf_sim_set_autogroup_nice(eevdf_sim *sim, unsigned int session, int nice)
 {
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return eevdf__sim_mutable(sim,
+					  "eevdf_sim_set_autogroup_nice()");
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (session == EEVDF_SESSION_NONE)

@@ -124,6 +124,19 @@ static void fail_metric(struct eevdf_sim *sim, struct metric *m, int err)
 					      "out of memory");
 }
 
+/* A counter's sum would leave 64 bits: the run fails rather than wrap. */
+static bool sum_add(struct eevdf_sim *sim, const struct metric *m,
+		    const struct task *p, s64 *sum, s64 add)
+{
+	if (!__builtin_add_overflow(*sum, add, sum))
+		return true;
+	eevdf__sim_fail(sim, EEVDF_ERANGE,
+			"task %s: metric %s: adding %lld would take its sum "
+			"past the 64-bit range",
+			p ? p->name : "?", m->name, (long long)add);
+	return false;
+}
+
 int eevdf__sim_add_rate(struct eevdf_sim *sim, const char *name, u32 of,
 			eevdf_time every, enum eevdf_hist_kind quant,
 			bool reset_at_warmup)
@@ -152,14 +165,18 @@ void eevdf__metric_rate_tick(struct eevdf_sim *sim, struct metric *m)
 {
 	struct metric *of;
 	s64 now, delta;
+	s128 d;
 	int err;
 
 	of = sim->metrics[m->of];
+
 	now = of->all.value;
-	delta = now - m->last;
+	d = (s128)now - m->last;
 	m->last = now;
-	/* per second, as schbench computes Δloops * 1e6 / Δus */
-	delta = (s64)((s128)delta * EEVDF_NSEC_PER_SEC / m->every);
+	/* per second, as schbench computes Δloops * 1e6 / Δus; a counter
+	 * moved by more than int64 holds saturates */
+	d = d * EEVDF_NSEC_PER_SEC / m->every;
+	delta = d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (s64)d;
 	m->sample = delta < 0 ? 0 : delta;
 	m->sampled = true;
 	if ((err = hist_of(m, &m->all)) ||
@@ -177,7 +194,6 @@ void eevdf__metric_record(struct eevdf_sim *sim, u32 idx, struct task *p,
 	struct metric_cell *c = cell_of(m, key);
 	int err;
 
-	(void)p;
 	if (!c) {
 		fail_metric(sim, m, EEVDF_ENOMEM);
 		return;
@@ -202,8 +218,8 @@ void eevdf__metric_record(struct eevdf_sim *sim, u32 idx, struct task *p,
 		c->set = true;
 		return;
 	case MET_COUNTER:
-		c->value += value;
-		c->set = true;
+		if (sum_add(sim, m, p, &c->value, value))
+			c->set = true;
 		return;
 	}
 }
@@ -218,7 +234,8 @@ void eevdf__metric_count(struct eevdf_sim *sim, u32 idx, struct task *p,
 		fail_metric(sim, m, EEVDF_ENOMEM);
 		return;
 	}
-	c->value += add;
+	if (!sum_add(sim, m, p, &c->value, add))
+		return;
 	c->set = true;
 	if (m->per_task && p) {
 		if (m->nr_per_task < sim->sched.nr_tasks) {
@@ -235,7 +252,7 @@ void eevdf__metric_count(struct eevdf_sim *sim, u32 idx, struct task *p,
 			m->per_task_sum = n;
 			m->nr_per_task = sim->sched.nr_tasks;
 		}
-		m->per_task_sum[p->pid - 1] += add;
+		sum_add(sim, m, p, &m->per_task_sum[p->pid - 1], add);
 	}
 }
 
@@ -297,7 +314,8 @@ const struct metric_snaps *eevdf__metric_snaps(const struct eevdf_sim *sim)
 	return sim->snaps;
 }
 
-static void snap_metric(struct metric *m, struct metric_snap_cell *c)
+static int snap_metric(struct eevdf_sim *sim, struct metric *m,
+		       struct metric_snap_cell *c)
 {
 	int r = 0;
 
@@ -306,7 +324,12 @@ static void snap_metric(struct metric *m, struct metric_snap_cell *c)
 	if (m->type == MET_HIST || m->type == MET_RATE)
 		r = eevdf__hist_summarize(m->all.hist, NULL, 0, &c->hist);
 	/* schbench's plist, which the summary is made for, is valid */
-	EEVDF_ASSERT(r == 0);
+	if (r)
+		return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				       "internal invariant failed: metric %s "
+				       "cannot be summarized (%s)",
+				       m->name, eevdf_err_name(r));
+	return 0;
 }
 
 static int snap_take(struct eevdf_sim *sim, struct metric_snaps *s)
@@ -335,20 +358,32 @@ static int snap_take(struct eevdf_sim *sim, struct metric_snaps *s)
 	snap->at = sim->sched.now;
 	snap->nr_cells = sim->nr_metrics;
 	for (size_t i = 0; i < sim->nr_metrics; i++)
-		snap_metric(sim->metrics[i], &snap->cells[i]);
+		if (snap_metric(sim, sim->metrics[i], &snap->cells[i]))
+			goto fail;
 	snap->nr_tasks = nt;
 	for (size_t i = 0; i < nt; i++) {
 		struct eevdf_task_stats st;
-		int r = eevdf_sim_task_stats(sim, i, &st);
 
 		/* every index below nr_tasks has its stats */
-		EEVDF_ASSERT(r == 0);
+		if (eevdf_sim_task_stats(sim, i, &st)) {
+			eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+					"internal invariant failed: no stats "
+					"for task %zu",
+					i + 1);
+			goto fail;
+		}
 		snap->tasks[i].wait_ns = (u64)st.wait_ns;
 		snap->tasks[i].delay_count = st.delay_count;
 	}
 	s->nr_task_entries += nt;
 	s->nr++;
 	return 0;
+fail:
+	free(snap->cells);
+	free(snap->tasks);
+	snap->cells = NULL;
+	snap->tasks = NULL;
+	return sim->sched.error;
 }
 
 void eevdf__metrics_snap_tick(struct eevdf_sim *sim)

@@ -25,10 +25,12 @@
  *    since 2025), unix socket when usage drops to a quarter
  *    (unix_writable), tcp on any space.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "dist.h"
 #include "expr.h"
+#include "lib/simtime.h"
 #include "sched/fair.h"
 #include "sched/group.h"
 #include "metrics.h"
@@ -81,11 +83,57 @@ enum {
 
 /* Values --------------------------------------------------------------- */
 
+/*
+ * The run fails in p's current op: the message names the task and where
+ * the op was written (its JSON path, and a macro's call site), or its
+ * index in a program built from the public op array.
+ */
+static int task_failf(struct eevdf_sim *sim, struct task *p, int code,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int task_failf(struct eevdf_sim *sim, struct task *p, int code,
+		      const char *fmt, ...)
+{
+	const char *where = p->pc < p->prog->nr_ops ?
+				    p->prog->ops[p->pc].where :
+				    NULL;
+	const char *nl = where ? strchr(where, '\n') : NULL;
+	char what[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!where)
+		return eevdf__sim_fail(sim, code, "task %s: op %u: %s", p->name,
+				       p->pc, what);
+	if (!nl)
+		return eevdf__sim_fail(sim, code, "task %s: %s: %s", p->name,
+				       where, what);
+	return eevdf__sim_fail(sim, code,
+			       "task %s: %.*s (in the macro called at %s): %s",
+			       p->name, (int)(nl - where), where, nl + 1, what);
+}
+
 static int task_fail(struct eevdf_sim *sim, struct task *p, int code,
 		     const char *what)
 {
-	return eevdf__sim_fail(sim, code, "task %s: op %u: %s", p->name, p->pc,
-			       what);
+	return task_failf(sim, p, code, "%s", what);
+}
+
+/*
+ * A value of p's op (what, v ns) would put an event past the last
+ * simulated time: the run ends here rather than wrap the clock.
+ */
+static int time_overflow(struct eevdf_sim *sim, struct task *p,
+			 const char *what, s64 v)
+{
+	return task_failf(sim, p, EEVDF_ERANGE,
+			  "%s of %lld ns at %lld ns would pass the last "
+			  "simulated time (EEVDF_TIME_MAX, %lld ns)",
+			  what, (long long)v, (long long)sim->sched.now,
+			  (long long)EEVDF_TIME_MAX);
 }
 
 static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
@@ -261,25 +309,50 @@ static u32 cpu_speed(const struct eevdf_sim *sim, int cpu)
 	return 100;
 }
 
-static eevdf_time work_to_wall(u64 ns, u32 speed)
+/*
+ * The wall time of ns of work at speed per cent, rounded up; in 128 bits
+ * only when the product could pass 64 (a burst that large then fails the
+ * time check of its caller, as it must).
+ */
+static u64 work_to_wall(u64 ns, u32 speed)
 {
-	return speed == 100 ? (eevdf_time)ns :
-			      (eevdf_time)((ns * 100 + speed - 1) / speed);
+	if (speed == 100)
+		return ns;
+	if (ns > (UINT64_MAX - 99) / 100)
+		return (u64)(((u128)ns * 100 + speed - 1) / speed);
+	return (ns * 100 + speed - 1) / speed;
 }
 
+static const char *const burst_what[] = {
+	[B_NONE] = "burst", [B_WORK] = "CPU work", [B_OVERHEAD] = "overhead",
+	[B_SPIN] = "spin",  [B_SPINLOCK] = "spin",
+};
+
+/*
+ * Start a burst of ns: work and overhead at the CPU's speed, a spin in
+ * wall time.  A burst that would end past EEVDF_TIME_MAX fails the run.
+ */
 static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
-		       eevdf_time until)
+		       u64 ns)
 {
-	EEVDF_ASSERT(!eevdf__event_queued(&p->ev));
-	p->burst = b;
-	p->run_since = sim->sched.now;
+	eevdf_time until;
+	u64 wall = ns;
+
+	if (eevdf__event_queued(&p->ev))
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a burst started "
+				 "with the task's event queued");
 	p->burst_speed = 100;
 	if (b == B_WORK || b == B_OVERHEAD) {
 		p->burst_speed = cpu_speed(sim, p->cpu);
-		until = sim->sched.now +
-			work_to_wall((u64)(until - sim->sched.now),
-				     p->burst_speed);
+		wall = work_to_wall(ns, p->burst_speed);
 	}
+	if (wall > (u64)EEVDF_TIME_MAX ||
+	    !eevdf__time_add_checked(sim->sched.now, (s64)wall, &until))
+		return time_overflow(sim, p, burst_what[b],
+				     ns > (u64)INT64_MAX ? INT64_MAX : (s64)ns);
+	p->burst = b;
+	p->run_since = sim->sched.now;
 	p->ev.type = TEV_BURST;
 	p->ev.class = EVC_TASK;
 	return eevdf__queue_event(&sim->sched, &p->ev, until);
@@ -288,7 +361,7 @@ static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 static int work(struct eevdf_sim *sim, struct task *p, u64 ns)
 {
 	p->op_work_left = ns;
-	return start_burst(sim, p, B_WORK, sim->sched.now + (eevdf_time)ns);
+	return start_burst(sim, p, B_WORK, ns);
 }
 
 /* Stop the burst in progress, keeping what is left of its work. */
@@ -323,10 +396,8 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 	    p->burst_speed == cpu_speed(sim, p->cpu))
 		return 0;
 	stop_burst(sim, p);
-	return start_burst(
-		sim, p, b,
-		sim->sched.now + (eevdf_time)(b == B_WORK ? p->op_work_left :
-							    p->overhead_left));
+	return start_burst(sim, p, b,
+			   b == B_WORK ? p->op_work_left : p->overhead_left);
 }
 
 /* The scheduler charged the switch (core.c's switch_in()). */
@@ -376,13 +447,23 @@ void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
 
 /* Blocking and waking -------------------------------------------------- */
 
-/* Queue p on q (NULL for a plain sleep) and put it to sleep. */
+/*
+ * Queue p on q (NULL for a plain sleep) and put it to sleep, for at most
+ * timeout ns when that is positive (a timeout that would end past
+ * EEVDF_TIME_MAX fails the run before anything changes).
+ */
 static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		 enum wait_kind kind, struct sim_object *obj, struct waitq *q,
 		 s64 timeout)
 {
+	eevdf_time until = 0;
 	int ret = 0;
 
+	if (timeout > 0 &&
+	    !eevdf__time_add_checked(sim->sched.now, timeout, &until))
+		return time_overflow(
+			sim, p, kind == WAIT_SLEEP ? "a sleep" : "a timeout",
+			timeout);
 	p->wait_kind = kind;
 	p->wait_obj = obj;
 	p->wake_result = WR_NONE;
@@ -395,8 +476,7 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (timeout > 0) {
 		p->ev.type = TEV_TIMER;
 		p->ev.class = EVC_WAKEUP;
-		ret = eevdf__queue_event(&sim->sched, &p->ev,
-					 sim->sched.now + timeout);
+		ret = eevdf__queue_event(&sim->sched, &p->ev, until);
 	}
 	eevdf__schedule(&sim->sched, rq);
 	return ret ? ret : R_STAY;
@@ -530,15 +610,27 @@ first:
 			if (op->a.kind != PV_NONE)
 				p->loop_left[j]--;
 			if (op->slot != NO_SLOT) {
-				s64 step;
+				s64 step, var = op->flags & SLOT_GLOBAL ?
+							sim->globals[op->slot] :
+							p->locals[op->slot];
 
+				u32 pc = p->pc;
+
+				/* errors name the loop, not the op after it */
+				p->pc = (u32)j;
 				if ((err = eval(sim, p, &op->field[1], &step)))
 					return err;
-				store(sim, p, op->slot, op->flags,
-				      (op->flags & SLOT_GLOBAL ?
-					       sim->globals[op->slot] :
-					       p->locals[op->slot]) +
-					      step);
+				p->pc = pc;
+				if (__builtin_add_overflow(var, step, &var)) {
+					p->pc = (u32)j;
+					return task_failf(
+						sim, p, EEVDF_ERANGE,
+						"the loop variable overflows: "
+						"its step of %lld would take "
+						"it past the 64-bit range",
+						(long long)step);
+				}
+				store(sim, p, op->slot, op->flags, var);
 			}
 			if (loop_continues(sim, p, op, (u32)j, &err)) {
 				p->pc = (u32)j + 1;
@@ -583,7 +675,10 @@ static int skip_loop(struct eevdf_sim *sim, struct task *p, u32 self)
 
 	while (j != NO_LOOP && j != self)
 		j = prog->outer_closer[j];
-	EEVDF_ASSERT(j == self);
+	if (j != self)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a loop missing "
+				 "from the closers of its end");
 	p->op_phase = PH_START;
 	p->pc = pos;
 	return close_from(sim, p, prog->outer_closer[self]);
@@ -651,7 +746,7 @@ static int enter_choose(struct eevdf_sim *sim, struct task *p,
 	const struct choose_entry *tab = prog->choose_tab +
 					 prog->choose_first[p->pc];
 	u32 i = p->pc, b, end = i + 1 + op->len, lo = 0,
-	    hi = prog->choose_nr[i];
+	    hi = prog->choose_nr[i], hi0 = hi;
 	s64 total, r;
 
 	/* weights are constants (checked when the program is built) */
@@ -669,8 +764,15 @@ static int enter_choose(struct eevdf_sim *sim, struct task *p,
 		else
 			lo = mid + 1;
 	}
+	if (lo >= hi0)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a choice past the "
+				 "last branch");
 	b = tab[lo].branch;
-	EEVDF_ASSERT(b < end);
+	if (b >= end)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a branch outside "
+				 "its choose");
 	p->op_phase = PH_START;
 	if (ops[b].len) {
 		p->pc = b + 1;
@@ -831,6 +933,13 @@ static int op_send(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	for (u32 k = 0; k < op->nr_fields; k++)
 		if ((err = eval(sim, p, &op->field[k], &fields[k])))
 			return err;
+	/* the channel's byte counts stay exact: no sum may pass 2^63 */
+	if ((u64)bytes + ch->overhead > (u64)INT64_MAX - ch->used ||
+	    (u64)bytes > (u64)INT64_MAX - ch->bytes_total)
+		return task_failf(sim, p, EEVDF_ERANGE,
+				  "a message of %lld bytes would take the "
+				  "channel's byte count past 2^63",
+				  (long long)bytes);
 	/* A message larger than the whole buffer goes into an empty one. */
 	if (ch->capacity && ch->used &&
 	    ch->used + (u64)bytes + ch->overhead > ch->capacity) {
@@ -1042,6 +1151,16 @@ static void sem_post(struct eevdf_sim *sim, struct task *p,
 		sem->count++;
 }
 
+/* n posts that find no waiter and no charge to pay: the count rises by
+ * n, up to max (or, unbounded, up to what an s64 holds). */
+static void sem_count_up(struct obj_sem *sem, s64 n)
+{
+	s64 top = sem->max < 0 ? INT64_MAX : sem->max;
+
+	if (sem->count < top)
+		sem->count = n > top - sem->count ? top : sem->count + n;
+}
+
 static int op_post(struct eevdf_sim *sim, struct task *p, const struct pop *op,
 		   struct sim_object *o)
 {
@@ -1052,8 +1171,27 @@ static int op_post(struct eevdf_sim *sim, struct task *p, const struct pop *op,
 		return task_fail(sim, p, EEVDF_EINVAL, "post needs a sem");
 	if (op->a.kind != PV_NONE && (err = eval_nonneg(sim, p, &op->a, &n)))
 		return err;
-	while (n-- > 0)
+	/*
+	 * One post at a time while each wakes someone or finds the count at
+	 * 0 (and pays the futex wake); once the count is up, the rest only
+	 * raise it, up to max, at once however large n is.  (A sem of max 0,
+	 * which the loader never makes, would keep the count at 0: its
+	 * posts only pay.)
+	 */
+	while (n > 0 && (o->u.sem.waiters.nr || o->u.sem.count == 0)) {
+		if (!o->u.sem.waiters.nr && o->u.sem.max == 0) {
+			if (op->cost.kind == PV_NONE)
+				p->overhead_left = eevdf__ns_add_sat(
+					p->overhead_left,
+					eevdf__ns_mul_sat(
+						(u64)n,
+						sim->sched.costs.futex_wake));
+			return R_NEXT;
+		}
 		sem_post(sim, p, o, op->cost.kind == PV_NONE);
+		n--;
+	}
+	sem_count_up(&o->u.sem, n);
 	return R_NEXT;
 }
 
@@ -1171,7 +1309,10 @@ static int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	}
 	if (p->op_phase == PH_RELOCK) {
 		/* only a block that released a mutex re-takes it */
-		EEVDF_ASSERT(m);
+		if (!m)
+			return task_fail(sim, p, EEVDF_EINTERNAL,
+					 "internal invariant failed: re-taking "
+					 "a mutex the block did not release");
 		/* handed the mutex while queued, or take it now */
 		if (m->u.mutex.owner == p)
 			return R_NEXT;
@@ -1396,7 +1537,10 @@ static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		reaped = op->a.c == JOIN_CHILDREN ? 1 :
 						    sim->join_sets[op->a.c].nr;
 		if (op->cost.kind == PV_NONE)
-			p->overhead_left += sim->sched.costs.wait_reap * reaped;
+			p->overhead_left = eevdf__ns_add_sat(
+				p->overhead_left,
+				eevdf__ns_mul_sat(sim->sched.costs.wait_reap,
+						  reaped));
 		store(sim, p, op->slot, op->flags, STATUS_OK);
 		return R_NEXT;
 	}
@@ -1450,6 +1594,12 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 		return task_fail(sim, p, EEVDF_EINVAL,
 				 "spawn: a SCHED_DEADLINE task cannot fork: "
 				 "sched_fork() refuses it (EAGAIN)");
+	if ((u64)n > EEVDF_MAX_TASKS - sim->sched.nr_tasks)
+		return task_failf(sim, p, EEVDF_ERANGE,
+				  "spawning %lld tasks would pass the limit of "
+				  "%d tasks in a simulation (%zu so far)",
+				  (long long)n, EEVDF_MAX_TASKS,
+				  sim->sched.nr_tasks);
 	while (n-- > 0) {
 		struct eevdf_task_spec spec = t->spec;
 		char name[EEVDF_NAME_MAX];
@@ -1465,9 +1615,18 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 		t->prog->refs++;
 		pid = eevdf__sim_add_task_prog(sim, &spec, t->prog,
 					       t->is_thread, NULL);
-		if (pid < 0)
-			return eevdf__sim_fail(sim, pid, "spawn: %s",
-					       sim->sched.errmsg);
+		if (pid < 0) {
+			/* the reason is in errmsg, which the failure
+			 * rewrites: take a copy first */
+			char why[sizeof(sim->sched.errmsg)];
+
+			snprintf(why, sizeof(why), "%s", sim->sched.errmsg);
+			return task_failf(
+				sim, p, pid,
+				"cannot create task %s: %s (%zu tasks "
+				"so far)",
+				name, why, sim->sched.nr_tasks);
+		}
 		c = sim->sched.tasks[pid - 1];
 		c->parent_pid = p->pid;
 		c->session = child_session(sim, p, t);
@@ -1627,15 +1786,18 @@ static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 					 "timer_wait needs a timer");
 		next = &o->timer_next;
 	}
-	if (!*next)
-		*next = sim->sched.now + period;
+	/* expiries are times of the clock: each one period on, checked */
+	if (!*next && !eevdf__time_add_checked(sim->sched.now, period, next))
+		return time_overflow(sim, p, "a timer period", period);
 	t = *next;
-	if (t <= sim->sched.now) {
-		*next = (op->flags & TIMER_ABSOLUTE) ? t + period :
-						       sim->sched.now + period;
+	if (!eevdf__time_add_checked((op->flags & TIMER_ABSOLUTE) ||
+						     t > sim->sched.now ?
+					     t :
+					     sim->sched.now,
+				     period, next))
+		return time_overflow(sim, p, "a timer period", period);
+	if (t <= sim->sched.now)
 		return R_NEXT;
-	}
-	*next = t + period;
 	return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, t - sim->sched.now);
 }
 
@@ -1689,7 +1851,11 @@ static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		if (p->sig_pending & (1u << sig))
 			break;
 	/* op_signal() sets bits 1..SIG_NR-1 only, and we run when one is */
-	EEVDF_ASSERT(sig < SIG_NR);
+	if (sig == SIG_NR) {
+		task_fail(sim, p, EEVDF_EINTERNAL,
+			  "internal invariant failed: a pending signal 0");
+		return true;
+	}
 	p->sig_pending &= ~(1u << sig);
 	if (p->prog->handler[sig]) {
 		p->overhead_left += sim->sched.costs.signal_deliver;
@@ -1749,7 +1915,8 @@ static u64 default_cost(struct eevdf_sim *sim, const struct pop *op,
 	case P_RECV:
 		if (op->b.kind == PV_CONST)
 			calls = op->b.c;
-		return (u64)calls * chan_read_cost(c, &o->u.chan);
+		return eevdf__ns_mul_sat((u64)calls,
+					 chan_read_cost(c, &o->u.chan));
 	default:
 		return eevdf__op_default_cost(c, op->code);
 	}
@@ -1827,12 +1994,15 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (!p->op_begun) {
 			if ((err = eval_nonneg(sim, p, &op->a, &v)))
 				return err;
-			p->spin_until = sim->sched.now + v;
+			if (!eevdf__time_add_checked(sim->sched.now, v,
+						     &p->spin_until))
+				return time_overflow(sim, p, "spin", v);
 			p->op_begun = true;
 		}
 		if (sim->sched.now >= p->spin_until)
 			return R_NEXT;
-		return stay(start_burst(sim, p, B_SPIN, p->spin_until));
+		return stay(start_burst(sim, p, B_SPIN,
+					(u64)(p->spin_until - sim->sched.now)));
 	case P_SLEEP:
 	case P_SLEEP_UNTIL:
 		if (p->op_phase == PH_WAIT) {
@@ -1847,14 +2017,19 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (op->b.kind != PV_NONE &&
 		    (err = eval_nonneg(sim, p, &op->b, &w)))
 			return err;
-		if (op->code == P_SLEEP_UNTIL)
-			v -= sim->sched.now;
+		/* a time that far in the past is no sleep, slack or not */
+		if (op->code == P_SLEEP_UNTIL &&
+		    __builtin_sub_overflow(v, sim->sched.now, &v))
+			v = INT64_MIN;
 		if (v < 0 && op->code == P_SLEEP)
 			return task_fail(sim, p, EEVDF_ERANGE,
 					 "sleep came out negative");
-		if (v + w <= 0)
+		if (__builtin_add_overflow(v, w, &v))
+			return time_overflow(sim, p, "a sleep plus its slack",
+					     INT64_MAX);
+		if (v <= 0)
 			return R_NEXT;
-		return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, v + w);
+		return block(sim, rq, p, WAIT_SLEEP, NULL, NULL, v);
 	case P_YIELD:
 		if ((err = advance(sim, p)))
 			return err;
@@ -1904,7 +2079,8 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (op->cost.kind != PV_NONE) {
 			if ((err = eval_nonneg(sim, p, &op->cost, &v)))
 				return err;
-			p->overhead_left += (u64)v;
+			p->overhead_left = eevdf__ns_add_sat(p->overhead_left,
+							     (u64)v);
 		}
 		p->op_phase = PH_ACT;
 		return exec_op(sim, rq, p, op);
@@ -1958,9 +2134,6 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return task_fail(sim, p, EEVDF_ENOTSUP, "op not supported yet");
 }
 
-/* Ops one task may execute at one instant before we call it a livelock. */
-#define LIVELOCK_OPS 10000000ull
-
 /*
  * Run the current task's program until it waits for simulated time: a
  * burst of CPU work, a sleep or block, or the loss of its CPU.
@@ -1975,20 +2148,21 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			sim->guard_time = sim->sched.now;
 			sim->guard_ops = 0;
 		}
-		if (++sim->guard_ops > LIVELOCK_OPS)
-			return eevdf__sim_fail(sim, EEVDF_ELIVELOCK,
-					       "task %s ran %llu ops at %lld "
-					       "ns without simulated time "
-					       "advancing",
-					       p->name, LIVELOCK_OPS,
-					       (long long)sim->sched.now);
+		/* ops at one instant before we call it a livelock */
+		if (++sim->guard_ops > sim->guard_max)
+			return eevdf__sim_fail(
+				sim, EEVDF_ELIVELOCK,
+				"task %s ran %llu ops at %lld "
+				"ns without simulated time "
+				"advancing",
+				p->name, (unsigned long long)sim->guard_max,
+				(long long)sim->sched.now);
 		if (rq->curr != p || p->state != TASK_RUNNING)
 			return 0;
 		/* costs owed from switches and wakeups come first */
 		if (p->overhead_left)
-			return start_burst(
-				sim, p, B_OVERHEAD,
-				sim->sched.now + (eevdf_time)p->overhead_left);
+			return start_burst(sim, p, B_OVERHEAD,
+					   p->overhead_left);
 		if (p->sig_pending && !p->in_handler &&
 		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
 			return 0;
@@ -2068,6 +2242,7 @@ void eevdf__program_unref(struct program *prog)
 		objref_free(&op->obj);
 		objref_free(&op->obj2);
 		free(op->text);
+		free(op->where);
 	}
 	free(prog->ops);
 	free(prog->closer);

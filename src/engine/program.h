@@ -138,6 +138,13 @@ struct pop {
 	u32 nr_fields;
 	struct pval cost; /* PV_NONE: the cost table's default */
 	char *text;	  /* MARK text; SETATTR: a cgroup, or NULL */
+	/*
+	 * Where the op was written, for run-time errors: its JSON path
+	 * ("tasks[0].program[2].sleep"), then for an op of a macro body a
+	 * newline and the call site; NULL for programs built from the
+	 * public op array (messages then give the op's index).
+	 */
+	char *where;
 };
 
 struct program {

@@ -17,18 +17,27 @@
 
 #define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
 
+/*
+ * The first failure of a run is the one reported: a later one is a
+ * consequence.  The message is formatted apart from errmsg, so that it
+ * may quote errmsg itself.
+ */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 {
+	char msg[sizeof(sim->sched.errmsg)];
 	va_list ap;
 
+	if (sim->sched.error)
+		return sim->sched.error;
 	va_start(ap, fmt);
-	code = eevdf__sched_vfail(&sim->sched, code, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return code;
+	return eevdf__sched_fail(&sim->sched, code, "%s", msg);
 }
 
 /* Errors of a call that leave the simulation usable. */
 #define sim_reject eevdf__sim_reject
+#define sim_mutable eevdf__sim_mutable
 
 int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 {
@@ -44,6 +53,8 @@ int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 
 void eevdf_config_init(struct eevdf_config *cfg)
 {
+	if (!cfg)
+		return;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->seed = 1;
 	cfg->nr_cpus = 1;
@@ -353,6 +364,16 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	snprintf(sim->name, sizeof(sim->name), "%s",
 		 cfg->name ? cfg->name : "");
 	sim->check_invariants = cfg->check_invariants;
+	sim->max_events = cfg->max_events;
+	sim->guard_max = cfg->max_instant_ops ? cfg->max_instant_ops :
+						EEVDF_MAX_INSTANT_OPS;
+	sim->progress = cfg->progress;
+	sim->progress_ud = cfg->progress_ud;
+	sim->progress_every = cfg->progress_every ? cfg->progress_every : 65536;
+	sim->next_progress = cfg->progress ? sim->progress_every : UINT64_MAX;
+	sim->next_check = sim->next_progress;
+	if (sim->max_events && sim->max_events < sim->next_check)
+		sim->next_check = sim->max_events;
 	sim->class_knobs_set = cfg->rt_runtime || cfg->rt_period ||
 			       cfg->rr_timeslice || cfg->fair_server_runtime ||
 			       cfg->fair_server_period;
@@ -367,9 +388,12 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	for (int i = 0; i < sim->sched.nr_cpus; i++)
 		eevdf__core_init_rq(&sim->sched, &sim->sched.rqs[i], i);
-	if (eevdf__tg_init(&sim->sched)) {
+	/* a run queue's first timers may fail to queue (out of memory):
+	 * recorded in sched.error, which a new simulation must not carry */
+	if (eevdf__tg_init(&sim->sched) || sim->sched.error) {
+		ret = sim->sched.error ? sim->sched.error : EEVDF_ENOMEM;
 		eevdf_sim_free(sim);
-		return EEVDF_ENOMEM;
+		return ret;
 	}
 	*out = sim;
 	return 0;
@@ -938,7 +962,13 @@ void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p)
 	}
 	/* whole: only a task that has left the ring is ever compacted */
 	old = sim->sched.tasks[sim->kept[sim->kept_head] - 1];
-	EEVDF_ASSERT(old);
+	if (!old) {
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %d left the "
+				"ring of the last exits already compacted",
+				sim->kept[sim->kept_head]);
+		return;
+	}
 	sim->kept[sim->kept_head] = p->pid;
 	sim->kept_head = (sim->kept_head + 1) % EXITS_KEPT_WHOLE;
 	old->reapable = true;
@@ -947,7 +977,13 @@ void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p)
 
 void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p)
 {
-	EEVDF_ASSERT(p->pins > 0);
+	if (!p->pins) {
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %s unpinned "
+				"more often than pinned",
+				p->name);
+		return;
+	}
 	if (!--p->pins && p->reapable)
 		reap_later(sim, p);
 }
@@ -958,7 +994,13 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	struct task_rec *r = rec_slot(sim, p->pid);
 	const struct obj_sem *self = &p->self->u.sem;
 
-	EEVDF_ASSERT(p->state == TASK_DEAD);
+	if (p->state != TASK_DEAD) {
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %s compacted "
+				"alive",
+				p->name);
+		return;
+	}
 	if (!r)
 		return; /* out of memory: it stays whole, which is only bigger */
 	r->name = p->name;
@@ -1049,18 +1091,40 @@ static int shared_program(struct eevdf_sim *sim, const struct eevdf_op *ops,
 	return 0;
 }
 
+/*
+ * The checks every call that changes a simulation makes first: not from
+ * its own callbacks (EEVDF_EBUSY), not after a failed run (EEVDF_EMISUSE,
+ * the failure's message kept in errmsg).  0 when the call may go on.
+ */
+int eevdf__sim_mutable(struct eevdf_sim *sim, const char *call)
+{
+	if (sim->running)
+		return sim_reject(sim, EEVDF_EBUSY,
+				  "%s called from a callback of the running "
+				  "simulation",
+				  call);
+	if (sim->sched.error) {
+		char was[sizeof(sim->sched.errmsg)];
+
+		snprintf(was, sizeof(was), "%s", sim->sched.errmsg);
+		return sim_reject(sim, EEVDF_EMISUSE,
+				  "%s after the simulation failed: %s", call,
+				  was);
+	}
+	return 0;
+}
+
 int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 {
 	struct program *prog;
 	int ret;
 
-	if (!sim || !spec)
+	if (!sim)
 		return EEVDF_EINVAL;
-	if (sim->sched.error)
-		return sim_reject(sim, EEVDF_EMISUSE,
-				  "the simulation failed "
-				  "earlier: %s",
-				  eevdf_strerror(sim->sched.error));
+	if ((ret = sim_mutable(sim, "eevdf_sim_add_task()")))
+		return ret;
+	if (!spec)
+		return sim_reject(sim, EEVDF_EINVAL, "no task spec (NULL)");
 	if (sim->sched.nr_tasks >= EEVDF_MAX_TASKS)
 		return sim_reject(sim, EEVDF_EINVAL, "more than %d tasks",
 				  EEVDF_MAX_TASKS);
@@ -1077,6 +1141,8 @@ int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)
 {
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_set_nice()");
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
 		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d",
 				  pid);
@@ -1103,6 +1169,8 @@ int eevdf_sim_set_affinity(eevdf_sim *sim, int pid, const int *cpus, size_t nr)
 
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_set_affinity()");
 	if (pid < 1 || (size_t)pid > sim->sched.nr_tasks)
 		return sim_reject(sim, EEVDF_EINVAL, "no task with pid %d",
 				  pid);
@@ -1400,7 +1468,15 @@ static int step_one(struct eevdf_sim *sim)
 	u32 type = ev->type;
 	int ret = 0, holder = 0;
 
-	EEVDF_ASSERT(ev->time >= sim->sched.now);
+	/* checked arithmetic keeps every event at or after now; were one
+	 * ever earlier, the clock must not run backwards */
+	if (ev->time < sim->sched.now)
+		return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				       "internal invariant failed: an event of "
+				       "type %u at %lld ns, before the clock "
+				       "(%lld ns)",
+				       type, (long long)ev->time,
+				       (long long)sim->sched.now);
 	sim->sched.now = ev->time;
 	sim->nr_events++;
 	if (type == SEV_RATE) {
@@ -1431,18 +1507,53 @@ static int step_one(struct eevdf_sim *sim)
 	return ret;
 }
 
+/*
+ * The limits, when the event count says one is due: max_events reached,
+ * or the progress callback's turn (it may stop the run).  0 to go on.
+ */
+static int check_limits(struct eevdf_sim *sim)
+{
+	if (sim->max_events && sim->nr_events >= sim->max_events)
+		return eevdf__sim_fail(sim, EEVDF_ELIMIT,
+				       "the run reached its limit of %llu "
+				       "events (max_events) at %lld ns",
+				       (unsigned long long)sim->max_events,
+				       (long long)sim->sched.now);
+	if (sim->progress && sim->nr_events >= sim->next_progress) {
+		sim->next_progress += sim->progress_every;
+		if (sim->progress(sim->progress_ud, sim))
+			return eevdf__sim_fail(
+				sim, EEVDF_ECANCELED,
+				"the progress callback stopped "
+				"the run at %lld ns, after %llu "
+				"events",
+				(long long)sim->sched.now,
+				(unsigned long long)sim->nr_events);
+	}
+	sim->next_check = sim->next_progress;
+	if (sim->max_events && sim->max_events < sim->next_check)
+		sim->next_check = sim->max_events;
+	return 0;
+}
+
 int eevdf_sim_step(eevdf_sim *sim)
 {
 	int ret;
 
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_step()");
 	if (sim->sched.error)
 		return sim->sched.error;
 	/* only background events left: nothing more can happen to a task */
 	if (sim->ended || sim->sched.evq.nr == sim->sched.nr_bg_events)
 		return 0;
-	ret = step_one(sim);
+	sim->running = true;
+	ret = sim->nr_events >= sim->next_check ? check_limits(sim) : 0;
+	if (!ret)
+		ret = step_one(sim);
+	sim->running = false;
 	return ret ? ret : 1;
 }
 
@@ -1464,6 +1575,8 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 	if (!sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return sim_mutable(sim, "eevdf_sim_run()");
 	if (sim->sched.error)
 		return sim->sched.error;
 	if (until < sim->sched.now)
@@ -1471,6 +1584,8 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 				  "cannot run back to %lld "
 				  "ns from %lld ns",
 				  (long long)until, (long long)sim->sched.now);
+	/* the callbacks (trace, progress) run inside: no re-entry */
+	sim->running = true;
 	/*
 	 * Background events (the fair servers' timers) wake no task: when
 	 * only they are left, the run is over or every task is blocked.
@@ -1478,11 +1593,16 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until &&
 	       sim->sched.evq.nr > sim->sched.nr_bg_events) {
-		int ret = step_one(sim);
+		int ret;
 
-		if (ret)
+		if ((sim->nr_events >= sim->next_check &&
+		     (ret = check_limits(sim))) ||
+		    (ret = step_one(sim))) {
+			sim->running = false;
 			return ret;
+		}
 	}
+	sim->running = false;
 	if (eevdf_sim_done(sim))
 		return 0;
 	if (sim->sched.evq.nr == sim->sched.nr_bg_events && sim->sched.nr_tasks)
@@ -1495,7 +1615,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 eevdf_time eevdf_sim_now(const eevdf_sim *sim)
 {
-	return sim->sched.now;
+	return sim ? sim->sched.now : 0;
 }
 
 int eevdf_sim_smp_stats(const eevdf_sim *sim, struct eevdf_smp_stats *out)
@@ -1541,13 +1661,13 @@ int eevdf_sim_class_stats(const eevdf_sim *sim, struct eevdf_class_stats *out)
 
 uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
 {
-	return sim->nr_events;
+	return sim ? sim->nr_events : 0;
 }
 
 bool eevdf_sim_done(const eevdf_sim *sim)
 {
-	return sim->ended ||
-	       (sim->sched.nr_tasks && sim->nr_exited == sim->sched.nr_tasks);
+	return sim && (sim->ended || (sim->sched.nr_tasks &&
+				      sim->nr_exited == sim->sched.nr_tasks));
 }
 
 const char *eevdf_sim_errmsg(const eevdf_sim *sim)
@@ -1559,37 +1679,37 @@ const char *eevdf_sim_errmsg(const eevdf_sim *sim)
 
 uint64_t eevdf_sim_features(const eevdf_sim *sim)
 {
-	return sim->sched.sp.features;
+	return sim ? sim->sched.sp.features : 0;
 }
 
 const char *eevdf_sim_kernel(const eevdf_sim *sim)
 {
-	return sim->sched.sp.profile->name;
+	return sim ? sim->sched.sp.profile->name : "";
 }
 
 eevdf_time eevdf_sim_base_slice(const eevdf_sim *sim)
 {
-	return (eevdf_time)sim->sched.sp.sysctl_sched_base_slice;
+	return sim ? (eevdf_time)sim->sched.sp.sysctl_sched_base_slice : 0;
 }
 
 int eevdf_sim_nr_cpus(const eevdf_sim *sim)
 {
-	return sim->sched.nr_cpus;
+	return sim ? sim->sched.nr_cpus : 0;
 }
 
 int eevdf_sim_hz(const eevdf_sim *sim)
 {
-	return sim->sched.hz;
+	return sim ? sim->sched.hz : 0;
 }
 
 uint64_t eevdf_sim_seed(const eevdf_sim *sim)
 {
-	return sim->seed;
+	return sim ? sim->seed : 0;
 }
 
 eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
 {
-	return sim->duration;
+	return sim ? sim->duration : 0;
 }
 
 bool eevdf_sim_autogroup(const eevdf_sim *sim)
@@ -1599,12 +1719,12 @@ bool eevdf_sim_autogroup(const eevdf_sim *sim)
 
 const char *eevdf_sim_name(const eevdf_sim *sim)
 {
-	return sim->name;
+	return sim ? sim->name : "";
 }
 
 size_t eevdf_sim_nr_tasks(const eevdf_sim *sim)
 {
-	return sim->sched.nr_tasks;
+	return sim ? sim->sched.nr_tasks : 0;
 }
 
 /* The counters of struct task_stats as a results row has them. */

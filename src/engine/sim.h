@@ -117,8 +117,17 @@ struct eevdf_sim {
 	size_t nr_exited;
 
 	bool check_invariants;
+	bool running;	      /* inside eevdf_sim_run() or _step(): EBUSY */
 	bool class_knobs_set; /* an RT or DL knob is not its default */
 	uint64_t nr_events;   /* events run so far */
+	/* limits: max_events (0: none), the progress callback */
+	uint64_t max_events;
+	eevdf_progress_fn progress;
+	void *progress_ud;
+	uint64_t progress_every;
+	/* the next event count at which one of them is due (UINT64_MAX:
+	 * none), so that the loop pays one compare per event for both */
+	uint64_t next_check, next_progress;
 
 	/*
 	 * Programs built from public op arrays, shared by every task added
@@ -132,9 +141,10 @@ struct eevdf_sim {
 	} prog_cache[8];
 	unsigned int prog_cache_next;
 
-	/* Livelock guard: ops executed without the clock moving. */
+	/* Livelock guard: ops executed without the clock moving, and how
+	 * many are allowed (eevdf_config.max_instant_ops) */
 	eevdf_time guard_time;
-	u64 guard_ops;
+	u64 guard_ops, guard_max;
 
 	/* Workload engine (program.c). */
 	struct sim_object **objs;
@@ -179,6 +189,12 @@ struct eevdf_sim {
 /* A call is refused: its reason in errmsg, the run goes on; returns code. */
 int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The checks of every call that changes a simulation: EEVDF_EBUSY from
+ * its own callbacks, EEVDF_EMISUSE after a failed run (its message kept).
+ * 0 when the call may go on.
+ */
+int eevdf__sim_mutable(struct eevdf_sim *sim, const char *call);
 /* Record an error (sticky) with a printf-style message; returns code. */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

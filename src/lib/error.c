@@ -44,16 +44,18 @@ const char *eevdf_version_string(void)
 	return EEVDF_VERSION_STRING;
 }
 
+#ifdef EEVDF_TEST_ASSERTS
 void eevdf__assert_fail(const char *cond, const char *file, int line)
 {
 	/*
-	 * The one place the library writes to stderr: a broken invariant is
-	 * a bug in libeevdf, and the report is what gets it fixed.
+	 * Only the test builds get here (see internal.h): there a broken
+	 * invariant is reported where it broke and the test dies with it.
 	 */
 	fprintf(stderr, "libeevdf: internal invariant failed: %s (%s:%d)\n",
 		cond, file, line);
 	abort();
 }
+#endif
 
 void eevdf__set_err(char *err, size_t errlen, const char *fmt, ...)
 {

@@ -121,7 +121,12 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	int err;
 
 	/* A double push would leave two slots pointing at one event. */
-	EEVDF_ASSERT(!eevdf__event_queued(ev));
+	if (eevdf__event_queued(ev))
+		return EEVDF_EINTERNAL;
+	/* (time, class, seq) packs class and seq into 64 bits: 2^48 events
+	 * in one run are more than a run can hold */
+	if (q->next_seq >= ((u64)1 << 48) || ev->class >= (1u << 16))
+		return EEVDF_ERANGE;
 
 	err = eventq_grow(q);
 	if (err)
@@ -133,7 +138,6 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	 * never hit the failure.
 	 */
 	ev->seq = q->next_seq++;
-	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
 	{
 		struct eevdf_eq_slot s = {
 			ev->time,

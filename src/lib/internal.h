@@ -2,6 +2,8 @@
 /*
  * src/lib/: the foundation, with no knowledge of scheduling: the
  * integer types and asserts (this file), errors and version (error.c),
+ * the allocator every allocation goes through (alloc.c), checked
+ * simulated-time arithmetic (simtime.h),
  * durations (duration.c), seeded random streams (rng.c), the augmented
  * red-black tree (rbtree.c, the kernel's lib/rbtree.c), the event queue
  * ordered by (time, class, seq) (eventq.c), latency histograms (hist.c),
@@ -39,24 +41,58 @@ __extension__ typedef __int128 s128;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
- * Broken internal invariants are bugs, not input errors: they abort in
- * every build (a simulator that keeps going on a corrupted run queue only
- * produces plausible-looking wrong numbers).
+ * Broken internal invariants are bugs, not input errors, and the library
+ * never exits its host: where a run can reach one, the code checks it
+ * and fails the run with EEVDF_EINTERNAL and a message that names it
+ * (the event loop's clock, the interpreter, the event queue, the
+ * metrics), so that a simulator never keeps going on a corrupted state
+ * to produce plausible-looking wrong numbers.
+ *
+ * EEVDF_ASSERT states the model's own invariants, those the invariant
+ * checker (eevdf__rq_check(), config.check_invariants) also verifies as
+ * a whole: it aborts at the line that broke only in the test builds
+ * (EEVDF_TEST_ASSERTS: make asan, make clang, make coverage), where a
+ * core dump is what a failing test wants, and compiles to nothing in the
+ * library users link.
  */
-#ifdef __CPPCHECK__
-/* make lint: cppcheck takes assert(cond) to mean that cond holds from
- * there on, which EEVDF_ASSERT guarantees by aborting otherwise. */
+#if defined(__CPPCHECK__) || defined(__clang_analyzer__)
+/* make lint: cppcheck and clang-tidy take assert(cond) to mean that cond
+ * holds from there on, which the test builds check by aborting. */
 #include <assert.h>
 #define EEVDF_ASSERT(cond) assert(cond)
-#else
+#elif defined(EEVDF_TEST_ASSERTS)
 #define EEVDF_ASSERT(cond)                                                     \
 	do {                                                                   \
 		if (!(cond))                                                   \
 			eevdf__assert_fail(#cond, __FILE__, __LINE__);         \
 	} while (0)
+_Noreturn void eevdf__assert_fail(const char *cond, const char *file, int line);
+#else
+/* still type-checked, never evaluated */
+#define EEVDF_ASSERT(cond) ((void)sizeof(!(cond)))
 #endif
 
-_Noreturn void eevdf__assert_fail(const char *cond, const char *file, int line);
+/*
+ * Memory (alloc.c): every allocation of the library goes through the
+ * allocator of eevdf_set_allocator().  The C library's names are mapped
+ * onto it here, for every file of the library (they all include this
+ * header), so that code reads as plain C and no call can slip past;
+ * tests/alloc_check.sh holds the archive to it.  Strings handed to the
+ * caller to free() are made with eevdf__user_strdup().
+ */
+void *eevdf__malloc(size_t size);
+void *eevdf__calloc(size_t n, size_t size);
+void *eevdf__realloc(void *ptr, size_t size);
+void eevdf__free(void *ptr);
+/* A copy of s from the C library's malloc(), for the caller to free(). */
+char *eevdf__user_strdup(const char *s);
+
+#ifndef __CPPCHECK__ /* make lint: cppcheck knows malloc and free */
+#define malloc(size) eevdf__malloc(size)
+#define calloc(n, size) eevdf__calloc(n, size)
+#define realloc(ptr, size) eevdf__realloc(ptr, size)
+#define free(ptr) eevdf__free(ptr)
+#endif
 
 /*
  * Format a message into the caller's err buffer of errlen bytes (the

@@ -106,6 +106,8 @@ int eevdf_report_metrics(const eevdf_sim *sim, eevdf_report_opt_fn unit,
 		free(t.buf);
 		return t.err;
 	}
-	*out = t.buf;
-	return 0;
+	/* the caller's to free(): see eevdf/alloc.h */
+	*out = eevdf__user_strdup(t.buf ? t.buf : "");
+	free(t.buf);
+	return *out ? 0 : EEVDF_ENOMEM;
 }

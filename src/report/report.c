@@ -772,8 +772,10 @@ int eevdf_report(const eevdf_sim *sim, const char *format,
 		free(c.out.buf);
 		return ret;
 	}
-	*out = c.out.buf;
-	return 0;
+	/* the caller's to free(): see eevdf/alloc.h */
+	*out = eevdf__user_strdup(c.out.buf ? c.out.buf : "");
+	free(c.out.buf);
+	return *out ? 0 : EEVDF_ENOMEM;
 }
 
 int eevdf_report_headlines(const eevdf_sim *sim, const char *format,

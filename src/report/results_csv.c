@@ -14,6 +14,7 @@
 
 #include "eevdf/eevdf.h"
 #include "engine/sim.h"
+#include "lib/utf8.h"
 #include "results_impl.h"
 
 static const char header[] =
@@ -51,18 +52,40 @@ static void put(struct buf *b, const char *s, size_t n)
 	b->s[b->len] = '\0';
 }
 
+/*
+ * The bytes of s, each byte that is not part of a UTF-8 sequence as
+ * U+FFFD (a file name or an argument may hold any byte): the CSV is
+ * UTF-8 for whatever reads it.
+ */
+static void put_utf8(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		k = eevdf__utf8_seq(u + i, n - i);
+		put(b, k ? s + i : "\xef\xbf\xbd", k ? k : 3);
+		i += k ? k : 1;
+	}
+}
+
 /* A field, quoted when it holds a comma, a quote or a line break. */
 static void put_field(struct buf *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		put(b, s, strlen(s));
+		put_utf8(b, s, strlen(s));
 		return;
 	}
 	put(b, "\"", 1);
-	for (; *s; s++) {
-		put(b, s, 1);
-		if (*s == '"') /* a quote is doubled */
-			put(b, "\"", 1);
+	while (*s) {
+		size_t n = strcspn(s, "\"");
+
+		put_utf8(b, s, n);
+		s += n;
+		if (*s == '"') { /* a quote is doubled */
+			put(b, "\"\"", 2);
+			s++;
+		}
 	}
 	put(b, "\"", 1);
 }
@@ -212,8 +235,10 @@ static int results_csv(const eevdf_sim *sim, const struct eevdf_run_info *info,
 		free(b.s);
 		return EEVDF_ENOMEM;
 	}
-	*out = b.s;
-	return 0;
+	/* the caller's to free(): see eevdf/alloc.h */
+	*out = eevdf__user_strdup(b.s);
+	free(b.s);
+	return *out ? 0 : EEVDF_ENOMEM;
 }
 
 int eevdf_sim_results_csv(const eevdf_sim *sim, char **out)

@@ -20,6 +20,7 @@
 
 #include "eevdf/eevdf.h"
 #include "engine/metrics.h"
+#include "lib/utf8.h"
 #include "results_impl.h"
 #include "engine/sim.h"
 
@@ -232,9 +233,12 @@ static bool add_classes(cJSON *root, const eevdf_sim *sim)
 	eevdf_sim_class_stats(sim, &st);
 	if (!st.active)
 		return true;
+	/* k made once o is held: a failed attach of o must not leave k */
 	o = cJSON_CreateObject();
+	if (!attach(root, "classes", o))
+		return false;
 	k = cJSON_CreateObject();
-	return attach(root, "classes", o) && attach(o, "knobs", k) &&
+	return attach(o, "knobs", k) &&
 	       add_s64(k, "sched_rt_runtime_ns", st.rt_runtime) &&
 	       add_s64(k, "sched_rt_period_ns", st.rt_period) &&
 	       add_s64(k, "sched_rr_timeslice_ns", st.rr_timeslice) &&
@@ -301,12 +305,14 @@ static bool add_groups(cJSON *root, const eevdf_sim *sim)
 
 	if (n < 2)
 		return true;
+	/* each made once its parent holds it: a failed attach frees it,
+	 * and nothing made earlier is left loose (allocation-failure loop) */
 	o = cJSON_CreateObject();
-	arr = cJSON_CreateArray();
 	if (!attach(root, "groups", o) ||
-	    !attach(o, "autogroup",
-		    cJSON_CreateBool(eevdf_sim_autogroup(sim))) ||
-	    !attach(o, "list", arr))
+	    !attach(o, "autogroup", cJSON_CreateBool(eevdf_sim_autogroup(sim))))
+		return false;
+	arr = cJSON_CreateArray();
+	if (!attach(o, "list", arr))
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		struct eevdf_group_stats g;
@@ -412,8 +418,7 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 		       eevdf__delay_avg(t->delay_sum_ns, t->delay_count)) &&
 	       add_s64(o, "delay_max_ns", t->delay_max_ns) &&
 	       add_s64(o, "delay_max_at_ns", t->delay_max_at) &&
-	       add_s64(o, "delay_sum_ns", t->delay_sum_ns) &&
-	       add_cgroup(o, t);
+	       add_s64(o, "delay_sum_ns", t->delay_sum_ns) && add_cgroup(o, t);
 }
 
 /* The CPU's rq lock: taken how often, how often contended, spin. */
@@ -625,6 +630,31 @@ static int build(cJSON *root, const eevdf_sim *sim,
 	return 0;
 }
 
+/*
+ * Every string of the results is UTF-8: one that was not (a file name or
+ * an argument: Linux names are bytes) gets U+FFFD for each byte that is
+ * not part of a sequence, so that every JSON parser reads the results.
+ * The loader refuses such text in the files themselves.
+ */
+static bool utf8_strings(cJSON *v)
+{
+	char *fixed;
+	bool ok;
+
+	for (cJSON *c = v->child; c; c = c->next)
+		if (!utf8_strings(c))
+			return false;
+	if (!cJSON_IsString(v) || !v->valuestring)
+		return true;
+	if (eevdf__utf8_fix(v->valuestring, &fixed))
+		return false;
+	if (!fixed)
+		return true;
+	ok = cJSON_SetValuestring(v, fixed) != NULL;
+	free(fixed);
+	return ok;
+}
+
 int eevdf_sim_results_json(const eevdf_sim *sim, char **out)
 {
 	return eevdf_sim_results_json_headlines(sim, NULL, 0, out);
@@ -680,7 +710,6 @@ static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
 {
 	cJSON *root;
 	char *text, *copy;
-	size_t len;
 	int rc;
 
 	if (!out)
@@ -694,6 +723,8 @@ static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
 		return EEVDF_ENOMEM;
 	rc = build(root, sim, full ? info : NULL, info ? info->head : NULL,
 		   info ? info->nr_head : 0);
+	if (!rc && !utf8_strings(root))
+		rc = EEVDF_ENOMEM;
 	if (rc < 0) {
 		cJSON_Delete(root);
 		return rc;
@@ -706,12 +737,9 @@ static int results_json(const eevdf_sim *sim, const struct eevdf_run_info *info,
 	/*
 	 * cJSON allocates through its process-wide hooks, which a program
 	 * linking us may have replaced (cJSON_InitHooks); our contract says
-	 * free(), so hand back a copy made with malloc().
+	 * free(), so hand back a copy made with malloc() (eevdf/alloc.h).
 	 */
-	len = strlen(text) + 1;
-	copy = malloc(len);
-	if (copy)
-		memcpy(copy, text, len);
+	copy = eevdf__user_strdup(text);
 	cJSON_free(text);
 	if (!copy)
 		return EEVDF_ENOMEM;

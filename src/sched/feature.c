@@ -153,6 +153,15 @@ int eevdf_features_parse(const char *list, u64 *on, u64 *off, char *err,
 			unknown_feature(item, len, err, errlen);
 			return EEVDF_EINVAL;
 		}
+		/* NAME and NO_NAME in one list: which was meant? */
+		if ((neg ? set_on : set_off) & ((u64)1 << idx)) {
+			eevdf__set_err(err, errlen,
+				       "%s and NO_%s are both in the list: "
+				       "give one",
+				       eevdf_feature_name((size_t)idx),
+				       eevdf_feature_name((size_t)idx));
+			return EEVDF_EINVAL;
+		}
 		if (neg) {
 			set_off |= (u64)1 << idx;
 			set_on &= ~((u64)1 << idx);

@@ -662,7 +662,7 @@ struct scheduler {
 	size_t settle_head, nr_settle;
 
 	int error; /* sticky: once a run failed, it stays failed */
-	char errmsg[256];
+	char errmsg[512];
 };
 
 /*

@@ -385,7 +385,8 @@ static int machine_file(struct wl_parser *p, const char *path,
 	int r;
 
 	memset(&scratch, 0, sizeof(scratch));
-	r = eevdf__wl_read_file(path, &buf, &len, &scratch);
+	r = eevdf__wl_read_file(path, eevdf__wl_max_input(p->opts), &buf, &len,
+				&scratch);
 	if (r == EEVDF_ENOMEM)
 		return nomem(p);
 	if (r)
@@ -401,7 +402,7 @@ static int machine_file(struct wl_parser *p, const char *path,
 	memcpy(wl_file, d->file, sizeof(wl_file));
 	eevdf__wl_set_str(d->file, sizeof(d->file), path);
 	base_name(path, name, sizeof(name));
-	r = eevdf__wl_parse_json(buf, len, d, &root);
+	r = eevdf__wl_parse_json(buf, len, p->opts, d, &root);
 	if (!r)
 		r = machine_doc(&sub, root, false, name, out);
 	cJSON_Delete(root);
@@ -474,7 +475,7 @@ int eevdf_machine_parse_opts(const char *buf, size_t len, const char *filename,
 	p.diag = diag;
 	p.opts = opts;
 	base_name(filename, name, sizeof(name));
-	r = eevdf__wl_parse_json(buf, len, diag, &root);
+	r = eevdf__wl_parse_json(buf, len, opts, diag, &root);
 	if (!r)
 		r = machine_doc(&p, root, false, name, out);
 	cJSON_Delete(root);
@@ -499,8 +500,8 @@ int eevdf_machine_load_file_opts(const char *path,
 
 	if (out)
 		*out = NULL;
-	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch, &buf,
-				      &len)))
+	if ((r = eevdf__wl_load_begin(path, out != NULL, opts, &diag, &scratch,
+				      &buf, &len)))
 		return r;
 	r = eevdf_machine_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);

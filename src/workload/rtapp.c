@@ -586,164 +586,6 @@ int eevdf__rtapp_fragment(const char *buf, size_t len)
 	return keys > 0 && !(keys & ~(TK_GLOBAL | TK_RESOURCES));
 }
 
-/*
- * cJSON fails alike on a syntax error and on an allocation failure.  When
- * it fails, this allocation-free check of the same text tells the two
- * apart: a value it accepts made cJSON fail for want of memory.  It follows
- * RFC 8259 with cJSON's limits (nesting below 1000, \u surrogates paired).
- */
-struct jv {
-	const char *s;
-	size_t n, i;
-};
-
-static void jv_ws(struct jv *p)
-{
-	while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' ||
-			       p->s[p->i] == '\r' || p->s[p->i] == '\n'))
-		p->i++;
-}
-
-static bool jv_at(const struct jv *p, char c)
-{
-	return p->i < p->n && p->s[p->i] == c;
-}
-
-static bool jv_digits(struct jv *p)
-{
-	size_t start = p->i;
-
-	while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9')
-		p->i++;
-	return p->i > start;
-}
-
-static bool jv_hex4(struct jv *p, unsigned *u)
-{
-	*u = 0;
-	for (int k = 0; k < 4; k++, p->i++) {
-		char c = p->i < p->n ? p->s[p->i] : '\0';
-
-		if (c >= '0' && c <= '9')
-			*u = *u * 16 + (unsigned)(c - '0');
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			*u = *u * 16 + (unsigned)((c | 0x20) - 'a' + 10);
-		else
-			return false;
-	}
-	return true;
-}
-
-static bool jv_string(struct jv *p)
-{
-	unsigned u, lo;
-
-	for (p->i++; p->i < p->n;) {
-		char c = p->s[p->i++];
-
-		if (c == '"')
-			return true;
-		if (c != '\\')
-			continue;
-		if (p->i >= p->n)
-			return false;
-		c = p->s[p->i++];
-		if (c != 'u') {
-			if (!c || !strchr("\"\\/bfnrt", c))
-				return false;
-			continue;
-		}
-		if (!jv_hex4(p, &u) || (u >= 0xdc00 && u <= 0xdfff))
-			return false;
-		if (u >= 0xd800 && u <= 0xdbff &&
-		    (!jv_at(p, '\\') || p->i + 1 >= p->n ||
-		     p->s[p->i + 1] != 'u' || (p->i += 2, !jv_hex4(p, &lo)) ||
-		     lo < 0xdc00 || lo > 0xdfff))
-			return false;
-	}
-	return false;
-}
-
-static bool jv_value(struct jv *p, int depth)
-{
-	char open, close;
-
-	jv_ws(p);
-	if (p->i >= p->n)
-		return false;
-	open = p->s[p->i];
-	if (open == '"')
-		return jv_string(p);
-	if (open != '{' && open != '[') {
-		static const char *const words[] = { "true", "false", "null" };
-
-		for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
-			size_t len = strlen(words[k]);
-
-			if (p->n - p->i >= len &&
-			    memcmp(p->s + p->i, words[k], len) == 0) {
-				p->i += len;
-				return true;
-			}
-		}
-		if (jv_at(p, '-'))
-			p->i++;
-		if (jv_at(p, '0'))
-			p->i++;
-		else if (!jv_digits(p))
-			return false;
-		if (jv_at(p, '.') && (p->i++, !jv_digits(p)))
-			return false;
-		if (jv_at(p, 'e') || jv_at(p, 'E')) {
-			p->i++;
-			if (jv_at(p, '+') || jv_at(p, '-'))
-				p->i++;
-			if (!jv_digits(p))
-				return false;
-		}
-		return true;
-	}
-	if (depth >= 1000)
-		return false;
-	close = open == '{' ? '}' : ']';
-	p->i++;
-	jv_ws(p);
-	if (jv_at(p, close)) {
-		p->i++;
-		return true;
-	}
-	for (;;) {
-		if (open == '{') {
-			jv_ws(p);
-			if (!jv_at(p, '"') || !jv_string(p))
-				return false;
-			jv_ws(p);
-			if (!jv_at(p, ':'))
-				return false;
-			p->i++;
-		}
-		if (!jv_value(p, depth + 1))
-			return false;
-		jv_ws(p);
-		if (jv_at(p, close)) {
-			p->i++;
-			return true;
-		}
-		if (!jv_at(p, ','))
-			return false;
-		p->i++;
-	}
-}
-
-static bool json_valid(const char *s, size_t n)
-{
-	struct jv p = { s, n, 0 };
-
-	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
-		p.i = 3;
-	return jv_value(&p, 0);
-}
-
 /* Values ----------------------------------------------------------------- */
 
 static enum rt_ev classify(const char *key)
@@ -1231,7 +1073,7 @@ static int parse_cpus(struct rt *t, const cJSON *v)
 /* The custom slice from dl-runtime (us), clamped as the kernel does. */
 static int parse_slice(struct rt *t, const cJSON *v, s64 *out)
 {
-	s64 us = 0;
+	s64 us = 0; /* set when r is 0; gcc -O3 cannot see it */
 	char b[512];
 	int r = get_us(t, v, &us);
 
@@ -1733,7 +1575,7 @@ static int ev_timer(struct rt *t, const cJSON *v, cJSON *body, u64 *bound)
 	bool unique;
 	cJSON *op;
 	size_t old;
-	s64 period = 0;
+	s64 period = 0; /* set on every path that uses it (gcc -O3) */
 	int r;
 
 	if ((r = check_keys(t, v, keys, ARRAY_SIZE(keys),
@@ -1785,7 +1627,7 @@ static int ev_memrun(struct rt *t, const cJSON *v, s64 *bytes)
 	static const char *const keys[] = { "type",   "size",	 "count",
 					    "stride", "pattern", "ref" };
 	const cJSON *m;
-	s64 size = 0, count = 1;
+	s64 size = 0, count = 1; /* size: set where used (gcc -O3) */
 	size_t old;
 	int r;
 
@@ -2778,7 +2620,7 @@ int eevdf__rtapp_translate_notes(const char *buf, size_t len,
 	in = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!in) {
 		/* cJSON also fails when it cannot allocate: tell them apart */
-		if (json_valid(text, len))
+		if (eevdf__wl_json_valid(text, len, false))
 			r = nomem(diag);
 		else
 			r = eevdf__wl_syntax_error(

@@ -719,7 +719,7 @@ int eevdf_sweep_parse(const char *buf, size_t len, const char *filename,
 		return eevdf__sw_nomem(&p);
 	}
 	eevdf_sha256_hex(buf, len, p.sw->sha256);
-	r = eevdf__wl_parse_json(buf, len, diag, &root);
+	r = eevdf__wl_parse_json(buf, len, NULL, diag, &root);
 	if (!r)
 		r = parse_top(&p, root, filename ? filename : "sweep");
 	cJSON_Delete(root);
@@ -746,7 +746,8 @@ int eevdf_sweep_load_file(const char *path, eevdf_sweep **out,
 	eevdf__wl_diag_init(diag, path);
 	if (!path || !out)
 		return EEVDF_EINVAL;
-	r = eevdf__wl_read_file(path, &buf, &len, diag);
+	r = eevdf__wl_read_file(path, eevdf__wl_max_input(NULL), &buf, &len,
+				diag);
 	if (r)
 		return r;
 	slash = strrchr(path, '/');

@@ -94,17 +94,16 @@ static void put(struct sb *b, const char *key, const char *canon)
 	sb_printf(b, "%s\"%s\":%s", b->len > 1 ? "," : "", key, canon);
 }
 
-int eevdf_sweep_point_config(const eevdf_sweep *sw, size_t k, char **out)
+/* The canonical configuration of point k (in range) into *out, from the
+ * library's allocator. */
+static int config_text(const eevdf_sweep *sw, size_t k, char **out)
 {
 	struct param_ref params[EEVDF_SWEEP_PARAMS_MAX];
 	const struct sweep_value *v;
 	struct sb b = { NULL, 0, 0, 0 };
 	size_t np;
 
-	if (out)
-		*out = NULL;
-	if (!sw || !out || k >= sw->nr_points)
-		return EEVDF_EINVAL;
+	*out = NULL;
 	/* keys in byte order, so that the text is one for one configuration */
 	sb_printf(&b, "{");
 	if ((v = value_of(sw, SK_CPUS, k)))
@@ -146,6 +145,24 @@ int eevdf_sweep_point_config(const eevdf_sweep *sw, size_t k, char **out)
 	return 0;
 }
 
+int eevdf_sweep_point_config(const eevdf_sweep *sw, size_t k, char **out)
+{
+	char *text;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if (!sw || !out || k >= sw->nr_points)
+		return EEVDF_EINVAL;
+	if ((r = config_text(sw, k, &text)))
+		return r;
+	/* the caller's free() is the C library's, whatever allocator
+	 * eevdf_set_allocator() installed (eevdf-sim's counts memory) */
+	*out = eevdf__user_strdup(text);
+	free(text);
+	return *out ? 0 : EEVDF_ENOMEM;
+}
+
 int eevdf_sweep_point(const eevdf_sweep *sw, size_t k,
 		      struct eevdf_sweep_point *pt)
 {
@@ -158,7 +175,7 @@ int eevdf_sweep_point(const eevdf_sweep *sw, size_t k,
 		memset(pt, 0, sizeof(*pt));
 	if (!sw || !pt || k >= sw->nr_points)
 		return EEVDF_EINVAL;
-	if ((r = eevdf_sweep_point_config(sw, k, &canon)) < 0)
+	if ((r = config_text(sw, k, &canon)) < 0)
 		return r;
 	eevdf_sha256_hex(canon, strlen(canon), pt->id);
 	free(canon);

@@ -192,7 +192,8 @@ static int value_machine(struct sw_parser *p, const cJSON *it,
 		size_t len = 0;
 
 		eevdf__wl_diag_init(&d, path);
-		if (eevdf__wl_read_file(path, &buf, &len, &d) < 0) {
+		if (eevdf__wl_read_file(path, eevdf__wl_max_input(NULL), &buf,
+					&len, &d) < 0) {
 			int r = eevdf__sw_fail(p, "%s: %s", path, d.msg);
 
 			free(path);

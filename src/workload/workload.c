@@ -633,7 +633,11 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 	if (opts && opts->nr_errors)
 		*opts->nr_errors = 0;
 	if (len == 0) /* "the file is empty", before any rt-app guess */
-		return eevdf__wl_parse_json(buf, len, diag, &root);
+		return eevdf__wl_parse_json(buf, len, opts, diag, &root);
+	/* limits, UTF-8 and NUL, whatever the format (the rt-app reader's
+	 * cJSON would take them as they are) */
+	if ((r = eevdf__wl_check_text(buf, len, opts, diag)))
+		return r;
 
 	/*
 	 * An rt-app file (a "tasks" object, no "format") is translated into
@@ -671,6 +675,11 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 				.max_errors = opts ? opts->max_errors : 0,
 				.nr_errors = opts ? opts->nr_errors : NULL,
 				.duration = opts ? opts->duration : 0,
+				.max_depth = opts ? opts->max_depth : 0,
+				.max_ops = opts ? opts->max_ops : 0,
+				/* the translation of an input within the
+				 * limit is the loader's own text */
+				.max_input = strlen(text) + 1,
 			},
 			out, diag);
 		if (!r && *out) {
@@ -687,7 +696,9 @@ int eevdf_workload_parse_opts(const char *buf, size_t len, const char *filename,
 		return r;
 	}
 
-	if ((r = eevdf__wl_parse_json(buf, len, diag, &root)))
+	/* checked above */
+	if ((r = eevdf__wl_parse_json(buf, len, EEVDF__WL_CHECKED, diag,
+				      &root)))
 		return r;
 	box = calloc(1, sizeof(*box));
 	if (!box) {
@@ -731,8 +742,8 @@ int eevdf_workload_load_file_opts(const char *path,
 
 	if (out)
 		*out = NULL;
-	if ((r = eevdf__wl_load_begin(path, out != NULL, &diag, &scratch, &buf,
-				      &len)))
+	if ((r = eevdf__wl_load_begin(path, out != NULL, opts, &diag, &scratch,
+				      &buf, &len)))
 		return r;
 	r = eevdf_workload_parse_opts(buf, len, path, opts, out, diag);
 	free(buf);
@@ -1126,7 +1137,9 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 			 "%s %s: cpu %d is not on this "
 			 "%d-CPU machine",
 			 what, t->name, t->cpus[k], sim->sched.nr_cpus);
-		snprintf(where, sizeof(where), "%s.cpus", path);
+		/* cut at WL_PATH_MAX, as every path is */
+		if (snprintf(where, sizeof(where), "%s.cpus", path) < 0)
+			where[0] = '\0';
 		return setup_fail(wl, diag, where, EEVDF_EINVAL, msg);
 	}
 	return 0;
@@ -1214,6 +1227,10 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 		diag = &scratch;
 	if (!wl || !sim)
 		return EEVDF_EINVAL;
+	if (sim->running)
+		return setup_fail(wl, diag, "", EEVDF_EBUSY,
+				  "called from a callback of the running "
+				  "simulation");
 	if (sim->sched.error)
 		return setup_fail(wl, diag, "", EEVDF_EMISUSE,
 				  "the simulation failed earlier");

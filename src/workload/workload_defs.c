@@ -1127,6 +1127,26 @@ static int shared_prog(const struct wl_parser *p, const struct task_def *d)
 }
 
 /*
+ * Every task holds a slot per op of its program (a loop counter), shared
+ * program or not, and every program compiled holds its ops: max_ops caps
+ * their sum, checked as each task is compiled, so that a file that would
+ * expand past it stops before it takes the memory.
+ */
+static int count_ops(struct wl_parser *p, const struct program *prog)
+{
+	u64 max = eevdf__wl_max_ops(p->opts);
+
+	p->ops += prog->nr_ops;
+	if (p->ops <= max)
+		return 0;
+	return eevdf__wl_fail_code(p, EEVDF_ELIMIT,
+				   "the tasks expand to more than %llu op "
+				   "slots (tasks x program length, "
+				   "max_ops): this one's %u ops pass it",
+				   (unsigned long long)max, prog->nr_ops);
+}
+
+/*
  * Pass 2, per instance: compile its program, unless an earlier instance's
  * program read the same values of the for variables (every worker of
  * schbench's message thread i runs the same program): then share it.
@@ -1145,7 +1165,7 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 	(void)name;
 	if (shared >= 0) {
 		t->prog = (u32)shared;
-		return 0;
+		return count_ops(p, wl->progs[shared].prog);
 	}
 	p->used_for = 0;
 	p->timer_slack = 0;
@@ -1163,6 +1183,8 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 	if (r)
 		return r;
 	t->prog = (u32)(wl->nr_progs - 1);
+	if ((r = count_ops(p, prog)))
+		return r;
 	if (!d->mask_set) {
 		d->mask = p->used_for;
 		d->mask_set = true;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "lib/utf8.h"
 #include "workload_impl.h"
 
 #include "wl_short.h"
@@ -567,12 +568,25 @@ static int override_value(struct wl_parser *p, const char *arg,
 {
 	const char *text = strchr(arg, '=') + 1, *end = NULL;
 	char sb[WL_SHOWN_MAX];
+	size_t bad = 0;
 	cJSON *j;
 	int r = 0;
 
 	memset(v, 0, sizeof(*v));
+	/* a command line may hold any byte; a value is text, as a file is */
+	if (!eevdf__utf8_valid(text, strlen(text), &bad))
+		return fail(p, "--param %s: the value is not UTF-8 (byte %zu)",
+			    SHOWN(sb, arg), bad);
+	if (strstr(text, "\\u0000"))
+		return fail(p,
+			    "--param %s: a NUL character (\\u0000) would "
+			    "cut the value short",
+			    SHOWN(sb, arg));
 	/* the length counts the NUL: cJSON then checks nothing follows */
 	j = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, &end, 1);
+	/* a failed parse of JSON text was for want of memory, not text */
+	if (!j && eevdf__wl_json_valid(text, strlen(text), true))
+		return nomem(p);
 	if (j && cJSON_IsNumber(j)) {
 		double d = j->valuedouble;
 

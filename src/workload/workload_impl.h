@@ -9,7 +9,10 @@
  *
  *	workload.c		entry points, the top level, add_tasks and
  *				the accessors
- *	workload_file.c		a file's bytes, its JSON, syntax errors
+ *	workload_file.c		a file's bytes, its JSON, syntax errors,
+ *				the load limits
+ *	workload_text.c		the text before cJSON: nesting, UTF-8,
+ *				NUL
  *	workload_json.c		JSON access with diagnostics by path, names
  *	workload_names.c	the tables by name: object, task, metric,
  *				template
@@ -52,8 +55,6 @@
 
 #define WL_FORMAT "eevdf-sim-workload/1"
 #define MACHINE_FORMAT "eevdf-sim-machine/1"
-/* A workload is a few KiB; a bigger file is almost surely the wrong one. */
-#define WL_MAX_FILE ((size_t)64 << 20)
 /* 10^15 ns = 11.6 days: far beyond any run, far below int64 overflow. */
 #define WL_MAX_DURATION ((eevdf_time)1000000000000000)
 #define WL_MAX_DURATION_TEXT "1000000000000000 ns (1000000s)"
@@ -328,6 +329,7 @@ struct wl_parser {
 	u32 cap_ops;
 	size_t task;
 	size_t next_task; /* tasks compiled so far */
+	u64 ops;	  /* op slots of the tasks so far (max_ops) */
 	eevdf_time timer_slack;
 	const char *calls[WL_MAX_DEPTH]; /* macro call stack */
 	u32 nr_calls;
@@ -354,6 +356,9 @@ enum wl_vk {
 };
 
 /* workload_json.c */
+/* eevdf__wl_fail(), returning code (EEVDF_ELIMIT) instead of EPARSE. */
+int eevdf__wl_fail_code(struct wl_parser *p, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int eevdf__wl_fail(struct wl_parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int eevdf__wl_fail_at(struct wl_parser *p, const char *path, const char *fmt,
@@ -371,22 +376,56 @@ const char *eevdf__wl_shown(char *buf, size_t n, const char *s);
 
 /* workload_file.c: what the workload, machine and rt-app readers share */
 void eevdf__wl_diag_init(struct eevdf_diag *d, const char *filename);
-/* The whole file (at most WL_MAX_FILE bytes) in *out, to free; else
- * EEVDF_EIO or EEVDF_ENOMEM with diag's message. */
-int eevdf__wl_read_file(const char *path, char **out, size_t *len,
+/* The load limits of o (NULL: none given), with the defaults for 0. */
+size_t eevdf__wl_max_input(const struct eevdf_load_opts *o);
+int eevdf__wl_max_depth(const struct eevdf_load_opts *o);
+u64 eevdf__wl_max_ops(const struct eevdf_load_opts *o);
+/* n bytes in words: "64 MiB", "1.5 KiB", "100 bytes". */
+void eevdf__wl_size_text(char *buf, size_t len, u64 n);
+/*
+ * The whole of the regular file path (at most max bytes) in *out, to
+ * free; else EEVDF_EIO (unreadable, or not a regular file), EEVDF_ELIMIT
+ * (larger than max) or EEVDF_ENOMEM, with diag's message.
+ */
+int eevdf__wl_read_file(const char *path, size_t max, char **out, size_t *len,
 			struct eevdf_diag *diag);
 /*
  * The first half of a *_load_file(): *diag labelled with path (scratch
- * when *diag is NULL), then the file's bytes in *buf, to free.
- * EEVDF_EINVAL without a path or an out pointer (have_out).
+ * when *diag is NULL), then the file's bytes in *buf, to free, within
+ * opts' input limit.  EEVDF_EINVAL without a path or an out pointer
+ * (have_out).
  */
 int eevdf__wl_load_begin(const char *path, bool have_out,
+			 const struct eevdf_load_opts *opts,
 			 struct eevdf_diag **diag, struct eevdf_diag *scratch,
 			 char **buf, size_t *len);
-/* buf as one JSON value, nothing after it; else EEVDF_EPARSE in diag
- * ("the file is empty", or a syntax error at its line). */
-int eevdf__wl_parse_json(const char *buf, size_t len, struct eevdf_diag *diag,
-			 cJSON **root);
+/*
+ * buf as one JSON value, nothing after it, once eevdf__wl_check_text()
+ * passed it; else its error, or EEVDF_EPARSE in diag ("the file is
+ * empty", or a syntax error at its line).
+ */
+int eevdf__wl_parse_json(const char *buf, size_t len,
+			 const struct eevdf_load_opts *opts,
+			 struct eevdf_diag *diag, cJSON **root);
+/* opts for eevdf__wl_parse_json() of a buf that passed the check. */
+extern const struct eevdf_load_opts eevdf__wl_checked;
+#define EEVDF__WL_CHECKED (&eevdf__wl_checked)
+/*
+ * workload_text.c: what cJSON would take without a word: more than
+ * opts' input limit or nesting limit (EEVDF_ELIMIT), bytes of a string
+ * that are not UTF-8, a NUL in a string, raw or as "\u0000", which
+ * would cut the string short (EEVDF_EPARSE, with the JSON path of the
+ * string when the document parses).  0 when buf passes.
+ */
+int eevdf__wl_check_text(const char *buf, size_t len,
+			 const struct eevdf_load_opts *opts,
+			 struct eevdf_diag *diag);
+/*
+ * Whether the n bytes of s begin with one JSON value (whole: are one,
+ * with nothing but blanks after it), checked without allocating: when
+ * cJSON fails on a text that is, it ran out of memory.
+ */
+bool eevdf__wl_json_valid(const char *s, size_t n, bool whole);
 /*
  * A JSON syntax error at byte pos of buf: d's line, no path, and "what
  * near '...'" (or "what: unexpected end of file").  Returns EEVDF_EPARSE.

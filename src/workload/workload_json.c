@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "lib/utf8.h"
 #include "workload_impl.h"
 
 char *eevdf__wl_strdup(const char *s)
@@ -31,18 +32,37 @@ void eevdf__wl_set_str(char *dst, size_t n, const char *s)
  * become '?' (they would garble a terminal) and long strings are cut with
  * "...".  Returns buf.
  */
+/*
+ * Control characters and bytes that are not UTF-8 (a command line's
+ * --param may hold any) are shown as '?', and a character is never cut
+ * in half, so that messages are UTF-8 text.
+ */
 const char *eevdf__wl_shown(char *buf, size_t n, const char *s)
 {
-	size_t i;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, o = 0, len = strlen(s), k;
 
-	for (i = 0; s[i] && i + 1 < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		buf[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	while (i < len && o + 1 < n) {
+		k = eevdf__utf8_seq(u + i, len - i);
+		if (k > 1 && o + k < n) {
+			memcpy(buf + o, s + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		if (k > 1)
+			break;
+		buf[o++] = (!k || u[i] < 0x20 || u[i] == 0x7f) ? '?' : s[i];
+		i++;
 	}
-	buf[i] = '\0';
-	if (s[i] && n >= 4)
-		memcpy(buf + n - 4, "...", 4);
+	buf[o] = '\0';
+	if (i < len && n >= 4) {
+		/* back to a character's start before the ellipsis */
+		o = o < n - 4 ? o : n - 4;
+		while (o > 0 && (buf[o] & 0xc0) == 0x80)
+			o--;
+		memcpy(buf + o, "...", 4);
+	}
 	return buf;
 }
 
@@ -161,6 +181,16 @@ int eevdf__wl_fail(struct wl_parser *p, const char *fmt, ...)
 	r = vfail(p, p->path, p->via, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+int eevdf__wl_fail_code(struct wl_parser *p, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(p, p->path, p->via, fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 int eevdf__wl_fail_at(struct wl_parser *p, const char *path, const char *fmt,
@@ -474,7 +504,8 @@ bool eevdf__wl_collect(struct wl_parser *p, int r)
 {
 	const struct eevdf_load_opts *o = p->opts;
 
-	if (!o || !o->errors || r == EEVDF_ENOMEM)
+	/* past a limit, going on would only take more of what it limits */
+	if (!o || !o->errors || r == EEVDF_ENOMEM || r == EEVDF_ELIMIT)
 		return false;
 	if (p->nr_errors < o->max_errors)
 		o->errors[p->nr_errors] = *p->diag;

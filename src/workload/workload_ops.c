@@ -46,6 +46,10 @@ static int emit(struct wl_parser *p, enum popcode code, u32 *at)
 	op->obj2.idx = OBJ_NONE;
 	for (u32 k = 0; k < MSG_FIELDS; k++)
 		op->field_slot[k] = NO_SLOT;
+	/* where it was written, for the errors of a run */
+	op->where = eevdf__wl_where(p);
+	if (!op->where)
+		return nomem(p);
 	*at = prog->nr_ops++;
 	return 0;
 }

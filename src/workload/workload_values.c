@@ -479,7 +479,13 @@ int eevdf__wl_operand(struct wl_parser *p, const cJSON *it, enum wl_vk vk,
 		if (vk == VK_COND)
 			return fail(p, "a condition cannot be a distribution");
 		out->kind = PV_DIST;
-		return parse_dist(p, it, &out->dist);
+		r = parse_dist(p, it, &out->dist);
+		/* draws stay within what the operand documents */
+		if (!r && vk == VK_DUR)
+			eevdf__dist_set_range(out->dist, 0, WL_MAX_DURATION);
+		else if (!r && vk == VK_COUNT)
+			eevdf__dist_set_range(out->dist, 0, INT64_MAX);
+		return r;
 	}
 	if (cJSON_IsObject(it) && get(it, "str")) {
 		if (vk != VK_VALUE)

@@ -455,15 +455,37 @@ static void self_free(struct sim_object *o)
 /*
  * A zeroed task on a 64-byte boundary: the entity's tree fields are its
  * first cache line (sched.h), which a tree walk then reads as one line.
+ * Through the library's allocator (a front end's hook sees it too): the
+ * block is over-allocated, and the pointer to give back is kept just
+ * below the task.
  */
+#define TASK_ALIGN 64
+
 static struct task *task_alloc(void)
 {
-	size_t size = (sizeof(struct task) + 63) / 64 * 64;
-	struct task *p = aligned_alloc(64, size);
+	size_t size = (sizeof(struct task) + TASK_ALIGN - 1) / TASK_ALIGN *
+		      TASK_ALIGN;
+	char *raw = malloc(size + TASK_ALIGN - 1 + sizeof(void *));
+	uintptr_t at;
+	struct task *p;
 
-	if (p)
-		memset(p, 0, size);
+	if (!raw)
+		return NULL;
+	at = ((uintptr_t)raw + sizeof(void *) + TASK_ALIGN - 1) &
+	     ~(uintptr_t)(TASK_ALIGN - 1);
+	p = (struct task *)(raw + (at - (uintptr_t)raw));
+	memcpy((char *)p - sizeof(void *), &raw, sizeof(raw));
+	memset(p, 0, size);
 	return p;
+}
+
+/* The block task_alloc() took for p. */
+static void task_block_free(struct task *p)
+{
+	char *raw;
+
+	memcpy(&raw, (char *)p - sizeof(void *), sizeof(raw));
+	free(raw);
 }
 
 static void task_free(struct task *p)
@@ -476,7 +498,7 @@ static void task_free(struct task *p)
 	free(p->written);
 	self_free(p->self);
 	free(p->cpus_allowed);
-	free(p);
+	task_block_free(p);
 }
 
 void eevdf_sim_free(eevdf_sim *sim)

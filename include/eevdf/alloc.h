@@ -15,8 +15,8 @@
  * that uses the library.  The JSON parser's own allocations (cJSON, while
  * a file is read) go through cJSON's hooks, which only the program may
  * set (cJSON_InitHooks()).  Strings handed to the caller to free() (the
- * results and reports of results.h and report.h) are still allocated with
- * malloc().
+ * results, reports and plots of results.h, report.h and plot.h) are still
+ * allocated with malloc().
  */
 #ifndef EEVDF_ALLOC_H
 #define EEVDF_ALLOC_H

@@ -309,16 +309,18 @@ static void legend_entry(struct sb *b, const struct frame *f, double *y,
 	*y += 18;
 }
 
+/* The page for the caller to free(): a copy from the C library's
+ * malloc(), since the buffer came from the library's allocator. */
 static char *finish(struct sb *b, int *rc)
 {
+	char *page = NULL;
+
 	sb_printf(b, "</svg>\n");
-	if (b->err) {
-		*rc = b->err;
-		free(b->buf);
-		return NULL;
-	}
-	*rc = 0;
-	return b->buf;
+	if (!b->err && !(page = eevdf__user_strdup(b->buf)))
+		b->err = EEVDF_ENOMEM;
+	free(b->buf);
+	*rc = b->err;
+	return page;
 }
 
 static bool ok(double v)

@@ -42,7 +42,10 @@ class Config(Structure):
                 ("fair_server_period", time_t), ("autogroup", c_int),
                 ("duration", time_t), ("check_invariants", c_bool),
                 ("trace", TRACE_FN), ("trace_ud", c_void_p),
-                ("allow_absent_features", c_bool)]
+                ("allow_absent_features", c_bool),
+                ("max_events", c_uint64), ("max_instant_ops", c_uint64),
+                ("progress", c_void_p), ("progress_ud", c_void_p),
+                ("progress_every", c_uint64)]
 
 
 class TraceEvent(Structure):
@@ -93,7 +96,9 @@ class LoadOpts(Structure):
     _fields_ = [("params", POINTER(c_char_p)), ("nr_params", c_size_t),
                 ("ncpus", c_int), ("nllc", c_int), ("input", c_int),
                 ("errors", POINTER(Diag)), ("max_errors", c_size_t),
-                ("nr_errors", POINTER(c_size_t)), ("duration", time_t)]
+                ("nr_errors", POINTER(c_size_t)), ("duration", time_t),
+                ("max_input", c_size_t), ("max_depth", c_int),
+                ("max_ops", c_uint64)]
 
 
 class EntityState(Structure):

@@ -10,6 +10,7 @@
 
 #include "sched/deadline.h"
 #include "sched/fair.h"
+#include "io.h"
 #include "metrics.h"
 #include "sim.h"
 
@@ -350,6 +351,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->sched.trace = cfg->trace;
 	sim->sched.trace_ud = cfg->trace_ud;
 	sim->sched.ttwu_waker = -1;
+	sim->sched.irq_cpu = -1;
 	sim->sched.ops = &eevdf__prog_ops;
 	sim->guard_time = -1;
 	sim->kill_at = -1;
@@ -467,6 +469,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 		free((void *)(uintptr_t)sim->templates[i].spec.cpus);
 		eevdf__program_unref(sim->templates[i].prog);
 	}
+	eevdf__io_free(sim);
 	free(sim->templates);
 	free(sim->globals);
 	for (size_t i = 0; i < sim->nr_strings; i++)
@@ -1308,6 +1311,8 @@ static int step_one(struct eevdf_sim *sim)
 		eevdf__metrics_snap_tick(sim);
 	} else if (type == SEV_STOP || type == SEV_WARMUP) {
 		sim_event(sim, ev);
+	} else if (eevdf__io_event_type(type)) {
+		ret = eevdf__io_event(sim, ev);
 	} else {
 		holder = pin_released_by(ev);
 		ret = eevdf__core_dispatch(&sim->sched, ev);
@@ -1442,10 +1447,12 @@ uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
 	return sim->nr_events;
 }
 
+/* Kernel threads never exit: a run is done when every other task has. */
 bool eevdf_sim_done(const eevdf_sim *sim)
 {
 	return sim->ended ||
-	       (sim->sched.nr_tasks && sim->nr_exited == sim->sched.nr_tasks);
+	       (sim->sched.nr_tasks > sim->nr_kthreads &&
+		sim->nr_exited + sim->nr_kthreads == sim->sched.nr_tasks);
 }
 
 const char *eevdf_sim_errmsg(const eevdf_sim *sim)

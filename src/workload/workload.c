@@ -750,6 +750,7 @@ void eevdf_workload_free(eevdf_workload *wl)
 	}
 	free(wl->params);
 	for (size_t i = 0; i < wl->nr_objs; i++) {
+		eevdf__wl_io_free(&wl->objs[i]);
 		free(wl->objs[i].tmpl.name);
 		for (u32 k = 0; k < wl->objs[i].nr_fields; k++)
 			free(wl->objs[i].fields[k]);
@@ -1051,7 +1052,8 @@ static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
 		if ((size_t)idx != i)
 			return EEVDF_EINTERNAL;
 	}
-	return 0;
+	/* the I/O model's state, once every object it may name is there */
+	return eevdf__io_setup(sim);
 }
 
 static int add_tables(const eevdf_workload *wl, eevdf_sim *sim)
@@ -1225,6 +1227,10 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	for (size_t i = 0; i < wl->nr_tasks; i++)
 		if ((r = add_task(wl, sim, i, diag)))
 			return r;
+	/* the kernel's threads come after the workload's tasks */
+	if ((r = eevdf__io_start(sim)))
+		return setup_fail(wl, diag, "objects", r,
+				  "could not start the kernel threads");
 	/* interval reports as far as the workload's length, as schbench
 	 * prints them until its runtime is up */
 	if (wl->report_interval &&

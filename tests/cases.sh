@@ -14,6 +14,7 @@ CASES=(
 	"cyclictest|workloads/cyclictest.json --param runtime=1s"
 	"stress-futex|workloads/stress-futex.json --param timeout=200ms"
 	"desktop-video|workloads/desktop-video.json --param runtime=1s --cpus 2"
+	"blogbench-coarse|workloads/blogbench-coarse.json --param iterations=1 --param interval=500ms --cpus 2"
 	"blogbench|workloads/blogbench.json --param iterations=1 --param interval=500ms --cpus 2"
 	"starve|workloads/starve.json --param signals=2000"
 	"spawn|workloads/spawn.json --param duration=200ms"

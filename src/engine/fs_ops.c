@@ -323,6 +323,8 @@ static int fs_read(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	if (!(f = fd_get(sim, p, fd)))
 		return finish(sim, p, op, STATUS_EBADF);
 	ino = f->inode;
+	if (!ino->fs->c.journal)
+		ino->atime_stale = false;
 	if (p->op_step == 0) {
 		off = f->pos;
 		if (op->field[0].kind != PV_NONE) {
@@ -352,21 +354,43 @@ static int fs_read(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		}
 		p->op_step = 2;
 	}
-	calls = 1;
-	if (op->c.kind != PV_NONE) {
-		if ((r = eevdf__interp_eval(sim, p, &op->c, &v)))
+	if (p->op_step == 2) {
+		calls = 1;
+		if (op->c.kind != PV_NONE) {
+			if ((r = eevdf__interp_eval(sim, p, &op->c, &v)))
+				return r;
+			if (v > 0)
+				calls = (len + (u64)v - 1) / (u64)v;
+		}
+		if (op->a.kind == PV_NONE || !len)
+			calls++; /* the read() that returns 0 */
+		r = eevdf__interp_charge(
+			sim, p,
+			calls * sim->sched.costs.fs_read_call +
+				len * sim->sched.costs.fs_copy_page /
+					PAGE_BYTES);
+		if (r != R_NEXT)
 			return r;
-		if (v > 0)
-			calls = (len + (u64)v - 1) / (u64)v;
+		p->op_step = 3;
 	}
-	if (op->a.kind == PV_NONE || !len)
-		calls++; /* the read() that returns 0 */
-	r = eevdf__interp_charge(sim, p,
-				 calls * sim->sched.costs.fs_read_call +
-					 len * sim->sched.costs.fs_copy_page /
-						 PAGE_BYTES);
-	if (r != R_NEXT)
-		return r;
+	/*
+	 * file_accessed(): with relatime an atime older than the file's
+	 * mtime is updated, and ext4_dirty_inode() logs the inode: the
+	 * first read after each write starts a journal handle.
+	 */
+	if (ino->atime_stale && p->op_step == 3) {
+		r = eevdf__journal_start(sim, rq, p, ino->fs, ino, 1);
+		if (r != R_NEXT)
+			return r;
+		p->op_step = 4;
+	}
+	if (ino->atime_stale) {
+		r = eevdf__interp_charge(sim, p,
+					 sim->sched.costs.fs_dirty_inode);
+		if (r != R_NEXT)
+			return r;
+		ino->atime_stale = false;
+	}
 	ino->fs->nr_hits += pages_spanned(off, len);
 	if (op->field[0].kind == PV_NONE)
 		f->pos = off + len;
@@ -474,6 +498,7 @@ static int fs_write(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			ino->size = off + len;
 		if (op->field[0].kind == PV_NONE)
 			f->pos = off + len;
+		ino->atime_stale = true; /* mtime is now after atime */
 		if (fresh)
 			eevdf__inode_dirtied(sim, ino);
 		eevdf__lru_touch(ino);

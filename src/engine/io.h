@@ -64,6 +64,7 @@ struct kwork {
 	struct workqueue *wq;	 /* the last one it was queued on */
 	struct pool_wq *pwq;	 /* where it is queued or running */
 	struct kthread *running; /* the worker running it, or NULL */
+	bool again; /* picked while running: its worker runs it again */
 	void *owner;		 /* its device, inode, file system, cfg */
 	struct eevdf_event timer; /* queue_delayed_work(): SEV_IO_TIMER */
 	u64 nr_done;
@@ -259,6 +260,8 @@ struct inode {
 	struct blk_req *ioend_head, *ioend_tail; /* i_rsv_conversion_list */
 	u64 meta_tid;		  /* last transaction that logged it */
 	bool evicted;		  /* unlinked and closed: freed at once */
+	bool atime_stale;	  /* written since last read: relatime
+				   * updates the atime at the next read */
 };
 
 /* An open file. */

@@ -423,7 +423,7 @@ int eevdf__worker_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 	for (;;) {
 		struct kwork *w = kt->cur;
 
-		if (!w) {
+		if (!w && kt->prep) {
 			/* woke_up: */
 			worker_leave_idle(pool, kt);
 			if (!need_more_worker(pool))
@@ -432,16 +432,27 @@ int eevdf__worker_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 			if (!pool->nr_idle && !create_worker(sim, pool))
 				return eevdf__sim_fail(sim, EEVDF_ENOMEM,
 						       "out of memory");
-			if (kt->prep) {
-				kt->prep = false;
-				if (!pool_unbound(pool))
-					pool->nr_running++;
-			}
+			kt->prep = false;
+			if (!pool_unbound(pool))
+				pool->nr_running++;
+		}
+		if (!w) {
+			/* the next work of the worklist (keep_working()) */
 			w = pop_first(&pool->head, &pool->tail);
+			if (!w)
+				goto idle;
 			w->pending = false;
+			if (w->running) {
+				/* process_one_work(): a work already running
+				 * here goes to that worker's scheduled list */
+				w->again = true;
+				continue;
+			}
 			w->running = kt;
 			kt->cur = w;
-			kt->desc = w->wq->desc;
+			kt->desc = w->kind == KW_WRITEBACK ?
+					   ((struct fsys *)w->owner)->flush_desc :
+					   w->wq->desc;
 			kt->nr_runs++;
 			p->op_step = 0;
 			p->op_begun = false;
@@ -450,13 +461,20 @@ int eevdf__worker_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 		if (r != R_NEXT)
 			return r;
 		/* process_one_work() is done with it */
-		kt->cur = NULL;
-		w->running = NULL;
 		w->nr_done++;
 		p->op_step = 0;
+		p->op_begun = false;
 		pwq_dec(sim, w->pwq);
+		if (w->again) {
+			/* queued again while it ran: once more, here */
+			w->again = false;
+			continue;
+		}
+		kt->cur = NULL;
+		w->running = NULL;
 		if (keep_working(pool))
 			continue;
+idle:
 		kt->prep = true;
 		if (!pool_unbound(pool))
 			pool->nr_running--;

@@ -73,6 +73,7 @@
 	COST(fs_stat, 700)                                                     \
 	COST(fs_readdir_entry, 60)                                             \
 	COST(fs_fsync, 2000)                                                   \
+	COST(fs_dirty_inode, 1500)                                             \
 	COST(wb_inode, 3000)                                                   \
 	COST(wb_page, 300)                                                     \
 	COST(end_io, 3000)                                                     \

@@ -269,6 +269,7 @@ void eevdf__blk_irq(struct eevdf_sim *sim, struct blk_req *req)
 	struct blkdev *d = req->dev;
 	int cpu = d->c.multiqueue ? req->cpu : d->c.irq_cpu;
 
+	d->nr_irqs++;
 	eevdf__irq_enter(sim, cpu, sim->sched.costs.irq_entry);
 	if (d->c.multiqueue && cpu == req->cpu) {
 		/* one CPU per hardware queue: done in the handler */
@@ -304,6 +305,7 @@ void eevdf__blk_complete(struct eevdf_sim *sim, int cpu, struct blk_req *req)
 	u64 wait = (u64)(sim->sched.now - req->submitted);
 	struct task *w;
 
+	d->nr_completed++;
 	d->wait_sum += wait;
 	if (wait > d->wait_max)
 		d->wait_max = wait;

@@ -361,3 +361,73 @@ void eevdf__io_free(struct eevdf_sim *sim)
 	free(io);
 	sim->io = NULL;
 }
+
+/* Public statistics ---------------------------------------------------------- */
+
+size_t eevdf_sim_nr_devices(const eevdf_sim *sim)
+{
+	return sim && sim->io ? sim->io->nr_devs : 0;
+}
+
+int eevdf_sim_device_stats(const eevdf_sim *sim, size_t i,
+			   struct eevdf_device_stats *out)
+{
+	const struct blkdev *d;
+	const struct io *io;
+
+	if (!sim || !out || !sim->io || i >= sim->io->nr_devs)
+		return EEVDF_EINVAL;
+	io = sim->io;
+	d = io->devs[i];
+	memset(out, 0, sizeof(*out));
+	out->name = d->obj->name;
+	out->preset = d->c.preset;
+	out->reads = d->nr_reads;
+	out->writes = d->nr_writes;
+	out->flushes = d->nr_flushes;
+	out->read_bytes = d->read_bytes;
+	out->write_bytes = d->write_bytes;
+	out->busy_ns = (eevdf_time)d->busy_ns;
+	if (d->busy_since >= 0)
+		out->busy_ns += sim->sched.now - d->busy_since;
+	out->wait_sum_ns = (eevdf_time)d->wait_sum;
+	out->wait_max_ns = (eevdf_time)d->wait_max;
+	out->completed = d->nr_completed;
+	out->max_inflight = d->max_inflight;
+	out->restarts = d->nr_restarts;
+	out->irqs = d->nr_irqs;
+	for (int c = 0; c < sim->sched.nr_cpus; c++)
+		out->softirq_deferred += io->cpu[c].nr_deferred;
+	return 0;
+}
+
+size_t eevdf_sim_nr_filesystems(const eevdf_sim *sim)
+{
+	return sim && sim->io ? sim->io->nr_fss : 0;
+}
+
+int eevdf_sim_fs_stats(const eevdf_sim *sim, size_t i,
+		       struct eevdf_fs_stats *out)
+{
+	const struct fsys *fs;
+
+	if (!sim || !out || !sim->io || i >= sim->io->nr_fss)
+		return EEVDF_EINVAL;
+	fs = sim->io->fss[i];
+	memset(out, 0, sizeof(*out));
+	out->name = fs->obj->name;
+	out->device = fs->dev->obj->name;
+	out->cache_misses = fs->nr_misses;
+	out->cache_hits = fs->nr_hits > fs->nr_misses ?
+				  fs->nr_hits - fs->nr_misses :
+				  0;
+	out->evicted = fs->nr_evicted;
+	out->written_back = fs->wb.nr_pages_written;
+	out->background_passes = fs->wb.nr_background;
+	out->kupdate_passes = fs->wb.nr_kupdate;
+	out->commits = fs->j.nr_commits;
+	out->handle_waits = fs->j.nr_handle_waits;
+	out->throttled = fs->nr_throttled;
+	out->throttle_ns = (eevdf_time)fs->throttle_ns;
+	return 0;
+}

@@ -205,6 +205,8 @@ struct blkdev {
 	u64 read_bytes, write_bytes;
 	u64 wait_sum; /* submit to completion, ns */
 	u64 wait_max;
+	u64 nr_completed;
+	u64 nr_irqs;
 	eevdf_time busy_since;
 	u64 busy_ns;
 	u32 max_inflight;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io.h"
+#include "nbench.h"
 
 static bool is_io_type(enum obj_type t)
 {
@@ -336,7 +337,11 @@ void eevdf__io_free(struct eevdf_sim *sim)
 		for (u32 k = 0; k < io->fdt[i].n; k++)
 			free(io->fdt[i].f[k]);
 		free(io->fdt[i].f);
+		eevdf__nb_state_free(io->fdt[i].nb);
 	}
+	for (size_t i = 0; i < io->nr_loads; i++)
+		eevdf__nb_load_unref(io->loads[i]);
+	free(io->loads);
 	for (size_t i = 0; i < io->nr_wqs; i++) {
 		free(io->wqs[i]->pwqs);
 		free(io->wqs[i]);

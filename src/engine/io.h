@@ -334,9 +334,12 @@ struct fsys {
 
 /* The model of one simulation ------------------------------------------------ */
 
+struct nb_state;
+
 struct fdtable {
 	struct file **f; /* fd - FD_BASE */
 	u32 n;
+	struct nb_state *nb; /* an NBENCH client's replay (nbench.c) */
 };
 
 #define FD_BASE 3
@@ -361,6 +364,8 @@ struct io {
 	size_t nr_works;
 	struct fdtable *fdt; /* by pid - 1 */
 	size_t nr_fdt;
+	struct nb_load **loads; /* NBENCH load files (nbench.h) */
+	size_t nr_loads;
 	/* the task in whose name kernel code runs now (the waker of what
 	 * it wakes), NULL in interrupt context */
 	struct task *current;
@@ -531,6 +536,9 @@ int eevdf__journal_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt);
 void eevdf__journal_timer(struct eevdf_sim *sim, struct fsys *fs);
 void eevdf__journal_io_done(struct eevdf_sim *sim, struct blk_req *req);
+
+/* nbench.c */
+void eevdf__nb_state_free(struct nb_state *s);
 
 /* fs_ops.c */
 int eevdf__fs_exec(struct eevdf_sim *sim, struct rq *rq, struct task *p,

@@ -33,6 +33,7 @@
 #include "interp.h"
 #include "io.h"
 #include "metrics.h"
+#include "nbench.h"
 #include "sim.h"
 
 /* Either an error from a call that started something, or stay. */
@@ -2008,6 +2009,11 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return eevdf__queue_work_exec(sim, p, op, o);
 	case P_KTHREAD:
 		return eevdf__kthread_exec(sim, rq, p, op);
+	case P_NBENCH:
+		if (!sim->io)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "nbench needs a filesystem");
+		return eevdf__nbench_exec(sim, rq, p, op);
 	}
 	return task_fail(sim, p, EEVDF_ENOTSUP, "op not supported yet");
 }

@@ -114,6 +114,8 @@ enum popcode {
 		    * field_slot[0]: entries read */
 	P_QUEUE_WORK, /* obj: a work object */
 	P_KTHREAD,    /* a.c: the kernel thread (io.h): its main loop */
+	P_NBENCH,     /* replay an NBENCH load file (engine/nbench.h);
+		       * len2: 1 + a keyed per-second bytes hist, or 0 */
 };
 
 /* Signals a workload can send (Linux numbers). */

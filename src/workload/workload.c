@@ -10,6 +10,7 @@
 #include "machine/machine.h"
 #include "rtapp.h"
 #include "engine/sim.h"
+#include "engine/nbench.h"
 #include "workload_impl.h"
 
 #define fail eevdf__wl_fail
@@ -749,6 +750,9 @@ void eevdf_workload_free(eevdf_workload *wl)
 		eevdf__wl_value_free(&wl->params[i].v);
 	}
 	free(wl->params);
+	for (size_t i = 0; i < wl->nr_nb_loads; i++)
+		eevdf__nb_load_unref(wl->nb_loads[i]);
+	free(wl->nb_loads);
 	for (size_t i = 0; i < wl->nr_objs; i++) {
 		eevdf__wl_io_free(&wl->objs[i]);
 		free(wl->objs[i].tmpl.name);
@@ -1035,6 +1039,8 @@ static int setup_fail(const eevdf_workload *wl, struct eevdf_diag *diag,
 
 static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
 {
+	int r;
+
 	for (size_t i = 0; i < wl->nr_objs; i++) {
 		struct sim_object *o = malloc(sizeof(*o));
 		int idx;
@@ -1052,8 +1058,19 @@ static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
 		if ((size_t)idx != i)
 			return EEVDF_EINTERNAL;
 	}
-	/* the I/O model's state, once every object it may name is there */
-	return eevdf__io_setup(sim);
+	/* the I/O model's state, once every object it may name is there,
+	 * and the load files its programs replay */
+	if ((r = eevdf__io_setup(sim)))
+		return r;
+	for (size_t i = 0; i < wl->nr_nb_loads; i++) {
+		int idx = eevdf__sim_add_nb_load(sim, wl->nb_loads[i]);
+
+		if (idx < 0)
+			return idx;
+		if ((size_t)idx != i)
+			return EEVDF_EINTERNAL;
+	}
+	return 0;
 }
 
 static int add_tables(const eevdf_workload *wl, eevdf_sim *sim)

@@ -226,6 +226,9 @@ struct eevdf_workload {
 	size_t nr_report_opts;
 	/* "report.interval": the period of interval reports, 0 for none */
 	eevdf_time report_interval;
+	/* NBENCH load files the "nbench" ops replay (engine/nbench.h) */
+	struct nb_load **nb_loads;
+	size_t nr_nb_loads;
 };
 
 /* A send or recv whose message fields are placed once all are known. */
@@ -515,7 +518,18 @@ WL_IO_OP(rmdir);
 WL_IO_OP(stat);
 WL_IO_OP(readdir);
 WL_IO_OP(queue_work);
+WL_IO_OP(nbench);
 #undef WL_IO_OP
+
+/* nbench_load.c: an NBENCH load file's text into *out (a reference);
+ * on error a message and the line number (0: none). */
+struct nb_load;
+int eevdf__wl_nbench_parse(const char *text, size_t len, const char *name,
+			   struct nb_load **out, char *err, size_t errlen,
+			   size_t *lineno);
+/* nbench_builtin.c */
+/* one line (with its newline) per entry, NULL last */
+extern const char *const eevdf__nbench_builtin[];
 
 /* machine_json.c */
 /*

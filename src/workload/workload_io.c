@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/io_cfg.h"
+#include "engine/nbench.h"
 #include "engine/sim.h"
 #include "workload_impl.h"
 
@@ -941,4 +942,177 @@ int eevdf__wl_op_queue_work(struct wl_parser *p, const cJSON *v, int depth,
 			return fail(p, "missing key 'work'");
 	}
 	return eevdf__wl_objref(p, v, 1u << OBJ_WORK, &op->obj);
+}
+
+/* The load file of that name, read once per workload. */
+static int nb_load_of(struct wl_parser *p, const char *name, s64 *idx)
+{
+	struct eevdf_workload *wl = p->wl;
+	struct nb_load *l, **n;
+	char err[200];
+	size_t lineno = 0, len;
+	char *buf = NULL;
+	int r;
+
+	for (size_t i = 0; i < wl->nr_nb_loads; i++)
+		if (strcmp(wl->nb_loads[i]->name, name) == 0) {
+			*idx = (s64)i;
+			return 0;
+		}
+	if (strcmp(name, "builtin") == 0) {
+		size_t total = 0;
+
+		for (size_t i = 0; eevdf__nbench_builtin[i]; i++)
+			total += strlen(eevdf__nbench_builtin[i]);
+		buf = malloc(total + 1);
+		if (!buf)
+			return nomem(p);
+		buf[0] = '\0';
+		total = 0;
+		for (size_t i = 0; eevdf__nbench_builtin[i]; i++) {
+			size_t k = strlen(eevdf__nbench_builtin[i]);
+
+			memcpy(buf + total, eevdf__nbench_builtin[i], k + 1);
+			total += k;
+		}
+		r = eevdf__wl_nbench_parse(buf, total, name, &l, err,
+					   sizeof(err), &lineno);
+		free(buf);
+	} else {
+		struct eevdf_diag d;
+
+		eevdf__wl_diag_init(&d, name);
+		r = eevdf__wl_read_file(name, &buf, &len, &d);
+		if (r)
+			return fail(p, "cannot read the load file: %s", d.msg);
+		r = eevdf__wl_nbench_parse(buf, len, name, &l, err, sizeof(err),
+					   &lineno);
+		free(buf);
+	}
+	if (r == EEVDF_ENOMEM)
+		return nomem(p);
+	if (r) {
+		char sb[WL_SHOWN_MAX];
+
+		if (lineno)
+			return fail(p, "load file %s, line %zu: %s",
+				    SHOWN(sb, name), lineno, err);
+		return fail(p, "load file %s: %s", SHOWN(sb, name), err);
+	}
+	n = realloc(wl->nb_loads, (wl->nr_nb_loads + 1) * sizeof(*n));
+	if (!n) {
+		eevdf__nb_load_unref(l);
+		return nomem(p);
+	}
+	wl->nb_loads = n;
+	*idx = (s64)wl->nr_nb_loads;
+	n[wl->nr_nb_loads++] = l;
+	return 0;
+}
+
+/* A metric the op records into: its index, or -1 without the key. */
+static int nb_metric(struct wl_parser *p, const cJSON *v, const char *key,
+		     enum metric_type type, bool keyed, struct pval *out)
+{
+	const cJSON *it = get(v, key);
+	char *name = NULL, sb[WL_SHOWN_MAX];
+	size_t old;
+	int idx, r;
+
+	out->kind = PV_CONST;
+	out->c = -1;
+	if (!it)
+		return 0;
+	old = path_key(p, key);
+	r = eevdf__wl_ld_string(p, it, &name);
+	if (!r) {
+		idx = eevdf__wl_find_metric(p->wl, name);
+		if (idx < 0)
+			r = fail(p, "no metric named '%s' (define it under "
+				    "\"metrics\")",
+				 SHOWN(sb, name));
+		else if (p->wl->metrics[idx].type != type ||
+			 p->wl->metrics[idx].keyed != keyed)
+			r = fail(p, "metric '%s' must be a%s %s", SHOWN(sb, name),
+				 keyed ? " keyed" : "",
+				 eevdf__metric_type_name(type));
+		else
+			out->c = idx;
+	}
+	free(name);
+	path_pop(p, old);
+	return r;
+}
+
+int eevdf__wl_op_nbench(struct wl_parser *p, const cJSON *v, int depth,
+			bool *adv, u32 *main)
+{
+	static const char *const keys[] = {
+		"fs",	 "loadfile", "client",	   "latency",
+		"bytes", "lines",    "per_second", "per_second_bytes",
+		"cost",
+	};
+	const cJSON *lf = get(v, "loadfile");
+	char *name = NULL;
+	struct pop *op;
+	struct pval fsv;
+	size_t old;
+	int r;
+
+	(void)depth;
+	*adv = true;
+	if ((r = io_args(p, v, keys, ARRAY_SIZE(keys))) ||
+	    (r = emit_op(p, P_NBENCH, main)))
+		return r;
+	op = OP(p, *main);
+	if (!lf)
+		return fail(p, "missing key 'loadfile' (\"builtin\" or a path)");
+	old = path_key(p, "loadfile");
+	r = eevdf__wl_ld_string(p, lf, &name);
+	if (!r)
+		r = nb_load_of(p, name, &op->a.c);
+	free(name);
+	path_pop(p, old);
+	if (r)
+		return r;
+	op->a.kind = PV_CONST;
+	/* the file system's index goes to c, the load's stays in a */
+	memset(&fsv, 0, sizeof(fsv));
+	{
+		struct pop tmp;
+
+		memset(&tmp, 0, sizeof(tmp));
+		if ((r = fs_key(p, v, &tmp)))
+			return r;
+		op->c = tmp.a;
+	}
+	if (get(v, "client")) {
+		if ((r = eevdf__wl_operand_key(p, v, "client", VK_VALUE,
+					       &op->b)))
+			return r;
+	} else {
+		op->b.kind = PV_CONST;
+		op->b.c = 0;
+	}
+	/* the calls' fd and status go to hidden variables ("@__" names
+	 * are the loader's own) */
+	if (eevdf__wl_names_add(&p->wl->locals, "@__nb_fd", 8, &op->slot) ||
+	    eevdf__wl_names_add(&p->wl->locals, "@__nb_status", 12,
+				&op->field_slot[0]))
+		return nomem(p);
+	if ((r = nb_metric(p, v, "latency", MET_HIST, true, &op->field[0])) ||
+	    (r = nb_metric(p, v, "bytes", MET_COUNTER, false, &op->field[1])) ||
+	    (r = nb_metric(p, v, "lines", MET_COUNTER, false, &op->field[2])) ||
+	    (r = nb_metric(p, v, "per_second", MET_HIST, true, &op->field[3])))
+		return r;
+	{
+		struct pval sb;
+
+		if ((r = nb_metric(p, v, "per_second_bytes", MET_HIST, true,
+				   &sb)))
+			return r;
+		op->len2 = sb.c >= 0 ? (u32)sb.c + 1 : 0;
+	}
+	(void)fsv;
+	return 0;
 }

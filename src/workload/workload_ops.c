@@ -1844,6 +1844,7 @@ static const struct {
 	{ "stat", eevdf__wl_op_stat },
 	{ "readdir", eevdf__wl_op_readdir },
 	{ "queue_work", eevdf__wl_op_queue_work },
+	{ "nbench", eevdf__wl_op_nbench },
 };
 
 /* The op's "cost": beside the op key, or inside its argument object. */

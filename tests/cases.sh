@@ -16,6 +16,8 @@ CASES=(
 	"desktop-video|workloads/desktop-video.json --param runtime=1s --cpus 2"
 	"blogbench-coarse|workloads/blogbench-coarse.json --param iterations=1 --param interval=500ms --cpus 2"
 	"blogbench|workloads/blogbench.json --param iterations=1 --param interval=500ms --cpus 2"
+	"dbench|workloads/dbench.json --param nprocs=2 --param timelimit=2s --param warmup=1s --cpus 2"
+	"desktop|workloads/desktop.json --param runtime=1s --param hogs=2 --cpus 2"
 	"starve|workloads/starve.json --param signals=2000"
 	"spawn|workloads/spawn.json --param duration=200ms"
 	"rtapp-mixed|workloads/rtapp-mixed.json --cpus 2 --duration 500ms"

@@ -753,7 +753,8 @@ END_TEST
  * changes.  Short runs on 1, 4 and 8 CPUs.
  */
 static const char *const shipped[] = {
-	"blogbench",	"blogbench-coarse", "cyclictest", "desktop-video", "hackbench",
+	"blogbench",	"blogbench-coarse", "cyclictest", "dbench",
+	"desktop",	"desktop-video",    "hackbench",
 	"massive_intr", "nice-mix",	  "pipe",	   "rtapp-mixed",
 	"schbench",	"sleeper-vs-hog", "spawn",	   "starve",
 	"stress-futex", "tbench",	  "two-hogs",

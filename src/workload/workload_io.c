@@ -495,6 +495,9 @@ int eevdf__wl_io_link(struct wl_parser *p)
 			if (!r && o->io_ref[1])
 				r = link_ref(p, o, 1, target_types(o->io_key[1]),
 					     &c->target);
+			/* a sem a work posts is posted: waits on it end */
+			if (!r && c->target >= 0)
+				wl->objs[c->target].posted = true;
 			break;
 		}
 		case OBJ_IRQ: {
@@ -504,6 +507,8 @@ int eevdf__wl_io_link(struct wl_parser *p)
 			if (!r && o->io_ref[1])
 				r = link_ref(p, o, 1, target_types(o->io_key[1]),
 					     &c->target);
+			if (!r && c->target >= 0)
+				wl->objs[c->target].posted = true;
 			break;
 		}
 		default:

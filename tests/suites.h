@@ -30,5 +30,6 @@ Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
 Suite *classes_suite(void);
+Suite *io_suite(void);
 
 #endif

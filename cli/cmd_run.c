@@ -720,7 +720,8 @@ static void print_io(FILE *f, const eevdf_sim *sim)
 			st.name, st.preset, st.reads,
 			(double)st.read_bytes / 1e6, st.writes,
 			(double)st.write_bytes / 1e6, st.flushes,
-			secs > 0 ? 100.0 * (double)st.busy_ns / 1e9 / secs : 0.0,
+			secs > 0 ? 100.0 * (double)st.busy_ns / 1e9 / secs :
+				   0.0,
 			st.completed ? (double)st.wait_sum_ns /
 					       (double)st.completed / 1e6 :
 				       0.0,
@@ -732,7 +733,8 @@ static void print_io(FILE *f, const eevdf_sim *sim)
 		if (eevdf_sim_fs_stats(sim, i, &st))
 			continue;
 		fprintf(f,
-			"# fs %s on %s: %" PRIu64 " pages from the cache, %" PRIu64
+			"# fs %s on %s: %" PRIu64
+			" pages from the cache, %" PRIu64
 			" from the device, %" PRIu64 " evicted; %" PRIu64
 			" written back; %" PRIu64 " commits, %" PRIu64
 			" handle waits; %" PRIu64 " throttles (%.3f s)\n",

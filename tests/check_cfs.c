@@ -753,11 +753,15 @@ END_TEST
  * changes.  Short runs on 1, 4 and 8 CPUs.
  */
 static const char *const shipped[] = {
-	"blogbench",	"blogbench-coarse", "cyclictest", "dbench",
-	"desktop",	"desktop-video",    "hackbench",
-	"massive_intr", "nice-mix",	  "pipe",	   "rtapp-mixed",
-	"schbench",	"sleeper-vs-hog", "spawn",	   "starve",
-	"stress-futex", "tbench",	  "two-hogs",
+	"blogbench",	  "blogbench-coarse",
+	"cyclictest",	  "dbench",
+	"desktop",	  "desktop-video",
+	"hackbench",	  "massive_intr",
+	"nice-mix",	  "pipe",
+	"rtapp-mixed",	  "schbench",
+	"sleeper-vs-hog", "spawn",
+	"starve",	  "stress-futex",
+	"tbench",	  "two-hogs",
 };
 
 START_TEST(cfs_runs_every_shipped_workload_with_invariants)

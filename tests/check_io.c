@@ -76,9 +76,8 @@ static eevdf_sim *io_run(const char *objects, const char *tasks,
 	return sim;
 }
 
-static const struct eevdf_task_stats *task_named(const eevdf_sim *sim,
-						 const char *name,
-						 struct eevdf_task_stats *st)
+static const struct eevdf_task_stats *
+task_named(const eevdf_sim *sim, const char *name, struct eevdf_task_stats *st)
 {
 	for (size_t i = 0; i < eevdf_sim_nr_tasks(sim); i++) {
 		eevdf_sim_task_stats(sim, i, st);
@@ -169,11 +168,13 @@ START_TEST(page_cache_hits_cost_no_io)
 	struct eevdf_task_stats st;
 	eevdf_sim *sim;
 
-	snprintf(objs2, sizeof(objs2), "%s, {\"type\": \"sem\", \"name\": "
-				       "\"s\"}",
+	snprintf(objs2, sizeof(objs2),
+		 "%s, {\"type\": \"sem\", \"name\": "
+		 "\"s\"}",
 		 objs);
-	sim = io_run(objs2, tasks, "\"fs_read_call\": 250, "
-				   "\"fs_copy_page\": 300",
+	sim = io_run(objs2, tasks,
+		     "\"fs_read_call\": 250, "
+		     "\"fs_copy_page\": 300",
 		     "\"metrics\": {\"got\": {\"type\": \"value\"}}", 1,
 		     100 * MS);
 	ck_assert_int_eq(eevdf_sim_device_stats(sim, 0, &ds), 0);
@@ -343,9 +344,8 @@ static void parse_fails(const char *objects, const char *tasks,
 		 "{\"format\": \"eevdf-sim-workload/1\", \"name\": \"io\", "
 		 "\"objects\": [%s], \"tasks\": [%s]}",
 		 objects, tasks);
-	ck_assert_int_ne(eevdf_workload_parse(doc, strlen(doc), "io.json",
-					      &wl, &d),
-			 0);
+	ck_assert_int_ne(
+		eevdf_workload_parse(doc, strlen(doc), "io.json", &wl, &d), 0);
 	ck_assert_msg(strcmp(d.path, want_path) == 0, "path %s", d.path);
 	ck_assert_msg(strstr(d.msg, want_msg) != NULL, "msg %s", d.msg);
 }

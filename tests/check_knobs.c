@@ -116,8 +116,7 @@ START_TEST(wakeup_deadline_cuts_preemptions_only_of_an_earlier_deadline)
 	a = run(NULL, "workloads/blogbench-coarse.json", 2, bb, 2, NULL,
 		3 * SEC);
 	b = run(NULL, "workloads/blogbench-coarse.json", 2, bb, 2,
-		"WAKEUP_DEADLINE",
-		3 * SEC);
+		"WAKEUP_DEADLINE", 3 * SEC);
 	ck_assert_msg(involuntary(b) < involuntary(a), "%llu vs %llu",
 		      (unsigned long long)involuntary(b),
 		      (unsigned long long)involuntary(a));

@@ -22,7 +22,7 @@
 #include "io.h"
 
 #define KB 1024u
-#define MBPS(x) ((u64)(x) * 1000000u)
+#define MBPS(x) ((u64)(x)*1000000u)
 
 static void lat_const(struct eevdf_dist *d, s64 ns)
 {
@@ -136,8 +136,8 @@ static void service(struct eevdf_sim *sim, struct blkdev *d,
 		    struct blk_req *req)
 {
 	bool rd = req->op == REQ_READ;
-	u64 bytes = (u64)req->pages * PAGE_BYTES, bw = rd ? d->c.read_bw :
-							   d->c.write_bw;
+	u64 bytes = (u64)req->pages * PAGE_BYTES,
+	    bw = rd ? d->c.read_bw : d->c.write_bw;
 	s64 lat;
 	eevdf_time t, done;
 
@@ -254,9 +254,10 @@ void eevdf__blk_done(struct eevdf_sim *sim, struct blk_req *req)
 	/* an idle CPU leaves its idle state before the handler runs */
 	if (eevdf__cpu_idle_long(sim, cpu)) {
 		req->ev.type = SEV_BLK_IRQ;
-		eevdf__queue_event(&sim->sched, &req->ev,
-				   sim->sched.now +
-					   (eevdf_time)sim->sched.costs.idle_exit);
+		eevdf__queue_event(
+			&sim->sched, &req->ev,
+			sim->sched.now +
+				(eevdf_time)sim->sched.costs.idle_exit);
 		sim->sched.rqs[cpu].awake_at =
 			sim->sched.now + (eevdf_time)sim->sched.costs.idle_exit;
 		return;

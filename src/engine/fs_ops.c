@@ -269,8 +269,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	return eevdf__interp_fail(sim, p, EEVDF_EINTERNAL, "bad open step");
 }
 
-static int fs_close(struct eevdf_sim *sim, struct task *p,
-		    const struct pop *op)
+static int fs_close(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 {
 	struct fdtable *t;
 	struct file *f;
@@ -478,7 +477,8 @@ static int fs_write(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 				calls = (len + (u64)v - 1) / (u64)v;
 		}
 		for (u32 i = first; i < first + n; i++)
-			fresh += i >= ino->cap_pg || !(ino->pg[i] & PG_UPTODATE);
+			fresh += i >= ino->cap_pg ||
+				 !(ino->pg[i] & PG_UPTODATE);
 		r = eevdf__interp_charge(
 			sim, p,
 			calls * sim->sched.costs.fs_write_call +

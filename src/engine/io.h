@@ -30,11 +30,11 @@
 
 /* Engine events of the I/O model (sim.h's are 20..23). */
 enum io_event_type {
-	SEV_BLK_DONE = 30, /* a device finished a request */
-	SEV_BLK_IRQ = 31,  /* ... its interrupt reaches an idle CPU */
-	SEV_IO_TIMER = 32, /* a delayed work's timer or the jbd2 timer */
-	SEV_IRQ_SRC = 33,  /* a periodic interrupt source fires */
-	SEV_SOFTIRQ = 34,  /* an IPI raising a softirq on another CPU */
+	SEV_BLK_DONE = 30,   /* a device finished a request */
+	SEV_BLK_IRQ = 31,    /* ... its interrupt reaches an idle CPU */
+	SEV_IO_TIMER = 32,   /* a delayed work's timer or the jbd2 timer */
+	SEV_IRQ_SRC = 33,    /* a periodic interrupt source fires */
+	SEV_SOFTIRQ = 34,    /* an IPI raising a softirq on another CPU */
 	SEV_JBD2_TIMER = 35, /* a running transaction's commit time */
 };
 
@@ -64,8 +64,8 @@ struct kwork {
 	struct workqueue *wq;	 /* the last one it was queued on */
 	struct pool_wq *pwq;	 /* where it is queued or running */
 	struct kthread *running; /* the worker running it, or NULL */
-	bool again; /* picked while running: its worker runs it again */
-	void *owner;		 /* its device, inode, file system, cfg */
+	bool again;  /* picked while running: its worker runs it again */
+	void *owner; /* its device, inode, file system, cfg */
 	struct eevdf_event timer; /* queue_delayed_work(): SEV_IO_TIMER */
 	u64 nr_done;
 };
@@ -162,7 +162,7 @@ enum req_op {
 };
 
 enum req_end {
-	END_READ = 1, /* pages of an inode become uptodate */
+	END_READ = 1,  /* pages of an inode become uptodate */
 	END_WRITEBACK, /* pages of an inode are written */
 	END_JOURNAL,   /* jbd2's log blocks or commit block */
 };
@@ -192,14 +192,14 @@ struct blkdev {
 	u32 sched_used;	      /* scheduler tags in use */
 	u32 inflight;	      /* driver tags in use */
 	u32 in_service;	      /* in the drive's latency stage */
-	struct blk_req *q_head, *q_tail;     /* waiting for a driver tag */
-	struct blk_req *dq_head, *dq_tail;   /* in the drive, waiting */
-	struct waitq tag_wait;		     /* submitters without a tag */
-	eevdf_time chan_free;		     /* the link is busy until */
-	u64 last_end;			     /* seek: where the head is */
-	bool restart;			     /* SCHED_RESTART */
-	struct kwork *run_work;		     /* per hctx: [nr_cpus] or [1] */
-	int next_cpu, next_cpu_batch;	     /* blk_mq_hctx_next_cpu() */
+	struct blk_req *q_head, *q_tail;   /* waiting for a driver tag */
+	struct blk_req *dq_head, *dq_tail; /* in the drive, waiting */
+	struct waitq tag_wait;		   /* submitters without a tag */
+	eevdf_time chan_free;		   /* the link is busy until */
+	u64 last_end;			   /* seek: where the head is */
+	bool restart;			   /* SCHED_RESTART */
+	struct kwork *run_work;		   /* per hctx: [nr_cpus] or [1] */
+	int next_cpu, next_cpu_batch;	   /* blk_mq_hctx_next_cpu() */
 	/* statistics */
 	u64 nr_reads, nr_writes, nr_flushes;
 	u64 read_bytes, write_bytes;
@@ -256,13 +256,13 @@ struct inode {
 	bool on_dirty;
 	struct inode *lru_prev, *lru_next; /* cached inodes, newest first */
 	bool on_lru;
-	struct waitq read_wait;	  /* readers of pages being read */
-	struct waitq wb_wait;	  /* fsync: until nr_wb is 0 */
-	struct kwork conv;	  /* ext4's i_rsv_conversion_work */
+	struct waitq read_wait; /* readers of pages being read */
+	struct waitq wb_wait;	/* fsync: until nr_wb is 0 */
+	struct kwork conv;	/* ext4's i_rsv_conversion_work */
 	struct blk_req *ioend_head, *ioend_tail; /* i_rsv_conversion_list */
-	u64 meta_tid;		  /* last transaction that logged it */
-	bool evicted;		  /* unlinked and closed: freed at once */
-	bool atime_stale;	  /* written since last read: relatime
+	u64 meta_tid;	  /* last transaction that logged it */
+	bool evicted;	  /* unlinked and closed: freed at once */
+	bool atime_stale; /* written since last read: relatime
 				   * updates the atime at the next read */
 };
 
@@ -287,15 +287,15 @@ struct journal {
 	u32 running_blocks; /* metadata blocks it logs */
 	u64 committing_tid;
 	u32 committing_blocks;
-	u64 commit_request; /* highest tid someone asked to commit */
-	u64 commit_done;    /* highest committed tid */
+	u64 commit_request;	  /* highest tid someone asked to commit */
+	u64 commit_done;	  /* highest committed tid */
 	struct eevdf_event timer; /* the running transaction's expiry */
 	bool timer_armed;
 	struct waitq locked_wait; /* wait_transaction_locked() */
 	struct waitq done_wait;	  /* jbd2_log_wait_commit() */
 	struct waitq io_wait;	  /* the jbd2 thread on its I/O */
 	u32 io_pending;
-	u64 head;	     /* next log block, in the journal's area */
+	u64 head;	   /* next log block, in the journal's area */
 	u64 start, blocks; /* the journal's area */
 	u64 nr_commits, nr_log_blocks;
 	u64 nr_handle_waits;
@@ -318,7 +318,7 @@ struct fsys {
 	u64 next_lba; /* delalloc: the next free block */
 	struct journal j;
 	struct bdi_wb wb;
-	char jname[48];	   /* "jbd2/sda1-8" */
+	char jname[48];	     /* "jbd2/sda1-8" */
 	char flush_desc[32]; /* "flush-8:0" */
 	/* page cache */
 	u64 nr_cached, nr_dirty, nr_wb;
@@ -419,7 +419,8 @@ bool eevdf__queue_work(struct eevdf_sim *sim, struct workqueue *wq,
 void eevdf__queue_delayed_work(struct eevdf_sim *sim, struct workqueue *wq,
 			       struct kwork *w, s64 delay);
 /* A worker's loop (KT_WORKER). */
-int eevdf__worker_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt);
+int eevdf__worker_exec(struct eevdf_sim *sim, struct rq *rq,
+		       struct kthread *kt);
 /* wq_worker_sleeping() / wq_worker_running(): sched hooks */
 void eevdf__wq_worker_sleeping(struct eevdf_sim *sim, struct task *p);
 void eevdf__wq_worker_running(struct eevdf_sim *sim, struct task *p);
@@ -514,8 +515,7 @@ int eevdf__inode_writepages(struct eevdf_sim *sim, struct rq *rq,
 			    struct task *p, struct inode *ino, bool charge);
 /* A writeback request completed: true when it was kept (its io_end waits
  * for the unwritten-extent conversion). */
-bool eevdf__writeback_done(struct eevdf_sim *sim, int cpu,
-			   struct blk_req *req);
+bool eevdf__writeback_done(struct eevdf_sim *sim, int cpu, struct blk_req *req);
 /* balance_dirty_pages(): the pause p sleeps after dirtying, 0: none */
 s64 eevdf__dirty_pause(struct eevdf_sim *sim, struct fsys *fs, u32 dirtied);
 /* The flusher's work function. */

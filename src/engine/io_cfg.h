@@ -45,7 +45,7 @@ struct fs_cfg {
 	char part[24]; /* the partition: "sda1", in "jbd2/sda1-8" */
 	u64 memory;    /* bytes the page cache may hold */
 	u32 dirty_background_ratio, dirty_ratio; /* percent of memory */
-	s64 dirty_expire;      /* dirty_expire_centisecs, ns */
+	s64 dirty_expire;	/* dirty_expire_centisecs, ns */
 	s64 writeback_interval; /* dirty_writeback_centisecs, ns */
 	s64 commit_interval;	/* jbd2 j_commit_interval, ns */
 	bool journal;		/* has a jbd2 journal */

@@ -27,7 +27,8 @@ bool eevdf__cpu_idle_long(const struct eevdf_sim *sim, int cpu)
 	const struct rq *rq = &sim->sched.rqs[cpu];
 
 	return !rq->curr && sim->sched.costs.idle_exit &&
-	       rq->idle_since < sim->sched.now && rq->awake_at != sim->sched.now;
+	       rq->idle_since < sim->sched.now &&
+	       rq->awake_at != sim->sched.now;
 }
 
 void eevdf__irq_enter(struct eevdf_sim *sim, int cpu, u64 handler)

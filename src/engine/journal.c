@@ -41,7 +41,8 @@ int eevdf__journal_start(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (!j->timer_armed) {
 			j->timer_armed = true;
 			eevdf__queue_event(&sim->sched, &j->timer,
-					   sim->sched.now + fs->c.commit_interval);
+					   sim->sched.now +
+						   fs->c.commit_interval);
 		}
 	}
 	if (!ino || ino->meta_tid != j->running_tid)
@@ -135,14 +136,16 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 		switch (p->op_step) {
 		case 0:
 			/* a commit is due: lock the running transaction */
-			if (!j->running_tid || j->commit_request < j->running_tid)
+			if (!j->running_tid ||
+			    j->commit_request < j->running_tid)
 				return eevdf__kthread_idle(sim, rq, kt);
 			j->committing_tid = j->running_tid;
 			j->committing_blocks = j->running_blocks;
 			j->running_tid = 0;
 			j->running_blocks = 0;
 			if (j->timer_armed) {
-				eevdf__eventq_cancel(&sim->sched.evq, &j->timer);
+				eevdf__eventq_cancel(&sim->sched.evq,
+						     &j->timer);
 				j->timer_armed = false;
 			}
 			j->state = J_LOCKED;

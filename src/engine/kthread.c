@@ -106,8 +106,7 @@ struct kthread *eevdf__kthread_of(struct eevdf_sim *sim, const struct task *p)
 int eevdf__kthread_idle(struct eevdf_sim *sim, struct rq *rq,
 			struct kthread *kt)
 {
-	return eevdf__interp_block(sim, rq, kt->task, WAIT_WORK, &kt->idleq,
-				   0);
+	return eevdf__interp_block(sim, rq, kt->task, WAIT_WORK, &kt->idleq, 0);
 }
 
 void eevdf__kthread_wake(struct eevdf_sim *sim, struct kthread *kt)

@@ -186,8 +186,8 @@ static s64 special(struct task *p, const char *f, s64 prev)
 }
 
 /* The line's path with "client1" made this client's name. */
-static void client_path(const struct nb_load *l, u32 off, s64 client,
-			char *buf, size_t len)
+static void client_path(const struct nb_load *l, u32 off, s64 client, char *buf,
+			size_t len)
 {
 	const char *s = l->pool + off, *hit;
 	char name[32];
@@ -349,8 +349,8 @@ static int run_line(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (fd < 0)
 			return R_NEXT; /* dbench would exit: "handle not found" */
 		call_init(&c, op,
-			  ln->op == NB_CLOSE ? P_CLOSE :
-			  ln->op == NB_READX ? P_READ :
+			  ln->op == NB_CLOSE  ? P_CLOSE :
+			  ln->op == NB_READX  ? P_READ :
 			  ln->op == NB_WRITEX ? P_WRITE :
 						P_FSYNC,
 			  NULL, NULL);
@@ -395,18 +395,17 @@ static int run_line(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			if (t && fd - FD_BASE < (s64)t->n)
 				f = t->f[fd - FD_BASE];
 			if (f) {
-				r = eevdf__journal_start(sim, rq, p,
-							 f->inode->fs, f->inode,
-							 1);
+				r = eevdf__journal_start(
+					sim, rq, p, f->inode->fs, f->inode, 1);
 				if (r != R_NEXT)
 					return r;
 			}
 		}
 		s->sub = 3;
-		return eevdf__interp_charge(sim, p,
-					    sim->sched.costs.fs_stat +
-						    sim->sched.costs
-							    .fs_dirty_inode);
+		return eevdf__interp_charge(
+			sim, p,
+			sim->sched.costs.fs_stat +
+				sim->sched.costs.fs_dirty_inode);
 	case NB_QFILEINFO:
 	case NB_QFSINFO:
 	case NB_LOCKX:
@@ -425,11 +424,10 @@ static int run_line(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			p->xfer_left = t && t->dir ? deltree(fs, t) : 0;
 			s->sub = 3;
 		}
-		return eevdf__interp_charge(sim, p,
-					    sim->sched.costs.fs_stat +
-						    p->xfer_left *
-							    sim->sched.costs
-								    .fs_unlink);
+		return eevdf__interp_charge(
+			sim, p,
+			sim->sched.costs.fs_stat +
+				p->xfer_left * sim->sched.costs.fs_unlink);
 	}
 	default:
 		return R_NEXT;
@@ -453,8 +451,7 @@ static void line_done(struct eevdf_sim *sim, struct task *p,
 	if (op->field[0].c >= 0)
 		eevdf__metric_record(sim, (u32)op->field[0].c, p,
 				     s->name_ids[ln->op], lat);
-	if (op->field[1].c >= 0 &&
-	    (ln->op == NB_READX || ln->op == NB_WRITEX))
+	if (op->field[1].c >= 0 && (ln->op == NB_READX || ln->op == NB_WRITEX))
 		eevdf__metric_count(sim, (u32)op->field[1].c, p, s->cur[2]);
 	if (op->field[2].c >= 0)
 		eevdf__metric_count(sim, (u32)op->field[2].c, p, 1);

@@ -196,8 +196,8 @@ int eevdf__pages_read(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			continue;
 		}
 		/* a run of missing pages, stretched to the readahead window */
-		ra_end = i + (fs->c.ra_pages > end - i ? fs->c.ra_pages :
-							 end - i);
+		ra_end = i +
+			 (fs->c.ra_pages > end - i ? fs->c.ra_pages : end - i);
 		if (ra_end > npg)
 			ra_end = npg;
 		if (ra_end > ino->lba_pages)

@@ -97,20 +97,20 @@ enum popcode {
 	 * index; obj: the path (its run-time parts "{@k}"), obj2: rename's
 	 * new path; b: the fd; slot: a status variable (OK, ENOENT, ...).
 	 */
-	P_OPEN,	   /* flags FS_CREAT, FS_TRUNC, FS_EXCL; field_slot[0]: fd */
-	P_CLOSE,   /* b: fd */
-	P_READ,	   /* b: fd; a: bytes (none: to end of file); c: bytes per
+	P_OPEN,	      /* flags FS_CREAT, FS_TRUNC, FS_EXCL; field_slot[0]: fd */
+	P_CLOSE,      /* b: fd */
+	P_READ,	      /* b: fd; a: bytes (none: to end of file); c: bytes per
 		    * read() call (none: one call); field[0]: offset (none:
 		    * the file position); field_slot[0]: bytes read */
-	P_WRITE,   /* b: fd; a: bytes; c: bytes per write() call;
+	P_WRITE,      /* b: fd; a: bytes; c: bytes per write() call;
 		    * field[0]: offset (none: the file position) */
-	P_FSYNC,   /* b: fd */
-	P_RENAME,  /* obj to obj2 */
-	P_UNLINK,  /* obj */
-	P_MKDIR,   /* obj */
-	P_RMDIR,   /* obj */
-	P_STAT,	   /* obj */
-	P_READDIR, /* obj; c: entries at most (none: all);
+	P_FSYNC,      /* b: fd */
+	P_RENAME,     /* obj to obj2 */
+	P_UNLINK,     /* obj */
+	P_MKDIR,      /* obj */
+	P_RMDIR,      /* obj */
+	P_STAT,	      /* obj */
+	P_READDIR,    /* obj; c: entries at most (none: all);
 		    * field_slot[0]: entries read */
 	P_QUEUE_WORK, /* obj: a work object */
 	P_KTHREAD,    /* a.c: the kernel thread (io.h): its main loop */
@@ -140,7 +140,7 @@ enum popcode {
 #define STAMP_EACH 0x40u     /* wake_list: one timestamp per member */
 #define TIMER_ABSOLUTE 0x80u /* timer_wait: keep the grid after a miss */
 #define WAKE_THEN_BLOCK                                                        \
-	0x100u /* wake: run the next op (a block) at once,
+	0x100u		/* wake: run the next op (a block) at once,
 				 * before any cost or preemption */
 #define FS_CREAT 0x200u /* open: O_CREAT */
 #define FS_TRUNC 0x400u /* open: O_TRUNC */

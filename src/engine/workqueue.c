@@ -86,8 +86,9 @@ static struct kthread *create_worker(struct eevdf_sim *sim,
 	else
 		snprintf(name, sizeof(name), "kworker/u%d:%u", pool->id,
 			 pool->next_id);
-	kt = eevdf__kthread_create(sim, KT_WORKER, name, pool->highpri ? -20 : 0,
-				   pool->cpus, pool->nr_cpus);
+	kt = eevdf__kthread_create(sim, KT_WORKER, name,
+				   pool->highpri ? -20 : 0, pool->cpus,
+				   pool->nr_cpus);
 	if (!kt)
 		return NULL;
 	pool->next_id++;
@@ -265,8 +266,8 @@ bool eevdf__queue_work(struct eevdf_sim *sim, struct workqueue *wq,
 		return false;
 	w->pending = true;
 	pwq = select_pwq(sim, wq, cpu);
-	if (w->running && w->running->pool != pwq->pool &&
-	    w->pwq && w->pwq->wq == wq)
+	if (w->running && w->running->pool != pwq->pool && w->pwq &&
+	    w->pwq->wq == wq)
 		pwq = w->pwq;
 	w->pwq = pwq;
 	w->wq = wq;
@@ -346,9 +347,8 @@ static int user_work(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 
 	switch (p->op_step) {
 	case 0:
-		r = eevdf__interp_charge(sim, p,
-					 (u64)uw->c.cost +
-						 sim->sched.costs.work_item);
+		r = eevdf__interp_charge(
+			sim, p, (u64)uw->c.cost + sim->sched.costs.work_item);
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 1;
@@ -367,8 +367,7 @@ static int user_work(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 }
 
 /* blk_mq_run_work_fn(): dispatch what waited for a driver tag. */
-static int blk_run_work(struct eevdf_sim *sim, struct task *p,
-			struct kwork *w)
+static int blk_run_work(struct eevdf_sim *sim, struct task *p, struct kwork *w)
 {
 	struct blkdev *d = w->owner;
 	u32 n;
@@ -450,9 +449,10 @@ int eevdf__worker_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 			}
 			w->running = kt;
 			kt->cur = w;
-			kt->desc = w->kind == KW_WRITEBACK ?
-					   ((struct fsys *)w->owner)->flush_desc :
-					   w->wq->desc;
+			kt->desc =
+				w->kind == KW_WRITEBACK ?
+					((struct fsys *)w->owner)->flush_desc :
+					w->wq->desc;
 			kt->nr_runs++;
 			p->op_step = 0;
 			p->op_begun = false;

@@ -152,8 +152,7 @@ static void finish_pages(struct eevdf_sim *sim, struct blk_req *req)
 	eevdf__pagecache_shrink(ino->fs);
 }
 
-bool eevdf__writeback_done(struct eevdf_sim *sim, int cpu,
-			   struct blk_req *req)
+bool eevdf__writeback_done(struct eevdf_sim *sim, int cpu, struct blk_req *req)
 {
 	struct fsys *fs = req->fs;
 	struct inode *ino = req->inode;

@@ -431,7 +431,8 @@ static double dbench_progress(struct rctx *c, struct metric *lat,
 				lmax = eevdf__hist_max(lat->cells[i].hist);
 			}
 		for (u32 i = 0; bytes && i < bytes->nr_cells; i++)
-			if (bytes->cells[i].key == k - 1 && bytes->cells[i].hist)
+			if (bytes->cells[i].key == k - 1 &&
+			    bytes->cells[i].hist)
 				b = eevdf__hist_sum(bytes->cells[i].hist);
 		total += b;
 		if (k < warmup) {
@@ -446,11 +447,12 @@ static double dbench_progress(struct rctx *c, struct metric *lat,
 		} else {
 			mbs = 1.0e-6 * (double)(total - since) /
 			      (double)(k - warmup);
-			sb_printf(&c->out,
-				  "%4lld  %8lld  %7.2f MB/sec  execute %3.0f sec"
-				  "  latency %.03f ms\n",
-				  clients, clients ? lines / clients : 0, mbs,
-				  (double)(k - warmup), (double)lmax / 1e6);
+			sb_printf(
+				&c->out,
+				"%4lld  %8lld  %7.2f MB/sec  execute %3.0f sec"
+				"  latency %.03f ms\n",
+				clients, clients ? lines / clients : 0, mbs,
+				(double)(k - warmup), (double)lmax / 1e6);
 		}
 	}
 	return mbs;
@@ -510,8 +512,8 @@ static int report_dbench(struct rctx *c)
 	struct metric *bytes = metric(c, "bytes", MET_COUNTER, true, &err);
 	struct metric *oplat = metric(c, "oplat", MET_HIST, true, &err);
 	struct metric *sec = metric(c, "per_second", MET_HIST, false, &err);
-	struct metric *secb =
-		metric(c, "per_second_bytes", MET_HIST, false, &err);
+	struct metric *secb = metric(c, "per_second_bytes", MET_HIST, false,
+				     &err);
 	const struct eevdf_sim *sim = c->sim;
 	long long clients = opt_int(c, "clients", 1);
 	const char *loadfile = opt_str(c, "loadfile", NULL);

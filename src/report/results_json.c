@@ -225,7 +225,8 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
  */
 static bool add_io(cJSON *root, const eevdf_sim *sim)
 {
-	size_t nd = eevdf_sim_nr_devices(sim), nf = eevdf_sim_nr_filesystems(sim);
+	size_t nd = eevdf_sim_nr_devices(sim),
+	       nf = eevdf_sim_nr_filesystems(sim);
 	cJSON *devs, *fss;
 
 	if (!nd && !nf)
@@ -250,9 +251,9 @@ static bool add_io(cJSON *root, const eevdf_sim *sim)
 		    !add_s64(o, "busy_ns", st.busy_ns) ||
 		    !add_u64(o, "completed", st.completed) ||
 		    !add_s64(o, "wait_avg_ns",
-			     st.completed ? st.wait_sum_ns /
-						    (eevdf_time)st.completed :
-					    0) ||
+			     st.completed ?
+				     st.wait_sum_ns / (eevdf_time)st.completed :
+				     0) ||
 		    !add_s64(o, "wait_max_ns", st.wait_max_ns) ||
 		    !add_u64(o, "max_inflight", st.max_inflight) ||
 		    !add_u64(o, "restarts", st.restarts) ||

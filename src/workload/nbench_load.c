@@ -154,7 +154,8 @@ int eevdf__wl_nbench_parse(const char *text, size_t len, const char *name,
 		(*lineno)++;
 		if (nl && nl > s && nl[-1] == '\r')
 			nl[-1] = '\0';
-		if (strncmp(s, "LOOP", 4) == 0 && !isalpha((unsigned char)s[4])) {
+		if (strncmp(s, "LOOP", 4) == 0 &&
+		    !isalpha((unsigned char)s[4])) {
 			if (in_loop)
 				NB_ERR("LOOP inside a LOOP");
 			if (sscanf(s, "LOOP %u", &loop_count) != 1)

@@ -30,26 +30,34 @@ static const char *const barrier_keys[] = { OBJ_COMMON, "parties" };
 static const char *const timer_keys[] = { OBJ_COMMON, "period", "mode",
 					  "unique" };
 static const char *const device_keys[] = {
-	OBJ_COMMON,	  "preset",	   "queue_depth",   "nr_requests",
-	"parallel",	  "read_latency",  "write_latency", "seek",
-	"seq_latency",	  "read_mb_s",	   "write_mb_s",    "flush_latency",
-	"irq_cpu",	  "multiqueue",	   "major",	    "minor",
+	OBJ_COMMON,    "preset",       "queue_depth",	"nr_requests",
+	"parallel",    "read_latency", "write_latency", "seek",
+	"seq_latency", "read_mb_s",    "write_mb_s",	"flush_latency",
+	"irq_cpu",     "multiqueue",   "major",		"minor",
 };
 static const char *const fs_keys[] = {
-	OBJ_COMMON,	  "device",	  "partition",
-	"memory",	  "dirty_background_ratio",
-	"dirty_ratio",	  "dirty_expire", "writeback_interval",
-	"commit",	  "journal",	  "dioread_nolock",
-	"auto_da_alloc",  "readahead",
+	OBJ_COMMON,
+	"device",
+	"partition",
+	"memory",
+	"dirty_background_ratio",
+	"dirty_ratio",
+	"dirty_expire",
+	"writeback_interval",
+	"commit",
+	"journal",
+	"dioread_nolock",
+	"auto_da_alloc",
+	"readahead",
 };
 static const char *const wq_keys[] = { OBJ_COMMON, "unbound", "highpri",
 				       "max_active" };
 static const char *const work_keys[] = { OBJ_COMMON, "workqueue", "cost",
 					 "sleep",    "post",	  "wake",
 					 "set" };
-static const char *const irq_keys[] = { OBJ_COMMON, "period",  "first", "cpu",
-					"handler",  "work",    "post",	"wake",
-					"set" };
+static const char *const irq_keys[] = { OBJ_COMMON, "period",  "first",
+					"cpu",	    "handler", "work",
+					"post",	    "wake",    "set" };
 
 static const struct obj_type_def {
 	const char *name;

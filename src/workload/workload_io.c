@@ -25,10 +25,14 @@ static int ld_size(struct wl_parser *p, const cJSON *it, u64 *out)
 		const char *unit;
 		u64 mult;
 	} units[] = {
-		{ "KiB", 1024ull },	 { "MiB", 1024ull << 10 },
-		{ "GiB", 1024ull << 20 }, { "TiB", 1024ull << 30 },
-		{ "KB", 1000ull },	 { "MB", 1000000ull },
-		{ "GB", 1000000000ull },  { "TB", 1000000000000ull },
+		{ "KiB", 1024ull },
+		{ "MiB", 1024ull << 10 },
+		{ "GiB", 1024ull << 20 },
+		{ "TiB", 1024ull << 30 },
+		{ "KB", 1000ull },
+		{ "MB", 1000000ull },
+		{ "GB", 1000000000ull },
+		{ "TB", 1000000000000ull },
 		{ "B", 1ull },
 	};
 	char *s = NULL, *end;
@@ -48,8 +52,9 @@ static int ld_size(struct wl_parser *p, const cJSON *it, u64 *out)
 	v = strtoull(s, &end, 10);
 	if (end == s) {
 		free(s);
-		return fail(p, "must be a size: bytes, or a number with KB, MB, "
-			       "GB, KiB, MiB or GiB");
+		return fail(p,
+			    "must be a size: bytes, or a number with KB, MB, "
+			    "GB, KiB, MiB or GiB");
 	}
 	while (*end == ' ')
 		end++;
@@ -254,8 +259,9 @@ static int device_settings(struct wl_parser *p, const cJSON *def,
 						 "nr_requests" :
 						 "queue_depth");
 
-		r = fail(p, "nr_requests (%u) must be at least queue_depth "
-			    "(%u)",
+		r = fail(p,
+			 "nr_requests (%u) must be at least queue_depth "
+			 "(%u)",
 			 c->nr_requests, c->queue_depth);
 		path_pop(p, old);
 	}
@@ -328,8 +334,7 @@ static int fs_settings(struct wl_parser *p, const cJSON *def,
 	return r;
 }
 
-static int wq_settings(struct wl_parser *p, const cJSON *def,
-		       struct wq_cfg *c)
+static int wq_settings(struct wl_parser *p, const cJSON *def, struct wq_cfg *c)
 {
 	int r;
 
@@ -493,7 +498,8 @@ int eevdf__wl_io_link(struct wl_parser *p)
 
 			r = link_ref(p, o, 0, 1u << OBJ_WORKQUEUE, &c->wq);
 			if (!r && o->io_ref[1])
-				r = link_ref(p, o, 1, target_types(o->io_key[1]),
+				r = link_ref(p, o, 1,
+					     target_types(o->io_key[1]),
 					     &c->target);
 			/* a sem a work posts is posted: waits on it end */
 			if (!r && c->target >= 0)
@@ -505,7 +511,8 @@ int eevdf__wl_io_link(struct wl_parser *p)
 
 			r = link_ref(p, o, 0, 1u << OBJ_WORK, &c->work);
 			if (!r && o->io_ref[1])
-				r = link_ref(p, o, 1, target_types(o->io_key[1]),
+				r = link_ref(p, o, 1,
+					     target_types(o->io_key[1]),
 					     &c->target);
 			if (!r && c->target >= 0)
 				wl->objs[c->target].posted = true;
@@ -572,10 +579,12 @@ static int fs_key(struct wl_parser *p, const cJSON *v, struct pop *op)
 				n++;
 			}
 		if (n == 0)
-			return fail(p, "a file op needs a \"filesystem\" object");
+			return fail(p,
+				    "a file op needs a \"filesystem\" object");
 		if (n > 1)
-			return fail(p, "this workload has several file systems: "
-				       "say which with \"fs\"");
+			return fail(p,
+				    "this workload has several file systems: "
+				    "say which with \"fs\"");
 	}
 	op->a.kind = PV_CONST;
 	op->a.c = found;
@@ -718,8 +727,8 @@ static int emit_op(struct wl_parser *p, enum popcode code, u32 *main)
 	return eevdf__wl_emit(p, code, main);
 }
 
-static int io_args(struct wl_parser *p, const cJSON *v,
-		   const char *const *keys, size_t n)
+static int io_args(struct wl_parser *p, const cJSON *v, const char *const *keys,
+		   size_t n)
 {
 	if (!cJSON_IsObject(v))
 		return fail(p, "must be an object");
@@ -733,11 +742,11 @@ static int fd_operand(struct wl_parser *p, const cJSON *v, struct pop *op)
 	return eevdf__wl_operand_key(p, v, "fd", VK_VALUE, &op->b);
 }
 
-int eevdf__wl_op_open(struct wl_parser *p, const cJSON *v, int depth,
-		      bool *adv, u32 *main)
+int eevdf__wl_op_open(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		      u32 *main)
 {
-	static const char *const keys[] = { "fs",   "path",  "create", "trunc",
-					    "excl", "fd",    "status", "cost" };
+	static const char *const keys[] = { "fs",   "path", "create", "trunc",
+					    "excl", "fd",   "status", "cost" };
 	bool c = false, t = false, x = false;
 	struct pop *op;
 	int r;
@@ -748,7 +757,8 @@ int eevdf__wl_op_open(struct wl_parser *p, const cJSON *v, int depth,
 	    (r = emit_op(p, P_OPEN, main)))
 		return r;
 	op = OP(p, *main);
-	if ((r = fs_key(p, v, op)) || (r = path_key_at(p, v, "path", &op->obj)) ||
+	if ((r = fs_key(p, v, op)) ||
+	    (r = path_key_at(p, v, "path", &op->obj)) ||
 	    (r = eevdf__wl_get_bool(p, v, "create", &c)) ||
 	    (r = eevdf__wl_get_bool(p, v, "trunc", &t)) ||
 	    (r = eevdf__wl_get_bool(p, v, "excl", &x)) ||
@@ -781,9 +791,10 @@ int eevdf__wl_op_close(struct wl_parser *p, const cJSON *v, int depth,
 static int rw_op(struct wl_parser *p, const cJSON *v, enum popcode code,
 		 bool *adv, u32 *main)
 {
-	static const char *const rkeys[] = { "fd",   "bytes",  "chunk", "offset",
-					     "into", "status", "cost" };
-	static const char *const wkeys[] = { "fd",	"bytes", "chunk",
+	static const char *const rkeys[] = { "fd",     "bytes", "chunk",
+					     "offset", "into",	"status",
+					     "cost" };
+	static const char *const wkeys[] = { "fd",     "bytes",	 "chunk",
 					     "offset", "status", "cost" };
 	struct pop *op;
 	int r;
@@ -807,8 +818,8 @@ static int rw_op(struct wl_parser *p, const cJSON *v, enum popcode code,
 	return var_key(p, v, "status", true, &op->slot, &op->flags);
 }
 
-int eevdf__wl_op_read(struct wl_parser *p, const cJSON *v, int depth,
-		      bool *adv, u32 *main)
+int eevdf__wl_op_read(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		      u32 *main)
 {
 	(void)depth;
 	return rw_op(p, v, P_READ, adv, main);
@@ -912,8 +923,8 @@ int eevdf__wl_op_rmdir(struct wl_parser *p, const cJSON *v, int depth,
 	return path_op(p, v, P_RMDIR, adv, main);
 }
 
-int eevdf__wl_op_stat(struct wl_parser *p, const cJSON *v, int depth,
-		      bool *adv, u32 *main)
+int eevdf__wl_op_stat(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
+		      u32 *main)
 {
 	(void)depth;
 	return path_op(p, v, P_STAT, adv, main);
@@ -1033,13 +1044,14 @@ static int nb_metric(struct wl_parser *p, const cJSON *v, const char *key,
 	if (!r) {
 		idx = eevdf__wl_find_metric(p->wl, name);
 		if (idx < 0)
-			r = fail(p, "no metric named '%s' (define it under "
-				    "\"metrics\")",
+			r = fail(p,
+				 "no metric named '%s' (define it under "
+				 "\"metrics\")",
 				 SHOWN(sb, name));
 		else if (p->wl->metrics[idx].type != type ||
 			 p->wl->metrics[idx].keyed != keyed)
-			r = fail(p, "metric '%s' must be a%s %s", SHOWN(sb, name),
-				 keyed ? " keyed" : "",
+			r = fail(p, "metric '%s' must be a%s %s",
+				 SHOWN(sb, name), keyed ? " keyed" : "",
 				 eevdf__metric_type_name(type));
 		else
 			out->c = idx;
@@ -1053,9 +1065,8 @@ int eevdf__wl_op_nbench(struct wl_parser *p, const cJSON *v, int depth,
 			bool *adv, u32 *main)
 {
 	static const char *const keys[] = {
-		"fs",	 "loadfile", "client",	   "latency",
-		"bytes", "lines",    "per_second", "per_second_bytes",
-		"cost",
+		"fs",	 "loadfile",   "client",	   "latency", "bytes",
+		"lines", "per_second", "per_second_bytes", "cost",
 	};
 	const cJSON *lf = get(v, "loadfile");
 	char *name = NULL;
@@ -1071,7 +1082,8 @@ int eevdf__wl_op_nbench(struct wl_parser *p, const cJSON *v, int depth,
 		return r;
 	op = OP(p, *main);
 	if (!lf)
-		return fail(p, "missing key 'loadfile' (\"builtin\" or a path)");
+		return fail(p,
+			    "missing key 'loadfile' (\"builtin\" or a path)");
 	old = path_key(p, "loadfile");
 	r = eevdf__wl_ld_string(p, lf, &name);
 	if (!r)

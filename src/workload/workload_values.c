@@ -20,8 +20,8 @@ static bool same(const char *a, const char *b, size_t blen)
 }
 
 /* The status constants, as program.c stores them. */
-static const char *const status_names[] = { "OK",     "TIMEOUT", "EINTR",
-					    "EOF",    "ENOENT",	 "EEXIST",
+static const char *const status_names[] = { "OK",	 "TIMEOUT", "EINTR",
+					    "EOF",	 "ENOENT",  "EEXIST",
 					    "ENOTEMPTY", "EBADF" };
 
 /*

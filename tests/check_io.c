@@ -285,6 +285,49 @@ START_TEST(a_sleeping_worker_lets_its_pool_run_the_next_work)
 END_TEST
 
 /*
+ * Four writes finish in the drive at 101, 102, 103 and 104 us (100 us of
+ * latency each, in parallel, then 1 us each on the link).  CPU 0, the
+ * device's interrupt CPU, is idle: the first completion's interrupt is
+ * taken after its 10 us idle exit, at 111 us, and handles the four (one
+ * AHCI interrupt completes every command done).  BLOCK_SOFTIRQ runs them
+ * at irq_exit(): 1 ms each, so after two __do_softirq() has used
+ * MAX_SOFTIRQ_TIME (2 ms) and wakes ksoftirqd/0 for the other two, which
+ * it runs in task context: 2 ms of its own.  It is the task the interrupt
+ * woke on the idle CPU, so it also pays the interrupt's 2 ms before it
+ * runs: 4 ms of runtime.
+ */
+START_TEST(softirq_past_its_budget_goes_to_ksoftirqd)
+{
+	static const char objs[] =
+		"{\"type\": \"device\", \"name\": \"sda\", \"queue_depth\": 4, "
+		"\"nr_requests\": 4, \"parallel\": 4, \"write_latency\": "
+		"\"100us\", \"write_mb_s\": 4096, \"irq_cpu\": 0}, "
+		"{\"type\": \"filesystem\", \"name\": \"fs\", \"device\": "
+		"\"sda\", \"journal\": false, \"dioread_nolock\": false}";
+	static const char tasks[] =
+		"{\"name\": \"w[${i}]\", \"for\": {\"i\": [0, 4]}, \"cpus\": [1], "
+		"\"program\": ["
+		"{\"open\": {\"path\": \"f${i}\", \"create\": true, \"fd\": "
+		"\"@fd\"}}, "
+		"{\"write\": {\"fd\": \"@fd\", \"bytes\": 4096}}, "
+		"{\"fsync\": {\"fd\": \"@fd\"}}, {\"sleep\": \"1s\"}]}";
+	struct eevdf_device_stats ds;
+	struct eevdf_task_stats st;
+	eevdf_sim *sim = io_run(
+		objs, tasks, "\"blk_complete\": 1000000, \"idle_exit\": 10000",
+		NULL, 2, 50 * MS);
+
+	ck_assert_int_eq(eevdf_sim_device_stats(sim, 0, &ds), 0);
+	ck_assert_uint_eq(ds.completed, 4);
+	ck_assert_uint_eq(ds.irqs, 1);
+	ck_assert_uint_eq(ds.softirq_deferred, 1);
+	task_named(sim, "ksoftirqd/0", &st);
+	ck_assert_int_eq(st.cpu_ns, 4 * MS);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
  * The built-in load file and tests/data/client.txt, the same session
  * written with REPEAT, comments, a timestamp-free LOOP and Windows
  * paths, give the same operation mix.
@@ -416,6 +459,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc, work_runs_on_the_cpu_that_queued_it);
 	tcase_add_test(tc, irq_time_is_charged_to_the_interrupted_task);
 	tcase_add_test(tc, a_sleeping_worker_lets_its_pool_run_the_next_work);
+	tcase_add_test(tc, softirq_past_its_budget_goes_to_ksoftirqd);
 	tcase_add_test(tc, builtin_and_client_txt_give_the_same_op_mix);
 	tcase_add_test(tc, bad_io_objects_and_ops_are_named);
 	tcase_add_test(tc, nbench_errors_name_the_line);

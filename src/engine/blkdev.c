@@ -251,6 +251,30 @@ void eevdf__blk_done(struct eevdf_sim *sim, struct blk_req *req)
 		d->busy_ns += (u64)(sim->sched.now - d->busy_since);
 		d->busy_since = -1;
 	}
+	if (!d->c.multiqueue) {
+		/*
+		 * One interrupt line: the handler completes every command
+		 * done by the time it runs (ahci_handle_port_interrupt()
+		 * reads them all from SActive), so completions that finish
+		 * before the interrupt is taken share it.
+		 */
+		req->next = NULL;
+		if (d->irq_tail)
+			d->irq_tail->next = req;
+		else
+			d->irq_head = req;
+		d->irq_tail = req;
+		if (!eevdf__event_queued(&d->irq_ev)) {
+			eevdf_time at = sim->sched.now;
+
+			if (eevdf__cpu_idle_long(sim, cpu)) {
+				at += (eevdf_time)sim->sched.costs.idle_exit;
+				sim->sched.rqs[cpu].awake_at = at;
+			}
+			eevdf__queue_event(&sim->sched, &d->irq_ev, at);
+		}
+		return;
+	}
 	/* an idle CPU leaves its idle state before the handler runs */
 	if (eevdf__cpu_idle_long(sim, cpu)) {
 		req->ev.type = SEV_BLK_IRQ;
@@ -285,6 +309,33 @@ void eevdf__blk_irq(struct eevdf_sim *sim, struct blk_req *req)
 					   (eevdf_time)sim->sched.costs.ipi);
 	} else {
 		eevdf__raise_block_softirq(sim, cpu, req);
+	}
+	eevdf__irq_exit(sim, cpu);
+}
+
+void eevdf__blk_dev_irq(struct eevdf_sim *sim, struct blkdev *d)
+{
+	int cpu = d->c.irq_cpu;
+
+	d->nr_irqs++;
+	eevdf__irq_enter(sim, cpu, sim->sched.costs.irq_entry);
+	while (d->irq_head) {
+		struct blk_req *req = d->irq_head;
+
+		d->irq_head = req->next;
+		if (!d->irq_head)
+			d->irq_tail = NULL;
+		if (!cpus_share_cache(&sim->sched.topo, cpu, req->cpu)) {
+			/* blk_mq_complete_send_ipi() to the submitting CPU */
+			sim->io->irq_cost += sim->sched.costs.ttwu_remote;
+			req->ev.type = SEV_SOFTIRQ;
+			eevdf__queue_event(
+				&sim->sched, &req->ev,
+				sim->sched.now +
+					(eevdf_time)sim->sched.costs.ipi);
+		} else {
+			eevdf__raise_block_softirq(sim, cpu, req);
+		}
 	}
 	eevdf__irq_exit(sim, cpu);
 }

@@ -176,6 +176,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		   const struct pop *op, struct fsys *fs, bool woken)
 {
 	char buf[PATH_BUF];
+	struct fdtable *t;
 	struct inode *dir, *ino;
 	const char *name;
 	int r;
@@ -242,23 +243,48 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		eevdf__rwsem_up(sim, p, &dir->i_rwsem, true);
 		return open_done(sim, p, op, ino);
 	case 10:
+		/* O_TRUNC: the inode found now is the one truncated, even if
+		 * its name goes meanwhile */
 		if (!ino)
 			return finish(sim, p, op, STATUS_ENOENT);
-		r = lock_step(sim, rq, p, &ino->i_rwsem, true, &woken);
-		if (r != R_NEXT)
-			return r;
+		if (!(t = eevdf__io_fdtable(sim, p)))
+			return eevdf__sim_fail(sim, EEVDF_ENOMEM,
+					       "out of memory");
+		t->held = ino;
 		p->op_step = 11;
 		/* fall through */
 	case 11:
-		r = eevdf__journal_start(sim, rq, p, fs, ino, 1);
+		t = eevdf__io_fdtable(sim, p);
+		if (!t || !t->held)
+			return eevdf__interp_fail(sim, p, EEVDF_EINTERNAL,
+						  "open lost its inode");
+		ino = t->held;
+		r = lock_step(sim, rq, p, &ino->i_rwsem, true, &woken);
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 12;
 		/* fall through */
 	case 12:
+		t = eevdf__io_fdtable(sim, p);
+		if (!t || !t->held)
+			return eevdf__interp_fail(sim, p, EEVDF_EINTERNAL,
+						  "open lost its inode");
+		ino = t->held;
+		r = eevdf__journal_start(sim, rq, p, fs, ino, 1);
+		if (r != R_NEXT)
+			return r;
+		p->op_step = 13;
+		/* fall through */
+	case 13:
+		t = eevdf__io_fdtable(sim, p);
+		if (!t || !t->held)
+			return eevdf__interp_fail(sim, p, EEVDF_EINTERNAL,
+						  "open lost its inode");
+		ino = t->held;
 		r = eevdf__interp_charge(sim, p, sim->sched.costs.fs_unlink);
 		if (r != R_NEXT)
 			return r;
+		t->held = NULL;
 		eevdf__pages_drop(ino, 0);
 		ino->size = 0;
 		eevdf__rwsem_up(sim, p, &ino->i_rwsem, true);

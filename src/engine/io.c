@@ -55,6 +55,7 @@ static int add_device(struct eevdf_sim *sim, struct sim_object *o)
 		eevdf__kwork_init(&d->run_work[i], KW_BLK_RUN, d);
 	d->next_cpu = 0;
 	d->next_cpu_batch = 8;
+	eevdf__event_init(&d->irq_ev, SEV_DEV_IRQ, EVC_TICK);
 	eevdf__blkdev_init(d, sim->seed);
 	o->u.io.rt = d;
 	return 0;
@@ -247,7 +248,7 @@ int eevdf__io_start(struct eevdf_sim *sim)
 
 bool eevdf__io_event_type(u32 type)
 {
-	return type >= SEV_BLK_DONE && type <= SEV_JBD2_TIMER;
+	return type >= SEV_BLK_DONE && type <= SEV_DEV_IRQ;
 }
 
 /* A periodic source fires, and is armed a period after it was due. */
@@ -287,6 +288,10 @@ int eevdf__io_event(struct eevdf_sim *sim, struct eevdf_event *ev)
 		eevdf__journal_timer(sim,
 				     container_of(ev, struct fsys, j.timer));
 		break;
+	case SEV_DEV_IRQ:
+		eevdf__blk_dev_irq(sim,
+				   container_of(ev, struct blkdev, irq_ev));
+		break;
 	}
 	if (sim->sched.error)
 		return sim->sched.error;
@@ -318,6 +323,7 @@ void eevdf__io_free(struct eevdf_sim *sim)
 			free(container_of(ev, struct blk_req, ev));
 	}
 	for (size_t i = 0; i < io->nr_devs; i++) {
+		free_reqs(io->devs[i]->irq_head);
 		free_reqs(io->devs[i]->q_head);
 		free_reqs(io->devs[i]->dq_head);
 		free(io->devs[i]->run_work);

@@ -36,6 +36,7 @@ enum io_event_type {
 	SEV_IRQ_SRC = 33,    /* a periodic interrupt source fires */
 	SEV_SOFTIRQ = 34,    /* an IPI raising a softirq on another CPU */
 	SEV_JBD2_TIMER = 35, /* a running transaction's commit time */
+	SEV_DEV_IRQ = 36,    /* a single-queue device's interrupt */
 };
 
 struct kthread;
@@ -199,7 +200,11 @@ struct blkdev {
 	u64 last_end;			   /* seek: where the head is */
 	bool restart;			   /* SCHED_RESTART */
 	struct kwork *run_work;		   /* per hctx: [nr_cpus] or [1] */
-	int next_cpu, next_cpu_batch;	   /* blk_mq_hctx_next_cpu() */
+	/* a single-queue device's interrupt: the completions it will
+	 * handle, all that finished before it is taken */
+	struct blk_req *irq_head, *irq_tail;
+	struct eevdf_event irq_ev;    /* SEV_DEV_IRQ */
+	int next_cpu, next_cpu_batch; /* blk_mq_hctx_next_cpu() */
 	/* statistics */
 	u64 nr_reads, nr_writes, nr_flushes;
 	u64 read_bytes, write_bytes;
@@ -340,6 +345,7 @@ struct fdtable {
 	struct file **f; /* fd - FD_BASE */
 	u32 n;
 	struct nb_state *nb; /* an NBENCH client's replay (nbench.c) */
+	struct inode *held;  /* the inode whose lock a call holds */
 };
 
 #define FD_BASE 3
@@ -466,6 +472,8 @@ int eevdf__blk_submit(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 /* A request finished in the drive (SEV_BLK_DONE) or its IRQ lands. */
 void eevdf__blk_done(struct eevdf_sim *sim, struct blk_req *req);
 void eevdf__blk_irq(struct eevdf_sim *sim, struct blk_req *req);
+/* A single-queue device's interrupt: every completion it collected. */
+void eevdf__blk_dev_irq(struct eevdf_sim *sim, struct blkdev *d);
 /* __blk_mq_end_request(): in the context that completes it */
 void eevdf__blk_complete(struct eevdf_sim *sim, int cpu, struct blk_req *req);
 /* blk_mq_run_hw_queue() from kblockd: what it dispatched */

@@ -397,9 +397,10 @@ static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 	sim->sched.ttwu_waker = -1;
 	if (waker)
 		waker->overhead_left += cost;
-	else if (sim->io && sim->sched.irq_cpu >= 0 && !sim->io->irq_woken)
-		/* the first task an interrupt woke onto an idle CPU pays
-		 * the handler there (irq.c) */
+	else if (sim->io && sim->sched.irq_cpu >= 0 && !sim->io->irq_woken &&
+		 w->cpu == sim->sched.irq_cpu)
+		/* the first task an interrupt woke onto its CPU pays the
+		 * handler there if the CPU was idle (irq.c) */
 		sim->io->irq_woken = w;
 }
 

@@ -168,7 +168,7 @@ int eevdf__wq_init(struct eevdf_sim *sim)
 	int n = sim->sched.nr_cpus, nllc = sim->sched.topo.nr_llcs;
 	int r = 0;
 
-	io->nr_pools = (size_t)(2 * n + nllc);
+	io->nr_pools = 2 * (size_t)n + (size_t)nllc;
 	io->pools = calloc(io->nr_pools, sizeof(*io->pools));
 	if (!io->pools)
 		return EEVDF_ENOMEM;
@@ -220,13 +220,11 @@ void eevdf__kwork_init(struct kwork *w, enum kwork_kind kind, void *owner)
 static struct pool_wq *select_pwq(struct eevdf_sim *sim, struct workqueue *wq,
 				  int cpu)
 {
-	struct io *io = sim->io;
 	int n = sim->sched.nr_cpus;
 
 	if (wq->unbound)
 		return &wq->pwqs[2 * n + sim->sched.topo.cpu[cpu].llc];
 	return &wq->pwqs[(wq->highpri ? n : 0) + cpu];
-	(void)io;
 }
 
 static void append(struct kwork **head, struct kwork **tail, struct kwork *w)

@@ -222,11 +222,9 @@ s64 eevdf__dirty_pause(struct eevdf_sim *sim, struct fsys *fs, u32 dirtied)
 
 	if (fs->dev->c.none || !dirtied)
 		return 0;
-	if (fs->nr_dirty > fs->bg_thresh) {
-		fs->wb.nr_background++;
+	if (fs->nr_dirty > fs->bg_thresh)
 		eevdf__queue_work(sim, sim->io->writeback, &fs->wb.work,
 				  sim->io->current ? sim->io->current->cpu : 0);
-	}
 	freerun = (fs->bg_thresh + fs->dirty_thresh) / 2;
 	if (nr <= freerun)
 		return 0;
@@ -237,7 +235,9 @@ s64 eevdf__dirty_pause(struct eevdf_sim *sim, struct fsys *fs, u32 dirtied)
 	left = nr < fs->dirty_thresh ? fs->dirty_thresh - nr : 0;
 	/* rate = bw * left / span, at least bw / 16 */
 	if (left * 16 < span)
-		left = span / 16 ? span / 16 : 1;
+		left = span / 16;
+	if (!left)
+		left = 1;
 	pause = (u64)dirtied * 1000000000u / bw_pages * span / left;
 	if (pause > 200000000u)
 		pause = 200000000u;

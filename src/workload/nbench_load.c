@@ -106,6 +106,16 @@ static bool status_valid(const char *s)
 	       s[0] == '*';
 }
 
+/* "WORD n": n, read as dbench's sscanf("WORD %u") reads it; false if
+ * there is no number. */
+static bool keyword_num(const char *s, size_t kw, long long *out)
+{
+	char *end;
+
+	*out = strtoll(s + kw, &end, 10);
+	return end != s + kw;
+}
+
 #define NB_ERR(...)                                                            \
 	do {                                                                   \
 		snprintf(err, errlen, __VA_ARGS__);                            \
@@ -158,8 +168,11 @@ int eevdf__wl_nbench_parse(const char *text, size_t len, const char *name,
 		    !isalpha((unsigned char)s[4])) {
 			if (in_loop)
 				NB_ERR("LOOP inside a LOOP");
-			if (sscanf(s, "LOOP %u", &loop_count) != 1)
+			long long v;
+
+			if (!keyword_num(s, 4, &v) || v < 0 || v > UINT32_MAX)
 				NB_ERR("incorrect LOOP");
+			loop_count = (u32)v;
 			in_loop = true;
 			loop_start = l->nr;
 			loop_line = *lineno;
@@ -189,14 +202,18 @@ int eevdf__wl_nbench_parse(const char *text, size_t len, const char *name,
 			continue;
 		}
 		if (strncmp(s, "REPEAT", 6) == 0) {
-			if (sscanf(s, "REPEAT %u", &repeat) != 1 || !repeat)
+			long long v;
+
+			if (!keyword_num(s, 6, &v) || v < 1 || v > UINT32_MAX)
 				NB_ERR("incorrect REPEAT");
+			repeat = (u32)v;
 			continue;
 		}
 		if (strncmp(s, "SLEEP", 5) == 0) {
-			int us;
+			long long us;
 
-			if (sscanf(s, "SLEEP %d", &us) != 1 || us < 0)
+			if (!keyword_num(s, 5, &us) || us < 0 ||
+			    us > 1000000000LL)
 				NB_ERR("incorrect SLEEP");
 			if (!(ln = line_add(l)))
 				NB_ERR("the load file is too large");

@@ -636,7 +636,7 @@ static int path_key_at(struct wl_parser *p, const cJSON *v, const char *key,
 		r = fail(p, "a path must have 1..200 characters");
 	if (!r && !(out->text = eevdf__wl_strdup(s)))
 		r = nomem(p);
-	for (q = s, start = 0; !r && (q = strchr(s + start, '{'));) {
+	for (start = 0; !r && (q = strchr(s + start, '{'));) {
 		struct pval e;
 
 		close = strchr(q, '}');

@@ -190,7 +190,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 1;
-		/* fall through */
+		fallthrough;
 	case 1:
 		if (!dir || !*name)
 			return finish(sim, p, op, STATUS_ENOENT);
@@ -206,13 +206,13 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (!(op->flags & FS_CREAT))
 			return finish(sim, p, op, STATUS_ENOENT);
 		p->op_step = 2;
-		/* fall through */
+		fallthrough;
 	case 2:
 		r = lock_step(sim, rq, p, &dir->i_rwsem, true, &woken);
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 3;
-		/* fall through */
+		fallthrough;
 	case 3:
 		if (ino) {
 			/* created by someone else while we waited */
@@ -229,7 +229,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 4;
-		/* fall through */
+		fallthrough;
 	case 4:
 		r = eevdf__interp_charge(sim, p, sim->sched.costs.fs_create);
 		if (r != R_NEXT)
@@ -252,7 +252,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 					       "out of memory");
 		t->held = ino;
 		p->op_step = 11;
-		/* fall through */
+		fallthrough;
 	case 11:
 		t = eevdf__io_fdtable(sim, p);
 		if (!t || !t->held)
@@ -263,7 +263,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 12;
-		/* fall through */
+		fallthrough;
 	case 12:
 		t = eevdf__io_fdtable(sim, p);
 		if (!t || !t->held)
@@ -274,7 +274,7 @@ static int fs_open(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 13;
-		/* fall through */
+		fallthrough;
 	case 13:
 		t = eevdf__io_fdtable(sim, p);
 		if (!t || !t->held)
@@ -472,7 +472,7 @@ static int fs_write(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 2;
-		/* fall through */
+		fallthrough;
 	case 2:
 		/* read-modify-write of partial pages already in the file */
 		if (n && off % PAGE_BYTES && first < npg) {
@@ -487,13 +487,13 @@ static int fs_write(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 				return r;
 		}
 		p->op_step = 3;
-		/* fall through */
+		fallthrough;
 	case 3:
 		r = eevdf__journal_start(sim, rq, p, fs, ino, 1);
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 4;
-		/* fall through */
+		fallthrough;
 	case 4:
 		calls = 1;
 		if (op->c.kind != PV_NONE) {
@@ -534,7 +534,7 @@ static int fs_write(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (v > 0)
 			return eevdf__interp_block(sim, rq, p, WAIT_SLEEP, NULL,
 						   v);
-		/* fall through */
+		fallthrough;
 	case 5:
 		eevdf__rwsem_up(sim, p, &ino->i_rwsem, true);
 		return finish(sim, p, op, STATUS_OK);
@@ -569,13 +569,13 @@ static int fs_fsync(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 1;
-		/* fall through */
+		fallthrough;
 	case 1:
 		r = eevdf__inode_writepages(sim, rq, p, ino, true);
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 2;
-		/* fall through */
+		fallthrough;
 	case 2:
 		if (ino->nr_wb || ino->ioend_head)
 			return eevdf__interp_block(sim, rq, p, WAIT_IO,
@@ -585,7 +585,7 @@ static int fs_fsync(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			return R_AGAIN;
 		}
 		p->op_step = 3;
-		/* fall through */
+		fallthrough;
 	case 3:
 		r = eevdf__journal_wait(sim, rq, p, ino->fs, ino->meta_tid);
 		if (r != R_NEXT)
@@ -626,7 +626,7 @@ static int fs_rename(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 1;
-		/* fall through */
+		fallthrough;
 	case 1:
 		if (b != a) {
 			r = lock_step(sim, rq, p, &b->i_rwsem, true, &woken);
@@ -634,7 +634,7 @@ static int fs_rename(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 				return r;
 		}
 		p->op_step = 2;
-		/* fall through */
+		fallthrough;
 	case 2:
 		if (!src || src == tgt) {
 			if (b != a)
@@ -649,7 +649,7 @@ static int fs_rename(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 				return r;
 		}
 		p->op_step = 3;
-		/* fall through */
+		fallthrough;
 	case 3:
 		r = eevdf__journal_start(sim, rq, p, fs, sdir, 2);
 		if (r == R_NEXT && ddir != sdir)
@@ -657,7 +657,7 @@ static int fs_rename(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 4;
-		/* fall through */
+		fallthrough;
 	case 4:
 		r = eevdf__interp_charge(sim, p, sim->sched.costs.fs_rename);
 		if (r != R_NEXT)
@@ -702,7 +702,7 @@ static int fs_dirop(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (r != R_NEXT)
 			return r;
 		p->op_step = 1;
-		/* fall through */
+		fallthrough;
 	case 1: {
 		s64 st = STATUS_OK;
 
@@ -723,7 +723,7 @@ static int fs_dirop(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			return r;
 		p->op_step = 2;
 	}
-		/* fall through */
+		fallthrough;
 	case 2:
 		r = eevdf__interp_charge(sim, p, cost);
 		if (r != R_NEXT)

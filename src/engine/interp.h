@@ -11,6 +11,9 @@
 
 #include "sim.h"
 
+/* A switch case that goes on into the next, for gcc and clang alike. */
+#define fallthrough __attribute__((__fallthrough__))
+
 enum phase {
 	PH_START = 0, /* nothing done yet */
 	PH_COST,      /* burning the op's CPU cost */

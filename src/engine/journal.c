@@ -151,7 +151,7 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 			j->state = J_LOCKED;
 			kt->nr_runs++;
 			p->op_step = 1;
-			/* fall through */
+			fallthrough;
 		case 1:
 			r = eevdf__interp_charge(sim, p,
 						 sim->sched.costs.jbd2_lock);
@@ -162,7 +162,7 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 			while ((w = eevdf__waitq_pop(&j->locked_wait)))
 				eevdf__interp_wake(sim, p, w);
 			p->op_step = 2;
-			/* fall through */
+			fallthrough;
 		case 2:
 			r = eevdf__interp_charge(
 				sim, p,
@@ -171,7 +171,7 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 			if (r != R_NEXT)
 				return r;
 			p->op_step = 3;
-			/* fall through */
+			fallthrough;
 		case 3:
 			if (!none && j->committing_blocks) {
 				r = log_write(sim, rq, p, fs,
@@ -180,13 +180,13 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 					return r;
 			}
 			p->op_step = 4;
-			/* fall through */
+			fallthrough;
 		case 4:
 			if ((r = wait_io(sim, rq, p, j)) != R_NEXT)
 				return r;
 			j->state = J_COMMIT;
 			p->op_step = 5;
-			/* fall through */
+			fallthrough;
 		case 5:
 			if (!none) {
 				r = log_write(sim, rq, p, fs, 1, true);
@@ -194,12 +194,12 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 					return r;
 			}
 			p->op_step = 6;
-			/* fall through */
+			fallthrough;
 		case 6:
 			if ((r = wait_io(sim, rq, p, j)) != R_NEXT)
 				return r;
 			p->op_step = 7;
-			/* fall through */
+			fallthrough;
 		case 7:
 			r = eevdf__interp_charge(sim, p,
 						 sim->sched.costs.jbd2_commit);

@@ -434,6 +434,9 @@ void eevdf_sim_free(eevdf_sim *sim)
 {
 	if (!sim)
 		return;
+	/* first: it finds its requests among the queued events, some of
+	 * which live in tasks */
+	eevdf__io_free(sim);
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
 		task_free(sim->sched.tasks[i]);
 	free(sim->sched.tasks);
@@ -469,7 +472,6 @@ void eevdf_sim_free(eevdf_sim *sim)
 		free((void *)(uintptr_t)sim->templates[i].spec.cpus);
 		eevdf__program_unref(sim->templates[i].prog);
 	}
-	eevdf__io_free(sim);
 	free(sim->templates);
 	free(sim->globals);
 	for (size_t i = 0; i < sim->nr_strings; i++)

@@ -353,7 +353,7 @@ static int user_work(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		if (uw->c.sleep > 0)
 			return eevdf__interp_block(sim, rq, p, WAIT_SLEEP, NULL,
 						   uw->c.sleep);
-		/* fall through */
+		fallthrough;
 	case 1:
 		p->op_step = 2;
 		eevdf__io_poke(sim, p, uw->target);

@@ -27,6 +27,8 @@
 #include "sim.h"
 
 #define PAGE_BYTES 4096u
+/* A request's largest size, in pages (max_sectors_kb 512). */
+#define REQ_MAX_PAGES 128u
 
 /* Engine events of the I/O model (sim.h's are 20..23). */
 enum io_event_type {
@@ -290,8 +292,10 @@ struct journal {
 	enum jstate state;
 	u64 running_tid;    /* 0: no running transaction */
 	u32 running_blocks; /* metadata blocks it logs */
+	u32 running_units;  /* ... in sixteenths: a file's inode is 1 */
 	u64 committing_tid;
 	u32 committing_blocks;
+	u32 log_left;		  /* log blocks of the commit still to submit */
 	u64 commit_request;	  /* highest tid someone asked to commit */
 	u64 commit_done;	  /* highest committed tid */
 	struct eevdf_event timer; /* the running transaction's expiry */

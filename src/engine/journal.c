@@ -38,6 +38,7 @@ int eevdf__journal_start(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 					  j->commit_done) +
 				 1;
 		j->running_blocks = 0;
+		j->running_units = 0;
 		if (!j->timer_armed) {
 			j->timer_armed = true;
 			eevdf__queue_event(&sim->sched, &j->timer,
@@ -45,10 +46,25 @@ int eevdf__journal_start(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 						   fs->c.commit_interval);
 		}
 	}
-	if (!ino || ino->meta_tid != j->running_tid)
-		j->running_blocks += blocks;
+	/*
+	 * Each metadata block is logged once a transaction: a directory's
+	 * blocks whole, a file's inode as a sixteenth of its inode table
+	 * block (256-byte inodes: the inodes written together share it,
+	 * as do the bitmaps their allocations touch).
+	 */
+	if (!ino || ino->meta_tid != j->running_tid) {
+		j->running_units += ino && !ino->dir ? 1 : 16 * blocks;
+		j->running_blocks = (j->running_units + 15) / 16;
+	}
 	if (ino)
 		ino->meta_tid = j->running_tid;
+	/* a transaction past a quarter of the journal commits now
+	 * (jbd2_journal_start()'s j_max_transaction_buffers check) */
+	if (j->running_blocks >= j->blocks / 4 &&
+	    j->commit_request < j->running_tid) {
+		j->commit_request = j->running_tid;
+		eevdf__kthread_wake(sim, j->kt);
+	}
 	return R_NEXT;
 }
 
@@ -141,8 +157,10 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 				return eevdf__kthread_idle(sim, rq, kt);
 			j->committing_tid = j->running_tid;
 			j->committing_blocks = j->running_blocks;
+			j->log_left = j->running_blocks;
 			j->running_tid = 0;
 			j->running_blocks = 0;
+			j->running_units = 0;
 			if (j->timer_armed) {
 				eevdf__eventq_cancel(&sim->sched.evq,
 						     &j->timer);
@@ -173,11 +191,19 @@ int eevdf__jbd2_exec(struct eevdf_sim *sim, struct rq *rq, struct kthread *kt)
 			p->op_step = 3;
 			fallthrough;
 		case 3:
-			if (!none && j->committing_blocks) {
-				r = log_write(sim, rq, p, fs,
-					      j->committing_blocks, false);
+			/* the log blocks, in requests of at most
+			 * REQ_MAX_PAGES (the plug merges the buffers) */
+			if (none)
+				j->log_left = 0;
+			while (j->log_left) {
+				u32 n = j->log_left < REQ_MAX_PAGES ?
+						j->log_left :
+						REQ_MAX_PAGES;
+
+				r = log_write(sim, rq, p, fs, n, false);
 				if (r != R_NEXT)
 					return r;
+				j->log_left -= n;
 			}
 			p->op_step = 4;
 			fallthrough;

@@ -202,7 +202,7 @@ int eevdf__pages_read(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 			ra_end = npg;
 		if (ra_end > ino->lba_pages)
 			ra_end = ino->lba_pages;
-		for (run = 0; i + run < ra_end; run++)
+		for (run = 0; i + run < ra_end && run < REQ_MAX_PAGES; run++)
 			if (ino->pg[i + run] & (PG_UPTODATE | PG_LOCKED))
 				break;
 		if ((r = eevdf__blk_get_tag(sim, rq, p, fs->dev)) != R_NEXT)

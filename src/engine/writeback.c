@@ -107,7 +107,9 @@ int eevdf__inode_writepages(struct eevdf_sim *sim, struct rq *rq,
 
 		if ((ino->pg[i] & (PG_DIRTY | PG_WRITEBACK)) != PG_DIRTY)
 			continue;
-		for (run = 1; i + run < npg && i + run < ino->cap_pg; run++)
+		for (run = 1; i + run < npg && i + run < ino->cap_pg &&
+			      run < REQ_MAX_PAGES;
+		     run++)
 			if ((ino->pg[i + run] & (PG_DIRTY | PG_WRITEBACK)) !=
 			    PG_DIRTY)
 				break;

@@ -189,6 +189,44 @@ START_TEST(page_cache_hits_cost_no_io)
 END_TEST
 
 /*
+ * The page-cache-only device: a write and its fsync reach no device and
+ * wait for nothing (no journal either, so no jbd2 thread): with every
+ * cost 0 the writer's record sees time 0.
+ */
+START_TEST(page_cache_only_device_does_no_io)
+{
+	static const char objs[] =
+		"{\"type\": \"device\", \"name\": \"ram\", \"preset\": "
+		"\"none\"}, "
+		"{\"type\": \"filesystem\", \"name\": \"fs\", \"device\": "
+		"\"ram\"}";
+	static const char tasks[] =
+		"{\"name\": \"w\", \"program\": ["
+		"{\"open\": {\"path\": \"f\", \"create\": true, \"fd\": "
+		"\"@fd\"}}, "
+		"{\"write\": {\"fd\": \"@fd\", \"bytes\": 65536}}, "
+		"{\"fsync\": {\"fd\": \"@fd\"}}, "
+		"{\"record\": {\"metric\": \"end\", \"value\": \"now\"}}, "
+		"{\"sleep\": \"1s\"}]}";
+	struct eevdf_device_stats ds;
+	eevdf_sim *sim = io_run(objs, tasks, NULL,
+				"\"metrics\": {\"end\": {\"type\": \"value\"}}",
+				1, 100 * MS);
+
+	ck_assert_int_eq(eevdf_sim_device_stats(sim, 0, &ds), 0);
+	ck_assert_uint_eq(ds.writes + ds.reads + ds.flushes, 0);
+	ck_assert_int_eq(sim->metrics[0]->all.value, 0);
+	for (size_t i = 0; i < eevdf_sim_nr_tasks(sim); i++) {
+		struct eevdf_task_stats st;
+
+		eevdf_sim_task_stats(sim, i, &st);
+		ck_assert_msg(strncmp(st.name, "jbd2", 4) != 0, "%s", st.name);
+	}
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
  * queue_work() on a bound workqueue from a task on CPU 2 puts the work in
  * CPU 2's pool: its first worker, kworker/2:0, runs it there, 50 us of
  * CPU and nothing else.  On an unbound one it goes to the pool of CPU 2's
@@ -456,6 +494,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc,
 		       queue_depth_one_completes_one_request_per_service_time);
 	tcase_add_test(tc, page_cache_hits_cost_no_io);
+	tcase_add_test(tc, page_cache_only_device_does_no_io);
 	tcase_add_test(tc, work_runs_on_the_cpu_that_queued_it);
 	tcase_add_test(tc, irq_time_is_charged_to_the_interrupted_task);
 	tcase_add_test(tc, a_sleeping_worker_lets_its_pool_run_the_next_work);

@@ -10,6 +10,8 @@
 #   make bench      build and run the speed benchmark (never part of test)
 #   make bench-smoke  every benchmark scenario at a tiny size; checks its JSON
 #   make deps       install the Debian packages the build needs
+#   make test-cluster  a sweep on a real single-node Slurm cluster that
+#                   the test starts on localhost (needs root)
 #   make examples   build the example programs of examples/
 #   make install    install the library, headers, eevdf.pc, CLI, man page,
 #                   shipped workloads and machines under $(DESTDIR)$(PREFIX);
@@ -22,6 +24,8 @@
 #   make deps-dev   install what format-check, lint and coverage need
 #   make readme-check  README.md's example sessions against this build;
 #                   make readme rewrites them
+#   make calibrate  measure this machine into build/host-machine.json
+#   make kernel-check  this kernel against the simulator on that machine
 #
 # Knobs: CC, CFLAGS (default -O2 -g), BUILD (output dir), SANITIZE, V=1
 # to echo every command, PREFIX (default /usr/local), DESTDIR.
@@ -38,6 +42,12 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wundef -Wwrite-strings \
            -Wold-style-definition -Wdouble-promotion -Wvla -Wpointer-arith \
            -Wimplicit-fallthrough
 DEPS_PKGS := check libcjson-dev pkg-config
+# What make test needs beyond the build: GNU parallel runs a sweep's job
+# list (tests/sweep_parallel.sh).
+TEST_PKGS := parallel
+# What make test-cluster needs: a real Slurm (slurmctld, slurmd, sbatch)
+# and the munge authentication it uses.
+CLUSTER_PKGS := slurm-wlm munge
 # The developer tools of format-check, lint and coverage (make deps-dev).
 DEV_PKGS  := clang-format clang-tidy cppcheck lcov
 
@@ -59,9 +69,13 @@ endif
 LIB_DIRS := lib machine sched engine workload report
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
+# calibrate/: host micro-benchmarks (calibrate, kernel-check), linked
+# into the CLI: the only code with threads, wall clocks and sysfs.
+CALIB_SRC := $(wildcard calibrate/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+CALIB_OBJ := $(CALIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 ifeq ($(V),1)
@@ -75,7 +89,8 @@ SHARED  := $(BUILD)/libeevdf.so.$(VERSION)
 CLI     := $(BUILD)/eevdf-sim
 TESTBIN := $(BUILD)/check_eevdf
 
-.PHONY: all lib cli test run fidelity deps deps-dev asan determinism clang clean bench \
+.PHONY: all lib cli test run fidelity calibrate kernel-check deps deps-dev \
+	deps-test deps-cluster test-cluster asan determinism clang clean bench \
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
@@ -95,7 +110,9 @@ $(BUILD)/obj/%.o: %.c
 # getopt_long and friends.
 $(BUILD)/obj/src/%.o: ALL_CFLAGS += -iquote src
 $(BUILD)/obj/cli/%.o: ALL_CFLAGS += -D_GNU_SOURCE
-$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src $(CHECK_CFLAGS) -D_GNU_SOURCE
+$(BUILD)/obj/calibrate/%.o: ALL_CFLAGS += -D_GNU_SOURCE -pthread
+$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -iquote src -iquote . $(CHECK_CFLAGS) \
+	-D_GNU_SOURCE
 
 # gen/git.h: `git describe` of the checkout for the CLI's provenance,
 # rewritten only when it changes so that nothing else rebuilds.
@@ -121,14 +138,15 @@ $(SHARED): $(LIB_OBJ)
 	$(Q)ln -sf libeevdf.so.$(VERSION) $(BUILD)/libeevdf.so.$(MAJOR)
 	$(Q)ln -sf libeevdf.so.$(MAJOR) $(BUILD)/libeevdf.so
 
-$(CLI): $(CLI_OBJ) $(STATIC)
+$(CLI): $(CLI_OBJ) $(CALIB_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(CLI_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+	$(Q)$(CC) -pthread -o $@ $(CLI_OBJ) $(CALIB_OBJ) $(STATIC) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
-$(TESTBIN): $(TEST_OBJ) $(STATIC)
+$(TESTBIN): $(TEST_OBJ) $(CALIB_OBJ) $(STATIC)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(ALL_LDFLAGS) $(PKG_LIBS) \
-		$(CHECK_LIBS) -lm
+	$(Q)$(CC) -pthread -o $@ $(TEST_OBJ) $(CALIB_OBJ) $(STATIC) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CHECK_LIBS) -lm
 
 # deps: the Debian packages the build and the tests need; deps-dev, the
 # developer tools.  Each installs what is missing when we are root, and
@@ -157,13 +175,19 @@ deps:
 deps-dev: deps
 	$(call install_pkgs,$(DEV_PKGS))
 
+deps-test: deps
+	$(call install_pkgs,$(TEST_PKGS))
+
+deps-cluster: deps
+	$(call install_pkgs,$(CLUSTER_PKGS))
+
 # run and test depend on deps; the build itself is a sub-make so that the
 # pkg-config flags are read after deps has installed the packages.
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(CLI) run workloads/sleeper-vs-hog.json
 
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory all $(TESTBIN) examples
 	$(TESTBIN)
 	tests/layout.sh
@@ -171,9 +195,33 @@ test: deps
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
+	tests/cli_calibrate.sh $(CLI)
 	tests/machines.sh $(CLI)
+	tests/cli_sweep.sh $(CLI)
+	tests/sweep_parallel.sh $(CLI)
 	tests/examples.sh $(BUILD)
 	tests/install.sh
+
+# This machine measured (calibrate/, docs/calibration.md): never part of
+# make test, and only meaningful on a quiet machine.  calibrate writes
+# build/host-machine.json; kernel-check compares this kernel with the
+# simulator on it (calibrating first when there is none yet).
+HOST_MACHINE := $(BUILD)/host-machine.json
+
+calibrate: deps
+	@$(MAKE) --no-print-directory all
+	$(CLI) calibrate -o $(HOST_MACHINE)
+
+kernel-check: deps
+	@$(MAKE) --no-print-directory all
+	@[ -f $(HOST_MACHINE) ] || $(CLI) calibrate -o $(HOST_MACHINE)
+	$(CLI) kernel-check --machine $(HOST_MACHINE)
+# A sweep on a real Slurm cluster: tests/sweep_slurm.sh starts munged,
+# slurmctld and slurmd on localhost (root only; skipped otherwise), runs
+# the sweep's job array and stops them.  About 10 s; .ci/run runs it.
+test-cluster: deps-cluster
+	@$(MAKE) --no-print-directory all
+	tests/sweep_slurm.sh $(CLI)
 
 # Real-kernel figures the model should reproduce (fidelity/run.sh):
 # reported, met or not; not a gate of make test.
@@ -207,11 +255,15 @@ golden: deps
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="-O1 -g" \
 		SANITIZE=address,undefined all build/asan/check_eevdf
-	ASAN_OPTIONS=detect_leaks=1 build/asan/check_eevdf
+	# the timeouts guard against hangs; the sanitizers run the same
+	# work 4-8 times slower, so each case gets twice its time
+	CK_TIMEOUT_MULTIPLIER=2 ASAN_OPTIONS=detect_leaks=1 build/asan/check_eevdf
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_errors.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_calibrate.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_sweep.sh build/asan/eevdf-sim
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
@@ -231,7 +283,7 @@ clean:
 # Style and static analysis.  clang-format is Debian's (14 on bookworm):
 # another version may wrap a few lines differently.
 FORMAT_SRC = $(shell git ls-files 'src/*.[ch]' 'cli/*.[ch]' 'bench/*.[ch]' \
-		'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
+		'calibrate/*.[ch]' 'tests/*.[ch]' 'examples/*.[ch]' 2>/dev/null)
 
 format: deps-dev
 	clang-format -i $(FORMAT_SRC)
@@ -249,19 +301,23 @@ format-check: deps-dev
 # cppcheck: warnings, portability and performance over the library, CLI
 # and bench (tests/cppcheck.cfg tells it what the headers cannot);
 # clang-tidy: the checks of .clang-tidy, each justified there.
-LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' 2>/dev/null)
+LINT_SRC = $(shell git ls-files 'src/*.c' 'cli/*.c' 'bench/*.c' \
+		'calibrate/*.c' 2>/dev/null)
+
+# clang-tidy takes a few seconds a file: one per CPU at a time (xargs
+# exits non-zero when any of them finds something).
+LINT_JOBS = $(shell nproc 2>/dev/null || echo 2)
 
 lint: deps-dev $(BUILD)/gen/git.h
 	cppcheck --std=c11 --enable=warning,portability,performance \
 		--library=tests/cppcheck.cfg --inline-suppr --quiet \
-		--error-exitcode=1 -Iinclude -Isrc -D__GNUC__ -D__CPPCHECK__ \
-		src cli bench
-	@echo "clang-tidy: $(words $(LINT_SRC)) files"
-	@bad=0; for f in $(LINT_SRC); do \
-		clang-tidy --quiet "$$f" -- $(CSTD) -Iinclude -Isrc \
+		-j $(LINT_JOBS) --error-exitcode=1 -Iinclude -Isrc \
+		-D__GNUC__ -D__CPPCHECK__ src cli bench calibrate
+	@echo "clang-tidy: $(words $(LINT_SRC)) files, $(LINT_JOBS) at a time"
+	@printf '%s\n' $(LINT_SRC) | xargs -P $(LINT_JOBS) -I{} \
+		sh -c 'clang-tidy --quiet "{}" -- $(CSTD) -Iinclude -Isrc \
 			-iquote $(BUILD) $(PKG_CFLAGS) -D_GNU_SOURCE \
-			2>/dev/null || bad=1; \
-	done; [ $$bad = 0 ] && echo "lint: clean"
+			2>/dev/null' && echo "lint: clean"
 
 # Line coverage of the library by the unit and scenario suites, the
 # goldens, the machines and the CLI scripts, per folder.
@@ -277,6 +333,8 @@ coverage: deps-dev
 	tests/cli_trust.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_features.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	tests/cli_rtapp.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_calibrate.sh $(COV_BUILD)/eevdf-sim >/dev/null
+	tests/cli_sweep.sh $(COV_BUILD)/eevdf-sim >/dev/null
 	lcov --quiet --capture --directory $(COV_BUILD)/obj/src \
 		--output-file $(COV_BUILD)/lcov.info
 	lcov --quiet --remove $(COV_BUILD)/lcov.info '/usr/*' \
@@ -320,6 +378,7 @@ DOCS       := README.md ARCHITECTURE.md CHANGELOG.md CONTRIBUTING.md \
               LICENSE $(wildcard docs/*.md)
 HEADERS    := $(wildcard include/eevdf/*.h)
 WORKLOADS  := $(wildcard workloads/*.json)
+SWEEPS     := $(wildcard workloads/sweeps/*.json)
 MACHINES   := $(wildcard workloads/machines/*.json)
 
 # eevdf.pc names the directories of this install, so it is written by the
@@ -332,10 +391,12 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/workloads \
-		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(DATADIR)/workloads/sweeps
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/eevdf-sim
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
+	install -m 644 $(SWEEPS) $(DESTDIR)$(DATADIR)/workloads/sweeps/
 	install -m 644 $(MACHINES) $(DESTDIR)$(DATADIR)/machines/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libeevdf.a
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/libeevdf.so.$(VERSION)
@@ -367,12 +428,14 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
 		$(HEADERS:include/eevdf/%=$(DESTDIR)$(INCLUDEDIR)/eevdf/%) \
 		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%) \
+		$(SWEEPS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%) \
 		$(MACHINES:workloads/machines/%=$(DESTDIR)$(DATADIR)/machines/%)
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf $(DESTDIR)$(DATADIR)/workloads \
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/eevdf \
+		$(DESTDIR)$(DATADIR)/workloads/sweeps $(DESTDIR)$(DATADIR)/workloads \
 		$(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CALIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 -include $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.d)
 
 # The speed benchmark: bench/*.c through the public API only, linked with

@@ -55,6 +55,19 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m);
 int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
 
 /*
+ * Check what 'eevdf-sim run' would for argv without running it: the
+ * options, the workload (its warnings when warn), the machine, the
+ * features against the profile, the simulation and its tasks.  EXIT_OK,
+ * or EXIT_USAGE after printing why.
+ */
+int cli_run_check(int argc, char **argv, bool warn);
+
+/* The results JSON of the run of argv in *json (free()), exactly as 'run
+ * --format json' prints it (less the final newline), without the
+ * workload's warnings.  EXIT_OK, or EXIT_USAGE after printing why. */
+int cli_run_json(int argc, char **argv, char **json);
+
+/*
  * The seed such a run would use (--seed, else the workload's, else 1),
  * without running it, and the load's warnings when warn.  EXIT_OK, or
  * EXIT_USAGE after printing why.
@@ -68,6 +81,26 @@ int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn);
  */
 bool cli_write_atomic(const char *path, const char *text);
 
+/*
+ * Worker processes (workers.c): cli_pool_run() runs items 0 .. nr - 1,
+ * each in a forked child, up to jobs at a time.  A child runs
+ * child(i, fd, ud), writes what the parent needs to fd and returns its
+ * exit code; the parent gets finished(i, wait status, all the bytes the
+ * child wrote) as each ends, in the order they end.  tick, when not
+ * NULL, is called about once a second while children run.  Without
+ * keep_going, no item starts after one failed.  Returns how many items
+ * failed (a non-zero exit or a signal), or -1 when a pipe or a fork
+ * failed (after printing why and waiting for the running ones).
+ */
+struct cli_pool_ops {
+	int (*child)(size_t i, int fd, void *ud);
+	void (*finished)(size_t i, int status, const char *data, size_t len,
+			 void *ud);
+	void (*tick)(void *ud);
+};
+int cli_pool_run(size_t nr, int jobs, bool keep_going,
+		 const struct cli_pool_ops *ops, void *ud);
+
 /* Subcommands: argv[0] is the subcommand's name; each returns an exit code. */
 int cmd_run(int argc, char **argv);
 int cmd_features(int argc, char **argv);
@@ -77,6 +110,11 @@ int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
+/* Host measurements, defined in calibrate/ (calibrate/calibrate.h). */
+int cmd_calibrate(int argc, char **argv);
+int cmd_kernel_check(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /*
  * cmd_run() on argv, with rec_argv (the command line after PROG) as the
@@ -153,14 +191,28 @@ char *cli_read_stdin(size_t max);
 bool cli_results_figure(const struct cJSON *results, const char *name,
 			double *out);
 
+/* The rows of the latency table. */
+enum latency_rows {
+	ROWS_PID,    /* one per task: name:pid */
+	ROWS_COMM,   /* merged per comm, perf's default: name:(n) */
+	ROWS_CGROUP, /* merged per task group: /path:(n) */
+};
+
 /*
  * The perf sched latency table in Mike Galbraith's "sum" layout, one row
- * per task (name:pid), sorted by max delay descending then pid ascending,
- * followed by the TOTAL line.  stats is not modified.  Returns 0, or
- * EEVDF_ENOMEM (nothing printed) when the sort buffer cannot be allocated.
+ * per task (name:pid) or per merged comm or group, sorted by max delay
+ * descending then pid ascending, followed by the TOTAL line.  stats is
+ * not modified.  Returns 0, or EEVDF_ENOMEM (nothing printed) when a
+ * buffer cannot be allocated.
  */
-/* The perf sched latency table, per pid or merged per comm. */
 int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
-		   bool by_comm);
+		   enum latency_rows rows);
+
+/*
+ * The task groups' table (eevdf/group.h), when the run had a group
+ * besides the root: weight, cpu.max, share of the machine's CPU time,
+ * tasks, delays and throttling per group.
+ */
+void report_groups(FILE *f, const eevdf_sim *sim);
 
 #endif

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -432,47 +431,6 @@ static int measure_one(const struct compare_opts *o, int i, uint64_t seed0,
 	return rc;
 }
 
-/* Read exactly len bytes; false on EOF or error. */
-static bool read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		len -= (size_t)r;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t r = write(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		len -= (size_t)r;
-	}
-	return true;
-}
-
-struct worker {
-	pid_t pid;
-	int fd;
-	int run;
-};
-
 /*
  * "compare: 3 of 10 runs done" on stderr: redrawn in place on a terminal,
  * a line each in a log (--progress), nothing with --no-progress.
@@ -489,16 +447,69 @@ static void progress(const struct compare_opts *o, int done, int nr)
 	fflush(stderr);
 }
 
+/* What the workers of run_all() share. */
+struct compare_pool {
+	const struct compare_opts *o;
+	uint64_t seed0;
+	struct cli_measure *res;
+	int nr, done, rc;
+};
+
+/* In a worker: measure run i and send the struct to the parent. */
+static int compare_child(size_t i, int fd, void *ud)
+{
+	const struct compare_pool *cp = ud;
+	struct cli_measure m;
+	int r = measure_one(cp->o, (int)i, cp->seed0, &m);
+
+	if (r == EXIT_OK) {
+		const char *p = (const char *)&m;
+		size_t left = sizeof(m);
+
+		while (left) {
+			ssize_t w = write(fd, p, left);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return EXIT_USAGE;
+			p += w;
+			left -= (size_t)w;
+		}
+	}
+	return r;
+}
+
+static void compare_finished(size_t i, int status, const char *data, size_t len,
+			     void *ud)
+{
+	struct compare_pool *cp = ud;
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_OK &&
+	    len == sizeof(cp->res[i])) {
+		memcpy(&cp->res[i], data, len);
+		if (cp->rc == EXIT_OK)
+			progress(cp->o, ++cp->done, cp->nr);
+		return;
+	}
+	if (cp->rc == EXIT_OK && WIFSIGNALED(status))
+		cli_error("compare: run %zu died of signal %d", i,
+			  WTERMSIG(status));
+	cp->rc = EXIT_USAGE;
+}
+
 /*
  * Every run, in up to o->jobs forked workers.  A worker measures one run
- * and writes the struct down a pipe; a worker that dies or fails makes the
- * whole compare fail, after the others are reaped.
+ * and sends the struct to the parent; a worker that dies or fails makes
+ * the whole compare fail, after the others are reaped.
  */
 static int run_all(const struct compare_opts *o, uint64_t seed0,
 		   struct cli_measure *res, int nr)
 {
-	struct worker w[MAX_JOBS];
-	int next = 0, active = 0, done = 0, rc = EXIT_OK;
+	static const struct cli_pool_ops ops = { compare_child,
+						 compare_finished, NULL };
+	struct compare_pool cp = { o, seed0, res, nr, 0, EXIT_OK };
+	int rc = EXIT_OK;
 
 	if (o->jobs <= 1) {
 		for (int i = 0; i < nr && rc == EXIT_OK; i++) {
@@ -507,97 +518,24 @@ static int run_all(const struct compare_opts *o, uint64_t seed0,
 		}
 		return rc;
 	}
-	fflush(NULL);
-	while (next < nr || active) {
-		while (rc == EXIT_OK && next < nr && active < o->jobs) {
-			int fds[2];
-			pid_t pid;
-
-			if (pipe(fds) < 0) {
-				cli_error("pipe: %s", strerror(errno));
-				rc = EXIT_USAGE;
-				break;
-			}
-			pid = fork();
-			if (pid < 0) {
-				cli_error("fork: %s", strerror(errno));
-				close(fds[0]);
-				close(fds[1]);
-				rc = EXIT_USAGE;
-				break;
-			}
-			if (pid == 0) {
-				struct cli_measure m;
-				int r;
-
-				close(fds[0]);
-				r = measure_one(o, next, seed0, &m);
-				if (r == EXIT_OK &&
-				    !write_all(fds[1], &m, sizeof(m)))
-					r = EXIT_USAGE;
-				fflush(NULL);
-				_exit(r);
-			}
-			close(fds[1]);
-			w[active++] = (struct worker){ pid, fds[0], next++ };
-		}
-		if (!active)
-			break;
-		/* the oldest worker first: results land by index anyway */
-		{
-			struct worker k = w[0];
-			int status = 0;
-			pid_t r;
-			bool got;
-
-			got = read_all(k.fd, &res[k.run], sizeof(res[k.run]));
-			close(k.fd);
-			while ((r = waitpid(k.pid, &status, 0)) < 0 &&
-			       errno == EINTR)
-				;
-			if (r < 0 || !got || !WIFEXITED(status) ||
-			    WEXITSTATUS(status) != EXIT_OK) {
-				if (rc == EXIT_OK && r > 0 &&
-				    WIFSIGNALED(status))
-					cli_error("compare: run %d died of "
-						  "signal %d",
-						  k.run, WTERMSIG(status));
-				rc = EXIT_USAGE;
-			}
-			memmove(w, w + 1, (size_t)(active - 1) * sizeof(*w));
-			active--;
-			if (rc == EXIT_OK)
-				progress(o, ++done, nr);
-		}
-	}
-	return rc;
+	if (cli_pool_run((size_t)nr, o->jobs, false, &ops, &cp) != 0)
+		return EXIT_USAGE;
+	return cp.rc;
 }
 
-struct stats {
-	double mean, sd, min, max;
-};
-
-/* Figure f of configuration k over the seeds. */
-static struct stats stats_of(const struct cli_measure *res, int runs, int k,
-			     size_t f)
+/* Figure f of configuration k over the seeds; a single run has no
+ * spread, which compare prints as 0. */
+static struct eevdf_stats stats_of(const struct cli_measure *res, int runs,
+				   int k, size_t f)
 {
-	struct stats s = { 0, 0, 0, 0 };
-	double sq = 0;
+	double v[MAX_RUNS] = { 0 };
+	struct eevdf_stats s;
 
-	for (int r = 0; r < runs; r++) {
-		double v = res[2 * r + k].fig[f].value;
-
-		s.mean += v;
-		s.min = r == 0 || v < s.min ? v : s.min;
-		s.max = r == 0 || v > s.max ? v : s.max;
-	}
-	s.mean /= runs;
-	for (int r = 0; r < runs; r++) {
-		double d = res[2 * r + k].fig[f].value - s.mean;
-
-		sq += d * d;
-	}
-	s.sd = runs > 1 ? sqrt(sq / (runs - 1)) : 0;
+	for (int r = 0; r < runs; r++)
+		v[r] = res[2 * r + k].fig[f].value;
+	eevdf_stats_compute(v, (size_t)runs, &s);
+	if (runs < 2)
+		s.stddev = 0;
 	return s;
 }
 
@@ -662,8 +600,8 @@ static void print_text(const struct compare_opts *o,
 	printf("%-20s %-6s %12s %12s %8s %9s %9s\n", "figure", "unit", "a", "b",
 	       "b/a", "spread a", "spread b");
 	for (size_t f = 0; f < nf; f++) {
-		struct stats a = stats_of(res, o->runs, 0, f);
-		struct stats b = stats_of(res, o->runs, 1, f);
+		struct eevdf_stats a = stats_of(res, o->runs, 0, f);
+		struct eevdf_stats b = stats_of(res, o->runs, 1, f);
 		double r = ratio(a.mean, b.mean);
 
 		printf("%-20s %-6s", res[0].fig[f].name, res[0].fig[f].unit);
@@ -674,15 +612,15 @@ static void print_text(const struct compare_opts *o,
 		else
 			printf(" %8.3f", r);
 		printf(" %8.1f%% %8.1f%%\n",
-		       a.mean != 0 ? 100 * a.sd / fabs(a.mean) : 0,
-		       b.mean != 0 ? 100 * b.sd / fabs(b.mean) : 0);
+		       a.mean != 0 ? 100 * a.stddev / fabs(a.mean) : 0,
+		       b.mean != 0 ? 100 * b.stddev / fabs(b.mean) : 0);
 	}
 }
 
 static cJSON *side_json(const struct cli_measure *res, int runs, int k,
 			size_t f)
 {
-	struct stats s = stats_of(res, runs, k, f);
+	struct eevdf_stats s = stats_of(res, runs, k, f);
 	cJSON *o = cJSON_CreateObject(), *vals = cJSON_CreateArray();
 
 	if (!o || !vals) {
@@ -691,7 +629,7 @@ static cJSON *side_json(const struct cli_measure *res, int runs, int k,
 		return NULL;
 	}
 	cJSON_AddNumberToObject(o, "mean", s.mean);
-	cJSON_AddNumberToObject(o, "stddev", s.sd);
+	cJSON_AddNumberToObject(o, "stddev", s.stddev);
 	cJSON_AddNumberToObject(o, "min", s.min);
 	cJSON_AddNumberToObject(o, "max", s.max);
 	for (int r = 0; r < runs; r++)

@@ -126,7 +126,9 @@ static void run_usage(FILE *f)
 		"                    kernel.sched_rt_period_us, "
 		"kernel.sched_rr_timeslice_ms,\n"
 		"                    sched/fair_server/runtime and /period "
-		"(ns, every CPU)\n"
+		"(ns, every CPU),\n"
+		"                    kernel.sched_autogroup_enabled (0 or 1; "
+		"default 1)\n"
 		"  --duration D      simulated time, a number with a unit "
 		"ns|us|ms|s;\n"
 		"                    a workload whose length is a param "
@@ -155,10 +157,11 @@ static void run_usage(FILE *f)
 		"the\n"
 		"                    workload's; 'none' for only the latency "
 		"table)\n"
-		"  --latency-rows pid|comm  one latency row per task, or "
-		"merged per\n"
-		"                    comm like perf's default (name:(n)); "
-		"default: the\n"
+		"  --latency-rows pid|comm|cgroup  one latency row per task, "
+		"or merged\n"
+		"                    per comm like perf's default "
+		"(name:(n)), or per\n"
+		"                    task group (/path:(n)); default: the\n"
 		"                    workload's \"latency_rows\", else comm "
 		"above 32 tasks\n"
 		"                    and pid up to 32\n"
@@ -420,10 +423,11 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			break;
 		case 'L':
 			if (strcmp(optarg, "pid") != 0 &&
-			    strcmp(optarg, "comm") != 0) {
+			    strcmp(optarg, "comm") != 0 &&
+			    strcmp(optarg, "cgroup") != 0) {
 				cli_error(
-					"--latency-rows: expected pid or comm, "
-					"got '%s'",
+					"--latency-rows: expected pid, comm or "
+					"cgroup, got '%s'",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -938,10 +942,25 @@ static int emit_text(FILE *f, const eevdf_sim *sim,
 					   o->latency_rows :
 					   eevdf_workload_report_option(
 						   wl, "latency_rows");
-		bool by_comm = rows ? strcmp(rows, "comm") == 0 :
-				      n > comm_rows_above;
+		enum latency_rows lr = n > comm_rows_above ? ROWS_COMM :
+							     ROWS_PID;
 
-		rc = report_latency(f, stats, n, by_comm);
+		if (rows && strcmp(rows, "pid") == 0)
+			lr = ROWS_PID;
+		else if (rows && strcmp(rows, "comm") == 0)
+			lr = ROWS_COMM;
+		else if (rows && strcmp(rows, "cgroup") == 0)
+			lr = ROWS_CGROUP;
+		else if (rows)
+			rc = EEVDF_EINVAL;
+		if (rc) {
+			cli_error("the workload's report.latency_rows is "
+				  "'%s': expected pid, comm or cgroup",
+				  rows);
+		} else {
+			report_groups(f, sim);
+			rc = report_latency(f, stats, n, lr);
+		}
 	}
 	free(stats);
 	return rc;
@@ -1222,24 +1241,23 @@ static bool io_open(struct run_io *io, const struct run_opts *o,
 }
 
 /*
- * Build the simulation of wl under o and cfg and run it to its end: 0 and
- * *out, or an exit code after printing why (*out NULL).  io, when not
- * NULL, is opened before the run and its trace sinks fed during it.
+ * Build the simulation of wl under o and cfg, its tasks added, ready to
+ * run for *duration: 0 and *out, or an exit code after printing why (*out
+ * NULL).  io, when not NULL, is opened first and its trace sinks hooked.
  */
-static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
-			 const eevdf_workload *wl, struct run_io *io,
-			 eevdf_sim **out)
+static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
+		     const eevdf_workload *wl, struct run_io *io,
+		     eevdf_sim **out, eevdf_time *duration)
 {
 	struct eevdf_diag diag;
 	eevdf_sim *sim = NULL;
-	eevdf_time duration;
 	char err[1024] = "";
 	int rc;
 
 	*out = NULL;
-	duration = o->duration ? o->duration : eevdf_workload_duration(wl);
-	if (duration <= 0)
-		duration = DEFAULT_DURATION;
+	*duration = o->duration ? o->duration : eevdf_workload_duration(wl);
+	if (*duration <= 0)
+		*duration = DEFAULT_DURATION;
 	/* Results need a label: an unnamed workload goes by its file. */
 	cfg->name = eevdf_workload_name(wl);
 	if (!cfg->name[0])
@@ -1255,7 +1273,7 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	cfg->machine = o->machine;
 	cfg->nr_cpus = eevdf_machine_nr_cpus(o->machine);
 	cfg->hz = eevdf_machine_hz(o->machine);
-	cfg->duration = duration;
+	cfg->duration = *duration;
 	if (eevdf_config_check_features(cfg, err, sizeof(err)) < 0) {
 		cli_error("--features: %s (--features-allow-absent accepts it "
 			  "and leaves it as the profile has it)",
@@ -1283,6 +1301,27 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 		eevdf_sim_free(sim);
 		return EXIT_USAGE;
 	}
+	*out = sim;
+	return EXIT_OK;
+}
+
+/*
+ * Build the simulation of wl under o and cfg and run it to its end: 0 and
+ * *out, or an exit code after printing why (*out NULL).  io, when not
+ * NULL, is opened before the run and its trace sinks fed during it.
+ */
+static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
+			 const eevdf_workload *wl, struct run_io *io,
+			 eevdf_sim **out)
+{
+	eevdf_sim *sim = NULL;
+	eevdf_time duration;
+	int rc;
+
+	*out = NULL;
+	rc = build_sim(o, cfg, wl, io, &sim, &duration);
+	if (rc != EXIT_OK)
+		return rc;
 	rc = run_progress(sim, duration,
 			  !io || o->progress == 0 ? 0 :
 			  isatty(STDERR_FILENO)	  ? 1 :
@@ -1445,20 +1484,34 @@ bool cli_write_atomic(const char *path, const char *text)
 	return ok;
 }
 
+/*
+ * Parse argv into o and cfg and load its workload into *wl (o->machine
+ * too): EXIT_OK, or an exit code after printing why (--help is not a
+ * run here).  The caller frees *wl and o->machine either way.
+ */
+static int prepare(int argc, char **argv, struct run_opts *o,
+		   struct eevdf_config *cfg, eevdf_workload **wl, bool warn)
+{
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	o->argv = argv;
+	o->argc = argc;
+	eevdf_config_init(cfg);
+	rc = parse_options(argc, argv, o, cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc;
+	return load(o, wl, warn);
+}
+
 int cli_run_seed(int argc, char **argv, uint64_t *seed, bool warn)
 {
 	struct run_opts o;
 	struct eevdf_config cfg;
 	eevdf_workload *wl = NULL;
-	int rc;
-
-	memset(&o, 0, sizeof(o));
-	eevdf_config_init(&cfg);
-	rc = parse_options(argc, argv, &o, &cfg);
-	if (rc >= 0)
-		return rc == EXIT_OK ? EXIT_USAGE : rc;
 	/* loaded even with --seed: its warnings once, before any run */
-	rc = load(&o, &wl, warn);
+	int rc = prepare(argc, argv, &o, &cfg, &wl, warn);
+
 	if (rc == EXIT_OK && o.have_seed)
 		*seed = o.seed;
 	else if (rc == EXIT_OK && !eevdf_workload_seed(wl, seed))
@@ -1487,14 +1540,7 @@ static int run_results(int argc, char **argv, struct cli_measure *m,
 	memset(m, 0, sizeof(*m));
 	if (json)
 		*json = NULL;
-	memset(&o, 0, sizeof(o));
-	o.argv = argv;
-	o.argc = argc;
-	eevdf_config_init(&cfg);
-	rc = parse_options(argc, argv, &o, &cfg);
-	if (rc >= 0)
-		return rc == EXIT_OK ? EXIT_USAGE : rc; /* --help: not a run */
-	if ((rc = load(&o, &wl, warn)) != EXIT_OK)
+	if ((rc = prepare(argc, argv, &o, &cfg, &wl, warn)) != EXIT_OK)
 		goto out;
 	rc = build_and_run(&o, &cfg, wl, NULL, &sim);
 	if (rc != EXIT_OK)
@@ -1550,6 +1596,31 @@ out:
 	eevdf_workload_free(wl);
 	eevdf_machine_free(o.machine);
 	return rc;
+}
+
+int cli_run_check(int argc, char **argv, bool warn)
+{
+	struct run_opts o;
+	struct eevdf_config cfg;
+	eevdf_workload *wl = NULL;
+	eevdf_sim *sim = NULL;
+	eevdf_time duration;
+	int rc = prepare(argc, argv, &o, &cfg, &wl, warn);
+
+	if (rc == EXIT_OK)
+		rc = build_sim(&o, &cfg, wl, NULL, &sim, &duration);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	eevdf_machine_free(o.machine);
+	return rc;
+}
+
+/* a sweep's points: the sweep printed the warnings when it checked them */
+int cli_run_json(int argc, char **argv, char **json)
+{
+	struct cli_measure m;
+
+	return run_results(argc, argv, &m, json, false);
 }
 
 /* compare's runs: its cli_run_seed() printed the warnings already */

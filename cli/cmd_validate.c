@@ -108,8 +108,10 @@ static bool validate_machine(const char *file)
 		return false;
 	}
 	cli_machine_shape(m, shape, sizeof(shape));
-	printf("%s: ok (machine %s: %s, HZ %d)\n", file, eevdf_machine_name(m),
-	       shape, eevdf_machine_hz(m));
+	/* a calibrated machine says so: its costs were measured */
+	printf("%s: ok (machine %s: %s, HZ %d%s)\n", file,
+	       eevdf_machine_name(m), shape, eevdf_machine_hz(m),
+	       eevdf_machine_calibration(m) ? ", calibrated" : "");
 	eevdf_machine_free(m);
 	return true;
 }

@@ -27,6 +27,14 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list the shipped workloads and machines" },
 	{ "rerun", cmd_rerun,
 	  "run again what produced a results file, from its provenance" },
+	{ "calibrate", cmd_calibrate,
+	  "measure this machine's costs and write its machine file" },
+	{ "kernel-check", cmd_kernel_check,
+	  "run scheduler experiments on this kernel and in the simulator" },
+	{ "sweep", cmd_sweep,
+	  "run a sweep spec's points here, or emit them for a cluster" },
+	{ "merge", cmd_merge,
+	  "tabulate a sweep's results: statistics over seeds, ratios" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -96,10 +104,10 @@ static void usage(FILE *f)
 		"\n"
 		"Commands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-10s  %s\n", commands[i].name,
+		fprintf(f, "  %-12s  %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(f,
-		"  %-10s  %s\n"
+		"  %-12s  %s\n"
 		"\n"
 		"Run '" PROG " COMMAND --help' for the options of a command.\n"
 		"Exit status: 0 success, 1 regression, 2 usage or input "

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The "perf sched latency" table, per pid or merged per comm (perf's
- * default, "name:(n)"; the comm of "worker[3][1]" is "worker"), in the
+ * default, "name:(n)"; the comm of "worker[3][1]" is "worker") or, which
+ * perf cannot, per task group ("/system.slice/web:(n)"), in the
  * layout of Mike Galbraith's sum patch that the EEVDF commit messages
  * quote: Runtime, Switches (perf's count of delay samples), Avg, Max and
  * Sum delay and the time of the max delay, then a TOTAL line with the
@@ -194,24 +195,32 @@ static bool max_beats(const struct eevdf_task_stats *t,
 }
 
 /*
- * Merge stats per comm into out (at most n entries, names pointing into
- * names[], n * EEVDF_NAME_MAX bytes; best[] n entries of scratch); returns
- * the number of comms.  Runtime, counts and sums add up, the max and its
- * time are those of the task max_beats() picks, and the lowest pid orders
- * ties, as perf merges its atoms per comm.
+ * Merge stats per comm, or per group when by_group, into out (at most n
+ * entries; comm names pointing into names[], n * EEVDF_NAME_MAX bytes,
+ * group paths into the simulation's strings; best[] n entries of
+ * scratch); returns the number of rows.  Runtime, counts and sums add
+ * up, the max and its time are those of the task max_beats() picks, and
+ * the lowest pid orders ties, as perf merges its atoms per comm.
  */
 
-static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
-			  struct eevdf_task_stats *out, char *names,
-			  const struct eevdf_task_stats **best,
-			  char (*cls)[CLASS_LEN])
+static size_t merge_rows(const struct eevdf_task_stats *stats, size_t n,
+			 bool by_group, struct eevdf_task_stats *out,
+			 char *names, const struct eevdf_task_stats **best,
+			 char (*cls)[CLASS_LEN])
 {
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_task_stats *t = &stats[i];
 		size_t len, k;
-		const char *key = comm_key(t->name, &len);
+		const char *key;
+
+		if (by_group) {
+			key = t->cgroup ? t->cgroup : "/";
+			len = strlen(key);
+		} else {
+			key = comm_key(t->name, &len);
+		}
 		char c[CLASS_LEN];
 
 		for (k = 0; k < m; k++)
@@ -221,10 +230,14 @@ static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
 		if (k == m) {
 			char *nm = names + m * EEVDF_NAME_MAX;
 
-			memcpy(nm, key, len);
-			nm[len] = '\0';
 			memset(&out[m], 0, sizeof(out[m]));
-			out[m].name = nm;
+			if (by_group) {
+				out[m].name = key;
+			} else {
+				memcpy(nm, key, len);
+				nm[len] = '\0';
+				out[m].name = nm;
+			}
 			out[m].pid = t->pid;
 			best[m] = NULL;
 			class_text(cls[m], CLASS_LEN, t);
@@ -247,8 +260,9 @@ static size_t merge_comms(const struct eevdf_task_stats *stats, size_t n,
 }
 
 int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
-		   bool by_comm)
+		   enum latency_rows rows)
 {
+	bool by_comm = rows != ROWS_PID;
 	struct eevdf_task_stats *merged = NULL;
 	char *names = NULL;
 	const struct eevdf_task_stats **order, **best = NULL;
@@ -279,7 +293,8 @@ int report_latency(FILE *f, const struct eevdf_task_stats *stats, size_t n,
 			free(cls);
 			return EEVDF_ENOMEM;
 		}
-		n = merge_comms(stats, n, merged, names, best, cls);
+		n = merge_rows(stats, n, rows == ROWS_CGROUP, merged, names,
+			       best, cls);
 		stats = merged;
 		free(best);
 	} else {

@@ -260,6 +260,53 @@ START_TEST(work_runs_on_the_cpu_that_queued_it)
 END_TEST
 
 /*
+ * With autogroup on (the default), the run's own tasks share their
+ * session's autogroup, but kernel threads stay in the root task group:
+ * kthreadd's children inherit init_task's autogroup_default, whose group
+ * is the root (5091faa449ee).  The same run as above: q queues a bound
+ * and an unbound work; every kworker, ksoftirqd, high-priority kworker
+ * and the flusher reads "/", q its "/autogroup-1".
+ */
+START_TEST(kernel_threads_stay_in_the_root_group)
+{
+	static const char objs[] =
+		"{\"type\": \"workqueue\", \"name\": \"ub\", \"unbound\": "
+		"true}, "
+		"{\"type\": \"work\", \"name\": \"w\", \"cost\": \"50us\"}, "
+		"{\"type\": \"work\", \"name\": \"u\", \"workqueue\": \"ub\", "
+		"\"cost\": \"70us\"}";
+	static const char tasks[] =
+		"{\"name\": \"q\", \"cpus\": [2], \"program\": ["
+		"{\"queue_work\": \"w\"}, {\"queue_work\": \"u\"}, "
+		"{\"sleep\": \"1s\"}]}";
+	struct eevdf_task_stats st;
+	eevdf_sim *sim = io_run(objs, tasks, NULL, NULL, 4, 10 * MS);
+	size_t kthreads = 0;
+
+	ck_assert(eevdf_sim_autogroup(sim));
+	task_named(sim, "q", &st);
+	ck_assert_str_eq(st.cgroup, "/autogroup-1");
+	for (size_t i = 0; i < eevdf_sim_nr_tasks(sim); i++) {
+		eevdf_sim_task_stats(sim, i, &st);
+		if (strcmp(st.name, "q") == 0)
+			continue;
+		ck_assert_msg(strcmp(st.cgroup, "/") == 0, "%s in %s",
+			      st.name, st.cgroup);
+		kthreads++;
+	}
+	/* 4 bound, 4 high-priority, 4 ksoftirqd and the unbound worker at
+	 * least: every one of them was checked */
+	ck_assert_uint_ge(kthreads, 13);
+	/* and they ran: the work on CPU 2's kworker, the unbound one */
+	task_named(sim, "kworker/2:0", &st);
+	ck_assert_int_eq(st.cpu_ns, 50 * US);
+	task_named(sim, "kworker/u8:0", &st);
+	ck_assert_int_eq(st.cpu_ns, 70 * US);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
  * A 1 kHz interrupt with a 10 us handler hits CPU 0, where a task runs
  * 10 ms of work from time 0.  Each handler is billed to it
  * (IRQ_TIME_ACCOUNTING off): the interrupts at 1 .. 9 ms make its work
@@ -496,6 +543,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc, page_cache_hits_cost_no_io);
 	tcase_add_test(tc, page_cache_only_device_does_no_io);
 	tcase_add_test(tc, work_runs_on_the_cpu_that_queued_it);
+	tcase_add_test(tc, kernel_threads_stay_in_the_root_group);
 	tcase_add_test(tc, irq_time_is_charged_to_the_interrupted_task);
 	tcase_add_test(tc, a_sleeping_worker_lets_its_pool_run_the_next_work);
 	tcase_add_test(tc, softirq_past_its_budget_goes_to_ksoftirqd);

@@ -592,6 +592,128 @@ START_TEST(file_errors_name_the_path_and_the_reason)
 }
 END_TEST
 
+/* A calibrated machine: two costs measured, HZ and the base slice. */
+#define CALIB_MACHINE                                                          \
+	"{" MFMT "'name':'box','hz':250,'topology':{'cores_per_llc':2},"       \
+	"'costs':{'syscall':89,'smt_speed_pct':70},"                           \
+	"'calibration':{'tool':'eevdf-sim 0.1.0 calibrate',"                   \
+	"'kernel':'6.18.44','date':'2025-12-02','host':'a VM','quick':false,"  \
+	"'hz':{'value':250,'samples':120,'method':'run lengths'},"             \
+	"'base_slice':{'value':1400000,'method':'/proc/self/sched'},"          \
+	"'costs':{'syscall':{'median':89,'iqr':4,'samples':50,"                \
+	"'method':'getppid()'},'smt_speed_pct':{'median':70,'iqr':2,"          \
+	"'samples':9,'method':'loop rates'}},"                                 \
+	"'benchmarks':{'pipe_rt_same_cpu':{'median':2554.9,'iqr':33,"          \
+	"'samples':50,'unit':'ns','method':'ping-pong'}}}}"
+
+START_TEST(a_calibration_is_checked_and_kept_out_of_the_digest)
+{
+	eevdf_machine *m = parse_ok(CALIB_MACHINE), *c;
+	eevdf_machine *plain = parse_ok(
+		"{" MFMT "'name':'box','hz':250,'topology':{'cores_per_llc':2},"
+		"'costs':{'syscall':89,'smt_speed_pct':70}}");
+	char h1[65], h2[65];
+	const char *t = eevdf_machine_calibration(m);
+
+	/* kept as compact JSON, the document's own members in order */
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(strstr(t, "{\"tool\":\"eevdf-sim 0.1.0 "
+					"calibrate\",\"kernel\":"));
+	ck_assert_ptr_nonnull(strstr(t, "\"median\":89,\"iqr\":4,"));
+	ck_assert_ptr_null(eevdf_machine_calibration(plain));
+	ck_assert_ptr_null(eevdf_machine_calibration(NULL));
+	/* where the costs came from is not what the machine is */
+	ck_assert_int_eq(eevdf_machine_digest(m, h1), 0);
+	ck_assert_int_eq(eevdf_machine_digest(plain, h2), 0);
+	ck_assert_str_eq(h1, h2);
+	c = eevdf_machine_clone(m);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(eevdf_machine_calibration(c), t);
+	eevdf_machine_free(c);
+	eevdf_machine_free(plain);
+	eevdf_machine_free(m);
+}
+END_TEST
+
+/* CALIB_MACHINE with its calibration replaced by cal. */
+#define CAL(cal)                                                               \
+	"{" MFMT "'hz':250,'topology':{'cores_per_llc':2},"                    \
+	"'costs':{'syscall':89,'smt_speed_pct':70},'calibration':{" cal "}}"
+#define TOOL "'tool':'t',"
+#define ENTRY(m) "{'median':" m ",'iqr':1,'samples':5,'method':'x'}"
+
+START_TEST(calibration_errors_name_the_path_and_the_reason)
+{
+	expect_error(CAL("'tool':'t','bogus':1"), "calibration",
+		     "unknown key 'bogus'");
+	expect_error(CAL("'date':'2025-12-02'"), "calibration",
+		     "missing key 'tool'");
+	expect_error(CAL("'tool':''"), "calibration.tool", "must not be empty");
+	expect_error(CAL("'tool':5"), "calibration.tool", "must be a string");
+	expect_error(CAL(TOOL "'quick':1"), "calibration.quick",
+		     "must be true or false");
+	expect_error("{" MFMT "'topology':{'cores_per_llc':1},"
+		     "'calibration':[]}",
+		     "calibration", "must be an object");
+	/* HZ: the machine's own */
+	expect_error(CAL(TOOL "'hz':{'value':1000,'samples':3,'method':'m'}"),
+		     "calibration.hz.value",
+		     "1000 but the machine's hz is 250: a calibration "
+		     "describes the values the machine uses");
+	expect_error("{" MFMT
+		     "'topology':{'cores_per_llc':1},'calibration':{" TOOL
+		     "'hz':{'value':250,'samples':3,'method':'m'}}}",
+		     "calibration.hz.value",
+		     "250 but the machine's hz is 1000");
+	expect_error(CAL(TOOL "'hz':{'value':250,'samples':0,'method':'m'}"),
+		     "calibration.hz.samples", "must be between 1 and");
+	expect_error(CAL(TOOL "'hz':{'value':250,'samples':3}"),
+		     "calibration.hz", "missing key 'method'");
+	expect_error(CAL(TOOL "'base_slice':{'value':0,'method':'m'}"),
+		     "calibration.base_slice.value", "must be between 1 and");
+	/* costs: known, set by the machine, with its value */
+	expect_error(CAL(TOOL "'costs':{'ipx':" ENTRY("1") "}"),
+		     "calibration.costs.ipx",
+		     "unknown cost 'ipx': did you mean 'ipi'?");
+	expect_error(CAL(TOOL "'costs':{'ipi':" ENTRY("1") "}"),
+		     "calibration.costs.ipi",
+		     "the machine's \"costs\" has no 'ipi': a calibrated "
+		     "entry must be one the machine sets");
+	expect_error(CAL(TOOL "'costs':{'syscall':" ENTRY("90") "}"),
+		     "calibration.costs.syscall.median",
+		     "90 but costs.syscall is 89: a calibration describes "
+		     "the values the machine uses");
+	expect_error(CAL(TOOL "'costs':{'syscall':" ENTRY(
+			     "89") ",'syscall':" ENTRY("89") "}"),
+		     "calibration.costs.syscall", "duplicate key 'syscall'");
+	expect_error(CAL(TOOL "'costs':{'syscall':{'median':89,'iqr':-1,"
+			      "'samples':5,'method':'x'}}"),
+		     "calibration.costs.syscall.iqr", "must be between 0 and");
+	expect_error(CAL(TOOL "'costs':{'smt_speed_pct':" ENTRY("170") "}"),
+		     "calibration.costs.smt_speed_pct.median",
+		     "must be between 1 and 100");
+	expect_error(CAL(TOOL "'costs':{'syscall':{'median':89,'iqr':1,"
+			      "'samples':5}}"),
+		     "calibration.costs.syscall", "missing key 'method'");
+	expect_error(CAL(TOOL "'costs':{'syscall':{'median':89,'iqr':1,"
+			      "'samples':5,'method':''}}"),
+		     "calibration.costs.syscall.method", "must not be empty");
+	/* benchmarks: named, numbers, a unit */
+	expect_error(CAL(TOOL "'benchmarks':{'Pipe':{}}"),
+		     "calibration.benchmarks.Pipe",
+		     "a benchmark's name is 1 to 63 of a-z, 0-9 and _");
+	expect_error(CAL(TOOL "'benchmarks':{'p':{'median':'1us','iqr':1,"
+			      "'samples':1,'unit':'ns','method':'m'}}"),
+		     "calibration.benchmarks.p.median", "must be a number");
+	expect_error(CAL(TOOL "'benchmarks':{'p':{'median':1,'iqr':-0.5,"
+			      "'samples':1,'unit':'ns','method':'m'}}"),
+		     "calibration.benchmarks.p.iqr", "must not be negative");
+	expect_error(CAL(TOOL "'benchmarks':{'p':{'median':1,'iqr':0,"
+			      "'samples':1,'method':'m'}}"),
+		     "calibration.benchmarks.p", "missing key 'unit'");
+}
+END_TEST
+
 START_TEST(more_cpus_than_the_maximum_are_refused_early)
 {
 	size_t n = EEVDF_MAX_CPUS + 1, len = 64 + n * 16;
@@ -1007,6 +1129,8 @@ Suite *machine_suite(void)
 	tcase_add_test(tc, more_cpus_than_the_maximum_are_refused_early);
 	tcase_add_test(tc, a_validator_gets_every_error_of_a_machine);
 	tcase_add_test(tc, missing_machine_file_gives_eio_naming_it);
+	tcase_add_test(tc, a_calibration_is_checked_and_kept_out_of_the_digest);
+	tcase_add_test(tc, calibration_errors_name_the_path_and_the_reason);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("workload");

@@ -13,7 +13,8 @@ int main(void)
 		dist_suite,	hist_suite,	  report_suite,	 rtapp_suite,
 		pelt_suite,	machine_suite,	  smp_suite,	 knobs_suite,
 		cfs_suite,	provenance_suite, rq_lock_suite, cpulist_suite,
-		classes_suite,	io_suite,
+		classes_suite,	calibrate_suite,  kcheck_suite,	 stats_suite,
+		sweep_suite,	groups_suite,	  io_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

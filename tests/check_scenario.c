@@ -136,7 +136,6 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 	static const char *const kernels[] = { "6.18", "6.17", "6.12", "6.8" };
 	const char *kernel = kernels[_i];
 	eevdf_sim *sim = make_sim(kernel, 1, 1000, NULL);
-	struct cfs_rq *cfs = &sim->sched.rqs[0].cfs;
 	s64 bound, worst = 0;
 	int ret;
 
@@ -149,14 +148,15 @@ START_TEST(lag_stays_within_the_eevdf_bound)
 		      sim->sched.sp.tick_nsec);
 	while ((ret = eevdf_sim_step(sim)) == 1 &&
 	       eevdf_sim_now(sim) < 5 * SEC) {
-		u64 v = avg_vruntime_peek(cfs);
-
 		for (size_t i = 0; i < sim->sched.nr_tasks; i++) {
 			struct sched_entity *se = &sim->sched.tasks[i]->se;
+			u64 v;
 			s64 lag;
 
 			if (!se->on_rq)
 				continue;
+			/* against its own queue (the session's autogroup) */
+			v = avg_vruntime_peek(se->cfs_rq);
 			/* service lag: w_i / w_0 * (V - v_i) */
 			lag = (s64)(v - se->vruntime) *
 			      (s64)scale_load_down(se->load.weight) / 1024;

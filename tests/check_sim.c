@@ -196,10 +196,12 @@ START_TEST(csv_rows_hold_the_hand_counted_values)
 		csv,
 		"name,pid,cpu,nice,policy,state,cpu_ns,wait_ns,sleep_ns,"
 		"switches,voluntary,involuntary,migrations,delay_count,"
-		"delay_avg_ns,delay_max_ns,delay_max_at_ns,delay_sum_ns\n"
-		"lone,1,0,0,normal,dead,3000000,0,3000000,2,2,0,0,2,0,0,0,0\n"
+		"delay_avg_ns,delay_max_ns,delay_max_at_ns,delay_sum_ns,"
+		"cgroup\n"
+		"lone,1,0,0,normal,dead,3000000,0,3000000,2,2,0,0,2,0,0,0,0,"
+		"/autogroup-1\n"
 		"\"odd,\"\"name\"\"\",2,0,0,normal,dead,3000000,0,3000000,2,2,"
-		"0,0,2,0,0,10000000,0\n");
+		"0,0,2,0,0,10000000,0,/autogroup-1\n");
 	free(csv);
 	ck_assert_int_eq(eevdf_sim_results_csv(sim, NULL), EEVDF_EINVAL);
 	ck_assert_int_eq(eevdf_sim_results_csv(NULL, &csv), EEVDF_EINVAL);

@@ -106,6 +106,19 @@ else
 	bad "the installed eevdf-sim finds --machine i7-4790" "$(head -3 "$tmp/out")"
 fi
 
+# the installed sweep specs find the installed workload (../tbench.json)
+# and machine (i7-4790 by name): one point of the README's sweep
+spec=$prefix/share/eevdf-sim/workloads/sweeps/tbench-kernels.json
+if "$prefix/bin/eevdf-sim" sweep "$spec" "$tmp/sweep" --point 0 \
+	--no-progress >"$tmp/out" 2>&1 &&
+	"$prefix/bin/eevdf-sim" merge "$tmp/sweep" --allow-missing \
+		>>"$tmp/out" 2>&1 &&
+	grep -q '^cfs-6.1  *default  *8  *1 ' "$tmp/out"; then
+	ok "an installed sweep spec runs from the install"
+else
+	bad "an installed sweep spec runs from the install" "$(head -5 "$tmp/out")"
+fi
+
 stage=$tmp/stage
 if $make install DESTDIR="$stage" PREFIX=/usr >"$tmp/log" 2>&1 &&
 	[ -x "$stage/usr/bin/eevdf-sim" ] &&

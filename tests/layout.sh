@@ -4,10 +4,10 @@
 #  - includes in src/ go downward only: lib < machine < sched < engine <
 #    workload, report (those two never include each other);
 #  - a file names another folder's header by folder, its own by name;
-#  - cli/, bench/ and examples/ include only the public headers, their
-#    own and the build's generated gen/ headers;
+#  - cli/, bench/, calibrate/ and examples/ include only the public
+#    headers, their own and the build's generated gen/ headers;
 #  - every function ARCHITECTURE.md names as `name()` is defined in src/,
-#    cli/ or bench/.
+#    cli/, bench/ or calibrate/.
 # Run from anywhere; prints one line per check, then "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -62,7 +62,7 @@ for d in $folders; do
 	fi
 done
 
-for d in cli bench examples; do
+for d in cli bench calibrate examples; do
 	errs=""
 	for f in "$d"/*.[ch]; do
 		[ -f "$f" ] || continue
@@ -92,7 +92,7 @@ n=0
 for name in $names; do
 	n=$((n + 1))
 	if ! grep -rEq "^[a-z][a-zA-Z0-9_ *]*[ *]$name\(|^$name\(|^#define $name\(" \
-		src cli bench --include='*.c' --include='*.h'; then
+		src cli bench calibrate --include='*.c' --include='*.h'; then
 		missing="$missing $name"
 	fi
 done

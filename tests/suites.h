@@ -30,6 +30,11 @@ Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
 Suite *classes_suite(void);
+Suite *groups_suite(void);
+Suite *calibrate_suite(void);
+Suite *kcheck_suite(void);
+Suite *stats_suite(void);
+Suite *sweep_suite(void);
 Suite *io_suite(void);
 
 #endif

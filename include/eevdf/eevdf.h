@@ -21,9 +21,12 @@
 #include "eevdf/error.h"
 #include "eevdf/features.h"
 #include "eevdf/sim.h"
+#include "eevdf/group.h"
 #include "eevdf/results.h"
 #include "eevdf/report.h"
 #include "eevdf/workload.h"
 #include "eevdf/machine.h"
+#include "eevdf/stats.h"
+#include "eevdf/sweep.h"
 
 #endif

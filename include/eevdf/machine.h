@@ -88,6 +88,17 @@ EEVDF_API eevdf_machine *eevdf_machine_clone(const eevdf_machine *m);
 EEVDF_API int eevdf_machine_set_cost(eevdf_machine *m, const char *name,
 				     uint64_t value);
 
+/*
+ * The documented default of cost entry name (ns, or percent for a _pct
+ * entry): what a run charges when neither its machine nor its workload
+ * sets it.  0, or EEVDF_EINVAL for an unknown name or a NULL argument.
+ */
+EEVDF_API int eevdf_cost_default(const char *name, uint64_t *value);
+
+/* The name of cost entry i, in the order docs/machine-format.md lists the
+ * table; NULL past the end. */
+EEVDF_API const char *eevdf_cost_name(size_t i);
+
 /* Set the tick rate; EEVDF_EINVAL when outside EEVDF_HZ_MIN..MAX. */
 EEVDF_API int eevdf_machine_set_hz(eevdf_machine *m, int hz);
 
@@ -100,6 +111,15 @@ EEVDF_API int eevdf_machine_digest(const eevdf_machine *m, char hex[65]);
 
 EEVDF_API const char *eevdf_machine_name(const eevdf_machine *m);
 EEVDF_API const char *eevdf_machine_description(const eevdf_machine *m);
+/*
+ * The "calibration" object of the machine file m was read from (written
+ * by eevdf-sim calibrate: where each cost was measured, its median,
+ * spread, sample count and method; docs/machine-format.md), as compact
+ * JSON text owned by m; NULL when it has none, and for NULL.  It is not
+ * part of the digest: it says where the costs came from, not what the
+ * machine is.
+ */
+EEVDF_API const char *eevdf_machine_calibration(const eevdf_machine *m);
 EEVDF_API int eevdf_machine_nr_cpus(const eevdf_machine *m);
 EEVDF_API int eevdf_machine_hz(const eevdf_machine *m);
 /* Distinct cores, LLCs and packages. */

@@ -38,6 +38,10 @@ struct eevdf_task_stats {
 	eevdf_time dl_runtime;
 	eevdf_time dl_deadline;
 	eevdf_time dl_period;
+	/* the group it was last scheduled in (before it exited): its
+	 * cgroup's path, or its session's "/autogroup-N"; owned by the
+	 * simulation */
+	const char *cgroup;
 };
 
 struct eevdf_cpu_stats {

@@ -112,6 +112,13 @@ struct eevdf_config {
 	eevdf_time rr_timeslice;
 	eevdf_time fair_server_runtime;
 	eevdf_time fair_server_period;
+	/*
+	 * kernel.sched_autogroup_enabled: each session's tasks of the root
+	 * cgroup share a task group (eevdf_task_spec.session).  0 keeps the
+	 * default, on, as CONFIG_SCHED_AUTOGROUP kernels (every major
+	 * distribution's) boot; 1 on, -1 off.
+	 */
+	int autogroup;
 	eevdf_time duration; /* planned run length, reported in results */
 	/*
 	 * Recheck every run-queue invariant after every event (slow; tests).
@@ -209,7 +216,19 @@ struct eevdf_task_spec {
 	eevdf_time dl_runtime;
 	eevdf_time dl_deadline;
 	eevdf_time dl_period;
+	/*
+	 * Group scheduling (eevdf/group.h): the cgroup the task starts in,
+	 * which must exist (NULL or "/": the root); and its session, whose
+	 * autogroup it joins while it is in the root cgroup and autogroup is
+	 * on.  Session 0 is the run's own (every task, unless told otherwise,
+	 * as if started from one shell), other numbers other sessions,
+	 * EEVDF_SESSION_NONE none (init's, the root group: kernel threads).
+	 */
+	const char *cgroup;
+	unsigned int session;
 };
+
+#define EEVDF_SESSION_NONE 0xffffffffu
 
 /*
  * Create a simulation.  Returns 0 and sets *out, or EEVDF_EINVAL (bad
@@ -381,6 +400,8 @@ EEVDF_API int eevdf_sim_nr_cpus(const eevdf_sim *sim);
 EEVDF_API int eevdf_sim_hz(const eevdf_sim *sim);
 EEVDF_API uint64_t eevdf_sim_seed(const eevdf_sim *sim);
 EEVDF_API eevdf_time eevdf_sim_duration(const eevdf_sim *sim);
+/* kernel.sched_autogroup_enabled as the run has it. */
+EEVDF_API bool eevdf_sim_autogroup(const eevdf_sim *sim);
 /* The configuration's name ("" when none was given). */
 EEVDF_API const char *eevdf_sim_name(const eevdf_sim *sim);
 

@@ -81,6 +81,13 @@ struct kthread *eevdf__kthread_create(struct eevdf_sim *sim,
 	spec.cpus = cpus;
 	spec.nr_cpus = nr;
 	spec.start = sim->sched.now;
+	/*
+	 * No session: kthreadd and its children are forked from init_task,
+	 * whose signal->autogroup is autogroup_default, the root task group
+	 * (autogroup_init(), sched_autogroup_fork(); 5091faa449ee), so a
+	 * kernel thread is never in a user's autogroup.
+	 */
+	spec.session = EEVDF_SESSION_NONE;
 	pid = eevdf__sim_add_task_prog(sim, &spec, prog, true, NULL);
 	if (pid < 0) {
 		free(kt);

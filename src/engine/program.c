@@ -30,6 +30,7 @@
 #include "dist.h"
 #include "expr.h"
 #include "sched/fair.h"
+#include "sched/group.h"
 #include "interp.h"
 #include "io.h"
 #include "metrics.h"
@@ -2060,6 +2061,11 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			if (!p->exiting && sim->sched.costs.exit) {
 				p->exiting = true;
 				p->overhead_left += sim->sched.costs.exit;
+				/* sched_autogroup_exit_task(): an exiting
+				 * task leaves its session's group */
+				if (p->sched_task_group->autogroup)
+					eevdf__sched_move_task(&sim->sched, p,
+							       p->cgroup);
 				continue;
 			}
 			task_exit(sim, rq, p);

@@ -10,6 +10,7 @@
 
 #include "sched/deadline.h"
 #include "sched/fair.h"
+#include "sched/group.h"
 #include "io.h"
 #include "metrics.h"
 #include "sim.h"
@@ -27,10 +28,9 @@ int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 }
 
 /* Errors of a call that leave the simulation usable. */
-static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define sim_reject eevdf__sim_reject
 
-static int sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -189,6 +189,14 @@ static int init_class_params(struct eevdf_sim *sim,
 	}
 	sp->rr_timeslice = (unsigned int)((rr + tick - 1) / tick);
 	sp->rt_bandwidth = sp->profile->dl_server == DL_SERVER_NONE;
+	if (cfg->autogroup < -1 || cfg->autogroup > 1) {
+		set_err(err, errlen,
+			"autogroup must be 1 (on), -1 (off) or 0 (the default, "
+			"on), not %d",
+			cfg->autogroup);
+		return EEVDF_EINVAL;
+	}
+	sp->autogroup = cfg->autogroup >= 0;
 	sp->fair_server_period = cfg->fair_server_period ?
 					 (u64)cfg->fair_server_period :
 					 1000000000;
@@ -360,6 +368,10 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	for (int i = 0; i < sim->sched.nr_cpus; i++)
 		eevdf__core_init_rq(&sim->sched, &sim->sched.rqs[i], i);
+	if (eevdf__tg_init(&sim->sched)) {
+		eevdf_sim_free(sim);
+		return EEVDF_ENOMEM;
+	}
 	*out = sim;
 	return 0;
 }
@@ -482,6 +494,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
 	eevdf__sched_classes_free(&sim->sched);
+	eevdf__tg_free(&sim->sched);
 	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
 		eevdf__program_unref(sim->prog_cache[i].prog);
 		free(sim->prog_cache[i].ops);
@@ -745,6 +758,29 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		qsort(p->cpus_allowed, p->nr_cpus_allowed, sizeof(int),
 		      cmp_int);
 	p->cpu = p->nr_cpus_allowed ? p->cpus_allowed[0] : 0;
+	/* its cgroup and session (the run's own, as if started from one
+	 * shell, unless told otherwise) decide its group */
+	p->cgroup = sim->sched.groups[0];
+	if (spec->cgroup && strcmp(spec->cgroup, "/") != 0 &&
+	    !(p->cgroup = eevdf__tg_find(&sim->sched, spec->cgroup))) {
+		task_free(p);
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "task %s: no cgroup '%s' (make it with "
+				  "eevdf_sim_set_group(), or in the workload's "
+				  "\"groups\")",
+				  spec->name, spec->cgroup);
+	}
+	/* public session s is s + 1 here, 0 being none (init's) */
+	p->session = spec->session == EEVDF_SESSION_NONE ? 0 :
+							   spec->session + 1;
+	p->sched_task_group = eevdf__task_group_of(&sim->sched, p);
+	p->stats_group = p->sched_task_group;
+	if (sim->sched.error) {
+		task_free(p);
+		return sim_reject(sim, sim->sched.error, "%s",
+				  sim->sched.errmsg);
+	}
+	eevdf__set_task_rq(p, p->cpu);
 	p->recent_used_cpu = -1;
 	p->wakelist_waker = -1;
 	p->start = spec->start > sim->sched.now ? spec->start : sim->sched.now;
@@ -925,6 +961,7 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	r->dl_runtime = p->dl.dl_runtime;
 	r->dl_deadline = p->dl.dl_deadline;
 	r->dl_period = p->dl.dl_period;
+	r->group = p->stats_group->id;
 	/* a semaphore as new is all a new one would be */
 	if (self->count || self->waiters.nr) {
 		r->self = p->self;
@@ -1499,6 +1536,11 @@ eevdf_time eevdf_sim_duration(const eevdf_sim *sim)
 	return sim->duration;
 }
 
+bool eevdf_sim_autogroup(const eevdf_sim *sim)
+{
+	return sim && sim->sched.sp.autogroup;
+}
+
 const char *eevdf_sim_name(const eevdf_sim *sim)
 {
 	return sim->name;
@@ -1556,10 +1598,12 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 		out->dl_period = (eevdf_time)r->dl_period;
 		out->state = EEVDF_TASK_DEAD;
 		out->cpu_ns = (eevdf_time)r->sum_exec_runtime;
+		out->cgroup = sim->sched.groups[r->group]->path;
 		counters(&r->st, out);
 		return 0;
 	}
 	out->name = p->name;
+	out->cgroup = p->stats_group->path;
 	out->cpu = p->cpu;
 	out->nice = p->nice;
 	out->policy = p->policy;

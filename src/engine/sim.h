@@ -76,6 +76,7 @@ struct task_rec {
 	uint8_t policy; /* enum eevdf_policy */
 	uint8_t rt_priority;
 	u64 dl_runtime, dl_deadline, dl_period; /* SCHED_DEADLINE */
+	u32 group;				/* the id of its stats_group */
 };
 
 /* Records come in chunks that never move: their names stay put. */
@@ -160,6 +161,9 @@ struct eevdf_sim {
 	size_t nr_kthreads; /* tasks that are kernel threads: never exit */
 };
 
+/* A call is refused: its reason in errmsg, the run goes on; returns code. */
+int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Record an error (sticky) with a printf-style message; returns code. */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

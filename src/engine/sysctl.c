@@ -16,7 +16,7 @@
 
 struct knob {
 	const char *name; /* as /proc/sys/kernel or debugfs sched/ spell it */
-	const char *unit; /* "us", "ms", "ns" */
+	const char *unit; /* "us", "ms", "ns"; NULL: a 0/1 switch */
 	int64_t scale;	  /* ns per unit */
 	size_t off;	  /* offsetof() the eevdf_config field */
 	bool minus_one;	  /* -1 is a value (RUNTIME_INF) */
@@ -24,6 +24,11 @@ struct knob {
 };
 
 #define FIELD(f) offsetof(struct eevdf_config, f)
+/* a 0/1 sysctl, kept in an int field as -1 (off) or 1 (on) */
+#define SWITCH(name, f, what)                                                  \
+	{                                                                      \
+		name, NULL, 0, FIELD(f), false, what                           \
+	}
 
 static const struct knob knobs[] = {
 	{ "kernel.sched_rt_runtime_us", "us", 1000, FIELD(rt_runtime), true,
@@ -37,6 +42,9 @@ static const struct knob knobs[] = {
 	  false, "the fair server's runtime on every CPU (6.12+; 0: off)" },
 	{ "sched/fair_server/period", "ns", 1, FIELD(fair_server_period), false,
 	  "the fair server's period on every CPU (6.12+)" },
+	SWITCH("kernel.sched_autogroup_enabled", autogroup,
+	       "1: each session's tasks of the root cgroup form a task "
+	       "group (autogroup, the default); 0: off"),
 };
 
 size_t eevdf_sysctl_count(void)
@@ -93,6 +101,16 @@ int eevdf_config_set_sysctl(struct eevdf_config *cfg, const char *name,
 	}
 	errno = 0;
 	v = strtoll(value, &end, 10);
+	if (!k->unit) {
+		if (end == value || *end || (v != 0 && v != 1)) {
+			if (err)
+				snprintf(err, errlen, "%s: '%s' is not 0 or 1",
+					 k->name, value);
+			return EEVDF_EINVAL;
+		}
+		*(int *)(void *)((char *)cfg + k->off) = v ? 1 : -1;
+		return 0;
+	}
 	if (end == value || *end || errno == ERANGE ||
 	    (v < 0 && !(k->minus_one && v == -1)) || v > INT64_MAX / k->scale) {
 		if (err)

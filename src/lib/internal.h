@@ -6,8 +6,8 @@
  * red-black tree (rbtree.c, the kernel's lib/rbtree.c), the event queue
  * ordered by (time, class, seq) (eventq.c), latency histograms (hist.c),
  * the edit distance of "did you mean" messages (strdist.c), SHA-256 for
- * the digests results carry (sha256.c), a growing string (strbuf.c) and
- * kernel-style CPU lists (cpulist.c).
+ * the digests results carry (sha256.c), a growing string (strbuf.c),
+ * kernel-style CPU lists (cpulist.c) and statistics over seeds (stats.c).
  * It includes only the C library and include/eevdf/.
  *
  * Helpers shared by the library's internals.  Nothing here is API.

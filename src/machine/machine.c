@@ -16,7 +16,6 @@
 
 /* SCHED_CAPACITY_SCALE: the capacity of the biggest CPU at full speed. */
 #define CAPACITY_SCALE 1024u
-#define DEFAULT_HZ 1000
 
 _Static_assert((int)NR_COSTS == (int)COST_NR_ENTRIES && NR_COSTS <= 64,
 	       "cost_set has a bit per entry of the cost table");
@@ -39,7 +38,7 @@ static struct eevdf_machine *alloc_machine(int nr_cpus, const char *name,
 	if (!m)
 		return NULL;
 	m->nr_cpus = nr_cpus;
-	m->hz = DEFAULT_HZ;
+	m->hz = MACHINE_DEFAULT_HZ;
 	m->cpu = calloc((size_t)nr_cpus, sizeof(*m->cpu));
 	m->name = dup_str(name);
 	m->description = dup_str(desc);
@@ -256,7 +255,7 @@ int eevdf__machine_build(const struct eevdf_machine_spec *spec,
 		return EEVDF_EINVAL;
 	}
 	*out = NULL;
-	hz = spec->hz ? spec->hz : DEFAULT_HZ;
+	hz = spec->hz ? spec->hz : MACHINE_DEFAULT_HZ;
 	if (hz < EEVDF_HZ_MIN || hz > EEVDF_HZ_MAX) {
 		eevdf__set_err(err, errlen, "hz %d is out of range %d..%d",
 			       spec->hz, EEVDF_HZ_MIN, EEVDF_HZ_MAX);
@@ -320,6 +319,7 @@ void eevdf_machine_free(eevdf_machine *m)
 	free(m->name);
 	free(m->description);
 	free(m->cpu);
+	free(m->calibration);
 	free(m);
 }
 
@@ -332,7 +332,7 @@ eevdf_machine *eevdf_machine_clone(const eevdf_machine *m)
 	c = alloc_machine(m->nr_cpus, m->name, m->description);
 	if (!c)
 		return NULL;
-	/* everything but the three owned pointers is plain data */
+	/* everything but the owned pointers is plain data */
 	c->hz = m->hz;
 	c->nr_cores = m->nr_cores;
 	c->nr_llcs = m->nr_llcs;
@@ -340,6 +340,16 @@ eevdf_machine *eevdf_machine_clone(const eevdf_machine *m)
 	c->cost_set = m->cost_set;
 	c->costs = m->costs;
 	memcpy(c->cpu, m->cpu, (size_t)m->nr_cpus * sizeof(*c->cpu));
+	if (m->calibration) {
+		size_t n = strlen(m->calibration) + 1;
+
+		c->calibration = malloc(n);
+		if (!c->calibration) {
+			eevdf_machine_free(c);
+			return NULL;
+		}
+		memcpy(c->calibration, m->calibration, n);
+	}
 	return c;
 }
 
@@ -364,6 +374,23 @@ int eevdf_machine_set_cost(eevdf_machine *m, const char *name, uint64_t value)
 	return 0;
 }
 
+int eevdf_cost_default(const char *name, uint64_t *value)
+{
+	struct cost_table c;
+	int i = name && value ? eevdf__costs_index(name) : -1;
+
+	if (i < 0)
+		return EEVDF_EINVAL;
+	eevdf__costs_default(&c);
+	*value = *eevdf__costs_at(&c, i);
+	return 0;
+}
+
+const char *eevdf_cost_name(size_t i)
+{
+	return i < (size_t)COST_NR_ENTRIES ? eevdf__costs_name((int)i) : NULL;
+}
+
 int eevdf_machine_set_hz(eevdf_machine *m, int hz)
 {
 	if (!m || hz < EEVDF_HZ_MIN || hz > EEVDF_HZ_MAX)
@@ -375,6 +402,11 @@ int eevdf_machine_set_hz(eevdf_machine *m, int hz)
 const char *eevdf_machine_name(const eevdf_machine *m)
 {
 	return m && m->name ? m->name : "";
+}
+
+const char *eevdf_machine_calibration(const eevdf_machine *m)
+{
+	return m ? m->calibration : NULL;
 }
 
 const char *eevdf_machine_description(const eevdf_machine *m)

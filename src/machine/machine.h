@@ -30,9 +30,15 @@ enum cost_index {
 	NR_COSTS
 };
 
+/* CONFIG_HZ of a machine that names none. */
+#define MACHINE_DEFAULT_HZ 1000
+
 struct eevdf_machine {
 	char *name;
 	char *description;
+	/* a machine file's "calibration" as compact JSON text, or NULL: kept,
+	 * never simulated (src/workload/machine_calib.c) */
+	char *calibration;
 	int nr_cpus;
 	int hz;
 	int nr_cores, nr_llcs, nr_packages;

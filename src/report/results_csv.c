@@ -19,7 +19,7 @@
 static const char header[] =
 	"name,pid,cpu,nice,policy,state,cpu_ns,wait_ns,sleep_ns,switches,"
 	"voluntary,involuntary,migrations,delay_count,delay_avg_ns,"
-	"delay_max_ns,delay_max_at_ns,delay_sum_ns\n";
+	"delay_max_ns,delay_max_at_ns,delay_sum_ns,cgroup\n";
 
 /* A growing string; err set once an allocation failed. */
 struct buf {
@@ -193,7 +193,7 @@ static int results_csv(const eevdf_sim *sim, const struct eevdf_run_info *info,
 			       ",%d,%d,%d,%s,%s,%" PRId64 ",%" PRId64
 			       ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			       ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
-			       ",%" PRId64 ",%" PRId64 "\n",
+			       ",%" PRId64 ",%" PRId64 ",",
 			       t.pid, t.cpu, t.nice,
 			       eevdf_policy_name(t.policy),
 			       eevdf__state_name(t.state), t.cpu_ns, t.wait_ns,
@@ -202,6 +202,9 @@ static int results_csv(const eevdf_sim *sim, const struct eevdf_run_info *info,
 			       eevdf__delay_avg(t.delay_sum_ns, t.delay_count),
 			       t.delay_max_ns, t.delay_max_at, t.delay_sum_ns);
 		put(&b, row, (size_t)len);
+		/* the group, the root's "/" too: a CSV has fixed columns */
+		put_field(&b, t.cgroup ? t.cgroup : "/");
+		put(&b, "\n", 1);
 	}
 	free(m.feat.s);
 	free(m.params.s);

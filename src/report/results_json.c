@@ -325,6 +325,67 @@ static bool add_classes(cJSON *root, const eevdf_sim *sim)
 	       add_s64(o, "dl_bw_limit", st.dl_bw_limit);
 }
 
+/*
+ * The task groups (struct eevdf_group_stats), when the run had one besides
+ * the root: autogroup's switch, then each group as its cgroup files and
+ * cpu.stat read, with its tasks' delays.
+ */
+static bool add_group(cJSON *arr, const struct eevdf_group_stats *g)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!append(arr, o) || !add_str(o, "path", g->path) ||
+	    (g->parent && !add_str(o, "parent", g->parent)))
+		return false;
+	if (g->autogroup && (!attach(o, "autogroup", cJSON_CreateBool(true)) ||
+			     !add_u64(o, "session", g->session) ||
+			     !add_s64(o, "nice", g->nice)))
+		return false;
+	if (g->parent && !add_u64(o, "cpu_weight", g->weight))
+		return false;
+	/* an autogroup has a nice, not the cgroup files */
+	if (g->parent && !g->autogroup &&
+	    (!attach(o, "cpu_idle", cJSON_CreateBool(g->idle)) ||
+	     !(g->max_quota == EEVDF_GROUP_NO_QUOTA ?
+		       add_str(o, "cpu_max_quota", "max") :
+		       add_s64(o, "cpu_max_quota_ns", g->max_quota)) ||
+	     !add_s64(o, "cpu_max_period_ns", g->max_period)))
+		return false;
+	return add_u64(o, "nr_tasks", g->nr_tasks) &&
+	       add_s64(o, "cpu_ns", g->cpu_ns) &&
+	       add_u64(o, "nr_periods", g->nr_periods) &&
+	       add_u64(o, "nr_throttled", g->nr_throttled) &&
+	       add_s64(o, "throttled_ns", g->throttled_ns) &&
+	       add_u64(o, "delay_count", g->delay_count) &&
+	       add_s64(o, "delay_avg_ns",
+		       eevdf__delay_avg(g->delay_sum_ns, g->delay_count)) &&
+	       add_s64(o, "delay_max_ns", g->delay_max_ns) &&
+	       add_s64(o, "delay_sum_ns", g->delay_sum_ns);
+}
+
+static bool add_groups(cJSON *root, const eevdf_sim *sim)
+{
+	size_t n = eevdf_sim_nr_groups(sim);
+	cJSON *o, *arr;
+
+	if (n < 2)
+		return true;
+	o = cJSON_CreateObject();
+	arr = cJSON_CreateArray();
+	if (!attach(root, "groups", o) ||
+	    !attach(o, "autogroup",
+		    cJSON_CreateBool(eevdf_sim_autogroup(sim))) ||
+	    !attach(o, "list", arr))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct eevdf_group_stats g;
+
+		if (eevdf_sim_group_stats(sim, i, &g) || !add_group(arr, &g))
+			return false;
+	}
+	return true;
+}
+
 /* The workload's params, each a number when it reads as one. */
 static bool add_params(cJSON *config, const struct eevdf_run_info *info)
 {
@@ -367,6 +428,8 @@ static bool add_config(cJSON *root, const eevdf_sim *sim,
 	       add_s64(c, "simulated_ns", eevdf_sim_now(sim)) &&
 	       add_s64(c, "nr_cpus", eevdf_sim_nr_cpus(sim)) &&
 	       add_s64(c, "hz", eevdf_sim_hz(sim)) &&
+	       attach(c, "autogroup",
+		      cJSON_CreateBool(eevdf_sim_autogroup(sim))) &&
 	       add_machine(c, sim, info != NULL) &&
 	       add_s64(c, "base_slice_ns", eevdf_sim_base_slice(sim));
 }
@@ -387,6 +450,14 @@ static bool add_class(cJSON *o, const struct eevdf_task_stats *t)
 	return true;
 }
 
+/* A task's group, left out for the root's so that runs without groups
+ * read as they did. */
+static bool add_cgroup(cJSON *o, const struct eevdf_task_stats *t)
+{
+	return !t->cgroup || strcmp(t->cgroup, "/") == 0 ||
+	       add_str(o, "cgroup", t->cgroup);
+}
+
 static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -395,7 +466,7 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	       add_s64(o, "pid", t->pid) && add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
 	       add_str(o, "policy", eevdf_policy_name(t->policy)) &&
-	       add_class(o, t) &&
+	       add_class(o, t) && add_cgroup(o, t) &&
 	       add_str(o, "state", eevdf__state_name(t->state)) &&
 	       add_s64(o, "cpu_ns", t->cpu_ns) &&
 	       add_s64(o, "wait_ns", t->wait_ns) &&
@@ -596,7 +667,8 @@ static int build(cJSON *root, const eevdf_sim *sim,
 	}
 
 	if (!add_metrics(root, sim) || !add_smp(root, sim) ||
-	    !add_classes(root, sim) || !add_io(root, sim))
+	    !add_classes(root, sim) || !add_groups(root, sim) ||
+	    !add_io(root, sim))
 		return EEVDF_ENOMEM;
 
 	summary = cJSON_CreateObject();

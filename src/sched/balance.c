@@ -18,7 +18,9 @@
  */
 #include <limits.h>
 
+#include "bandwidth.h"
 #include "fair.h"
+#include "group.h"
 #include "smp.h"
 
 enum cpu_idle_type {
@@ -394,6 +396,11 @@ static bool task_hot(const struct lb_env *env, const struct task *p)
 
 static bool can_migrate_task(const struct lb_env *env, struct task *p)
 {
+	/* throttled_lb_pair(): a throttled group on either side */
+	if (throttled_hierarchy(
+		    tg_cfs_rq(p->sched_task_group, env->src_rq->cpu)) ||
+	    throttled_hierarchy(tg_cfs_rq(p->sched_task_group, env->dst_cpu)))
+		return false;
 	/*
 	 * The kernel moves a delayed (sleeping, still queued) task only for
 	 * migrate_load and keeps it delayed on the new CPU; here it is never
@@ -406,7 +413,7 @@ static bool can_migrate_task(const struct lb_env *env, struct task *p)
 	 * lag: PLACE_LAG is absent from its profile) */
 	if (sched_feat(env->sched->sp.features, PLACE_LAG) &&
 	    env->dst_rq->cfs.nr_queued &&
-	    !entity_eligible(&env->src_rq->cfs, &p->se) &&
+	    !entity_eligible(cfs_rq_of(&p->se), &p->se) &&
 	    !env->sd->nr_balance_failed)
 		return false;
 	if (!task_allowed(p, env->dst_cpu))
@@ -459,7 +466,7 @@ static int detach_tasks(struct lb_env *env)
 			goto next;
 		switch (env->type) {
 		case migrate_load:
-			v = task_h_load_of(p);
+			v = task_h_load(p);
 			if (!v)
 				v = 1;
 			if (sched_feat(env->sched->sp.features, LB_MIN) &&

@@ -28,10 +28,11 @@
  *  - HRTICK at the end of sched_slice, and prio_changed_fair on a nice
  *    change.
  *
+ * Group scheduling and CFS bandwidth are fair.c's hierarchy walks and
+ * bandwidth.c, which call the entity-level hooks here per level.
+ *
  * Simplified:
- *  - no group scheduling or bandwidth control (as the EEVDF model), so
- *    sched_slice has one level and rq.cfs.h_nr_running is the queue's own
- *    count; no sysctl_sched_child_runs_first (it is 0 by default);
+ *  - no sysctl_sched_child_runs_first (it is 0 by default);
  *  - tasks the workload creates have no parent task: they are placed as
  *    if forked by a parent sitting at the destination's min_vruntime,
  *    i.e. at min_vruntime + one vslice (START_DEBIT), after min_vruntime
@@ -48,7 +49,9 @@
  *    fair.c's update_min_vruntime() moves monotonically as 9.3 says,
  *    re-basing the sums as it goes.
  */
+#include "bandwidth.h"
 #include "cfs.h"
+#include "group.h"
 
 static inline const struct sched_params *params(const struct cfs_rq *cfs_rq)
 {
@@ -58,12 +61,6 @@ static inline const struct sched_params *params(const struct cfs_rq *cfs_rq)
 static inline u64 max_vruntime(u64 a, u64 b)
 {
 	return vruntime_before(a, b) ? b : a;
-}
-
-static inline bool task_is_idle(const struct sched_entity *se)
-{
-	return task_of((struct sched_entity *)(uintptr_t)se)->policy ==
-	       EEVDF_POLICY_IDLE;
 }
 
 static inline struct sched_entity *node_se(const struct eevdf_rb_node *n)
@@ -93,26 +90,36 @@ u64 __sched_period(const struct sched_params *sp, u64 nr)
 }
 
 /*
- * The entity's share of the period: period x w / W, W counting the entity
- * even before it is queued (a task being forked or woken asks what it
- * would get).  With ALT_PERIOD the period is sized by the CPU's whole
- * runnable count, which on a flat hierarchy is this queue's.  BASE_SLICE
- * keeps a light task from being handed slices shorter than the minimum
- * granularity (SCHED_IDLE tasks: the unscaled idle minimum).
+ * The entity's share of the period: period x w / W at its level and at
+ * every level above (a group's share of its parent's), W counting an
+ * entity even before it is queued (a task being forked or woken asks
+ * what it would get).  With ALT_PERIOD the period is sized by the CPU's
+ * whole runnable count.  BASE_SLICE keeps a light task from being
+ * handed slices shorter than the minimum granularity (SCHED_IDLE
+ * entities: the unscaled idle minimum, unless their queue is all idle).
  */
 u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	const struct sched_params *sp = params(cfs_rq);
-	/* ALT_PERIOD's rq->cfs.h_nr_running is nr_queued here either way */
-	u64 nr = cfs_rq->nr_queued, slice;
-	struct load_weight lw = cfs_rq->load;
+	u64 nr = sched_feat(sp->features, ALT_PERIOD) ?
+			 cfs_rq->rq->cfs.h_nr_queued :
+			 cfs_rq->nr_queued,
+	    slice;
+	struct sched_entity *init_se = se;
 
 	slice = __sched_period(sp, nr + !se->on_rq);
-	if (!se->on_rq)
-		update_load_add(&lw, se->load.weight);
-	slice = eevdf__calc_delta(slice, se->load.weight, &lw);
+	for_each_sched_entity(se)
+	{
+		struct load_weight lw = cfs_rq_of(se)->load;
+
+		if (!se->on_rq)
+			update_load_add(&lw, se->load.weight);
+		slice = eevdf__calc_delta(slice, se->load.weight, &lw);
+	}
 	if (sched_feat(sp->features, BASE_SLICE)) {
-		u64 min_gran = task_is_idle(se) ?
+		bool idle_rq = cfs_rq->nr_queued &&
+			       cfs_rq->nr_queued == cfs_rq->idle_nr_queued;
+		u64 min_gran = se_is_idle(init_se) && !idle_rq ?
 				       sp->sysctl_sched_idle_min_granularity :
 				       sp->sysctl_sched_base_slice;
 
@@ -130,32 +137,55 @@ u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 void cfs_update_curr(struct cfs_rq *cfs_rq)
 {
-	if (update_curr_se(cfs_rq))
-		update_min_vruntime(cfs_rq);
+	s64 delta = update_curr_se(cfs_rq);
+
+	if (!delta)
+		return;
+	update_min_vruntime(cfs_rq);
+	account_cfs_rq_runtime(cfs_rq, (u64)delta);
 }
 
-/* Buddies (9.6, 9.7) -------------------------------------------------- */
+/* Buddies (9.6, 9.7): each set at every level up the hierarchy -------- */
 
 static void set_last_buddy(struct sched_entity *se)
 {
-	if (!se->on_rq || task_is_idle(se))
-		return;
-	se->cfs_rq->last = se;
+	for_each_sched_entity(se)
+	{
+		if (!se->on_rq || se_is_idle(se))
+			return;
+		cfs_rq_of(se)->last = se;
+	}
 }
 
 static void set_skip_buddy(struct sched_entity *se)
 {
-	se->cfs_rq->skip = se;
+	for_each_sched_entity(se) cfs_rq_of(se)->skip = se;
+}
+
+/* __clear_buddies_{last,next,skip}(): up while the level points at the
+ * chain. */
+static void clear_buddy(struct sched_entity *se, size_t off)
+{
+	for_each_sched_entity(se)
+	{
+		struct sched_entity **b =
+			(struct sched_entity **)(void *)((char *)cfs_rq_of(se) +
+							 off);
+
+		if (*b != se)
+			break;
+		*b = NULL;
+	}
 }
 
 static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
 	if (cfs_rq->last == se)
-		cfs_rq->last = NULL;
+		clear_buddy(se, offsetof(struct cfs_rq, last));
+	if (cfs_rq->next == se)
+		clear_buddy(se, offsetof(struct cfs_rq, next));
 	if (cfs_rq->skip == se)
-		cfs_rq->skip = NULL;
+		clear_buddy(se, offsetof(struct cfs_rq, skip));
 }
 
 /*
@@ -217,8 +247,8 @@ void cfs_place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	if (initial && sched_feat(sp->features, START_DEBIT))
 		vruntime += sched_vslice(cfs_rq, se);
 	if (!initial) {
-		u64 thresh = task_is_idle(se) ? sp->sysctl_sched_base_slice :
-						sp->sysctl_sched_latency;
+		u64 thresh = se_is_idle(se) ? sp->sysctl_sched_base_slice :
+					      sp->sysctl_sched_latency;
 
 		if (sched_feat(sp->features, GENTLE_FAIR_SLEEPERS))
 			thresh >>= 1;
@@ -239,44 +269,50 @@ void cfs_place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 void cfs_task_fork(struct rq *rq, struct task *p)
 {
 	struct scheduler *sched = rq->sched;
-	struct sched_entity *se = &p->se;
+	struct sched_entity *se = &p->se, *parent_se = se->parent;
+	struct cfs_rq *own = se->cfs_rq, *cfs_rq;
 	struct task *parent = NULL;
-	struct cfs_rq *cfs_rq;
 
 	if (p->parent_pid > 0 && sched)
 		parent = sched->tasks[p->parent_pid - 1];
 	if (parent && parent->on_cpu && parent->se.on_rq) {
 		struct rq *prq = &sched->rqs[parent->cpu];
 
-		cfs_rq = &prq->cfs;
+		cfs_rq = parent->se.cfs_rq;
 		prq->clock = (u64)sched->now;
 		cfs_update_curr(cfs_rq);
 		se->vruntime = parent->se.vruntime;
 	} else {
 		/* no parent task: one at the queue's up-to-date reference */
-		cfs_rq = &rq->cfs;
+		cfs_rq = own;
 		update_min_vruntime(cfs_rq);
 		se->vruntime = cfs_rq->v0;
 	}
+	/* placed as a member of the parent's queue (START_DEBIT's slice) */
 	se->cfs_rq = cfs_rq;
+	se->parent = cfs_rq->tg == own->tg ?
+			     tg_se(cfs_rq->tg, cfs_rq->rq->cpu) :
+			     parent_se;
 	cfs_place_entity(cfs_rq, se, true);
 	se->vruntime -= cfs_rq->v0;
 	se->vrel = true;
-	se->cfs_rq = &rq->cfs;
+	se->cfs_rq = own;
+	se->parent = parent_se;
 }
 
 /*
  * migrate_task_rq_fair() of a waking task: its vruntime was left absolute
- * by the sleep, so it leaves relative to this queue.  A task dequeued for
- * a move is relative already.
+ * by the sleep, so it leaves relative to its queue on this CPU.  A task
+ * dequeued for a move is relative already.
  */
 void cfs_migrate_task(struct rq *src, struct task *p)
 {
 	struct sched_entity *se = &p->se;
 
+	(void)src;
 	if (se->vrel)
 		return;
-	se->vruntime -= src->cfs.v0;
+	se->vruntime -= cfs_rq_of(se)->v0;
 	se->vrel = true;
 }
 
@@ -288,8 +324,8 @@ void cfs_migrate_task(struct rq *src, struct task *p)
  * anyone else after, as the kernel does.  A wakeup then gets the sleeper
  * credit.
  */
-static void cfs_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
-			       unsigned int flags)
+void cfs_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			unsigned int flags)
 {
 	bool curr = cfs_rq->curr == se;
 
@@ -302,9 +338,13 @@ static void cfs_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		se->vruntime += cfs_rq->v0;
 		se->vrel = false;
 	}
-	update_load_avg(cfs_rq, se);
+	update_load_avg(cfs_rq, se, UPDATE_TG);
+	se_update_runnable(se);
+	update_cfs_group(se);
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_queued++;
+	if (se_is_idle(se))
+		cfs_rq->idle_nr_queued++;
 	if (flags & ENQUEUE_WAKEUP)
 		cfs_place_entity(cfs_rq, se, false);
 	/* a migrated task is no longer cache hot here */
@@ -314,6 +354,8 @@ static void cfs_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		cfs_enqueue_tree(cfs_rq, se);
 	se->on_rq = true;
 	se->cfs_rq = cfs_rq;
+	if (cfs_rq->nr_queued == 1)
+		check_enqueue_throttle(cfs_rq);
 }
 
 /*
@@ -321,38 +363,29 @@ static void cfs_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
  * sleep keeps its vruntime relative to min_vruntime, so that wherever it
  * is enqueued next it keeps its distance to the pack.
  */
-static void cfs_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
-			       unsigned int flags)
+void cfs_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			unsigned int flags)
 {
 	cfs_update_curr(cfs_rq);
-	update_load_avg(cfs_rq, se);
+	update_load_avg(cfs_rq, se, UPDATE_TG);
+	se_update_runnable(se);
 	clear_buddies(cfs_rq, se);
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
 	se->on_rq = false;
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_queued--;
+	if (se_is_idle(se))
+		cfs_rq->idle_nr_queued--;
 	if (!(flags & DEQUEUE_SLEEP)) {
 		se->vruntime -= cfs_rq->v0;
 		se->vrel = true;
 	}
+	return_cfs_rq_runtime(cfs_rq);
+	update_cfs_group(se);
 	/* a save/restore pair must not move min_vruntime in between */
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(cfs_rq);
-}
-
-void cfs_enqueue_task(struct rq *rq, struct task *p, unsigned int flags)
-{
-	EEVDF_ASSERT(!(flags & ENQUEUE_DELAYED));
-	cfs_enqueue_entity(&rq->cfs, &p->se, flags);
-	enqueue_task_upkeep(rq, p);
-}
-
-bool cfs_dequeue_task(struct rq *rq, struct task *p, unsigned int flags)
-{
-	cfs_dequeue_entity(&rq->cfs, &p->se, flags);
-	dequeue_task_upkeep(rq, p);
-	return true;
 }
 
 /* The pick (9.7) ------------------------------------------------------ */
@@ -396,86 +429,29 @@ struct sched_entity *cfs_pick_next_entity(struct cfs_rq *cfs_rq,
 }
 
 /* The picked entity leaves the tree and starts a new slice. */
-static void cfs_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void cfs_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	clear_buddies(cfs_rq, se);
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
-		update_load_avg(cfs_rq, se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
 	}
 	cfs_rq->curr = se;
 	se->exec_start = cfs_rq->rq->clock;
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
-static void cfs_put_prev_entity(struct cfs_rq *cfs_rq,
-				struct sched_entity *prev)
+/* A curr over its group's quota is throttled as it is put back. */
+void cfs_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 {
-	if (prev->on_rq) {
+	if (prev->on_rq)
 		cfs_update_curr(cfs_rq);
+	check_cfs_rq_runtime(cfs_rq);
+	if (prev->on_rq) {
 		cfs_enqueue_tree(cfs_rq, prev);
-		update_load_avg(cfs_rq, prev);
+		update_load_avg(cfs_rq, prev, 0);
 	}
 	cfs_rq->curr = NULL;
-}
-
-/*
- * pick_next_task_fair() as with group scheduling configured (the
- * distributions' kernels): when the pick returns prev nothing is put or
- * set, so its slice keeps counting from when it was last picked.
- */
-struct task *cfs_pick_next_task(struct rq *rq, struct task *prev)
-{
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *curr = cfs_rq->curr, *se;
-
-	if (!cfs_rq->nr_queued) {
-		if (prev)
-			cfs_put_prev_entity(cfs_rq, &prev->se);
-		return NULL;
-	}
-	if (curr) {
-		if (curr->on_rq)
-			cfs_update_curr(cfs_rq);
-		else
-			curr = NULL;
-	}
-	se = cfs_pick_next_entity(cfs_rq, curr);
-	EEVDF_ASSERT(se);
-	if (prev != task_of(se)) {
-		if (prev)
-			cfs_put_prev_entity(cfs_rq, &prev->se);
-		cfs_set_next_entity(cfs_rq, se);
-		cfs_tasks_move_head(rq, task_of(se));
-	}
-	return task_of(se);
-}
-
-/* The pick alone (the fair class's pick_task; CFS has no fair server). */
-struct task *cfs_pick_task(struct rq *rq)
-{
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *curr = cfs_rq->curr;
-
-	if (!cfs_rq->nr_queued)
-		return NULL;
-	if (curr && !curr->on_rq)
-		curr = NULL;
-	if (curr)
-		cfs_update_curr(cfs_rq);
-	return task_of(cfs_pick_next_entity(cfs_rq, curr));
-}
-
-/* put_prev_task_fair() and set_next_task_fair() of another class's pick. */
-void cfs_put_prev_task(struct rq *rq, struct task *p)
-{
-	cfs_put_prev_entity(&rq->cfs, &p->se);
-}
-
-void cfs_set_next_task(struct rq *rq, struct task *p)
-{
-	cfs_set_next_entity(&rq->cfs, &p->se);
-	cfs_tasks_move_head(rq, p);
 }
 
 /* Tick preemption (9.5) ---------------------------------------------- */
@@ -513,21 +489,20 @@ static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 		resched_curr(cfs_rq->rq);
 }
 
-void cfs_task_tick(struct rq *rq, struct task *curr, bool queued)
+/* entity_tick() of one level of the running task's hierarchy. */
+void cfs_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr,
+		     bool queued)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
-
-	EEVDF_ASSERT(cfs_rq->curr == &curr->se);
 	cfs_update_curr(cfs_rq);
-	if (!queued)
-		update_load_avg(cfs_rq, &curr->se);
+	update_load_avg(cfs_rq, curr, UPDATE_TG);
+	update_cfs_group(curr);
 	/* an hrtick expiry is the end of the slice */
 	if (queued) {
-		resched_curr(rq);
+		resched_curr(cfs_rq->rq);
 		return;
 	}
 	if (cfs_rq->nr_queued > 1)
-		check_preempt_tick(cfs_rq, &curr->se);
+		check_preempt_tick(cfs_rq, curr);
 }
 
 /*
@@ -536,11 +511,11 @@ void cfs_task_tick(struct rq *rq, struct task *curr, bool queued)
  */
 void cfs_hrtick_start(struct rq *rq, struct task *p)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 	s64 delta;
 
-	if (cfs_rq->nr_queued <= 1 || rq->curr != p) {
+	if (rq->cfs.h_nr_queued <= 1 || rq->curr != p) {
 		eevdf__rq_hrtick_arm(rq, -1);
 		return;
 	}
@@ -564,11 +539,11 @@ void cfs_hrtick_start(struct rq *rq, struct task *p)
 void cfs_check_preempt_wakeup(struct rq *rq, struct task *p,
 			      unsigned int wake_flags)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	bool scale = cfs_rq->nr_queued >= sched_nr_latency;
+	bool scale = cfs_rq_of(se)->nr_queued >= sched_nr_latency;
 	bool next_buddy_marked = false;
+	bool cse_is_idle, pse_is_idle;
 
 	if (se == pse)
 		return;
@@ -585,7 +560,16 @@ void cfs_check_preempt_wakeup(struct rq *rq, struct task *p,
 	if (p->policy != EEVDF_POLICY_NORMAL ||
 	    !sched_feat_rq(rq, WAKEUP_PREEMPTION))
 		return;
-	cfs_update_curr(cfs_rq);
+	/* the two compete where their hierarchies meet; an idle group's
+	 * entity gives way to a non-idle one as an idle task does */
+	find_matching_se(&se, &pse);
+	cse_is_idle = se_is_idle(se);
+	pse_is_idle = se_is_idle(pse);
+	if (cse_is_idle && !pse_is_idle)
+		goto preempt;
+	if (cse_is_idle != pse_is_idle)
+		return;
+	cfs_update_curr(cfs_rq_of(se));
 	if (wakeup_preempt_entity(se, pse) == 1) {
 		if (!next_buddy_marked)
 			set_next_buddy(pse);
@@ -596,7 +580,7 @@ preempt:
 	resched_curr(rq);
 	if (!se->on_rq)
 		return;
-	if (sched_feat_rq(rq, LAST_BUDDY) && scale)
+	if (sched_feat_rq(rq, LAST_BUDDY) && scale && entity_is_task(se))
 		set_last_buddy(se);
 }
 
@@ -605,9 +589,9 @@ preempt:
 /* sched_yield(): the yielder becomes the skip buddy for the next pick. */
 void cfs_yield_task(struct rq *rq)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct task *curr = rq->curr;
 	struct sched_entity *se = &curr->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 	if (rq->nr_running == 1)
 		return;
@@ -626,8 +610,8 @@ void cfs_yield_task(struct rq *rq)
  */
 void cfs_sched_change(struct rq *rq, struct task *p, int nice, int policy)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 	bool queued = se->on_rq, running = rq->curr == p;
 	u64 old_weight = se->load.weight;
 
@@ -645,7 +629,8 @@ void cfs_sched_change(struct rq *rq, struct task *p, int nice, int policy)
 		cfs_enqueue_entity(cfs_rq, se, ENQUEUE_RESTORE);
 	if (running)
 		cfs_set_next_entity(cfs_rq, se);
-	if (!queued || cfs_rq->nr_queued == 1)
+	update_task_groups(p);
+	if (!queued || rq->cfs.nr_queued == 1)
 		return;
 	if (running) {
 		if (se->load.weight < old_weight)

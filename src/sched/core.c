@@ -19,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bandwidth.h"
 #include "core.h"
 #include "cpupri.h"
 #include "deadline.h"
 #include "fair.h"
+#include "group.h"
 #include "rt.h"
 #include "smp.h"
 
@@ -428,7 +430,7 @@ static struct task *pick_next_task(struct scheduler *sched, struct rq *rq,
 
 	rq->dl_server = NULL;
 	if ((!prev || prev->sched_class == &fair_sched_class) &&
-	    rq->nr_running == rq->cfs.nr_queued) {
+	    rq->nr_running == rq->cfs.h_nr_queued) {
 		next = pick_next_task_fair(rq, prev);
 		if (!next && sched->sp.smp && eevdf__balance_newidle(sched, rq))
 			next = pick_next_task_fair(rq, NULL);
@@ -650,26 +652,29 @@ static void wake_up_new_task(struct scheduler *sched, struct task *p)
 	/* __set_task_cpu(): a new task has no cache to lose */
 	p->cpu = select_task_rq(sched, p, this_cpu, &wf);
 	rq = task_rq(sched, p);
-	p->se.cfs_rq = &rq->cfs;
 	rq->clock = (u64)sched->now;
-	/* sched_fork(): weight and slice for every class, an RR slice */
+	/* sched_fork(): weight and slice for every class, an RR slice; the
+	 * entity joins its group's queue of this CPU */
 	init_entity(rq, p);
 	p->rt.time_slice = sched->sp.rr_timeslice;
 	if (p->sched_class == &dl_sched_class)
 		eevdf__dl_new_task(rq, p);
 	if (sched->sp.smp && p->sched_class == &fair_sched_class) {
+		/* post_init_entity_util_avg() from its own queue's signals */
+		struct cfs_rq *cfs_rq = p->se.cfs_rq;
+
 		pelt_update_cfs_rq(
-			(u64)sched->now, &rq->cfs.avg,
-			(unsigned long)scale_load_down(rq->cfs.load.weight),
-			rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
+			(u64)sched->now, &cfs_rq->avg,
+			(unsigned long)scale_load_down(cfs_rq->load.weight),
+			cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
 		pelt_init_task(
 			&p->se.avg,
 			(unsigned long)scale_load_down(p->se.load.weight),
-			rq->cfs.avg.util_avg, rq->cfs.avg.load_avg,
+			cfs_rq->avg.util_avg, cfs_rq->avg.load_avg,
 			capacity_of(sched, rq->cpu), (u64)sched->now);
-		pelt_attach(&rq->cfs.avg, &p->se.avg,
-			    (unsigned long)scale_load_down(p->se.load.weight));
+		attach_entity_cfs_rq(&p->se);
 	}
+	p->sched_task_group->nr_tasks++;
 	p->state_since = sched->now;
 	became_runnable(p, sched->now);
 	p->on_rq = true;
@@ -1157,6 +1162,16 @@ int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 		eevdf__rt_push_irq_work(sched, container_of(ev, struct rq,
 							    rt_push_ev));
 		return settle_all(sched);
+	case REV_CFS_PERIOD:
+		eevdf__cfs_period_timer(sched,
+					container_of(ev, struct cfs_bandwidth,
+						     period_timer));
+		return settle_all(sched);
+	case REV_CFS_SLACK:
+		eevdf__cfs_slack_timer(sched,
+				       container_of(ev, struct cfs_bandwidth,
+						    slack_timer));
+		return settle_all(sched);
 	default:
 		break;
 	}
@@ -1173,6 +1188,11 @@ int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 		task_event(sched, container_of(ev, struct task, ev));
 	}
 	return ret ? ret : settle_all(sched);
+}
+
+int eevdf__settle(struct scheduler *sched)
+{
+	return settle_all(sched);
 }
 
 /* do_sched_yield(): the class's yield_task, then __schedule(). */
@@ -1358,7 +1378,7 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
 	 * the head of its new list */
 	if (queued)
 		enqueue_task(rq, p,
-			     ENQUEUE_RESTORE |
+			     ENQUEUE_RESTORE | ENQUEUE_MOVE |
 				     (oldprio < p->prio ? ENQUEUE_HEAD : 0));
 	if (running)
 		new_class->set_next_task(rq, p, false);
@@ -1394,6 +1414,60 @@ void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice)
 	reweight_task_fair(rq, p, nice);
 	eevdf__mark_settle(sched, rq);
 	settle_all(sched);
+}
+
+/*
+ * sched_move_task(): p joins cgroup (or, with autogroup, its session's
+ * group follows from that) now.  A queued task leaves its old group's
+ * hierarchy and joins the new one keeping its lag (DEQUEUE_SAVE |
+ * DEQUEUE_MOVE, ENQUEUE_RESTORE | ENQUEUE_MOVE), a running one is put
+ * and set again and reschedules; its load moves with it
+ * (task_change_group_fair()).  A task not started yet only changes
+ * group.
+ */
+void eevdf__sched_move_task(struct scheduler *sched, struct task *p,
+			    struct task_group *cgroup)
+{
+	struct rq *rq = task_rq(sched, p);
+	struct task_group *tg;
+	bool queued, running;
+
+	p->cgroup = cgroup;
+	tg = eevdf__task_group_of(sched, p);
+	if (tg == p->sched_task_group)
+		return;
+	if (!p->exiting)
+		p->stats_group = tg;
+	if (p->state == TASK_NEW || p->state == TASK_DEAD) {
+		p->sched_task_group = tg;
+		eevdf__set_task_rq(p, p->cpu);
+		return;
+	}
+	if (!p->exiting)
+		tg->nr_tasks++;
+	rq->clock = (u64)sched->now;
+	queued = p->on_rq;
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p, NULL);
+	if (p->sched_class == &fair_sched_class)
+		detach_entity_cfs_rq(&p->se);
+	p->sched_task_group = tg;
+	eevdf__set_task_rq(p, p->cpu);
+	if (p->sched_class == &fair_sched_class)
+		attach_entity_cfs_rq(&p->se);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+	if (running) {
+		p->sched_class->set_next_task(rq, p, false);
+		/* an exiting task's move shows at its last schedule(), as
+		 * under the distributions' voluntary preemption */
+		if (!p->exiting)
+			resched_curr(rq);
+	}
+	eevdf__mark_settle(sched, rq);
 }
 
 /* Put a task that left rq (not queued anywhere now) on its first CPU. */
@@ -1459,15 +1533,14 @@ void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p)
 	settle_all(sched);
 }
 
-/* Core invariants of one CPU on top of the cfs_rq's own. */
+/* Core invariants of one CPU on top of its cfs_rqs' own. */
 const char *eevdf__rq_check(const struct rq *rq)
 {
-	const char *err = eevdf__cfs_rq_check(&rq->cfs);
 	const struct task *curr = rq->curr;
+	unsigned int dl_tasks, fair_tasks = 0;
+	const char *err;
 
-	unsigned int dl_tasks;
-
-	if (err)
+	if ((err = eevdf__groups_check(rq, &fair_tasks)))
 		return err;
 	if ((err = eevdf__rt_rq_check(rq)) || (err = eevdf__dl_rq_check(rq)))
 		return err;
@@ -1477,13 +1550,19 @@ const char *eevdf__rq_check(const struct rq *rq)
 	    rq->sp->profile->dl_server != DL_SERVER_6_12)
 		dl_tasks--;
 	if (rq->nr_running !=
-	    rq->cfs.nr_queued + (rq->rt.rt_queued ? rq->rt.rt_nr_running : 0) +
-		    dl_tasks)
+	    rq->cfs.h_nr_queued +
+		    (rq->rt.rt_queued ? rq->rt.rt_nr_running : 0) + dl_tasks)
 		return "rq->nr_running is not the classes' runnable tasks";
-	if (curr && curr->sched_class == &fair_sched_class &&
-	    (&curr->se != rq->cfs.curr || !curr->se.on_rq ||
-	     curr->state != TASK_RUNNING))
-		return "rq->curr is not the running cfs_rq->curr";
+	if (curr && curr->sched_class == &fair_sched_class) {
+		const struct sched_entity *se = &curr->se;
+
+		if (curr->state != TASK_RUNNING)
+			return "rq->curr is a fair task that is not running";
+		for_each_sched_entity(
+			se) if (cfs_rq_of(se)->curr != se ||
+				!se->on_rq) return "rq->curr's hierarchy is not every "
+						   "level's queued cfs_rq->curr";
+	}
 	if (curr && curr->sched_class == &rt_sched_class &&
 	    (!curr->rt.on_rq || curr->state != TASK_RUNNING))
 		return "rq->curr is an RT task not on its list";
@@ -1514,7 +1593,7 @@ const char *eevdf__rq_check(const struct rq *rq)
 				       "affinity";
 			n++;
 		}
-		if (n != rq->cfs.nr_queued)
+		if (n != fair_tasks)
 			return "rq->cfs_tasks does not list every queued fair "
 			       "task";
 	}

@@ -4,7 +4,9 @@
  * with the kernel's names: core.c (wakeups, __schedule, the tick, the
  * class pick loop), fair.c (EEVDF), cfs.c (the CFS of 6.1-6.5), rt.c and
  * cpupri.c (SCHED_FIFO/RR), deadline.c (SCHED_DEADLINE and the fair
- * server), smp.c (select_task_rq),
+ * server), group.c (task groups: cgroups, autogroup, group weights,
+ * hierarchical PELT and h_load), bandwidth.c (CFS bandwidth, cpu.max),
+ * smp.c (select_task_rq),
  * balance.c (load balancing), pelt.c, topology.c (sched domains),
  * weights.c, feature.c and sched_features.h (the features.h list),
  * profile.c (what each kernel release does).  It may include lib/ and
@@ -17,8 +19,11 @@
  * (smp.c, balance.c), which call back into core.c to mark a CPU for
  * rescheduling, to check preemption of a task they moved
  * (wakeup_preempt(), as attach_task() does) and to arm the hrtick; fair.c
- * hands a CFS run queue to cfs.c, which shares fair.c's tree and PELT
- * upkeep.  None of these calls leaves the folder.
+ * walks the group hierarchy and hands each level of a CFS run queue to
+ * cfs.c, which shares fair.c's tree and PELT upkeep; group.c re-weights
+ * group entities through fair.c's reweight_entity(), and bandwidth.c
+ * throttles through the same per-level enqueue and dequeue.  None of
+ * these calls leaves the folder.
  *
  * This header is what the engine calls: the scheduler's entry points,
  * as the kernel's syscalls and interrupts enter kernel/sched/core.c.
@@ -62,6 +67,8 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 
 /* Ask for rq to be settled before the current event is over. */
 void eevdf__mark_settle(struct scheduler *sched, struct rq *rq);
+/* Settle every CPU marked so, outside an event (a caller's change). */
+int eevdf__settle(struct scheduler *sched);
 
 /* do_sched_yield(): rq's curr yields its CPU, now. */
 void eevdf__sched_yield(struct scheduler *sched, struct rq *rq);
@@ -96,6 +103,15 @@ int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
 
 /* setpriority() on a task, now. */
 void eevdf__task_set_nice(struct scheduler *sched, struct task *p, int nice);
+
+/*
+ * p moves to cgroup now (its scheduling group follows: the cgroup, or
+ * its session's autogroup); also how an exiting task leaves its
+ * autogroup (sched_autogroup_exit_task(): call after setting
+ * p->exiting, with p->cgroup).
+ */
+void eevdf__sched_move_task(struct scheduler *sched, struct task *p,
+			    struct task_group *cgroup);
 
 /* p's CPUs changed: move it off a CPU it may no longer use. */
 void eevdf__task_affinity_changed(struct scheduler *sched, struct task *p);

@@ -36,9 +36,11 @@
  * the tree, the sums, min_vruntime, PELT and the task-level upkeep
  * (enqueue/dequeue_task_upkeep), and the checker below.
  */
-#include "fair.h"
+#include "bandwidth.h"
 #include "cfs.h"
 #include "deadline.h"
+#include "fair.h"
+#include "group.h"
 #include "smp.h"
 
 /* The profile runs the CFS policy of 6.1-6.5: fair.c's entry points hand
@@ -95,12 +97,6 @@ static inline bool entity_before(const struct sched_entity *a,
 				 const struct sched_entity *b)
 {
 	return vruntime_before(a->deadline, b->deadline);
-}
-
-static inline bool task_is_idle(const struct sched_entity *se)
-{
-	return task_of((struct sched_entity *)(uintptr_t)se)->policy ==
-	       EEVDF_POLICY_IDLE;
 }
 
 void resched_curr(struct rq *rq)
@@ -431,17 +427,32 @@ static void cancel_protect_slice(struct sched_entity *se)
 
 /* Buddies -------------------------------------------------------------- */
 
+/*
+ * set_next_buddy(): the entity and its group entities up to the first
+ * idle one become the next buddies of their levels.
+ */
 void set_next_buddy(struct sched_entity *se)
 {
-	if (!se->on_rq || task_is_idle(se))
-		return;
-	se->cfs_rq->next = se;
+	for_each_sched_entity(se)
+	{
+		if (!se->on_rq || se_is_idle(se))
+			return;
+		cfs_rq_of(se)->next = se;
+	}
 }
 
+/* Clear the buddy at this level and at each level above that points up
+ * the same chain (__clear_buddies_next()). */
 static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
+	if (cfs_rq->next != se)
+		return;
+	for_each_sched_entity(se)
+	{
+		if (cfs_rq_of(se)->next != se)
+			break;
+		cfs_rq_of(se)->next = NULL;
+	}
 }
 
 /* update_curr ---------------------------------------------------------- */
@@ -481,12 +492,14 @@ void eevdf__update_curr(struct cfs_rq *cfs_rq)
 	resched = update_deadline(cfs_rq, curr);
 	update_min_vruntime(cfs_rq);
 	/*
-	 * Fair time counts against the fair server whether it runs on the
-	 * server's behalf or not, so that a CPU whose fair tasks get their
-	 * share never needs the server (557a6bfc662c, c7f7e9c73178).
+	 * A task's fair time counts against the fair server whether it runs
+	 * on the server's behalf or not, so that a CPU whose fair tasks get
+	 * their share never needs the server (557a6bfc662c, c7f7e9c73178).
+	 * Group entities are charged the same time at their own levels.
 	 */
-	if (rq->fair_server.dl_server_active)
+	if (entity_is_task(curr) && rq->fair_server.dl_server_active)
 		dl_server_update(&rq->fair_server, delta);
+	account_cfs_rq_runtime(cfs_rq, (u64)delta);
 
 	if (cfs_rq->nr_queued == 1)
 		return;
@@ -607,25 +620,94 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
  */
 /*
  * update_load_avg(): bring the entity's and the queue's PELT signals up to
- * now.  Only SMP placement and balancing read them, so a one-CPU machine
- * skips the work (its results cannot depend on it).
+ * now, take up what changed in a group entity's group (propagation), and
+ * with UPDATE_TG refresh the queue's share of its group's load.  Only SMP
+ * placement, balancing and group weights read them; a one-CPU machine
+ * skips the work, its group weights coming out as tg->shares anyway.
  */
-void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	const struct rq *rq = rq_of(cfs_rq);
 	u64 now = rq->clock;
+	int decayed;
 
 	if (!rq->sp->smp)
 		return;
 	pelt_update_se(now, &se->avg,
 		       (unsigned long)scale_load_down(se->load.weight),
-		       se->on_rq, se->on_rq && !se->sched_delayed,
-		       cfs_rq->curr == se);
-	pelt_update_cfs_rq(now, &cfs_rq->avg,
-			   (unsigned long)scale_load_down(cfs_rq->load.weight),
-			   cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+		       se->on_rq, se_runnable(se), cfs_rq->curr == se);
+	decayed = pelt_update_cfs_rq(
+		now, &cfs_rq->avg,
+		(unsigned long)scale_load_down(cfs_rq->load.weight),
+		cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+	decayed |= propagate_entity_load_avg(se);
+	if (decayed && (flags & UPDATE_TG))
+		update_tg_load_avg(cfs_rq);
 }
 
+/*
+ * propagate_entity_cfs_rq(): an entity's load joined or left its cfs_rq
+ * outside of an enqueue (a class or group change): the levels above
+ * take it up now.
+ */
+static void propagate_entity_cfs_rq(struct sched_entity *se)
+{
+	if (cfs_rq_throttled(cfs_rq_of(se)))
+		return;
+	se = se->parent;
+	for_each_sched_entity(se)
+	{
+		update_load_avg(cfs_rq_of(se), se, UPDATE_TG);
+		if (cfs_rq_throttled(cfs_rq_of(se)))
+			break;
+	}
+}
+
+/*
+ * attach_entity_cfs_rq() / detach_entity_cfs_rq(): the entity's averages
+ * join or leave its cfs_rq's sums (pelt_attach()/pelt_detach()), the
+ * group's load and the levels above follow.  With ATTACH_AGE_LOAD the
+ * entity's load decays over the time it was away first.
+ */
+static void entity_cfs_rq_pelt(struct sched_entity *se, bool attach)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	unsigned long w = (unsigned long)scale_load_down(se->load.weight);
+	struct rq *rq = rq_of(cfs_rq);
+
+	if (!rq->sp->smp)
+		return;
+	pelt_update_cfs_rq(rq->clock, &cfs_rq->avg,
+			   (unsigned long)scale_load_down(cfs_rq->load.weight),
+			   cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+	if (!attach || sched_feat_rq(rq, ATTACH_AGE_LOAD))
+		pelt_update_se(rq->clock, &se->avg, w, false, 0, false);
+	else
+		se->avg.last_update_time = rq->clock;
+	if (attach)
+		pelt_attach(&cfs_rq->avg, &se->avg, w);
+	else
+		pelt_detach(&cfs_rq->avg, &se->avg, w);
+	add_tg_cfs_propagate(cfs_rq, attach ? (long)se->avg.load_sum :
+					      -(long)se->avg.load_sum);
+	update_tg_load_avg(cfs_rq);
+	propagate_entity_cfs_rq(se);
+}
+
+void attach_entity_cfs_rq(struct sched_entity *se)
+{
+	entity_cfs_rq_pelt(se, true);
+}
+
+void detach_entity_cfs_rq(struct sched_entity *se)
+{
+	entity_cfs_rq_pelt(se, false);
+}
+
+/*
+ * A group entity is re-weighted to its group's current share before it
+ * is placed, so that its lag is applied at the weight it will have.
+ */
 void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		    unsigned int flags)
 {
@@ -634,9 +716,11 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	if (curr)
 		place_entity(cfs_rq, se, flags);
 	update_curr(cfs_rq);
+	update_load_avg(cfs_rq, se, UPDATE_TG);
+	se_update_runnable(se);
+	update_cfs_group(se);
 	if (!curr)
 		place_entity(cfs_rq, se, flags);
-	update_load_avg(cfs_rq, se);
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_queued++;
 	if (flags & ENQUEUE_MIGRATED)
@@ -645,18 +729,43 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		__enqueue_entity(cfs_rq, se);
 	se->on_rq = true;
 	se->cfs_rq = cfs_rq;
+	if (cfs_rq->nr_queued == 1)
+		check_enqueue_throttle(cfs_rq);
 }
 
+/*
+ * A delayed task stops counting as runnable at every level up to a
+ * throttled one (the throttle took the rest out); a delayed group entity
+ * holds no task and changes no count.
+ */
 static void set_delayed(struct sched_entity *se)
 {
 	se->sched_delayed = true;
-	se->cfs_rq->h_nr_runnable--;
+	if (!entity_is_task(se))
+		return;
+	for_each_sched_entity(se)
+	{
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		cfs_rq->h_nr_runnable--;
+		if (cfs_rq_throttled(cfs_rq))
+			break;
+	}
 }
 
 static void clear_delayed(struct sched_entity *se)
 {
 	se->sched_delayed = false;
-	se->cfs_rq->h_nr_runnable++;
+	if (!entity_is_task(se))
+		return;
+	for_each_sched_entity(se)
+	{
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		cfs_rq->h_nr_runnable++;
+		if (cfs_rq_throttled(cfs_rq))
+			break;
+	}
 }
 
 /*
@@ -671,7 +780,6 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	bool sleep = flags & DEQUEUE_SLEEP;
 
 	update_curr(cfs_rq);
-	update_load_avg(cfs_rq, se);
 	clear_buddies(cfs_rq, se);
 
 	if (flags & DEQUEUE_DELAYED) {
@@ -681,10 +789,13 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 
 		if (sched_feat(feats(cfs_rq), DELAY_DEQUEUE) && delay &&
 		    !entity_eligible(cfs_rq, se)) {
+			update_load_avg(cfs_rq, se, 0);
 			set_delayed(se);
 			return false;
 		}
 	}
+	update_load_avg(cfs_rq, se, UPDATE_TG);
+	se_update_runnable(se);
 
 	update_entity_lag(cfs_rq, se);
 	if (sched_feat(feats(cfs_rq), PLACE_REL_DEADLINE) && !sleep) {
@@ -696,6 +807,8 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	se->on_rq = false;
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_queued--;
+	return_cfs_rq_runtime(cfs_rq);
+	update_cfs_group(se);
 
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(cfs_rq);
@@ -721,7 +834,6 @@ void requeue_delayed_entity(struct sched_entity *se)
 	struct cfs_rq *cfs_rq = se->cfs_rq;
 
 	EEVDF_ASSERT(se->sched_delayed && se->on_rq);
-	update_load_avg(cfs_rq, se);
 	if (sched_feat(feats(cfs_rq), DELAY_ZERO)) {
 		update_entity_lag(cfs_rq, se);
 		if (se->vlag > 0) {
@@ -735,6 +847,7 @@ void requeue_delayed_entity(struct sched_entity *se)
 			cfs_rq->nr_queued++;
 		}
 	}
+	update_load_avg(cfs_rq, se, 0);
 	clear_delayed(se);
 }
 
@@ -806,7 +919,7 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
 	/* curr is not kept in the tree. */
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
-		update_load_avg(cfs_rq, se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
 		if (first || !params(cfs_rq)->profile->protect_first_only)
 			set_protect_slice(cfs_rq, se);
 	}
@@ -815,12 +928,15 @@ void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
+/* A curr over its group's quota is throttled as it is put back. */
 void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 {
-	if (prev->on_rq) {
+	if (prev->on_rq)
 		update_curr(cfs_rq);
+	check_cfs_rq_runtime(cfs_rq);
+	if (prev->on_rq) {
 		__enqueue_entity(cfs_rq, prev);
-		update_load_avg(cfs_rq, prev);
+		update_load_avg(cfs_rq, prev, 0);
 	}
 	cfs_rq->curr = NULL;
 }
@@ -845,7 +961,12 @@ void init_entity(struct rq *rq, struct task *p)
 	se->vprot = 0;
 	se->deadline = 0;
 	se->vrel = false;
-	se->cfs_rq = &rq->cfs;
+	se->my_q = NULL;
+	se->runnable_weight = 0;
+	/* a task built without a group (the tests') is in the root */
+	if (!p->sched_task_group)
+		p->sched_task_group = p->cgroup = rq->cfs.tg;
+	eevdf__set_task_rq(p, rq->cpu);
 	/* before 6.12 the slice is always the base slice */
 	if (!rq->sp->profile->custom_slices)
 		has_custom = false;
@@ -867,68 +988,237 @@ void hrtick_update(struct rq *rq)
 	hrtick_start_fair(rq, rq->curr);
 }
 
+/* The policy's entity operations: EEVDF here, CFS in cfs.c. */
+void fair_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 unsigned int flags)
+{
+	if (cfs_policy(cfs_rq->rq))
+		cfs_enqueue_entity(cfs_rq, se, flags);
+	else
+		enqueue_entity(cfs_rq, se, flags);
+}
+
+bool fair_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 unsigned int flags)
+{
+	if (cfs_policy(cfs_rq->rq)) {
+		cfs_dequeue_entity(cfs_rq, se, flags);
+		return true;
+	}
+	return dequeue_entity(cfs_rq, se, flags);
+}
+
+static void fair_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+				 bool first)
+{
+	if (cfs_policy(cfs_rq->rq))
+		cfs_set_next_entity(cfs_rq, se);
+	else
+		set_next_entity(cfs_rq, se, first);
+}
+
+static void fair_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_policy(cfs_rq->rq))
+		cfs_put_prev_entity(cfs_rq, se);
+	else
+		put_prev_entity(cfs_rq, se);
+}
+
 /*
- * What every policy's enqueue of a task does around its entity enqueue:
- * the runnable counts (add_nr_running(), which also feeds the root
- * domain's overload count), the idle map, the balancer's list and the
- * hrtick.
+ * A group entity's request is the shortest slice queued below it
+ * (aef6987d8954, 6.12, with custom slices): a queued entity's slice
+ * feeds its queue's sum_w_slice and the tree's slice bounds, so both are
+ * redone around the change (min_vruntime_cb_propagate()).
  */
-void enqueue_task_upkeep(struct rq *rq, struct task *p)
+static void set_group_slice(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			    u64 slice)
 {
-	rq->cfs.h_nr_runnable++;
-	add_nr_running(rq, 1);
-	cfs_tasks_move_head(rq, p);
-	hrtick_update(rq);
+	u64 w = scale_load_down(se->load.weight);
+
+	if (se->slice == slice)
+		return;
+	if (se->on_rq && se != cfs_rq->curr) {
+		cfs_rq->sum_w_slice -= w * se->slice;
+		se->slice = slice;
+		cfs_rq->sum_w_slice += w * se->slice;
+		eevdf__rb_propagate(&cfs_rq->tasks_timeline, &se->run_node);
+		return;
+	}
+	se->slice = slice;
 }
 
-/* The dequeue side of enqueue_task_upkeep(). */
-void dequeue_task_upkeep(struct rq *rq, struct task *p)
-{
-	rq->cfs.h_nr_runnable--;
-	sub_nr_running(rq, 1);
-	cfs_tasks_del(rq, p);
-	hrtick_update(rq);
-}
-
+/*
+ * enqueue_task_fair(): the task's entity and, up the hierarchy, every
+ * group entity that was not queued yet (each a wakeup at its level);
+ * the levels above that only update their load, weight and slice.  A
+ * throttled level ends the walk: the task is queued in its group but not
+ * runnable on the CPU until the group is unthrottled.
+ */
 void enqueue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 {
 	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq;
+	unsigned int h_nr_idle = p->policy == EEVDF_POLICY_IDLE;
+	unsigned int h_nr_runnable = 1;
+	unsigned int rq_h_nr_queued = rq->cfs.h_nr_queued;
+	bool group_slice = rq->sp->profile->custom_slices;
+	u64 slice = 0;
 
-	if (cfs_policy(rq)) {
-		cfs_enqueue_task(rq, p, flags);
-		return;
-	}
 	if (flags & ENQUEUE_DELAYED) {
+		EEVDF_ASSERT(!cfs_policy(rq));
 		requeue_delayed_entity(se);
 		return;
 	}
-	enqueue_entity(&rq->cfs, se, flags);
+	/* a delayed task put back by a SAVE/RESTORE pair stays delayed */
+	if (!(flags & ENQUEUE_WAKEUP) && se->sched_delayed)
+		h_nr_runnable = 0;
+	for_each_sched_entity(se)
+	{
+		if (se->on_rq) {
+			if (se->sched_delayed)
+				requeue_delayed_entity(se);
+			break;
+		}
+		cfs_rq = cfs_rq_of(se);
+		if (slice) {
+			se->slice = slice;
+			se->custom_slice = true;
+		}
+		fair_enqueue_entity(cfs_rq, se, flags);
+		if (group_slice)
+			slice = cfs_rq_min_slice(cfs_rq);
+		cfs_rq->h_nr_runnable += h_nr_runnable;
+		cfs_rq->h_nr_queued++;
+		cfs_rq->h_nr_idle += h_nr_idle;
+		if (cfs_rq_is_idle(cfs_rq))
+			h_nr_idle = 1;
+		if (cfs_rq_throttled(cfs_rq))
+			goto throttled;
+		flags = ENQUEUE_WAKEUP;
+	}
+	for_each_sched_entity(se)
+	{
+		cfs_rq = cfs_rq_of(se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(se);
+		if (group_slice) {
+			set_group_slice(cfs_rq, se, slice);
+			slice = cfs_rq_min_slice(cfs_rq);
+		}
+		cfs_rq->h_nr_runnable += h_nr_runnable;
+		cfs_rq->h_nr_queued++;
+		cfs_rq->h_nr_idle += h_nr_idle;
+		if (cfs_rq_is_idle(cfs_rq))
+			h_nr_idle = 1;
+		if (cfs_rq_throttled(cfs_rq))
+			goto throttled;
+	}
 	/* the CPU's first fair task starts the fair server (6.12+), after
 	 * the CPU's idle time is counted as the server's */
-	if (rq->cfs.nr_queued == 1 && rq->fair_server.dl_server) {
+	if (!rq_h_nr_queued && rq->cfs.h_nr_queued &&
+	    rq->fair_server.dl_server) {
 		if (!rq->nr_running && !rq->curr)
 			dl_server_update_idle_time(rq);
 		dl_server_start(&rq->fair_server, p);
 	}
-	enqueue_task_upkeep(rq, p);
+	add_nr_running(rq, 1);
+throttled:
+	/* account_entity_enqueue(): the balancer's list; hrtick_update() */
+	cfs_tasks_move_head(rq, p);
+	hrtick_update(rq);
 }
 
 /*
- * dequeue_entities() for a flat hierarchy.  Returns false when the task
- * stays queued as a delayed entity (the caller must then not block it).
+ * dequeue_entities(): the entity and every group entity it leaves empty,
+ * as sleeps above the first level; a level that keeps other entities
+ * stops the walk (its entity only updates, and with a sleeping task it
+ * becomes the next buddy: the "cgroup pick optimisation").  Returns -1
+ * when the task stays queued as a delayed entity, 0 when a throttled
+ * level ended the walk, 1 when it is done.
+ */
+static int dequeue_entities(struct rq *rq, struct sched_entity *se,
+			    unsigned int flags)
+{
+	bool task_sleep = flags & DEQUEUE_SLEEP;
+	bool task_delayed = flags & DEQUEUE_DELAYED;
+	bool group_slice = rq->sp->profile->custom_slices;
+	unsigned int h_nr_idle = 0, h_nr_queued = 0, h_nr_runnable = 0;
+	unsigned int rq_h_nr_queued = rq->cfs.h_nr_queued;
+	struct task *p = NULL;
+	struct cfs_rq *cfs_rq;
+	u64 slice = 0;
+
+	if (entity_is_task(se)) {
+		p = task_of(se);
+		h_nr_queued = 1;
+		h_nr_idle = p->policy == EEVDF_POLICY_IDLE;
+		if (task_sleep || task_delayed || !se->sched_delayed)
+			h_nr_runnable = 1;
+	}
+	for_each_sched_entity(se)
+	{
+		cfs_rq = cfs_rq_of(se);
+		if (!fair_dequeue_entity(cfs_rq, se, flags)) {
+			if (p && &p->se == se)
+				return -1;
+			slice = cfs_rq_min_slice(cfs_rq);
+			break;
+		}
+		cfs_rq->h_nr_runnable -= h_nr_runnable;
+		cfs_rq->h_nr_queued -= h_nr_queued;
+		cfs_rq->h_nr_idle -= h_nr_idle;
+		if (cfs_rq_is_idle(cfs_rq))
+			h_nr_idle = h_nr_queued;
+		if (cfs_rq_throttled(cfs_rq))
+			return 0;
+		if (cfs_rq->load.weight) {
+			slice = cfs_rq_min_slice(cfs_rq);
+			se = parent_entity(se);
+			if (task_sleep && se && !throttled_hierarchy(cfs_rq))
+				set_next_buddy(se);
+			break;
+		}
+		flags |= DEQUEUE_SLEEP;
+		flags &= ~(DEQUEUE_DELAYED | DEQUEUE_SPECIAL);
+	}
+	for_each_sched_entity(se)
+	{
+		cfs_rq = cfs_rq_of(se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(se);
+		if (group_slice) {
+			set_group_slice(cfs_rq, se, slice);
+			slice = cfs_rq_min_slice(cfs_rq);
+		}
+		cfs_rq->h_nr_runnable -= h_nr_runnable;
+		cfs_rq->h_nr_queued -= h_nr_queued;
+		cfs_rq->h_nr_idle -= h_nr_idle;
+		if (cfs_rq_is_idle(cfs_rq))
+			h_nr_idle = h_nr_queued;
+		if (cfs_rq_throttled(cfs_rq))
+			return 0;
+	}
+	sub_nr_running(rq, h_nr_queued);
+	/* 6.12-6.16: the last fair task stops the fair server */
+	if (rq_h_nr_queued && !rq->cfs.h_nr_queued &&
+	    rq->sp->profile->dl_server == DL_SERVER_6_12)
+		dl_server_stop(&rq->fair_server, p);
+	return 1;
+}
+
+/*
+ * dequeue_task_fair(): false when the task stays queued as a delayed
+ * entity (the caller must then not block it).
  */
 bool dequeue_task_fair(struct rq *rq, struct task *p, unsigned int flags)
 {
-	struct sched_entity *se = &p->se;
-
-	if (cfs_policy(rq))
-		return cfs_dequeue_task(rq, p, flags);
-	if (!dequeue_entity(&rq->cfs, se, flags))
+	if (dequeue_entities(rq, &p->se, flags) < 0)
 		return false;
-	/* 6.12-6.16: the last fair task stops the fair server */
-	if (!rq->cfs.nr_queued && rq->sp->profile->dl_server == DL_SERVER_6_12)
-		dl_server_stop(&rq->fair_server, p);
-	dequeue_task_upkeep(rq, p);
+	cfs_tasks_del(rq, p);
+	hrtick_update(rq);
 	return true;
 }
 
@@ -963,68 +1253,137 @@ pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect)
 	se = pick_eevdf(cfs_rq, protect);
 	EEVDF_ASSERT(se);
 	if (se->sched_delayed) {
-		finish_delayed_task(rq, se);
+		if (entity_is_task(se))
+			finish_delayed_task(rq, se);
+		else
+			dequeue_entities(rq, se,
+					 DEQUEUE_SLEEP | DEQUEUE_DELAYED);
 		return NULL;
 	}
 	return se;
 }
 
 /*
- * pick_task_fair() + the put/set of pick_next_task_fair() for one level:
- * when the pick returns the task already running, nothing is put or set,
- * so its protection window is not refreshed (kernel-model.md section 12,
- * item 5).
- */
-/*
- * pick_task_fair(): the entity EEVDF picks, reaping delayed entities on
- * the way, without putting or setting anything (the fair server's pick).
+ * pick_task_fair(): down from the root, the entity each level picks,
+ * without putting or setting anything (also the fair server's pick).  A
+ * level out of bandwidth is throttled on the way, and a delayed entity
+ * picked is reaped; either sends the walk back to the root.  CFS (6.1)
+ * checks the bandwidth only of a level with a running entity.
  */
 static struct sched_entity *pick_entity_fair(struct rq *rq)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
+	bool cfs = cfs_policy(rq);
+	struct cfs_rq *cfs_rq;
 	struct sched_entity *se;
 
-	for (;;) {
-		if (!cfs_rq->nr_queued)
-			return NULL;
-		if (cfs_rq->curr && cfs_rq->curr->on_rq)
-			update_curr(cfs_rq);
-		se = pick_next_entity(rq, cfs_rq, true);
-		if (se)
-			return se;
-	}
+again:
+	cfs_rq = &rq->cfs;
+	if (!cfs_rq->nr_queued)
+		return NULL;
+	do {
+		struct sched_entity *curr = cfs_rq->curr;
+
+		if (curr && !curr->on_rq)
+			curr = NULL;
+		if (cfs) {
+			if (curr)
+				cfs_update_curr(cfs_rq);
+			if (cfs_rq->curr && check_cfs_rq_runtime(cfs_rq))
+				goto again;
+			se = cfs_pick_next_entity(cfs_rq, curr);
+		} else {
+			if (curr)
+				update_curr(cfs_rq);
+			if (check_cfs_rq_runtime(cfs_rq))
+				goto again;
+			se = pick_next_entity(rq, cfs_rq, true);
+			if (!se)
+				goto again;
+		}
+		cfs_rq = group_cfs_rq(se);
+	} while (cfs_rq);
+	return se;
 }
 
 struct task *pick_task_fair(struct rq *rq)
 {
-	struct sched_entity *se;
+	struct sched_entity *se = pick_entity_fair(rq);
 
-	if (cfs_policy(rq))
-		return cfs_pick_task(rq);
-	se = pick_entity_fair(rq);
 	return se ? task_of(se) : NULL;
 }
 
+/* put_prev_task_fair(): every level of prev's hierarchy is put back. */
+static void put_prev_task_fair(struct rq *rq, struct task *p, struct task *next)
+{
+	struct sched_entity *se = &p->se;
+
+	(void)rq;
+	(void)next;
+	for_each_sched_entity(se) fair_put_prev_entity(cfs_rq_of(se), se);
+}
+
+/*
+ * set_next_task_fair(): p's hierarchy becomes every level's curr (another
+ * class's task ran, or a change of attributes put p back); each level
+ * makes sure it has bandwidth for it.
+ */
+static void set_next_task_fair(struct rq *rq, struct task *p, bool first)
+{
+	struct sched_entity *se = &p->se;
+
+	for_each_sched_entity(se)
+	{
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		fair_set_next_entity(cfs_rq, se, first);
+		account_cfs_rq_runtime(cfs_rq, 0);
+	}
+	cfs_tasks_move_head(rq, p);
+}
+
+/*
+ * pick_next_task_fair(): pick, then switch prev's hierarchy for p's: from
+ * the levels where they differ up to the first they share, prev's
+ * entities are put and p's set (bottom-up, the deeper side first).  When
+ * the pick is prev itself nothing is put or set, so its protection
+ * window is not refreshed (kernel-model.md section 12, item 5).
+ */
 struct task *pick_next_task_fair(struct rq *rq, struct task *prev)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se;
+	struct sched_entity *se = pick_entity_fair(rq), *pse;
+	struct cfs_rq *cfs_rq;
+	struct task *p;
 
-	if (cfs_policy(rq))
-		return cfs_pick_next_task(rq, prev);
-	se = pick_entity_fair(rq);
 	if (!se) {
 		if (prev)
-			put_prev_entity(cfs_rq, &prev->se);
+			put_prev_task_fair(rq, prev, NULL);
 		return NULL;
 	}
-	if (prev != task_of(se)) {
-		if (prev)
-			put_prev_entity(cfs_rq, &prev->se);
-		set_next_entity(cfs_rq, se, true);
-		cfs_tasks_move_head(rq, task_of(se));
+	p = task_of(se);
+	if (prev == p)
+		return p;
+	if (!prev) {
+		set_next_task_fair(rq, p, true);
+		return p;
 	}
-	return task_of(se);
+	pse = &prev->se;
+	while (se->cfs_rq != pse->cfs_rq) {
+		int se_depth = se->depth, pse_depth = pse->depth;
+
+		if (se_depth <= pse_depth) {
+			fair_put_prev_entity(cfs_rq_of(pse), pse);
+			pse = parent_entity(pse);
+		}
+		if (se_depth >= pse_depth) {
+			fair_set_next_entity(cfs_rq_of(se), se, true);
+			se = parent_entity(se);
+		}
+	}
+	cfs_rq = se->cfs_rq;
+	fair_put_prev_entity(cfs_rq, pse);
+	fair_set_next_entity(cfs_rq, se, true);
+	cfs_tasks_move_head(rq, p);
+	return p;
 }
 
 /*
@@ -1041,7 +1400,7 @@ void hrtick_start_fair(struct rq *rq, struct task *p)
 		cfs_hrtick_start(rq, p);
 		return;
 	}
-	if (rq->cfs.nr_queued <= 1 || rq->curr != p) {
+	if (rq->cfs.h_nr_queued <= 1 || rq->curr != p) {
 		eevdf__rq_hrtick_arm(rq, -1);
 		return;
 	}
@@ -1054,21 +1413,30 @@ void hrtick_start_fair(struct rq *rq, struct task *p)
 	eevdf__rq_hrtick_arm(rq, max_s64(delta, 10000));
 }
 
+/*
+ * entity_tick() at every level of the running task's hierarchy: charge
+ * the time, refresh the load and the group weight.  An hrtick expiry
+ * ends the slice unconditionally; CFS also checks its slice here.
+ */
 void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &curr->se;
 
-	if (cfs_policy(rq)) {
-		cfs_task_tick(rq, curr, queued);
-		return;
+	for_each_sched_entity(se)
+	{
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		EEVDF_ASSERT(cfs_rq->curr == se);
+		if (cfs_policy(rq)) {
+			cfs_entity_tick(cfs_rq, se, queued);
+			continue;
+		}
+		update_curr(cfs_rq);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		update_cfs_group(se);
+		if (queued)
+			resched_curr(rq);
 	}
-	EEVDF_ASSERT(cfs_rq->curr == &curr->se);
-	update_curr(cfs_rq);
-	if (!queued)
-		update_load_avg(cfs_rq, &curr->se);
-	/* An hrtick expiry ends the slice unconditionally. */
-	if (queued)
-		resched_curr(rq);
 }
 
 /*
@@ -1121,11 +1489,15 @@ enum preempt_action {
 static void check_preempt_6_19(struct rq *rq, struct task *p,
 			       unsigned int wake_flags)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se, *nse;
-	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
 	enum preempt_action action = ACT_PICK;
+	struct cfs_rq *cfs_rq;
+	bool cse_is_idle, pse_is_idle;
 
+	find_matching_se(&se, &pse);
+	cfs_rq = cfs_rq_of(se);
+	cse_is_idle = se_is_idle(se);
+	pse_is_idle = se_is_idle(pse);
 	if (cse_is_idle && !pse_is_idle) {
 		action = ACT_SHORT;
 		goto preempt;
@@ -1176,10 +1548,9 @@ preempt:
 static void check_preempt_6_17(struct rq *rq, struct task *p,
 			       unsigned int wake_flags)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
-	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
-	bool do_preempt_short;
+	bool cse_is_idle, pse_is_idle, do_preempt_short;
+	struct cfs_rq *cfs_rq;
 
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
@@ -1188,6 +1559,10 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 		return;
 	if (!sched_feat_rq(rq, WAKEUP_PREEMPTION))
 		return;
+	find_matching_se(&se, &pse);
+	cfs_rq = cfs_rq_of(se);
+	cse_is_idle = se_is_idle(se);
+	pse_is_idle = se_is_idle(pse);
 	if (cse_is_idle && !pse_is_idle) {
 		/* f553741ac8c0: an idle curr loses its protection */
 		cancel_protect_slice(se);
@@ -1221,25 +1596,38 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 static void check_preempt_6_12(struct rq *rq, struct task *p,
 			       unsigned int wake_flags)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
-	bool cse_is_idle = task_is_idle(se), pse_is_idle = task_is_idle(pse);
 	bool v6_6 = rq->sp->profile->wakeup == WAKEUP_6_6;
+	bool cse_is_idle, pse_is_idle;
+	struct cfs_rq *cfs_rq;
 
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
 	if (rq->need_resched)
 		return;
-	if (!v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	if (v6_6) {
+		/* 6.6 tests the two tasks' policies before the hierarchy */
+		if (rq->curr->policy == EEVDF_POLICY_IDLE &&
+		    p->policy != EEVDF_POLICY_IDLE) {
+			resched_curr(rq);
+			return;
+		}
+		if (p->policy != EEVDF_POLICY_NORMAL ||
+		    !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+			return;
+	} else if (!sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
 		return;
+	}
+	find_matching_se(&se, &pse);
+	cfs_rq = cfs_rq_of(se);
+	cse_is_idle = se_is_idle(se);
+	pse_is_idle = se_is_idle(pse);
 	if (cse_is_idle && !pse_is_idle) {
 		resched_curr(rq);
 		return;
 	}
 	if (cse_is_idle != pse_is_idle)
-		return;
-	if (v6_6 && !sched_feat_rq(rq, WAKEUP_PREEMPTION))
 		return;
 	if (p->policy != EEVDF_POLICY_NORMAL)
 		return;
@@ -1254,10 +1642,19 @@ static void check_preempt_6_12(struct rq *rq, struct task *p,
 		resched_curr(rq);
 }
 
+/*
+ * wakeup_preempt() of the fair class.  The wakee and the running task
+ * are compared where their hierarchies meet (find_matching_se()): a
+ * wakee in another group competes with curr's group entity, at that
+ * level's V, deadlines and slices.  A wakee in a throttled group cannot
+ * run and is not looked at.
+ */
 void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 			       unsigned int wake_flags)
 {
 	if (&rq->curr->se == &p->se)
+		return;
+	if (throttled_hierarchy(cfs_rq_of(&p->se)))
 		return;
 	if (cfs_policy(rq)) {
 		cfs_check_preempt_wakeup(rq, p, wake_flags);
@@ -1285,8 +1682,8 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
  */
 void yield_task_fair(struct rq *rq)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &rq->curr->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 	if (cfs_policy(rq)) {
 		cfs_yield_task(rq);
@@ -1336,25 +1733,20 @@ static void set_slice(struct rq *rq, struct sched_entity *se, s64 slice)
 }
 
 /*
- * reweight_entity() with reweight_eevdf() of 6.7-6.12 (eab03c23c2a1,
- * kernel-model.md 5.5): a queued entity keeps its place relative to V,
- * v' = V - (V - v) w / w' and d' = V + (d - V) w / w', which leaves V
- * unchanged; off the queue only the saved lag is rescaled.  curr stays
- * curr: nothing is put or set, so a 6.6-6.16 protection stash no longer
- * matches the moved deadline.
+ * reweight_eevdf() of 6.7-6.12 (eab03c23c2a1, kernel-model.md 5.5): a
+ * queued entity keeps its place relative to V, v' = V - (V - v) w / w'
+ * and d' = V + (d - V) w / w', which leaves V unchanged; off the queue
+ * only the saved lag is rescaled.  curr stays curr: nothing is put or
+ * set, so a 6.6-6.16 protection stash no longer matches the moved
+ * deadline.
  */
-static void reweight_eevdf_task(struct rq *rq, struct task *p, int nice,
-				s64 slice, int policy)
+static void reweight_eevdf_inplace(struct cfs_rq *cfs_rq,
+				   struct sched_entity *se,
+				   const struct load_weight *lw)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &p->se;
-	bool queued = se->on_rq, running = rq->curr == p;
+	bool queued = se->on_rq, running = cfs_rq->curr == se;
 	u64 old_weight = se->load.weight, avruntime = 0;
-	struct load_weight lw;
 
-	if (policy >= 0)
-		p->policy = (enum eevdf_policy)policy;
-	eevdf__set_load_weight(&lw, nice, p->policy == EEVDF_POLICY_IDLE);
 	if (queued) {
 		update_curr(cfs_rq);
 		avruntime = avg_vruntime(cfs_rq);
@@ -1365,35 +1757,169 @@ static void reweight_eevdf_task(struct rq *rq, struct task *p, int nice,
 			s64 vlag = (s64)(avruntime - se->vruntime);
 
 			vlag = (s64)(((s128)vlag * (s128)old_weight) /
-				     (s128)lw.weight);
+				     (s128)lw->weight);
 			se->vruntime = avruntime - (u64)vlag;
 		}
 		se->deadline = avruntime +
 			       (u64)(s64)(((s128)(s64)(se->deadline -
 						       avruntime) *
 					   (s128)old_weight) /
-					  (s128)lw.weight);
+					  (s128)lw->weight);
 	} else {
 		se->vlag = (s64)(((s128)se->vlag * (s128)old_weight) /
-				 (s128)lw.weight);
+				 (s128)lw->weight);
 	}
-	se->load = lw;
-	p->nice = nice;
-	set_slice(rq, se, slice);
+	se->load = *lw;
 	if (queued) {
 		update_load_add(&cfs_rq->load, se->load.weight);
 		if (!running)
 			__enqueue_entity(cfs_rq, se);
 		update_min_vruntime(cfs_rq);
 	}
+}
+
+static s64 rescale(s64 v, u64 old_weight, u64 new_weight)
+{
+	return (s64)(((s128)v * (s128)old_weight) / (s128)new_weight);
+}
+
+/*
+ * reweight_entity() of 6.13+ (6d71a9c61604, c70fc32f4443): a queued
+ * entity leaves with its (clamped) lag and a relative deadline, both are
+ * rescaled to the new weight, and it is placed again.  6.18.17+
+ * (ff38424030f9) carries a running entity's live protection window
+ * across the same way, relative and rescaled.
+ */
+static void reweight_eevdf_place(struct cfs_rq *cfs_rq, struct sched_entity *se,
+				 u64 weight)
+{
+	bool curr = cfs_rq->curr == se, rel_vprot = false;
+	u64 old_weight = se->load.weight;
+	s64 vprot = 0;
+
+	if (se->on_rq) {
+		update_curr(cfs_rq);
+		update_entity_lag(cfs_rq, se);
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+		if (params(cfs_rq)->profile->protect_first_only && curr &&
+		    protect_slice(se)) {
+			vprot = (s64)(se->vprot - se->vruntime);
+			rel_vprot = true;
+		}
+		cfs_rq->nr_queued--;
+		if (!curr)
+			__dequeue_entity(cfs_rq, se);
+		update_load_sub(&cfs_rq->load, se->load.weight);
+	}
+	se->vlag = rescale(se->vlag, old_weight, weight);
+	if (se->rel_deadline)
+		se->deadline = (u64)rescale((s64)se->deadline, old_weight,
+					    weight);
+	if (rel_vprot)
+		vprot = rescale(vprot, old_weight, weight);
+	se->load.weight = weight;
+	se->load.inv_weight = 0;
+	if (se->on_rq) {
+		place_entity(cfs_rq, se, 0);
+		if (rel_vprot)
+			se->vprot = se->vruntime + (u64)vprot;
+		update_load_add(&cfs_rq->load, se->load.weight);
+		if (!curr)
+			__enqueue_entity(cfs_rq, se);
+		cfs_rq->nr_queued++;
+		update_min_vruntime(cfs_rq);
+	}
+}
+
+/*
+ * CFS (6.1-6.5): only the weight changes; vruntime and the tree stay (the
+ * avg_vruntime sums, which decide nothing under CFS, are kept exact).
+ */
+static void reweight_cfs(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 u64 weight)
+{
+	bool in_tree = se->on_rq && se != cfs_rq->curr;
+
+	if (se->on_rq) {
+		if (cfs_rq->curr == se)
+			cfs_update_curr(cfs_rq);
+		update_load_sub(&cfs_rq->load, se->load.weight);
+	}
+	if (in_tree)
+		avg_vruntime_sub(cfs_rq, se);
+	se->load.weight = weight;
+	se->load.inv_weight = 0;
+	if (in_tree)
+		avg_vruntime_add(cfs_rq, se);
+	if (se->on_rq)
+		update_load_add(&cfs_rq->load, se->load.weight);
+}
+
+/*
+ * reweight_entity() of a group entity (update_cfs_group()), by release,
+ * with the PELT part common to all: the entity's load leaves its
+ * queue's sums, is recomputed at the new weight and joins them again.
+ */
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 weight)
+{
+	const struct eevdf_profile *prof = params(cfs_rq)->profile;
+	unsigned long old_w = (unsigned long)scale_load_down(se->load.weight);
+
+	if (prof->policy == POLICY_CFS) {
+		reweight_cfs(cfs_rq, se, weight);
+	} else if (prof->reweight_eevdf) {
+		struct load_weight lw = { weight, 0 };
+
+		reweight_eevdf_inplace(cfs_rq, se, &lw);
+	} else {
+		reweight_eevdf_place(cfs_rq, se, weight);
+	}
+	if (params(cfs_rq)->smp)
+		pelt_reweight(&cfs_rq->avg, &se->avg, old_w,
+			      (unsigned long)scale_load_down(se->load.weight));
+}
+
+/*
+ * After a task's weight changed on its own queue, the group entities
+ * above it take the new load and share at once (the kernel's full
+ * dequeue and enqueue of the task's hierarchy does this on the way).
+ */
+void update_task_groups(struct task *p)
+{
+	struct sched_entity *se = p->se.parent;
+
+	for_each_sched_entity(se)
+	{
+		update_load_avg(cfs_rq_of(se), se, UPDATE_TG);
+		update_cfs_group(se);
+	}
+}
+
+static void reweight_eevdf_task(struct rq *rq, struct task *p, int nice,
+				s64 slice, int policy)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+	struct sched_entity *se = &p->se;
+	bool queued = se->on_rq, running = rq->curr == p;
+	u64 old_weight = se->load.weight;
+	struct load_weight lw;
+
+	if (policy >= 0)
+		p->policy = (enum eevdf_policy)policy;
+	eevdf__set_load_weight(&lw, nice, p->policy == EEVDF_POLICY_IDLE);
+	reweight_eevdf_inplace(cfs_rq, se, &lw);
+	p->nice = nice;
+	set_slice(rq, se, slice);
+	update_task_groups(p);
 	prio_changed(rq, p, queued, running, old_weight);
 }
 
 void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 		       int policy)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 	bool queued = se->on_rq, running = rq->curr == p;
 	u64 old_weight = se->load.weight;
 	struct load_weight lw;
@@ -1439,6 +1965,7 @@ void sched_change_fair(struct rq *rq, struct task *p, int nice, s64 slice,
 		if (rq->sp->profile->protect_first_only)
 			se->vprot = se->vruntime;
 	}
+	update_task_groups(p);
 	prio_changed(rq, p, queued, running, old_weight);
 }
 
@@ -1465,28 +1992,6 @@ void reweight_task_fair(struct rq *rq, struct task *p, int nice)
 }
 
 /* The class ------------------------------------------------------------ */
-
-/* put_prev_task_fair() / set_next_task_fair(): another class's pick
- * replaced the running fair task, or a fair task follows another class's. */
-static void put_prev_task_fair(struct rq *rq, struct task *p, struct task *next)
-{
-	(void)next;
-	if (cfs_policy(rq)) {
-		cfs_put_prev_task(rq, p);
-		return;
-	}
-	put_prev_entity(&rq->cfs, &p->se);
-}
-
-static void set_next_task_fair(struct rq *rq, struct task *p, bool first)
-{
-	if (cfs_policy(rq)) {
-		cfs_set_next_task(rq, p);
-		return;
-	}
-	set_next_entity(&rq->cfs, &p->se, first);
-	cfs_tasks_move_head(rq, p);
-}
 
 /* balance_fair(): nothing queued at all: newly-idle balancing. */
 static bool balance_fair(struct rq *rq, struct task *prev)
@@ -1517,34 +2022,13 @@ static int select_task_rq_fair_class(struct scheduler *sched, struct task *p,
  */
 static void switched_from_fair(struct rq *rq, struct task *p)
 {
-	unsigned long w = (unsigned long)scale_load_down(p->se.load.weight);
-
-	if (!rq->sp->smp)
-		return;
-	pelt_update_cfs_rq(rq->clock, &rq->cfs.avg,
-			   (unsigned long)scale_load_down(rq->cfs.load.weight),
-			   rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
-	pelt_update_se(rq->clock, &p->se.avg, w, false, false, false);
-	pelt_detach(&rq->cfs.avg, &p->se.avg, w);
+	(void)rq;
+	detach_entity_cfs_rq(&p->se);
 }
 
 static void switched_to_fair(struct rq *rq, struct task *p)
 {
-	unsigned long w = (unsigned long)scale_load_down(p->se.load.weight);
-
-	if (rq->sp->smp) {
-		pelt_update_cfs_rq(
-			rq->clock, &rq->cfs.avg,
-			(unsigned long)scale_load_down(rq->cfs.load.weight),
-			rq->cfs.h_nr_runnable, rq->cfs.curr != NULL);
-		/* ATTACH_AGE_LOAD: the load decays over the time away */
-		if (sched_feat_rq(rq, ATTACH_AGE_LOAD))
-			pelt_update_se(rq->clock, &p->se.avg, w, false, false,
-				       false);
-		else
-			p->se.avg.last_update_time = rq->clock;
-		pelt_attach(&rq->cfs.avg, &p->se.avg, w);
-	}
+	attach_entity_cfs_rq(&p->se);
 	if (!p->on_rq)
 		return;
 	if (rq->curr == p)
@@ -1553,12 +2037,15 @@ static void switched_to_fair(struct rq *rq, struct task *p)
 		eevdf__wakeup_preempt(rq, p, 0);
 }
 
+/* update_curr_fair(): the running task's own level only. */
 static void update_curr_fair(struct rq *rq)
 {
+	struct cfs_rq *cfs_rq = cfs_rq_of(&rq->curr->se);
+
 	if (cfs_policy(rq))
-		cfs_update_curr(&rq->cfs);
+		cfs_update_curr(cfs_rq);
 	else
-		update_curr(&rq->cfs);
+		update_curr(cfs_rq);
 }
 
 const struct sched_class fair_sched_class = {
@@ -1588,9 +2075,28 @@ struct subtree_sums {
 	u64 sum_weight;
 	u64 sum_w_slice;
 	unsigned int nr;
-	unsigned int delayed;
 	u64 load;
+	/* the tasks below: queued, runnable, idle */
+	unsigned int h_queued, h_runnable, h_idle;
 };
+
+/* What an entity adds to its queue's hierarchical task counts. */
+static void add_h_counts(const struct sched_entity *se, struct subtree_sums *s)
+{
+	const struct cfs_rq *q = se->my_q;
+
+	if (!q) {
+		s->h_queued++;
+		s->h_runnable += !se->sched_delayed;
+		s->h_idle +=
+			task_of((struct sched_entity *)(uintptr_t)se)->policy ==
+			EEVDF_POLICY_IDLE;
+		return;
+	}
+	s->h_queued += q->h_nr_queued;
+	s->h_runnable += q->h_nr_runnable;
+	s->h_idle += q->idle ? q->h_nr_queued : q->h_nr_idle;
+}
 
 static const char *check_subtree(const struct cfs_rq *cfs_rq,
 				 const struct eevdf_rb_node *node,
@@ -1639,8 +2145,8 @@ static const char *check_subtree(const struct cfs_rq *cfs_rq,
 	s->sum_weight += scale_load_down(se->load.weight);
 	s->sum_w_slice += scale_load_down(se->load.weight) * se->slice;
 	s->nr++;
-	s->delayed += se->sched_delayed;
 	s->load += se->load.weight;
+	add_h_counts(se, s);
 	return NULL;
 }
 
@@ -1648,7 +2154,7 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 {
 	const struct eevdf_rb_root *t = &cfs_rq->tasks_timeline;
 	const struct sched_entity *curr = cfs_rq->curr;
-	struct subtree_sums s = { 0, 0, 0, 0, 0, 0 };
+	struct subtree_sums s = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	s64 avg, load, v;
 	const char *err;
 
@@ -1663,13 +2169,18 @@ const char *eevdf__cfs_rq_check(const struct cfs_rq *cfs_rq)
 		       "the tree";
 	if (curr && curr->on_rq) {
 		s.nr++;
-		s.delayed += curr->sched_delayed;
 		s.load += curr->load.weight;
+		add_h_counts(curr, &s);
 	}
 	if (s.nr != cfs_rq->nr_queued)
 		return "nr_queued does not match the queued entities";
-	if (s.nr - s.delayed != cfs_rq->h_nr_runnable)
-		return "h_nr_runnable does not match the non-delayed entities";
+	if (s.h_queued != cfs_rq->h_nr_queued)
+		return "h_nr_queued does not match the tasks queued below";
+	if (s.h_runnable != cfs_rq->h_nr_runnable)
+		return "h_nr_runnable does not match the non-delayed tasks "
+		       "below";
+	if (s.h_idle != cfs_rq->h_nr_idle)
+		return "h_nr_idle does not match the idle tasks below";
 	if (s.load != cfs_rq->load.weight)
 		return "load.weight does not match the queued entities";
 	/*
@@ -1709,8 +2220,11 @@ void eevdf__cfs_rq_insert_raw(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	se->cfs_rq = cfs_rq;
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_queued++;
+	cfs_rq->h_nr_queued++;
 	if (!se->sched_delayed)
 		cfs_rq->h_nr_runnable++;
+	if (task_of(se)->policy == EEVDF_POLICY_IDLE)
+		cfs_rq->h_nr_idle++;
 	__enqueue_entity(cfs_rq, se);
 	se->on_rq = true;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The EEVDF fair class: one cfs_rq per CPU (no group scheduling yet).
+ * The EEVDF fair class, over the hierarchy of task groups (group.h).
  *
  * Functions keep the kernel's names (kernel/sched/fair.c); the macros below
  * give them the library's eevdf__ symbol prefix so that libeevdf.a never
@@ -44,8 +44,11 @@
 #define __dequeue_entity eevdf__tree_dequeue_entity
 #define update_load_avg eevdf__update_load_avg
 #define hrtick_update eevdf__hrtick_update
-#define enqueue_task_upkeep eevdf__enqueue_task_upkeep
-#define dequeue_task_upkeep eevdf__dequeue_task_upkeep
+#define fair_enqueue_entity eevdf__fair_enqueue_entity
+#define fair_dequeue_entity eevdf__fair_dequeue_entity
+#define reweight_entity eevdf__reweight_entity
+#define attach_entity_cfs_rq eevdf__attach_entity_cfs_rq
+#define detach_entity_cfs_rq eevdf__detach_entity_cfs_rq
 #define pick_task_fair eevdf__pick_task_fair
 #define fair_sched_class eevdf__fair_sched_class
 
@@ -98,10 +101,31 @@ void update_min_vruntime(struct cfs_rq *cfs_rq);
 s64 update_curr_se(struct cfs_rq *cfs_rq);
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
-void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void hrtick_update(struct rq *rq);
-void enqueue_task_upkeep(struct rq *rq, struct task *p);
-void dequeue_task_upkeep(struct rq *rq, struct task *p);
+
+/* update_load_avg() flags (the kernel's) */
+#define UPDATE_TG 0x1
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+/* An entity's load joins or leaves its cfs_rq's averages outside of an
+ * enqueue (new task, class or group change, migration). */
+void attach_entity_cfs_rq(struct sched_entity *se);
+void detach_entity_cfs_rq(struct sched_entity *se);
+
+/*
+ * One level's enqueue and dequeue by the profile's policy (EEVDF, or
+ * CFS in cfs.c), for the hierarchy walks here and in bandwidth.c;
+ * dequeue returns false when the entity stays queued, delayed.
+ */
+void fair_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 unsigned int flags);
+bool fair_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 unsigned int flags);
+/* A task's weight changed on its queue: the group entities above follow. */
+#define update_task_groups eevdf__update_task_groups
+void update_task_groups(struct task *p);
+/* Re-weight a group entity (update_cfs_group()), as its release does. */
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
+		     u64 weight);
 
 /* A new task's entity (__sched_fork + weight + slice). */
 void init_entity(struct rq *rq, struct task *p);

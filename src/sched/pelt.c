@@ -166,7 +166,7 @@ void ___update_load_avg(struct sched_avg *sa, unsigned long load)
 }
 
 int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
-		   bool on_rq, bool runnable, bool running)
+		   bool on_rq, unsigned long runnable, bool running)
 {
 	if (!___update_load_sum(now, sa, on_rq, runnable, running))
 		return 0;
@@ -259,6 +259,18 @@ void pelt_detach(struct sched_avg *cfs, const struct sched_avg *se,
 	sub_positive_ul(&cfs->runnable_avg, se->runnable_avg);
 	sub_positive_u64(&cfs->runnable_sum, se->runnable_sum);
 	cfs->runnable_sum = sum_floor(cfs->runnable_sum, cfs->runnable_avg);
+}
+
+void pelt_reweight(struct sched_avg *cfs, struct sched_avg *se,
+		   unsigned long old_weight, unsigned long new_weight)
+{
+	sub_positive_ul(&cfs->load_avg, se->load_avg);
+	sub_positive_u64(&cfs->load_sum, old_weight * se->load_sum);
+	cfs->load_sum = sum_floor(cfs->load_sum, cfs->load_avg);
+	se->load_avg = (unsigned long)(new_weight * se->load_sum /
+				       get_pelt_divider(se));
+	cfs->load_avg += se->load_avg;
+	cfs->load_sum += new_weight * se->load_sum;
 }
 
 /*

@@ -51,6 +51,7 @@ struct sched_avg {
 #define pelt_attach eevdf__pelt_attach
 #define pelt_detach eevdf__pelt_detach
 #define pelt_init_task eevdf__pelt_init_task
+#define pelt_reweight eevdf__pelt_reweight
 
 /* val * y^n, y^32 = 1/2, by the kernel's table recipe (0 beyond 2016). */
 u64 decay_load(u64 val, u64 n);
@@ -80,13 +81,14 @@ static inline u32 get_pelt_divider(const struct sched_avg *sa)
 
 /*
  * __update_load_avg_se(): an entity.  weight is scale_load_down()'d (1024
- * for nice 0); runnable is se_runnable() (on_rq and not delayed for a task);
+ * for nice 0); runnable is se_runnable() (on_rq and not delayed for a task,
+ * the runnable tasks below it for a group entity);
  * running is cfs_rq->curr == se.  A blocked entity's catch-up
  * (__update_load_avg_blocked_se) is this with on_rq = runnable = running =
  * false.  Returns 1 if the averages were updated.
  */
 int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
-		   bool on_rq, bool runnable, bool running);
+		   bool on_rq, unsigned long runnable, bool running);
 
 /*
  * __update_load_avg_cfs_rq(): a run queue.  load_weight is
@@ -108,6 +110,15 @@ void pelt_attach(struct sched_avg *cfs, struct sched_avg *se,
 		 unsigned long weight);
 void pelt_detach(struct sched_avg *cfs, const struct sched_avg *se,
 		 unsigned long weight);
+
+/*
+ * The PELT part of reweight_entity(): the entity's load leaves the
+ * cfs_rq's sums (dequeue_load_avg()), its load_avg is recomputed from its
+ * load_sum at the new weight, and it joins them again
+ * (enqueue_load_avg()).  Weights are scale_load_down()'d.
+ */
+void pelt_reweight(struct sched_avg *cfs, struct sched_avg *se,
+		   unsigned long old_weight, unsigned long new_weight);
 
 /*
  * init_entity_runnable_average() + post_init_entity_util_avg() for a new

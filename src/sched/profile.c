@@ -59,7 +59,7 @@
 	.wakeup_pick_reaps = false, .yield_forfeit = false,                    \
 	.protect_first_only = false, .new_task_initial = false,                \
 	.custom_slices = false, .reweight_eevdf = true,                        \
-	.dl_server = DL_SERVER_NONE
+	.group_keep_weight = false, .dl_server = DL_SERVER_NONE
 
 static const struct eevdf_profile profiles[] = {
 	{
@@ -86,6 +86,8 @@ static const struct eevdf_profile profiles[] = {
 		/* CFS places a new task at fork time (cfs_task_fork) */
 		.new_task_initial = false,
 		.custom_slices = false,
+		.group_keep_weight = false,
+		.tg_load_avg_ratelimit = false,
 		.dl_server = DL_SERVER_NONE,
 		.feat_present = FEATURES_CFS,
 		.feat_default = 0,
@@ -102,6 +104,7 @@ static const struct eevdf_profile profiles[] = {
 		 */
 		.name = "6.6",
 		.alias = NULL,
+		.tg_load_avg_ratelimit = false,
 		.description = "Linux 6.6 (6.6-6.7): the first EEVDF, as 6.8 "
 			       "but for tie-breaking in the pick",
 		EEVDF_6_6_TO_6_11,
@@ -119,6 +122,7 @@ static const struct eevdf_profile profiles[] = {
 		 */
 		.name = "6.8",
 		.alias = NULL,
+		.tg_load_avg_ratelimit = true,
 		.description = "Linux 6.8 (6.8-6.11): EEVDF without delayed "
 			       "dequeue or PREEMPT_SHORT, 0.75 ms base slice",
 		EEVDF_6_6_TO_6_11,
@@ -178,6 +182,8 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = false,
+		.group_keep_weight = true,
+		.tg_load_avg_ratelimit = true,
 		.dl_server = DL_SERVER_6_17,
 		.feat_present = FEATURES_6_14,
 		.feat_default = 0, /* filled from features.h below */
@@ -201,6 +207,8 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = false,
+		.group_keep_weight = true,
+		.tg_load_avg_ratelimit = true,
 		/* 6.17's server with the 6.18.9 and 6.18.24 backports */
 		.dl_server = DL_SERVER_6_17,
 		.dl_server_fix_stuck = true,
@@ -234,6 +242,8 @@ static const struct eevdf_profile profiles[] = {
 		.new_task_initial = true,
 		.custom_slices = true,
 		.reweight_eevdf = false,
+		.group_keep_weight = true,
+		.tg_load_avg_ratelimit = true,
 		.dl_server = DL_SERVER_6_19,
 		.dl_server_fix_stuck = true,
 		.feat_present = FEATURES_6_14,

@@ -148,6 +148,15 @@ struct eevdf_profile {
 	 * and places it again.
 	 */
 	bool reweight_eevdf;
+	/*
+	 * 6.13+ (c70fc32f4443's series, kernel-model.md 11.2): a group
+	 * whose cfs_rq empties keeps its entity's weight instead of
+	 * dropping to MIN_SHARES, so a delayed group entity keeps its place.
+	 */
+	bool group_keep_weight;
+	/* 1528c661c24b (6.7): a cfs_rq refreshes its share of tg->load_avg
+	 * at most once a millisecond */
+	bool tg_load_avg_ratelimit;
 	enum dl_server_rule dl_server;
 	/* 115135422562 "Fix 'stuck' dl_server" (6.18.9, 6.19): a lapsed
 	 * server job re-arms instead of running at once */

@@ -26,18 +26,20 @@
 struct rq;
 struct scheduler;
 struct task;
+struct task_group;
 
 #define NO_LOOP SIZE_MAX
 
 /* Flags of the class hooks, named as kernel/sched/sched.h. */
 /* enqueue flags */
 #define ENQUEUE_WAKEUP 0x01u
-#define ENQUEUE_RESTORE 0x02u
-#define ENQUEUE_INITIAL 0x04u
+#define ENQUEUE_RESTORE 0x02u /* == DEQUEUE_SAVE */
+#define ENQUEUE_MOVE 0x04u    /* == DEQUEUE_MOVE */
 #define ENQUEUE_MIGRATED 0x08u
 #define ENQUEUE_DELAYED 0x10u
 #define ENQUEUE_HEAD 0x20u	/* RT: to the head of its list */
 #define ENQUEUE_REPLENISH 0x40u /* DL: a new period */
+#define ENQUEUE_INITIAL 0x80u	/* a new task's first enqueue */
 
 /* dequeue flags */
 #define DEQUEUE_SLEEP 0x01u
@@ -133,6 +135,18 @@ struct sched_entity {
 	u64 slice;
 	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
 	struct sched_avg avg;  /* PELT (pelt.c) */
+	/*
+	 * Group scheduling (group.h): a task's entity sits on its group's
+	 * cfs_rq of its CPU, below that group's entity (parent; NULL at the
+	 * root); a group entity stands for its group's cfs_rq (my_q; NULL
+	 * for a task) on the parent group's.  depth counts the levels
+	 * above; runnable_weight is se_runnable() of a group entity, the
+	 * runnable tasks below it.
+	 */
+	struct sched_entity *parent;
+	struct cfs_rq *my_q;
+	int depth;
+	unsigned int runnable_weight;
 };
 
 struct cfs_rq {
@@ -155,6 +169,43 @@ struct cfs_rq {
 	struct sched_entity *last; /* CFS: the task a wakee preempted */
 	struct sched_entity *skip; /* CFS: the task that yielded */
 	struct rq *rq;
+	/*
+	 * Group scheduling (group.h).  h_nr_queued counts the tasks queued
+	 * here and in the groups below, delayed ones included, h_nr_idle
+	 * those of them that are SCHED_IDLE or inside an idle group (the
+	 * root's h_nr_runnable and h_nr_queued are the CPU's fair tasks).
+	 * tg is the group this queue belongs to on its CPU.
+	 */
+	unsigned int h_nr_queued;
+	unsigned int h_nr_idle;
+	unsigned int idle_nr_queued; /* CFS: idle entities queued here */
+	bool idle;		     /* the group's cpu.idle */
+	struct task_group *tg;
+	/* update_tg_load_avg(): this queue's share of tg->load_avg */
+	long tg_load_avg_contrib;
+	u64 last_update_tg_load_avg;
+	/* PELT changes of the entities below, still to reach the parent */
+	long prop_runnable_sum;
+	bool propagate;
+	/* update_cfs_rq_h_load(): this queue's share of the CPU's load */
+	unsigned long h_load;
+	u64 last_h_load_update; /* jiffies + 1 of the last update, 0: none */
+	struct sched_entity *h_load_next;
+	/*
+	 * CFS bandwidth (bandwidth.c): runtime taken from the group's pool
+	 * and left to spend; throttled: this queue is out of runtime and
+	 * its entity is off the parent; throttle_count: throttled here or
+	 * above.
+	 */
+	bool runtime_enabled;
+	bool throttled;
+	bool on_throttled_list;
+	int throttle_count;
+	s64 runtime_remaining;
+	u64 throttled_clock;	  /* when it was throttled with tasks queued */
+	u64 throttled_clock_self; /* ... or when a parent's throttle began */
+	u64 throttled_clock_self_time;
+	struct cfs_rq *throttled_next; /* the group's throttled list */
 };
 
 /*
@@ -259,6 +310,8 @@ struct sched_params {
 	 * runtime 0 turns it off */
 	u64 fair_server_runtime;
 	u64 fair_server_period;
+	/* kernel.sched_autogroup_enabled: a group per session */
+	bool autogroup;
 };
 
 enum task_state {
@@ -282,11 +335,13 @@ enum task_event_type {
 enum rq_event_type {
 	REV_TICK = 10,
 	REV_HRTICK = 11,
-	REV_IDLE_EXIT = 12, /* an idle CPU that was handed work wakes up */
-	REV_DL_TIMER = 13,  /* a deadline entity's dl_timer (a task's, or a
+	REV_IDLE_EXIT = 12,  /* an idle CPU that was handed work wakes up */
+	REV_DL_TIMER = 13,   /* a deadline entity's dl_timer (a task's, or a
 			     * CPU's fair server) */
-	REV_RT_PERIOD = 14, /* def_rt_bandwidth's period timer */
-	REV_RT_PUSH = 15,   /* RT_PUSH_IPI: the push irq_work lands */
+	REV_RT_PERIOD = 14,  /* def_rt_bandwidth's period timer */
+	REV_RT_PUSH = 15,    /* RT_PUSH_IPI: the push irq_work lands */
+	REV_CFS_PERIOD = 16, /* a group's CFS bandwidth period timer */
+	REV_CFS_SLACK = 17,  /* ... and its slack timer */
 };
 
 /* Event types 20 and up belong to the engine (engine/sim.h). */
@@ -322,6 +377,17 @@ struct task {
 	/* the class of policy: fair, rt or dl (core.c's sched_class_of()) */
 	const struct sched_class *sched_class;
 	int prio; /* kernel prio: -1 DL, 0..98 RT, 100..139 fair */
+	/*
+	 * The task's cgroup (root when none) and its session; the group it
+	 * is scheduled in is the cgroup, or the session's autogroup when
+	 * the cgroup is the root and autogroup is enabled (group.c).
+	 */
+	struct task_group *cgroup;
+	struct task_group *sched_task_group;
+	/* the group it is reported in: sched_task_group, except that an
+	 * exiting task's move out of its autogroup does not count */
+	struct task_group *stats_group;
+	u32 session; /* 0: init's session, the root group's tasks */
 	unsigned int rt_priority; /* SCHED_FIFO / SCHED_RR: 1..99 */
 	struct sched_rt_entity rt;
 	struct sched_dl_entity dl;
@@ -530,6 +596,15 @@ struct scheduler {
 	u64 dl_server_starts, dl_server_stops;
 	u64 fair_server_ns;	      /* fair time the servers ran (state D) */
 	u64 nr_rt_tasks, nr_dl_tasks; /* tasks that joined the class */
+	/*
+	 * Task groups (group.h): groups[0] is the root; autogroups[s] is
+	 * session s's autogroup, created on first use.
+	 */
+	struct task_group **groups;
+	size_t nr_groups, cap_groups;
+	struct task_group **autogroups;
+	size_t nr_autogroups;
+	u64 autogroup_seq; /* autogroup ids, as /proc/PID/autogroup shows */
 	struct rq *rqs;
 	int nr_cpus;
 	int hz;

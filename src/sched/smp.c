@@ -12,8 +12,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "fair.h"
 #include "cfs.h"
+#include "fair.h"
+#include "group.h"
 #include "smp.h"
 
 bool task_allowed(const struct task *p, int cpu)
@@ -62,15 +63,6 @@ static bool sd_spans(const struct scheduler *sched,
 	default:
 		return true;
 	}
-}
-
-/* task_h_load_of() of a flat hierarchy: the root's h_load is its load. */
-unsigned long task_h_load_of(const struct task *p)
-{
-	const struct cfs_rq *cfs_rq = p->se.cfs_rq;
-	unsigned long la = cfs_rq->avg.load_avg;
-
-	return (unsigned long)((u64)p->se.avg.load_avg * la / (la + 1));
 }
 
 /* wake_wide() and record_wakee() ---------------------------------------- */
@@ -127,7 +119,7 @@ static int wake_affine_idle(const struct scheduler *sched, int this_cpu,
 							     this_cpu;
 	/* a sync waker about to sleep leaves its CPU to the wakee (6.12+:
 	 * delayed tasks do not count) */
-	if (sync && this_rq->nr_running - (this_rq->cfs.nr_queued -
+	if (sync && this_rq->nr_running - (this_rq->cfs.h_nr_queued -
 					   this_rq->cfs.h_nr_runnable) ==
 			    1)
 		return this_cpu;
@@ -137,22 +129,22 @@ static int wake_affine_idle(const struct scheduler *sched, int this_cpu,
 }
 
 static int wake_affine_weight(const struct scheduler *sched,
-			      const struct sched_domain *sd,
-			      const struct task *p, const struct task *waker,
-			      int this_cpu, int prev_cpu, bool sync)
+			      const struct sched_domain *sd, struct task *p,
+			      struct task *waker, int this_cpu, int prev_cpu,
+			      bool sync)
 {
 	s64 this_eff_load, prev_eff_load;
 	unsigned long task_load;
 
 	this_eff_load = (s64)cpu_load(&sched->rqs[this_cpu]);
 	if (sync && waker) {
-		unsigned long current_load = task_h_load_of(waker);
+		unsigned long current_load = task_h_load(waker);
 
 		if ((s64)current_load > this_eff_load)
 			return this_cpu;
 		this_eff_load -= (s64)current_load;
 	}
-	task_load = task_h_load_of(p);
+	task_load = task_h_load(p);
 	this_eff_load += (s64)task_load;
 	if (sched_feat(sched->sp.features, WA_BIAS))
 		this_eff_load *= 100;
@@ -170,8 +162,8 @@ static int wake_affine_weight(const struct scheduler *sched,
 }
 
 static int wake_affine(struct scheduler *sched, const struct sched_domain *sd,
-		       const struct task *p, const struct task *waker,
-		       int this_cpu, int prev_cpu, bool sync)
+		       struct task *p, struct task *waker, int this_cpu,
+		       int prev_cpu, bool sync)
 {
 	int target = NO_CPU;
 
@@ -626,28 +618,21 @@ static u64 refill_cost(const struct scheduler *sched, int from, int to)
 void set_task_cpu(struct scheduler *sched, struct task *p, int new_cpu)
 {
 	struct rq *src = &sched->rqs[p->cpu], *dst = &sched->rqs[new_cpu];
-	unsigned long w = (unsigned long)scale_load_down(p->se.load.weight);
-	u64 now = (u64)sched->now;
 
 	if (p->cpu == new_cpu)
 		return;
 	EEVDF_ASSERT(!p->se.on_rq);
+	src->clock = dst->clock = (u64)sched->now;
 	/* migrate_task_rq_fair(): the averages leave with the task */
-	pelt_update_cfs_rq(now, &src->cfs.avg,
-			   (unsigned long)scale_load_down(src->cfs.load.weight),
-			   src->cfs.h_nr_runnable, src->cfs.curr != NULL);
-	pelt_update_se(now, &p->se.avg, w, false, false, false);
-	pelt_detach(&src->cfs.avg, &p->se.avg, w);
-	pelt_update_cfs_rq(now, &dst->cfs.avg,
-			   (unsigned long)scale_load_down(dst->cfs.load.weight),
-			   dst->cfs.h_nr_runnable, dst->cfs.curr != NULL);
-	pelt_attach(&dst->cfs.avg, &p->se.avg, w);
-	/* CFS: a waking task's vruntime leaves relative to this queue */
+	detach_entity_cfs_rq(&p->se);
+	/* CFS: a waking task's vruntime leaves relative to its queue */
 	if (sched->sp.profile->policy == POLICY_CFS)
 		cfs_migrate_task(src, p);
+	/* set_task_rq(): its group's queue and entity on the new CPU */
+	eevdf__set_task_rq(p, new_cpu);
+	attach_entity_cfs_rq(&p->se);
 	/* the old exec_start means nothing on another CPU: cache-cold */
 	p->se.exec_start = 0;
-	p->se.cfs_rq = &dst->cfs;
 	p->st.migrations++;
 	sched->smp.migrations++;
 	p->overhead_left += refill_cost(sched, p->cpu, new_cpu);

@@ -70,7 +70,5 @@ void eevdf__balance_tick(struct scheduler *sched, struct rq *rq);
 /* sched_balance_newidle(): rq is about to go idle; pull work.  Returns
  * the number of tasks pulled. */
 int eevdf__balance_newidle(struct scheduler *sched, struct rq *rq);
-/* task_h_load() of a flat hierarchy. */
-unsigned long task_h_load_of(const struct task *p);
 
 #endif

@@ -26,7 +26,8 @@
 #define CAPACITY_MAX 1024 /* SCHED_CAPACITY_SCALE */
 
 static const char *const machine_keys[] = {
-	"format", "name", "description", "hz", "topology", "cpus", "costs",
+	"format",   "name", "description", "hz",
+	"topology", "cpus", "costs",	   "calibration",
 };
 static const char *const topo_keys[] = {
 	"packages",	    "llcs_per_package", "cores_per_llc",
@@ -69,7 +70,7 @@ static int int_key(struct wl_parser *p, const cJSON *obj, const char *key,
  * the valid names cut at a name to fit the message (they are all in
  * docs/machine-format.md).
  */
-static int unknown_cost(struct wl_parser *p, const char *k)
+int eevdf__wl_unknown_cost(struct wl_parser *p, const char *k)
 {
 	const char *all = eevdf__costs_list(), *best = NULL;
 	char sb[WL_SHOWN_MAX], head[160];
@@ -137,7 +138,7 @@ int eevdf__wl_parse_costs(struct wl_parser *p, const cJSON *obj,
 		u64 v = 0;
 
 		if (i < 0) {
-			r = unknown_cost(p, k);
+			r = eevdf__wl_unknown_cost(p, k);
 		} else if (*set & ((u64)1 << i)) {
 			/* cJSON keeps both: the file means one of them */
 			r = fail(p, "duplicate key '%s'", k);
@@ -280,7 +281,7 @@ static int machine_doc(struct wl_parser *p, const cJSON *obj, bool embedded,
 	struct eevdf_cpu_desc *cpus = NULL;
 	struct cost_table costs;
 	const cJSON *topo, *list, *it;
-	char *name = NULL, *desc = NULL;
+	char *name = NULL, *desc = NULL, *calib = NULL;
 	bool literal = p->literal;
 	int capacity = 0, r;
 	u64 set = 0;
@@ -323,6 +324,15 @@ static int machine_doc(struct wl_parser *p, const cJSON *obj, bool embedded,
 		r = eevdf__wl_parse_costs(p, it, &costs, &set);
 		path_pop(p, old);
 	}
+	/* after hz and costs, which it must agree with */
+	if (!r && (it = get(obj, "calibration"))) {
+		old = path_key(p, "calibration");
+		r = part(p,
+			 eevdf__wl_parse_calibration(
+				 p, it, spec.hz ? spec.hz : MACHINE_DEFAULT_HZ,
+				 &costs, set, &calib));
+		path_pop(p, old);
+	}
 	p->literal = literal;
 	if (!r)
 		r = eevdf__wl_collected(p);
@@ -338,7 +348,10 @@ static int machine_doc(struct wl_parser *p, const cJSON *obj, bool embedded,
 			(*out)->cpu[i].capacity = (u32)capacity;
 		(*out)->costs = costs;
 		(*out)->cost_set = set;
+		(*out)->calibration = calib;
+		calib = NULL;
 	}
+	free(calib);
 	free(name);
 	free(desc);
 	free(cpus);

@@ -1123,7 +1123,7 @@ static int check_cpus(const eevdf_workload *wl, const eevdf_sim *sim,
 		      const struct wl_task *t, const char *what,
 		      const char *path, struct eevdf_diag *diag)
 {
-	char msg[256], where[WL_PATH_MAX];
+	char msg[256], where[WL_PATH_MAX + sizeof(".cpus")];
 
 	for (size_t k = 0; k < t->spec.nr_cpus; k++) {
 		if (t->cpus[k] < sim->sched.nr_cpus)

@@ -1063,7 +1063,7 @@ static int precount(struct wl_parser *p, const cJSON *arr)
 int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr)
 {
 	struct eevdf_workload *wl = p->wl;
-	const cJSON *it, *prog;
+	const cJSON *it, *prog = NULL;
 	size_t i = 0, old;
 	u32 dup, first;
 	int r = 0;

@@ -416,7 +416,7 @@ int eevdf__wl_ld_duration(struct wl_parser *p, const cJSON *it, bool nullable,
 			  eevdf_time *out, bool *is_null)
 {
 	bool n = false;
-	s64 x;
+	s64 x = 0; /* null leaves it: a null duration reads as 0 */
 	int r = ld_num(p, it, "invalid duration", nullable, &x, &n);
 
 	if (r)

@@ -23,7 +23,11 @@
  *				barrier parties, cross-checks, public views
  *	machine_json.c		machine files, a workload's "machine", and
  *				the "costs" object both of them have
+ *	machine_calib.c		a machine file's "calibration": where its
+ *				costs were measured
  *	rtapp.c			rt-app JSON translated to the native format
+ *	sweep*.c		sweep specs, over the public loader (their
+ *				own internals are sweep_impl.h's)
  *
  * Loading is one pass over the document per phase (params, objects, task
  * names, templates, programs, link), so that a program can name any
@@ -539,12 +543,24 @@ extern const char *const eevdf__nbench_builtin[];
  */
 int eevdf__wl_parse_costs(struct wl_parser *p, const cJSON *obj,
 			  struct cost_table *c, u64 *set);
+/* "unknown cost 'k'", with the closest name and the valid ones. */
+int eevdf__wl_unknown_cost(struct wl_parser *p, const char *k);
 /*
  * A workload's "machine" at p's path: an inline machine document or the
  * path of a machine file, relative to the workload's directory.
  */
 int eevdf__wl_parse_machine(struct wl_parser *p, const cJSON *it,
 			    struct eevdf_machine **out);
+
+/* machine_calib.c */
+/*
+ * A machine's "calibration" object, checked against the machine's hz and
+ * its costs (the values in c whose bit is in set), as compact JSON text
+ * in *text (malloc()ed) when it is good.
+ */
+int eevdf__wl_parse_calibration(struct wl_parser *p, const cJSON *obj, int hz,
+				const struct cost_table *c, u64 set,
+				char **text);
 
 /* For tests: the compiled program of task i, or NULL. */
 const struct program *eevdf__workload_program(const eevdf_workload *wl,

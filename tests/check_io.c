@@ -290,8 +290,8 @@ START_TEST(kernel_threads_stay_in_the_root_group)
 		eevdf_sim_task_stats(sim, i, &st);
 		if (strcmp(st.name, "q") == 0)
 			continue;
-		ck_assert_msg(strcmp(st.cgroup, "/") == 0, "%s in %s",
-			      st.name, st.cgroup);
+		ck_assert_msg(strcmp(st.cgroup, "/") == 0, "%s in %s", st.name,
+			      st.cgroup);
 		kthreads++;
 	}
 	/* 4 bound, 4 high-priority, 4 ksoftirqd and the unbound worker at

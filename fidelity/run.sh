@@ -118,7 +118,7 @@ echo "switches: $sw; target > 100000: $(verdict "$sw" 'x > 100000')"
 echo "voluntary share: $vol; target > 0.5: $(verdict "$vol" 'x > 0.5')"
 # the five busiest rows by switches, and the busiest kworker's
 sort -t, -k10,10nr -k2,2n "$tmp/bb.csv" | grep -v '^name,' >"$tmp/busy"
-top=$(head -5 "$tmp/busy" | awk -F, '{ printf "%s%s(%s)", NR > 1 ? ", " : "", $1, $10 }')
+top=$(head -5 "$tmp/busy" | awk -F, '{ printf "%s%s(%s)", (NR > 1 ? ", " : ""), $1, $10 }')
 kw=$(head -5 "$tmp/busy" | grep -c '^kworker/' || true)
 echo "five busiest: $top; target a kworker among them: $(verdict "$kw" 'x >= 1')"
 k=$(grep '^kworker/' "$tmp/busy" | head -1)

@@ -252,11 +252,11 @@ golden: deps
 	@$(MAKE) --no-print-directory all
 	tests/golden.sh $(CLI) --update
 
+# The suites' timeouts guard against hangs; the sanitizers run the same
+# work 4-8 times slower, so each case gets twice its time.
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="-O1 -g" \
 		SANITIZE=address,undefined all build/asan/check_eevdf
-	# the timeouts guard against hangs; the sanitizers run the same
-	# work 4-8 times slower, so each case gets twice its time
 	CK_TIMEOUT_MULTIPLIER=2 ASAN_OPTIONS=detect_leaks=1 build/asan/check_eevdf
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_errors.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim

@@ -30,8 +30,9 @@ static void validate_usage(FILE *f)
 		"Parse and check each workload file as 'run' would, without "
 		"simulating,\n"
 		"and each machine file (\"format\": \"" MACHINE_FORMAT "\").\n"
-		"Prints 'FILE: ok (N tasks)' or 'FILE: ok (machine ...)', or "
-		"the\n"
+		"Prints 'FILE: ok (N tasks)', with the groups and sessions the "
+		"workload\n"
+		"makes below it, or 'FILE: ok (machine ...)', or the\n"
 		"diagnostics (file, JSON path, reason): every error of a "
 		"machine and\n"
 		"every task's program errors, not only the first.  Exits 0 "
@@ -116,6 +117,56 @@ static bool validate_machine(const char *file)
 	return true;
 }
 
+/* cpu.max's period when a file sets none: the kernel's default, 100 ms. */
+#define CPU_MAX_PERIOD_DFL_US 100000LL
+
+/* One group's files as the workload writes them, "(defaults)" for none. */
+static void print_group(const struct eevdf_group_spec *g)
+{
+	char buf[160] = "";
+	size_t n = 0;
+
+#define ADD(...)                                                               \
+	n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0,  \
+			      __VA_ARGS__)
+	if (g->weight)
+		ADD(", cpu.weight %u", g->weight);
+	if (g->set_weight_nice)
+		ADD(", cpu.weight.nice %d", g->weight_nice);
+	if (g->idle >= 0)
+		ADD(", cpu.idle %d", g->idle);
+	if (g->max_quota == EEVDF_GROUP_NO_QUOTA)
+		ADD(", cpu.max max");
+	else if (g->max_quota)
+		ADD(", cpu.max %lld", (long long)g->max_quota / 1000);
+	if (g->max_quota || g->max_period)
+		ADD("%s %lld", g->max_quota ? "" : ", cpu.max max",
+		    g->max_period ? (long long)g->max_period / 1000 :
+				    CPU_MAX_PERIOD_DFL_US);
+#undef ADD
+	printf("  group %s: %s\n", g->path, n ? buf + 2 : "(defaults)");
+}
+
+/*
+ * The groups the workload makes, in the order it makes them (the parents
+ * it implies included), and its named sessions with their numbers.
+ */
+static void print_groups(const eevdf_workload *wl)
+{
+	for (size_t i = 0; i < eevdf_workload_nr_groups(wl); i++)
+		print_group(eevdf_workload_group(wl, i));
+	for (size_t i = 0; i < eevdf_workload_nr_sessions(wl); i++) {
+		const struct eevdf_session_spec *s = eevdf_workload_session(wl,
+									    i);
+
+		if (s->set_nice)
+			printf("  session %s (%u): nice %d\n", s->name,
+			       s->session, s->nice);
+		else
+			printf("  session %s (%u)\n", s->name, s->session);
+	}
+}
+
 /* Check one file, reporting every error the loader finds; true if valid. */
 static bool validate_one(const char *file, enum eevdf_input input,
 			 const eevdf_machine *m)
@@ -146,6 +197,7 @@ static bool validate_one(const char *file, enum eevdf_input input,
 	cli_warn_notes(wl);
 	n = eevdf_workload_nr_tasks(wl);
 	printf("%s: ok (%zu task%s)\n", file, n, n == 1 ? "" : "s");
+	print_groups(wl);
 	eevdf_workload_free(wl);
 	return true;
 }

@@ -25,5 +25,8 @@ CASES=(
 	"rr-turns|workloads/rr-turns.json --param runtime=1s"
 	"deadline|workloads/deadline.json --param runtime=1s --cpus 2"
 	"rt-push|workloads/rt-push.json --param runtime=500ms --cpus 4"
+	"cgroup-shares|workloads/cgroup-shares.json --param runtime=2s"
+	"cpu-max|workloads/cpu-max.json --param runtime=2s"
+	"autogroup-make|workloads/autogroup-make.json --param runtime=2s"
 )
 

@@ -7,14 +7,17 @@
 int main(void)
 {
 	Suite *(*const suites[])(void) = {
-		eventq_suite,	rng_suite,	  weights_suite, rbtree_suite,
-		features_suite, fair_suite,	  vectors_suite, scenario_suite,
-		workload_suite, sim_suite,	  program_suite, expr_suite,
-		dist_suite,	hist_suite,	  report_suite,	 rtapp_suite,
-		pelt_suite,	machine_suite,	  smp_suite,	 knobs_suite,
-		cfs_suite,	provenance_suite, rq_lock_suite, cpulist_suite,
-		classes_suite,	calibrate_suite,  kcheck_suite,	 stats_suite,
-		sweep_suite,	groups_suite,	  io_suite,
+		eventq_suite,	  rng_suite,	   weights_suite,
+		rbtree_suite,	  features_suite,  fair_suite,
+		vectors_suite,	  scenario_suite,  workload_suite,
+		sim_suite,	  program_suite,   expr_suite,
+		dist_suite,	  hist_suite,	   report_suite,
+		rtapp_suite,	  pelt_suite,	   machine_suite,
+		smp_suite,	  knobs_suite,	   cfs_suite,
+		provenance_suite, rq_lock_suite,   cpulist_suite,
+		classes_suite,	  calibrate_suite, kcheck_suite,
+		stats_suite,	  sweep_suite,	   groups_suite,
+		wl_groups_suite,  io_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -439,7 +439,7 @@ START_TEST(ignored_keys_are_listed_in_the_description)
 	ck_assert_msg(strstr(desc,
 			     " Ignored: resources, global.calibration, "
 			     "global.logdir, global.ftrace, global.gnuplot, "
-			     "tasks.a.taskgroup, tasks.a.util_min,"
+			     "tasks.a.util_min,"
 			     " tasks.a.phases.p.util_max, "
 			     "tasks.a.phases.p.nodes_membind."),
 		      "%s", desc);
@@ -484,11 +484,11 @@ START_TEST(ignored_and_approximate_keys_are_notes_with_their_paths)
 		&nr);
 
 	/*
-	 * In the order met: the top level, "global", then the thread.  mem:
-	 * 1001 bytes at 1 ns per 10 bytes, rounded up, 101 ns; iorun 20
-	 * bytes, 2 ns.
+	 * In the order met: the top level, "global", then the thread (whose
+	 * taskgroup is a cgroup, no note).  mem: 1001 bytes at 1 ns per 10
+	 * bytes, rounded up, 101 ns; iorun 20 bytes, 2 ns.
 	 */
-	ck_assert_uint_eq(nr, 10);
+	ck_assert_uint_eq(nr, 9);
 	CK_NOTE(n[0], "resources",
 		"ignored: resources are created by name where the events use "
 		"them, as rt-app does");
@@ -501,20 +501,17 @@ START_TEST(ignored_and_approximate_keys_are_notes_with_their_paths)
 	CK_NOTE(n[3], "global.log_size",
 		"ignored: rt-app's per-thread logs are not written (run "
 		"--format json gives per-task results)");
-	CK_NOTE(n[4], "tasks.a.taskgroup",
-		"ignored: there are no cgroups in the model yet (the thread "
-		"runs in the root group)");
-	CK_NOTE(n[5], "tasks.a.dl-period",
+	CK_NOTE(n[4], "tasks.a.dl-period",
 		"ignored: only SCHED_DEADLINE uses it");
-	CK_NOTE(n[6], "tasks.a.dl-runtime",
+	CK_NOTE(n[5], "tasks.a.dl-runtime",
 		"200000 us is clamped to 100000 us, as sched_setattr() clamps "
 		"a custom slice to 0.1..100 ms");
-	CK_NOTE(n[7], "tasks.a.phases.p.util_max",
+	CK_NOTE(n[6], "tasks.a.phases.p.util_max",
 		"ignored: uclamp is not modelled");
-	CK_NOTE(n[8], "tasks.a.phases.p.mem",
+	CK_NOTE(n[7], "tasks.a.phases.p.mem",
 		"approximated: 1001 bytes are 101 ns of CPU work (1 ns per 10 "
 		"bytes; caches and memory bandwidth are not modelled)");
-	CK_NOTE(n[9], "tasks.a.phases.p.iorun",
+	CK_NOTE(n[8], "tasks.a.phases.p.iorun",
 		"approximated: 20 bytes written to io_device are 2 ns of CPU "
 		"work (1 ns per 10 bytes; no I/O is modelled)");
 	free(n);
@@ -1104,6 +1101,76 @@ START_TEST(taskgroups_need_a_fair_policy_as_in_rtapp)
 }
 END_TEST
 
+START_TEST(taskgroups_become_groups_and_cgroups)
+{
+	/*
+	 * Thread and template keys become "cgroup", a phase's a setattr at
+	 * its entry; every taskgroup but the root is a group of "groups"
+	 * with the defaults (rt-app writes no weight), sorted by path, and
+	 * repeated or trailing slashes name the same directory.
+	 */
+	cJSON *j = native("{'tasks': {"
+			  " 't': {'taskgroup': '/tg1//tg11/', 'loop': 1,"
+			  "  'phases': {'a': {'run': 1},"
+			  "   'b': {'taskgroup': '/', 'run': 2},"
+			  "   'c': {'taskgroup': '/tg2', 'priority': 3,"
+			  "    'run': 3}}},"
+			  " 'u': {'taskgroup': '', 'loop': 1, 'run': 1,"
+			  "  'fork': 'k'},"
+			  " 'k': {'instance': 0, 'taskgroup': '/tg1/tg11',"
+			  "  'run': 1}}}");
+	const cJSON *g = at(j, "groups");
+
+	ck_assert_int_eq(cJSON_GetArraySize(g), 2);
+	ck_assert_str_eq(g->child->string, "/tg1/tg11");
+	ck_assert_int_eq(cJSON_GetArraySize(g->child), 0);
+	ck_assert_str_eq(g->child->next->string, "/tg2");
+	STR_AT(j, "tasks[0].name", "t");
+	STR_AT(j, "tasks[0].cgroup", "/tg1/tg11");
+	/* phase a sets nothing: its loop comes first */
+	ck_assert_ptr_nonnull(at(j, "tasks[0].program[0].loop.body[0].loop"));
+	STR_AT(j, "tasks[0].program[0].loop.body[1].setattr.cgroup", "/");
+	ck_assert_ptr_null(at(j, "tasks[0].program[0].loop.body[1].setattr."
+				 "nice"));
+	STR_AT(j, "tasks[0].program[0].loop.body[3].setattr.cgroup", "/tg2");
+	INT_AT(j, "tasks[0].program[0].loop.body[3].setattr.nice", 3);
+	STR_AT(j, "tasks[1].name", "u");
+	ck_assert_ptr_null(at(j, "tasks[1].cgroup"));
+	STR_AT(j, "templates.k.cgroup", "/tg1/tg11");
+	/* no note: a taskgroup is no longer ignored */
+	ck_assert_ptr_null(strstr(str_at(j, "description"), "Ignored"));
+	cJSON_Delete(j);
+	/* no taskgroup, no "groups"; the root alone makes none either */
+	j = native("{'tasks': {'t': {'loop': 1, 'run': 1, 'taskgroup': "
+		   "'/'}}}");
+	ck_assert_ptr_null(at(j, "groups"));
+	STR_AT(j, "tasks[0].cgroup", "/");
+	cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(bad_taskgroups_name_their_path)
+{
+	/* parse_taskgroup_data(): a string (json-c's type check) from '/' */
+	expect_error("{'tasks': {'t': {'taskgroup': 5, 'run': 1}}}",
+		     "tasks.t.taskgroup", "must be a string");
+	expect_error("{'tasks': {'t': {'taskgroup': null, 'run': 1}}}",
+		     "tasks.t.taskgroup", "must be a string");
+	expect_error("{'tasks': {'t': {'phases': {'p': {'taskgroup': 'tg1',"
+		     " 'run': 1}}}}}",
+		     "tasks.t.phases.p.taskgroup",
+		     "rt-app refuses a taskgroup that does not start with "
+		     "'/' (\"Taskgroup [tg1] has to start with [/]\")");
+	/* directories eevdf-sim cannot name */
+	expect_error("{'tasks': {'t': {'taskgroup': '/a b', 'run': 1}}}",
+		     "tasks.t.taskgroup",
+		     "taskgroup '/a b' is no cgroup eevdf-sim can make: a "
+		     "name has letters, digits and ._-@:+ only");
+	expect_error("{'tasks': {'t': {'taskgroup': '/a/../b', 'run': 1}}}",
+		     "tasks.t.taskgroup", "an empty, '.' or '..' name");
+}
+END_TEST
+
 START_TEST(unknown_event_or_key_names_path_and_valid_ones)
 {
 	expect_error("{'tasks': {'thread0': {'phases': {'light': "
@@ -1258,13 +1325,13 @@ START_TEST(allocation_failures_give_enomem_without_leaks)
 			"  {'ref': 'r', 'mutex': 'm'}}}}");
 
 	/*
-	 * logdir, dl-runtime, mem, taskgroup, and thread a loops for ever:
-	 * five notes
+	 * logdir, dl-runtime, mem, and thread a loops for ever: four notes
+	 * (the taskgroup is a cgroup, whose allocations fail too)
 	 */
-	oom_loop(text, false, false, 5);
-	oom_loop(text, true, false, 5);
-	oom_loop(text, false, true, 5);
-	oom_loop(text, true, true, 5);
+	oom_loop(text, false, false, 4);
+	oom_loop(text, true, false, 4);
+	oom_loop(text, false, true, 4);
+	oom_loop(text, true, true, 4);
 	free(text);
 	/* the RT and deadline settings: priority and dl-period ignored */
 	text = dq("{'global': {'default_policy': 'SCHED_FIFO'}, 'tasks': {"
@@ -1730,6 +1797,54 @@ START_TEST(loader_keeps_the_notes_and_the_translation)
 }
 END_TEST
 
+static struct eevdf_group_stats group_stats_of(const eevdf_sim *sim,
+					       const char *path)
+{
+	struct eevdf_group_stats g;
+
+	for (size_t i = 0; i < eevdf_sim_nr_groups(sim); i++) {
+		ck_assert_int_eq(eevdf_sim_group_stats(sim, i, &g), 0);
+		if (strcmp(g.path, path) == 0)
+			return g;
+	}
+	ck_abort_msg("no group '%s'", path);
+	return g;
+}
+
+START_TEST(end_to_end_two_taskgroups_split_the_cpu)
+{
+	/*
+	 * tests/rtapp/taskgroups.json: /fg and /bg, both of the default
+	 * cpu.weight 100 (shares 1024), each the whole of its entity's
+	 * weight on the one CPU (calc_group_shares() of a group on one CPU
+	 * is tg->shares): 1 s each of the 2 s, the one thread of /fg 1 s,
+	 * the four of /bg 250 ms each, within 0.5 %.
+	 */
+	eevdf_sim *sim = run_zero_cost("tests/rtapp/taskgroups.json", NULL, 1);
+	struct eevdf_group_stats fg = group_stats_of(sim, "/fg");
+	struct eevdf_group_stats bg = group_stats_of(sim, "/bg");
+
+	ck_assert_int_eq(eevdf_sim_now(sim), 2000 * MS);
+	ck_assert_int_ge(fg.cpu_ns, 995 * MS);
+	ck_assert_int_le(fg.cpu_ns, 1005 * MS);
+	ck_assert_int_ge(bg.cpu_ns, 995 * MS);
+	ck_assert_int_le(bg.cpu_ns, 1005 * MS);
+	ck_assert_uint_eq(fg.weight, 100);
+	ck_assert_uint_eq(bg.nr_tasks, 4);
+	/* the threads: front the whole of /fg, batch[i] a quarter of /bg */
+	CK_CPU(stats_of(sim, 0, "front"), 995 * MS, 10 * MS);
+	for (size_t i = 1; i <= 4; i++) {
+		struct eevdf_task_stats st;
+
+		ck_assert_int_eq(eevdf_sim_task_stats(sim, i, &st), 0);
+		ck_assert_str_eq(st.cgroup, "/bg");
+		ck_assert_int_ge(st.cpu_ns, 245 * MS);
+		ck_assert_int_le(st.cpu_ns, 255 * MS);
+	}
+	eevdf_sim_free(sim);
+}
+END_TEST
+
 Suite *rtapp_suite(void)
 {
 	Suite *s = suite_create("rtapp");
@@ -1762,11 +1877,13 @@ Suite *rtapp_suite(void)
 	tcase_add_test(tc, synchronisation_events_translate);
 	tcase_add_test(tc, timers_forks_and_suspends_translate);
 	tcase_add_test(tc, mem_iorun_memrun_are_approximate_work);
+	tcase_add_test(tc, taskgroups_become_groups_and_cgroups);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
 	tcase_add_test(tc, rt_and_deadline_errors_name_their_path);
 	tcase_add_test(tc, taskgroups_need_a_fair_policy_as_in_rtapp);
+	tcase_add_test(tc, bad_taskgroups_name_their_path);
 	tcase_add_test(tc, fragments_are_named_as_such);
 	tcase_add_test(tc, unknown_event_or_key_names_path_and_valid_ones);
 	tcase_add_test(tc, bad_values_name_their_path);
@@ -1783,6 +1900,7 @@ Suite *rtapp_suite(void)
 	tcase_add_test(tc, end_to_end_dvfs_json_runs_fifo_on_cpu_1);
 	tcase_add_test(tc, end_to_end_deadline_thread_gets_its_bandwidth);
 	tcase_add_test(tc, end_to_end_phase_leaves_fifo_for_the_fair_class);
+	tcase_add_test(tc, end_to_end_two_taskgroups_split_the_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

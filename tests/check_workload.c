@@ -677,10 +677,6 @@ START_TEST(workload_keys_of_later_versions_are_not_supported_yet)
 {
 	EXPECT_PARSE_ERROR("{" FMT "'include':[],'tasks':[" TASK_A "]}", "",
 			   "'include' is not supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','cgroup':'/x',"
-			   "'program':[{'run':1}]}]}",
-			   "tasks[0]",
-			   "'cgroup' is not supported by this version yet");
 }
 END_TEST
 
@@ -2591,10 +2587,6 @@ START_TEST(error_features_not_supported_yet)
 			   "metrics.w.type",
 			   "metric type 'window_max' is not "
 			   "supported by this version yet");
-	EXPECT_PARSE_ERROR("{" FMT "'templates':{'c':{'cgroup':'/x',"
-			   "'program':[{'run':1}]}},'tasks':[" TASK_A "]}",
-			   "templates.c",
-			   "'cgroup' is not supported by this version yet");
 }
 END_TEST
 
@@ -3736,8 +3728,8 @@ START_TEST(error_setattr_values)
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'setattr':{}}]}]}",
 			   "tasks[0].program[0].setattr",
-			   "needs at least one of 'nice', 'slice' and "
-			   "'policy'");
+			   "needs at least one of 'nice', 'slice', "
+			   "'policy' and 'cgroup'");
 	EXPECT_PARSE_ERROR("{" FMT "'tasks':[{'name':'a','program':"
 			   "[{'setattr':{'nice':20}}]}]}",
 			   "tasks[0].program[0].setattr.nice",

@@ -784,6 +784,64 @@ expect_error "check: a bad run option" "--cpus" \
 expect_error "check: --format is not check's" "--format" \
 	check "${pipe[@]}" --baseline "$tmp/base.json" --format json
 
+# Groups and sessions: the file, the JSON path (groups["/x"]["file"]) and
+# the reason; exit 2 and no output file.
+grp() {
+	printf '{"format": "eevdf-sim-workload/1", "duration": "100ms", %s,
+ "tasks": [{"name": "a", %s "program": [{"run": "1ms"}]}]}\n' "$1" "$2" \
+		>"$tmp/grp.json"
+}
+out=$tmp/grp-out.json
+grp '"groups": {"/web": {"cpu.weight": 0}}' '"cgroup": "/web",'
+expect_error "groups: a weight out of range, file, path and reason" \
+	"$tmp/grp.json: groups[\"/web\"][\"cpu.weight\"]: must be between 1 and 10000" \
+	run "$tmp/grp.json" --format json -o "$out"
+if leftovers "$out"; then bad "groups: a bad file writes nothing" "$(ls "$tmp")"; else ok "groups: a bad file writes nothing"; fi
+grp '"groups": {"/c": {"cpu.max": "20000 100"}}' ''
+expect_error "groups: a cpu.max period under 1 ms" \
+	"groups[\"/c\"][\"cpu.max\"]: cpu.max period 100 us is outside 1000..1000000 us" \
+	run "$tmp/grp.json"
+grp '"groups": {"/c": {"cpu.shares": 512}}' ''
+expect_error "groups: a cgroup v1 file is named as such" \
+	"'cpu.shares' is cgroup v1's" run "$tmp/grp.json"
+grp '"groups": {"/c": {"cpu.idle": 1, "cpu.weight": 50}}' ''
+expect_error "groups: a weight of an idle group" \
+	"groups[\"/c\"][\"cpu.weight\"]: an idle group (cpu.idle 1) has no weight" \
+	validate "$tmp/grp.json"
+grp '"groups": {"/web": {}}' '"cgroup": "/wbe",'
+expect_error "groups: a task's unknown cgroup, with the nearest" \
+	"tasks[0].cgroup: no group '/wbe' in \"groups\": did you mean '/web'?" \
+	run "$tmp/grp.json" -o "$out"
+if leftovers "$out"; then bad "groups: ... writes nothing" "$(ls "$tmp")"; else ok "groups: ... writes nothing"; fi
+grp '"sessions": {"s": {"nice": 30}}' '"session": "s",'
+expect_error "sessions: a nice out of range" \
+	"sessions.s.nice: must be between -20 and 19" run "$tmp/grp.json"
+grp '"sessions": {}' '"session": "s", "setsid": true,'
+expect_error "sessions: session and setsid exclude each other" \
+	"tasks[0].setsid: 'setsid' and 'session' exclude each other" \
+	run "$tmp/grp.json"
+grp '"groups": {"/a b": {}}' ''
+expect_error "groups: a bad path" \
+	"groups[\"/a b\"]: bad cgroup path '/a b'" run "$tmp/grp.json"
+printf '{"tasks": {"t": {"loop": 1, "run": 10, "taskgroup": "tg1"}}}\n' \
+	>"$tmp/tg.json"
+expect_error "rt-app: a taskgroup without '/' names its rt-app path" \
+	"$tmp/tg.json: tasks.t.taskgroup: rt-app refuses a taskgroup that does not start with '/'" \
+	run "$tmp/tg.json" --format json -o "$out"
+if leftovers "$out"; then bad "rt-app: ... writes nothing" "$(ls "$tmp")"; else ok "rt-app: ... writes nothing"; fi
+grp '"groups": {"/sys/web": {"cpu.weight": 300}, "/batch": {"cpu.idle": 1}, "/cap": {"cpu.max": "20000 100000"}}, "sessions": {"build": {"nice": 5}}' \
+	'"cgroup": "/sys/web", "session": "build",'
+if expect_ok "validate: a workload with groups" validate "$tmp/grp.json"; then
+	if printf '%s\n' "$tmp/grp.json: ok (1 task)" "  group /batch: cpu.idle 1" \
+		"  group /cap: cpu.max 20000 100000" "  group /sys: (defaults)" \
+		"  group /sys/web: cpu.weight 300" "  session build (1): nice 5" |
+		cmp -s - "$tmp/out"; then
+		ok "validate: prints the groups and sessions it would make"
+	else
+		bad "validate: prints the groups and sessions" "$(cat "$tmp/out")"
+	fi
+fi
+
 for args in "--help" "--version" "run --help" "features --help" \
 	"validate --help" "compare --help" "check --help" "list --help" \
 	"help run"; do

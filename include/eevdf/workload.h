@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "eevdf/group.h"
 #include "eevdf/sim.h"
 
 /* Where and why a workload was rejected; filled by the loader on error. */
@@ -206,9 +207,38 @@ EEVDF_API const struct eevdf_task_spec *
 eevdf_workload_task(const eevdf_workload *wl, size_t i);
 
 /*
+ * The groups the workload makes (its "groups", and the parents they
+ * imply, which write no file), sorted by path: the order in which
+ * eevdf_workload_add_tasks() makes them with eevdf_sim_set_group().
+ * eevdf_workload_nr_groups() is 0 for NULL; eevdf_workload_group()
+ * returns NULL for NULL or i out of range.  Owned by the workload.
+ */
+EEVDF_API size_t eevdf_workload_nr_groups(const eevdf_workload *wl);
+EEVDF_API const struct eevdf_group_spec *
+eevdf_workload_group(const eevdf_workload *wl, size_t i);
+
+/*
+ * A named session of the workload: in its "sessions" or named by a task's
+ * or template's "session".  Sessions are numbered 1, 2, ... in the order
+ * of their names (eevdf_task_spec.session); 0 is the run's own.
+ */
+struct eevdf_session_spec {
+	const char *name;
+	unsigned int session;
+	bool set_nice; /* "nice" given: eevdf_sim_set_autogroup_nice() */
+	int nice;
+};
+
+/* The named sessions, by name; as eevdf_workload_group() for NULL. */
+EEVDF_API size_t eevdf_workload_nr_sessions(const eevdf_workload *wl);
+EEVDF_API const struct eevdf_session_spec *
+eevdf_workload_session(const eevdf_workload *wl, size_t i);
+
+/*
  * Set sim up for the workload and add every task: the cost table (the
  * defaults, then the overrides of the simulation's machine, then the
- * file's "costs"), objects, variables, metrics, join
+ * file's "costs"), the groups (eevdf_workload_group(), in that order) and,
+ * with autogroup on, the sessions' nice, objects, variables, metrics, join
  * sets, stop and warmup, the spawn templates, then the tasks in order.
  * The workload's tasks must be the first ones of the simulation (their
  * pids are 1, 2, ... in task order, which "@pid", "<task>.self", join

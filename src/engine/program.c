@@ -1498,12 +1498,37 @@ static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 }
 
 /*
+ * The session of a new child of p from t: its parent's (copy_process()
+ * shares the signal struct's session), the template's named one, or a new
+ * one that setsid() starts, numbered after every session so far.
+ */
+static u32 child_session(struct eevdf_sim *sim, const struct task *p,
+			 const struct task_template *t)
+{
+	switch (t->session_mode) {
+	case TMPL_SESSION_FIXED:
+		return t->session;
+	case TMPL_SESSION_NEW:
+		/* internal 1 is the run's own session: a new one is above */
+		if (sim->next_session < 2)
+			sim->next_session = 2;
+		return sim->next_session == UINT32_MAX ? UINT32_MAX :
+							 sim->next_session++;
+	default:
+		return p->session;
+	}
+}
+
+/*
  * fork() / pthread_create(): the parent pays the fork, the child starts
- * at once as a new task (wake_up_new_task) named template[k].
+ * at once as a new task (wake_up_new_task) named template[k], in its
+ * parent's cgroup and session unless the template names others
+ * (cgroup_fork() puts the child in its parent's css_set).
  */
 static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 {
 	struct task_template *t;
+	struct task *c;
 	s64 n = 1;
 	int err;
 
@@ -1526,13 +1551,24 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 		snprintf(name, sizeof(name), "%s[%u]", t->name, t->spawned++);
 		spec.name = name;
 		spec.start = sim->sched.now;
+		/* no session yet: its group is set below, once known, so
+		 * that no autogroup is made for a session it is not in */
+		spec.cgroup = NULL;
+		spec.session = EEVDF_SESSION_NONE;
 		t->prog->refs++;
 		pid = eevdf__sim_add_task_prog(sim, &spec, t->prog,
 					       t->is_thread, NULL);
 		if (pid < 0)
 			return eevdf__sim_fail(sim, pid, "spawn: %s",
 					       sim->sched.errmsg);
-		sim->sched.tasks[pid - 1]->parent_pid = p->pid;
+		c = sim->sched.tasks[pid - 1];
+		c->parent_pid = p->pid;
+		c->session = child_session(sim, p, t);
+		/* a new task only changes group (TASK_NEW) */
+		eevdf__sched_move_task(&sim->sched, c,
+				       t->cgroup ? t->cgroup : p->cgroup);
+		if (sim->sched.error)
+			return sim->sched.error;
 		p->live_children++;
 		/* the child's start reads its parent, which may exit first */
 		p->pins++;
@@ -1581,8 +1617,8 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
  * sched_setattr() on itself: a nice (a), a custom slice (b, 0 = back to
  * the base slice), a policy (c), and for the RT and deadline classes the
  * rt_priority (field[0]) and runtime, deadline, period (field[1..3]) take
- * effect at once.  What the kernel refuses (EINVAL, EBUSY) ends the run
- * with the kernel's rule.
+ * effect at once; so does a move to the cgroup whose path is text.  What
+ * the kernel refuses (EINVAL, EBUSY) ends the run with the kernel's rule.
  */
 static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		      const struct pop *op)
@@ -1591,6 +1627,30 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 	s64 nice = -21, policy = -1, v[4] = { -1, -1, -1, -1 };
 	int err;
 
+	/*
+	 * The cgroup first, as writing the pid to cgroup.procs would
+	 * (sched_move_task()); the path was checked at load time.
+	 */
+	if (op->text) {
+		struct task_group *tg = strcmp(op->text, "/") == 0 ?
+						sim->sched.groups[0] :
+						eevdf__tg_find(&sim->sched,
+							       op->text);
+
+		if (!tg) {
+			char msg[EEVDF_GROUP_PATH_MAX + 32];
+
+			snprintf(msg, sizeof(msg), "setattr: no cgroup '%s'",
+				 op->text);
+			return task_fail(sim, p, EEVDF_EINVAL, msg);
+		}
+		eevdf__sched_move_task(&sim->sched, p, tg);
+		if (sim->sched.error)
+			return sim->sched.error;
+		if (op->a.kind == PV_NONE && op->b.kind == PV_NONE &&
+		    op->c.kind == PV_NONE)
+			return R_NEXT;
+	}
 	if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &nice)))
 		return err;
 	if (op->b.kind != PV_NONE &&

@@ -84,7 +84,8 @@ enum popcode {
 	P_SPAWN,     /* template index in a; b: count */
 	P_EXIT,
 	P_JOIN,	   /* join set index in a */
-	P_SETATTR, /* a: nice, b: slice */
+	P_SETATTR, /* a: nice, b: slice, c: policy; field[0..3]: priority,
+		    * runtime, deadline, period; text: a cgroup's path */
 	P_RECORD,  /* metric index in slot; a: value; b: key */
 	P_COUNT,   /* metric index in slot; a: add */
 	P_MARK,
@@ -163,7 +164,7 @@ struct pop {
 	struct pval field[MSG_FIELDS];
 	u32 nr_fields;
 	struct pval cost; /* PV_NONE: the cost table's default */
-	char *text;	  /* MARK text */
+	char *text;	  /* MARK text; SETATTR: a cgroup, or NULL */
 };
 
 struct program {

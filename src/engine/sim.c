@@ -773,6 +773,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	/* public session s is s + 1 here, 0 being none (init's) */
 	p->session = spec->session == EEVDF_SESSION_NONE ? 0 :
 							   spec->session + 1;
+	eevdf__sim_session_used(sim, spec->session);
 	p->sched_task_group = eevdf__task_group_of(&sim->sched, p);
 	p->stats_group = p->sched_task_group;
 	if (sim->sched.error) {
@@ -1238,6 +1239,9 @@ int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
 	t->spec.name = NULL;
 	t->spec.program = NULL;
 	t->spec.nr_ops = 0;
+	/* the instances' groups are eevdf__sim_template_groups()'s */
+	t->spec.cgroup = NULL;
+	t->spec.session = EEVDF_SESSION_NONE;
 	t->name = malloc(len);
 	t->spec.cpus = dup_array(spec->cpus, spec->nr_cpus, sizeof(int));
 	if (!t->name || !t->spec.cpus) {
@@ -1250,6 +1254,45 @@ int eevdf__sim_add_template(struct eevdf_sim *sim, const char *name,
 	t->prog = prog;
 	t->is_thread = is_thread;
 	return (int)sim->nr_templates++;
+}
+
+void eevdf__sim_session_used(struct eevdf_sim *sim, unsigned int session)
+{
+	/* internal numbers are public + 1; the last one saturates */
+	if (session == EEVDF_SESSION_NONE || session + 1 < sim->next_session)
+		return;
+	sim->next_session = session + 1 == UINT32_MAX ? UINT32_MAX :
+							session + 2;
+}
+
+int eevdf__sim_template_groups(struct eevdf_sim *sim, size_t idx,
+			       const char *cgroup, enum tmpl_session mode,
+			       unsigned int session)
+{
+	struct task_template *t;
+	struct task_group *tg = NULL;
+
+	if (idx >= sim->nr_templates)
+		return sim_reject(sim, EEVDF_EINVAL, "no template %zu", idx);
+	t = &sim->templates[idx];
+	if (cgroup && !(tg = strcmp(cgroup, "/") == 0 ?
+				     sim->sched.groups[0] :
+				     eevdf__tg_find(&sim->sched, cgroup)))
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "template %s: no cgroup '%s' (make it with "
+				  "eevdf_sim_set_group(), or in the workload's "
+				  "\"groups\")",
+				  t->name, cgroup);
+	if (mode == TMPL_SESSION_FIXED && session == EEVDF_SESSION_NONE)
+		return sim_reject(sim, EEVDF_EINVAL,
+				  "template %s: a named session is a number",
+				  t->name);
+	t->cgroup = tg;
+	t->session_mode = mode;
+	t->session = mode == TMPL_SESSION_FIXED ? session + 1 : 0;
+	if (mode == TMPL_SESSION_FIXED)
+		eevdf__sim_session_used(sim, session);
+	return 0;
 }
 
 int eevdf__sim_intern(struct eevdf_sim *sim, const char *s, s64 *id)

@@ -84,13 +84,26 @@ struct task_rec {
 
 struct name_chunk;
 
+/* Where a template's instances go: the spawner's session, a named one, or
+ * a new session each (setsid()). */
+enum tmpl_session {
+	TMPL_SESSION_INHERIT = 0,
+	TMPL_SESSION_FIXED,
+	TMPL_SESSION_NEW,
+};
+
 /* What spawn creates: a task spec and its program. */
 struct task_template {
-	char *name;		     /* instances are name[k] */
-	struct eevdf_task_spec spec; /* spec.name unused; cpus owned */
-	struct program *prog;	     /* a reference */
+	char *name; /* instances are name[k] */
+	/* spec.name, spec.cgroup and spec.session unused; cpus owned */
+	struct eevdf_task_spec spec;
+	struct program *prog; /* a reference */
 	bool is_thread;
 	u32 spawned; /* instances so far, for their names */
+	/* the instances' cgroup (NULL: the spawner's) and session */
+	struct task_group *cgroup;
+	enum tmpl_session session_mode;
+	u32 session; /* TMPL_SESSION_FIXED: the internal number */
 };
 
 struct eevdf_sim {
@@ -146,6 +159,12 @@ struct eevdf_sim {
 	struct eevdf_event warmup_ev;
 	char **strings; /* interned string constants (keys) */
 	size_t nr_strings;
+	/*
+	 * Sessions (internal numbers, 0 none): one above every session a
+	 * task or template has had, the next that a spawn with setsid()
+	 * starts.
+	 */
+	u32 next_session;
 
 	/* Exited tasks (sim.c): see EXITS_KEPT_WHOLE. */
 	int kept[EXITS_KEPT_WHOLE]; /* the pids of the last exits, a ring */
@@ -220,6 +239,17 @@ void eevdf__sim_task_exited(struct eevdf_sim *sim, struct task *p);
 void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p);
 /* Tests: how many struct task are allocated (not compacted). */
 size_t eevdf__sim_nr_whole_tasks(const struct eevdf_sim *sim);
+/*
+ * Where template idx's instances go: cgroup (a path that must exist, "/"
+ * the root) or NULL for the spawner's; a session as mode says, session
+ * being the public number of TMPL_SESSION_FIXED.  0, or EEVDF_EINVAL with
+ * the reason in the simulation's errmsg.
+ */
+int eevdf__sim_template_groups(struct eevdf_sim *sim, size_t idx,
+			       const char *cgroup, enum tmpl_session mode,
+			       unsigned int session);
+/* Session s (public) is taken: a later setsid() starts another. */
+void eevdf__sim_session_used(struct eevdf_sim *sim, unsigned int session);
 /* Add a task running prog (its reference is taken over); local_init
  * (prog->nr_locals values, or NULL for zeros) seeds its variables. */
 int eevdf__sim_add_task_prog(struct eevdf_sim *sim,

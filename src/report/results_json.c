@@ -451,7 +451,8 @@ static bool add_class(cJSON *o, const struct eevdf_task_stats *t)
 }
 
 /* A task's group, left out for the root's so that runs without groups
- * read as they did. */
+ * read as they did; last, as in the CSV, whose columns before it are
+ * fixed. */
 static bool add_cgroup(cJSON *o, const struct eevdf_task_stats *t)
 {
 	return !t->cgroup || strcmp(t->cgroup, "/") == 0 ||
@@ -466,7 +467,7 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 	       add_s64(o, "pid", t->pid) && add_s64(o, "cpu", t->cpu) &&
 	       add_s64(o, "nice", t->nice) &&
 	       add_str(o, "policy", eevdf_policy_name(t->policy)) &&
-	       add_class(o, t) && add_cgroup(o, t) &&
+	       add_class(o, t) &&
 	       add_str(o, "state", eevdf__state_name(t->state)) &&
 	       add_s64(o, "cpu_ns", t->cpu_ns) &&
 	       add_s64(o, "wait_ns", t->wait_ns) &&
@@ -480,7 +481,8 @@ static bool add_task(cJSON *arr, const struct eevdf_task_stats *t)
 		       eevdf__delay_avg(t->delay_sum_ns, t->delay_count)) &&
 	       add_s64(o, "delay_max_ns", t->delay_max_ns) &&
 	       add_s64(o, "delay_max_at_ns", t->delay_max_at) &&
-	       add_s64(o, "delay_sum_ns", t->delay_sum_ns);
+	       add_s64(o, "delay_sum_ns", t->delay_sum_ns) &&
+	       add_cgroup(o, t);
 }
 
 /* The CPU's rq lock: taken how often, how often contended, spin. */

@@ -235,6 +235,7 @@ struct rt {
 	struct rt_obj *objs;
 	size_t nr_objs, cap_objs;
 	struct strlist ignored;	  /* rt-app paths of ignored keys */
+	struct strlist groups;	  /* taskgroups, as cgroup paths ("/" too) */
 	struct strlist remarks;	  /* sentences for the description */
 	struct eevdf_diag *notes; /* ignored and approximate, one by one */
 	size_t nr_notes, cap_notes;
@@ -255,13 +256,13 @@ struct rt_attrs {
 	int policy;	 /* in effect: given, inherited or the default */
 	bool has_prio;	 /* "priority" is given here */
 	bool has_nice;
-	s64 nice;		/* fair policies: "priority" */
-	s64 slice_us;		/* fair policies: 0 is none */
-	s64 rt_prio;		/* fifo, rr: 0 when nothing sets it here */
-	s64 dl_us[3];		/* deadline: runtime, period, deadline */
-	bool sched;		/* rt-app applies these settings (sched_data) */
-	const cJSON *cpus;	/* checked */
-	const cJSON *taskgroup; /* a non-empty name */
+	s64 nice;	       /* fair policies: "priority" */
+	s64 slice_us;	       /* fair policies: 0 is none */
+	s64 rt_prio;	       /* fifo, rr: 0 when nothing sets it here */
+	s64 dl_us[3];	       /* deadline: runtime, period, deadline */
+	bool sched;	       /* rt-app applies these settings (sched_data) */
+	const cJSON *cpus;     /* checked */
+	const char *taskgroup; /* a cgroup path (in t->groups), or NULL */
 	u32 nevents;
 };
 
@@ -1293,6 +1294,62 @@ static int parse_priority(struct rt *t, const cJSON *v, struct rt_attrs *a)
 	return 0;
 }
 
+/* The entry of l that is s, or NULL. */
+static const char *strlist_find(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return l->v[i];
+	return NULL;
+}
+
+/*
+ * A taskgroup, as rt-app's parse_taskgroup_data() reads it: a string, ""
+ * for none, else a path from '/'; rt-app makes its directories under the
+ * cgroup mount point (mkdir of each missing part, cgroup_mkdir()) and
+ * moves the thread there.  Repeated and trailing slashes name the same
+ * directory: "/tg1//a/" is the cgroup "/tg1/a".  *out is that path,
+ * recorded in t->groups, or NULL for none.
+ */
+static int parse_taskgroup(struct rt *t, const cJSON *v, const char **out)
+{
+	char path[EEVDF_GROUP_PATH_MAX + 1], sb[WL_SHOWN_MAX];
+	const char *s, *why;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!cJSON_IsString(v))
+		return fail(t, "must be a string: the path of a cgroup "
+			       "(\"/tg1\"; \"\" for none)");
+	s = v->valuestring;
+	if (!s[0])
+		return 0;
+	if (s[0] != '/')
+		return fail(t,
+			    "rt-app refuses a taskgroup that does not start "
+			    "with '/' (\"Taskgroup [%s] has to start with "
+			    "[/]\")",
+			    SHOWN(sb, s));
+	for (; *s && n < sizeof(path) - 1; s++)
+		if (*s != '/' || !n || path[n - 1] != '/')
+			path[n++] = *s;
+	if (n > 1 && path[n - 1] == '/')
+		n--;
+	path[n] = '\0';
+	if (*s)
+		why = "longer than 255 bytes";
+	else
+		why = eevdf__wl_group_path_why(path);
+	if (why)
+		return fail(t,
+			    "taskgroup '%s' is no cgroup eevdf-sim can make: "
+			    "%s",
+			    SHOWN(sb, v->valuestring), why);
+	strlist_add(t, &t->groups, path);
+	*out = strlist_find(&t->groups, path);
+	return *out ? 0 : EEVDF_ENOMEM;
+}
+
 /* Why a thread or phase property is accepted and ignored: its note. */
 static const char *prop_ignored(int pr)
 {
@@ -1313,9 +1370,6 @@ static const char *prop_ignored(int pr)
 	case PR_DEADLINE:
 		return "ignored: the legacy spelling of dl-deadline, which only "
 		       "SCHED_DEADLINE uses";
-	case PR_TASKGROUP:
-		return "ignored: there are no cgroups in the model yet (the "
-		       "thread runs in the root group)";
 	case PR_UTIL_MIN:
 	case PR_UTIL_MAX:
 		return "ignored: uclamp is not modelled";
@@ -1399,11 +1453,7 @@ static int parse_prop(struct rt *t, int pr, const cJSON *v, struct rt_attrs *a,
 		a->cpus = v;
 		return parse_cpus(t, v);
 	case PR_TASKGROUP:
-		/* rt-app: "" is no taskgroup */
-		if (cJSON_IsString(v) && v->valuestring[0])
-			a->taskgroup = v;
-		ignore_here(t, prop_ignored(pr));
-		return 0;
+		return parse_taskgroup(t, v, &a->taskgroup);
 	case PR_UTIL_MIN:
 	case PR_UTIL_MAX:
 		/* rt-app: -1 leaves the clamp as it is */
@@ -2046,7 +2096,7 @@ static int fail_taskgroup(struct rt *t, int policy)
  */
 static int check_phase(struct rt *t, const struct rt_attrs *ta,
 		       const struct rt_attrs *a, size_t thread_path,
-		       int *policy, const cJSON **tg)
+		       int *policy, const char **tg)
 {
 	bool tg_bad;
 
@@ -2073,7 +2123,8 @@ static int emit_phases(struct rt *t, const struct rt_attrs *ta, cJSON *body,
 		       u64 *bound)
 {
 	bool any_cpus = false, any_policy = false, set, with_policy;
-	const cJSON *ph, *tg = ta->taskgroup;
+	const char *tg = ta->taskgroup;
+	const cJSON *ph;
 	int policy = ta->policy;
 	struct rt_attrs a;
 	cJSON *sa, *lb;
@@ -2122,10 +2173,13 @@ static int emit_phases(struct rt *t, const struct rt_attrs *ta, cJSON *body,
 		} else {
 			set = with_policy = a.sched;
 		}
-		if (set || any_cpus) {
+		if (set || any_cpus || a.taskgroup) {
 			sa = put_op(t, body, "setattr", cJSON_CreateObject());
 			if (set)
 				put_sched(t, sa, &a, with_policy);
+			/* set_thread_taskgroup(): a phase's taskgroup */
+			if (a.taskgroup)
+				put_str(t, sa, "cgroup", a.taskgroup);
 			/* rt-app returns to the thread's affinity */
 			if (a.cpus || ta->cpus)
 				put_cpus(t, sa, "cpus",
@@ -2199,6 +2253,10 @@ static int emit_task(struct rt *t, struct rt_task *task, bool as_tmpl,
 	put_sched(t, o, &a, a.policy != EEVDF_POLICY_NORMAL);
 	if (a.cpus)
 		put_cpus(t, o, "cpus", a.cpus);
+	/* a thread starts in its taskgroup; without one a forked thread
+	 * stays where its creator is, as a template's instance does */
+	if (a.taskgroup)
+		put_str(t, o, "cgroup", a.taskgroup);
 	if (a.delay && !as_tmpl)
 		put_dur(t, o, "start", a.delay, "us");
 	prog = put(t, o, "program", cJSON_CreateArray());
@@ -2349,6 +2407,36 @@ static void put_object(struct rt *t, cJSON *objs, const struct rt_obj *o)
 		put_int(t, j, "parties", o->parties);
 	else if (o->type == RO_TIMER && o->unique)
 		put(t, j, "unique", cJSON_CreateTrue());
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * "groups": every taskgroup but the root, with the defaults (rt-app
+ * writes no cpu.weight or cpu.max), in order of their paths.
+ */
+static void put_groups(struct rt *t, cJSON *root)
+{
+	const char **v;
+	cJSON *g;
+	size_t n = 0;
+
+	if (!t->groups.n)
+		return;
+	v = rt_alloc(t, t->groups.n * sizeof(*v));
+	if (!v)
+		return;
+	for (size_t i = 0; i < t->groups.n; i++)
+		if (strcmp(t->groups.v[i], "/") != 0)
+			v[n++] = t->groups.v[i];
+	qsort(v, n, sizeof(*v), cmp_str);
+	g = n ? put(t, root, "groups", cJSON_CreateObject()) : NULL;
+	for (size_t i = 0; g && i < n; i++)
+		put(t, g, v[i], cJSON_CreateObject());
+	cJSON_free(v);
 }
 
 /* The objects every emitted op named, in order of first use. */
@@ -2617,6 +2705,7 @@ static int translate(struct rt *t, const cJSON *in, const char *file,
 	put_name(t, root, file);
 	put_description(t, root, file);
 	put_stop(t, root, duration, total);
+	put_groups(t, root);
 	objs = make_objects(t);
 	if (objs && cJSON_GetArraySize(objs))
 		put(t, root, "objects", objs);
@@ -2727,6 +2816,7 @@ out:
 	cJSON_free(t.tasks);
 	strlist_free(&t.ignored);
 	strlist_free(&t.remarks);
+	strlist_free(&t.groups);
 	if (!r && notes && t.nr_notes) {
 		*notes = t.notes;
 		*nr_notes = t.nr_notes;

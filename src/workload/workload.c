@@ -26,9 +26,10 @@
  * nobody hunts for a typo that is not there.
  */
 static const char *const top_keys[] = {
-	"format", "name",    "description", "duration",	 "seed",   "params",
-	"costs",  "objects", "macros",	    "templates", "tasks",  "stop",
-	"warmup", "metrics", "report",	    "machine",	 "kernel",
+	"format",  "name",   "description", "duration", "seed",
+	"params",  "costs",  "objects",	    "macros",	"templates",
+	"tasks",   "stop",   "warmup",	    "metrics",	"report",
+	"machine", "kernel", "groups",	    "sessions",
 };
 static const char *const top_later[] = {
 	"include",
@@ -519,7 +520,9 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 	    (r = member(p, root, "report", parse_report)) ||
 	    (r = member(p, root, "macros", parse_macros)) ||
 	    (r = member(p, root, "metrics", eevdf__wl_parse_metrics)) ||
-	    (r = member(p, root, "objects", eevdf__wl_parse_objects)))
+	    (r = member(p, root, "objects", eevdf__wl_parse_objects)) ||
+	    (r = member(p, root, "groups", eevdf__wl_parse_groups)) ||
+	    (r = member(p, root, "sessions", eevdf__wl_parse_sessions)))
 		return r;
 	/* a snapshot keeps the metrics; the engine hangs them on the first */
 	if (wl->report_interval && !wl->nr_metrics) {
@@ -539,6 +542,8 @@ static int parse_top(struct wl_parser *p, const cJSON *root)
 		r = stop_task(p, task);
 	if (!r)
 		r = member(p, root, "templates", eevdf__wl_parse_templates);
+	if (!r)
+		r = eevdf__wl_number_sessions(p);
 	if (r)
 		return r;
 	old = path_key(p, "tasks");
@@ -765,6 +770,7 @@ void eevdf_workload_free(eevdf_workload *wl)
 		free(wl->tasks[i].name);
 		free(wl->tasks[i].cpus);
 		free(wl->tasks[i].init);
+		free(wl->tasks[i].session);
 	}
 	free(wl->tasks);
 	free(wl->tasks_by_name);
@@ -772,8 +778,15 @@ void eevdf_workload_free(eevdf_workload *wl)
 		free(wl->tmpls[i].name);
 		free(wl->tmpls[i].cpus);
 		free(wl->tmpls[i].init);
+		free(wl->tmpls[i].session);
 	}
 	free(wl->tmpls);
+	for (size_t i = 0; i < wl->nr_groups; i++)
+		free(wl->groups[i].path);
+	free(wl->groups);
+	for (size_t i = 0; i < wl->nr_sessions; i++)
+		free(wl->sessions[i].name);
+	free(wl->sessions);
 	for (size_t i = 0; i < wl->nr_progs; i++) {
 		/* the simulation may hold references of its own */
 		eevdf__program_unref(wl->progs[i].prog);
@@ -1166,6 +1179,15 @@ static int add_templates(const eevdf_workload *wl, eevdf_sim *sim,
 			return setup_fail(wl, diag, path, EEVDF_EINTERNAL,
 					  "the template got an unexpected "
 					  "index");
+		r = eevdf__sim_template_groups(
+			sim, i, t->spec.cgroup,
+			t->sess == WS_NAMED  ? TMPL_SESSION_FIXED :
+			t->sess == WS_SETSID ? TMPL_SESSION_NEW :
+					       TMPL_SESSION_INHERIT,
+			t->spec.session);
+		if (r)
+			return setup_fail(wl, diag, path, r,
+					  eevdf_sim_errmsg(sim));
 	}
 	return 0;
 }
@@ -1234,6 +1256,9 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	eevdf__costs_default(&sim->sched.costs);
 	eevdf__machine_apply_costs(sim->machine, &sim->sched.costs);
 	eevdf__costs_apply(&sim->sched.costs, &wl->costs, wl->cost_set);
+	/* the groups before any task: they start in them */
+	if ((r = eevdf__wl_add_groups(wl, sim, diag)))
+		return r;
 	if ((r = add_objects(wl, sim)) || (r = add_tables(wl, sim)))
 		return setup_fail(wl, diag, "", r,
 				  r == EEVDF_ENOMEM ? "out of memory" :

@@ -593,9 +593,8 @@ static const char *const task_keys[] = {
 	"name",	       "for",	    "count",   "kind",	   "policy",
 	"nice",	       "slice",	    "cpus",    "start",	   "vars",
 	"timer_slack", "on_signal", "program", "priority", "runtime",
-	"deadline",    "period",
+	"deadline",    "period",    "cgroup",  "session",  "setsid",
 };
-static const char *const task_later[] = { "cgroup" };
 
 /* An array of CPU numbers, in its order (an affinity is a set, but the
  * public view gives the CPUs back as written). */
@@ -967,6 +966,8 @@ static int task_attrs(struct wl_parser *p, const cJSON *def, struct wl_task *t)
 	}
 	if (!r)
 		r = task_class_attrs(p, def, t);
+	if (!r)
+		r = eevdf__wl_task_groups(p, def, t);
 	return r;
 }
 
@@ -1086,9 +1087,8 @@ int eevdf__wl_parse_tasks(struct wl_parser *p, const cJSON *arr)
 			r = fail(p, "a task must be an object");
 		else
 			r = eevdf__wl_check_keys(p, it, task_keys,
-						 ARRAY_SIZE(task_keys),
-						 task_later,
-						 ARRAY_SIZE(task_later));
+						 ARRAY_SIZE(task_keys), NULL,
+						 0);
 		if (!r && !get(it, "name"))
 			r = fail(p, "missing key 'name'");
 		if (!r && !(prog = get(it, "program"))) {
@@ -1250,11 +1250,11 @@ int eevdf__wl_compile_tasks(struct wl_parser *p, const cJSON *arr)
 /* Templates ------------------------------------------------------------ */
 
 static const char *const tmpl_keys[] = {
-	"kind",	   "policy",	  "nice",      "slice",	  "cpus",
-	"vars",	   "timer_slack", "on_signal", "program", "priority",
-	"runtime", "deadline",	  "period",
+	"kind",	   "policy",   "nice",	      "slice",
+	"cpus",	   "vars",     "timer_slack", "on_signal",
+	"program", "priority", "runtime",     "deadline",
+	"period",  "cgroup",   "session",     "setsid",
 };
-static const char *const tmpl_later[] = { "cgroup" };
 
 /* A task named NAME or NAME[...], like the instances of template NAME. */
 static int tmpl_clash(const struct eevdf_workload *wl, const char *name)
@@ -1309,7 +1309,7 @@ static int parse_template(struct wl_parser *p, const char *name,
 		return fail(p, "a template must be an object of task keys");
 	if ((r = tmpl_no_key(p, def)) ||
 	    (r = eevdf__wl_check_keys(p, def, tmpl_keys, ARRAY_SIZE(tmpl_keys),
-				      tmpl_later, ARRAY_SIZE(tmpl_later))) ||
+				      NULL, 0)) ||
 	    (r = eevdf__wl_check_name(p, name, "template")))
 		return r;
 	if (strlen(name) > WL_NAME_MAX - WL_INST_SUFFIX)

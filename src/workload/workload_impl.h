@@ -21,6 +21,8 @@
  *	workload_ops.c		ops and macros to the engine's struct program
  *	workload_link.c		what needs every program: message fields,
  *				barrier parties, cross-checks, public views
+ *	workload_groups.c	"groups" and "sessions": cgroup paths and
+ *				their files, sessions and their numbers
  *	machine_json.c		machine files, a workload's "machine", and
  *				the "costs" object both of them have
  *	machine_calib.c		a machine file's "calibration": where its
@@ -140,9 +142,17 @@ struct wl_init {
 	s64 v;
 };
 
+/* How a task or template names its session ("session", "setsid"). */
+enum wl_sess {
+	WS_DEFAULT = 0, /* a task: the run's own; a template: its spawner's */
+	WS_NAMED,
+	WS_SETSID,
+};
+
 /* A task instance, or a spawn template (then src is unused). */
 struct wl_task {
-	struct eevdf_task_spec spec; /* the public view */
+	/* the public view; spec.cgroup is a wl_group's path, or "/" */
+	struct eevdf_task_spec spec;
 	char *name;
 	int *cpus;
 	size_t src; /* index in "tasks" */
@@ -150,6 +160,25 @@ struct wl_task {
 	bool is_thread;
 	struct wl_init *init;
 	u32 nr_init;
+	enum wl_sess sess;
+	char *session; /* WS_NAMED: its name, until the numbers are given */
+};
+
+/*
+ * A group the workload makes: a key of "groups" with the files it writes,
+ * or a parent one of them implies (mkdir -p), which writes none.
+ */
+struct wl_group {
+	struct eevdf_group_spec spec; /* spec.path is path */
+	char *path;
+	bool declared; /* a key of "groups" */
+};
+
+/* A session: named in "sessions" or by a task; number = index + 1. */
+struct wl_session {
+	struct eevdf_session_spec spec; /* spec.name is name */
+	char *name;
+	bool used; /* a task or template joins it */
 };
 
 struct wl_metric {
@@ -211,6 +240,14 @@ struct eevdf_workload {
 	size_t nr_progs, cap_progs;
 	struct wl_metric *metrics;
 	size_t nr_metrics;
+	/* "groups", sorted by path, their implied parents included */
+	struct wl_group *groups;
+	size_t nr_groups;
+	/* the named sessions, sorted by name; then nr_setsid more, one per
+	 * task instance with "setsid" */
+	struct wl_session *sessions;
+	size_t nr_sessions, cap_sessions;
+	u32 nr_setsid;
 	struct wl_join *joins;
 	size_t nr_joins;
 	struct wl_names locals; /* task-local variables, one slot table */
@@ -333,6 +370,8 @@ int eevdf__wl_nomem(struct wl_parser *p);
 int eevdf__wl_fail_compile(struct wl_parser *p, const char *what, const char *s,
 			   size_t off, const char *err);
 size_t eevdf__wl_path_key(struct wl_parser *p, const char *key);
+/* ["key"]: a key that is no identifier ("/a/b", "cpu.max"). */
+size_t eevdf__wl_path_quoted(struct wl_parser *p, const char *key);
 size_t eevdf__wl_path_index(struct wl_parser *p, size_t i);
 void eevdf__wl_path_pop(struct wl_parser *p, size_t old);
 char *eevdf__wl_where(struct wl_parser *p);
@@ -534,6 +573,38 @@ int eevdf__wl_nbench_parse(const char *text, size_t len, const char *name,
 /* nbench_builtin.c */
 /* one line (with its newline) per entry, NULL last */
 extern const char *const eevdf__nbench_builtin[];
+
+/* workload_groups.c */
+/*
+ * Whether path is a cgroup path the engine accepts (eevdf_sim_set_group):
+ * absolute, names of letters, digits and ._-@:+, none "." or "..", none
+ * autogroup-* at the top, no empty or trailing component, within
+ * EEVDF_GROUP_PATH_MAX and EEVDF_GROUP_DEPTH_MAX.  "/" is the root.
+ * NULL, or why not.
+ */
+const char *eevdf__wl_group_path_why(const char *path);
+/* "groups" at p's path: each group's files, checked as the kernel's cpu
+ * controller checks a write. */
+int eevdf__wl_parse_groups(struct wl_parser *p, const cJSON *obj);
+/* "sessions": name -> {"nice": N}. */
+int eevdf__wl_parse_sessions(struct wl_parser *p, const cJSON *obj);
+/*
+ * A task's or template's "cgroup", "session" and "setsid" at p's path
+ * (the definition's), into t; the groups must be parsed.
+ */
+int eevdf__wl_task_groups(struct wl_parser *p, const cJSON *def,
+			  struct wl_task *t);
+/* Once every task and template is parsed: the sessions' numbers. */
+int eevdf__wl_number_sessions(struct wl_parser *p);
+/* The group at path, or NULL (so for the root, "/"). */
+const struct wl_group *eevdf__wl_find_group(const struct eevdf_workload *wl,
+					    const char *path);
+/* "no group '/x' in \"groups\"" with the closest path: the message. */
+int eevdf__wl_no_group(struct wl_parser *p, const char *path);
+/* Make the groups and set the sessions' nice in sim; 0, or an error
+ * with the group's path in diag. */
+int eevdf__wl_add_groups(const eevdf_workload *wl, eevdf_sim *sim,
+			 struct eevdf_diag *diag);
 
 /* machine_json.c */
 /*

@@ -66,6 +66,17 @@ size_t eevdf__wl_path_key(struct wl_parser *p, const char *key)
 				     old ? ".%s" : "%s", key));
 }
 
+size_t eevdf__wl_path_quoted(struct wl_parser *p, const char *key)
+{
+	char kb[WL_PATH_MAX];
+	size_t old = p->plen;
+
+	return path_advance(p, old,
+			    snprintf(p->path + old, sizeof(p->path) - old,
+				     "[\"%s\"]",
+				     eevdf__wl_shown(kb, sizeof(kb), key)));
+}
+
 size_t eevdf__wl_path_index(struct wl_parser *p, size_t i)
 {
 	size_t old = p->plen;

@@ -1032,17 +1032,38 @@ static int op_spawn(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 }
 
 /*
+ * setattr's "cgroup": a group of "groups", or "/", kept as its path for
+ * the engine to find when the op runs (the groups are made then).
+ */
+static int setattr_cgroup(struct wl_parser *p, const cJSON *it, struct pop *op)
+{
+	size_t old = path_key(p, "cgroup");
+	char *path = NULL;
+	int r = eevdf__wl_ld_string(p, it, &path);
+
+	if (!r && strcmp(path, "/") != 0 && !eevdf__wl_find_group(p->wl, path))
+		r = eevdf__wl_no_group(p, path);
+	if (r)
+		free(path);
+	else
+		op->text = path;
+	path_pop(p, old);
+	return r;
+}
+
+/*
  * sched_setattr() on the task itself: nice, slice, policy, and the
  * priority of fifo and rr or the runtime, deadline and period of
- * deadline.  Constant values are checked here as the kernel would check
- * them; computed ones when the op runs.
+ * deadline; and a move to another cgroup.  Constant values are checked
+ * here as the kernel would check them; computed ones when the op runs.
  */
 static int op_setattr(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		      u32 *main)
 {
-	static const char *const keys[] = { "nice",	"slice",    "policy",
-					    "cost",	"priority", "runtime",
-					    "deadline", "period" };
+	static const char *const keys[] = {
+		"nice",	   "slice",    "policy", "cost",   "priority",
+		"runtime", "deadline", "period", "cgroup",
+	};
 	static const char *const cls_keys[] = { "priority", "runtime",
 						"deadline", "period" };
 	const cJSON *sl = get(v, "slice"), *pol = get(v, "policy");
@@ -1062,12 +1083,14 @@ static int op_setattr(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	}
 	if ((r = args(p, v, keys, ARRAY_SIZE(keys), NULL, 0)))
 		return r;
-	if (!get(v, "nice") && !sl && !pol)
-		return fail(p, "needs at least one of 'nice', 'slice' and "
-			       "'policy'");
+	if (!get(v, "nice") && !sl && !pol && !get(v, "cgroup"))
+		return fail(p, "needs at least one of 'nice', 'slice', "
+			       "'policy' and 'cgroup'");
 	if ((r = emit(p, P_SETATTR, main)))
 		return r;
 	op = OP(p, *main);
+	if (get(v, "cgroup") && (r = setattr_cgroup(p, get(v, "cgroup"), op)))
+		return r;
 	if ((r = eevdf__wl_operand_key(p, v, "nice", VK_VALUE, &op->a)))
 		return r;
 	if (op->a.kind == PV_CONST && (op->a.c < -20 || op->a.c > 19)) {

@@ -92,7 +92,9 @@ done
 #    with START_DEBIT against NO_START_DEBIT, blogbench with 1.1's 64 KiB
 #    reads (read_chunk=65536), on skl-server (2 x 40 threads, the
 #    nearest shipped machine) for BB_SECONDS (10 by default; the robot
-#    ran blogbench's 300 s).
+#    ran blogbench's 300 s).  It is the costly part: a 10 s run took
+#    about 5 minutes of CPU on the 2-core development machine, so 3 seeds
+#    a side are 30 (BB_SECONDS=3 or RUNS=1 for a first look).
 # Each comparison runs RUNS seeds (3 by default) per side, JOBS (1) at a
 # time; a figure moves
 # "beyond the spread" when |b/a - 1| exceeds the sum of both sides'

@@ -22,6 +22,7 @@
 #   make coverage   the suites built with gcov: line coverage per folder
 #                   and an lcov HTML report in build/coverage/html
 #   make deps-dev   install what format-check, lint and coverage need
+#   make deps-test  install what make test needs beyond the build
 #   make readme-check  README.md's example sessions against this build;
 #                   make readme rewrites them
 #   make calibrate  measure this machine into build/host-machine.json
@@ -42,9 +43,13 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wundef -Wwrite-strings \
            -Wold-style-definition -Wdouble-promotion -Wvla -Wpointer-arith \
            -Wimplicit-fallthrough
 DEPS_PKGS := check libcjson-dev pkg-config
-# What make test needs beyond the build: GNU parallel runs a sweep's job
-# list (tests/sweep_parallel.sh).
-TEST_PKGS := parallel
+# What make test needs beyond the build (make deps-test): GNU parallel
+# runs a sweep's job list (tests/sweep_parallel.sh); protoc decodes the
+# protobuf trace, pytest runs the Python package's tests (setuptools and
+# wheel build it for pip), chromium renders the --html reports
+# (tests/cli_seeing.sh, tests/python.sh).
+TEST_PKGS := parallel protobuf-compiler python3-pytest python3-setuptools \
+	     python3-wheel chromium
 # What make test-cluster needs: a real Slurm (slurmctld, slurmd, sbatch)
 # and the munge authentication it uses.
 CLUSTER_PKGS := slurm-wlm munge
@@ -195,11 +200,13 @@ test: deps-test
 	tests/cli_trust.sh $(CLI)
 	tests/cli_features.sh $(CLI)
 	tests/cli_rtapp.sh $(CLI)
+	tests/cli_seeing.sh $(CLI)
 	tests/cli_calibrate.sh $(CLI)
 	tests/machines.sh $(CLI)
 	tests/cli_sweep.sh $(CLI)
 	tests/sweep_parallel.sh $(CLI)
 	tests/examples.sh $(BUILD)
+	tests/python.sh $(BUILD)
 	tests/install.sh
 
 # This machine measured (calibrate/, docs/calibration.md): never part of
@@ -262,6 +269,7 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_trust.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_features.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_rtapp.sh build/asan/eevdf-sim
+	ASAN_OPTIONS=detect_leaks=1 tests/cli_seeing.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_calibrate.sh build/asan/eevdf-sim
 	ASAN_OPTIONS=detect_leaks=1 tests/cli_sweep.sh build/asan/eevdf-sim
 

@@ -55,6 +55,26 @@ int cli_run_measure(int argc, char **argv, struct cli_measure *m);
 int cli_run_results(int argc, char **argv, struct cli_measure *m, char **json);
 
 /*
+ * The simulation 'run' would build for argv (argv[0] the command's name,
+ * used in messages; then run's options and the workload), with trace as
+ * its trace sink, its tasks added, not yet run: for commands that drive
+ * a run themselves.  run's output options (--trace, --timehist,
+ * --output, --html) are refused, or with ignore_outputs ignored (a
+ * second run of what 'run' ran).  EXIT_OK, or EXIT_USAGE after printing
+ * why.
+ */
+struct cli_built {
+	eevdf_sim *sim;
+	eevdf_workload *wl;
+	eevdf_machine *machine;
+	eevdf_time duration;  /* how long 'run' would run it */
+	const char *workload; /* the path as given */
+};
+int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
+		  bool ignore_outputs, struct cli_built *b);
+void cli_built_free(struct cli_built *b);
+
+/*
  * Check what 'eevdf-sim run' would for argv without running it: the
  * options, the workload (its warnings when warn), the machine, the
  * features against the profile, the simulation and its tasks.  EXIT_OK,
@@ -110,6 +130,8 @@ int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 /* Host measurements, defined in calibrate/ (calibrate/calibrate.h). */
 int cmd_calibrate(int argc, char **argv);
 int cmd_kernel_check(int argc, char **argv);

@@ -20,6 +20,7 @@
 #include <cJSON.h>
 
 #include "cli.h"
+#include "html.h"
 
 #define MAX_RUNS 1000
 #define MAX_JOBS 64
@@ -50,6 +51,7 @@ struct compare_opts {
 	int progress; /* -1: on a terminal; 0 never; 1 always */
 	const char *metrics[CLI_MEASURE_MAX]; /* --metric: more figures */
 	size_t nr_metrics;
+	const char *html; /* --html FILE */
 };
 
 static const struct option long_opts[] = {
@@ -66,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "progress", no_argument, NULL, 'p' },
 	{ "metric", required_argument, NULL, 'm' },
 	{ "no-progress", no_argument, NULL, 'P' },
+	{ "html", required_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	/* the common run options, for both configurations (as --opts) */
 	{ "duration", required_argument, NULL, 'r' },
@@ -112,6 +115,10 @@ static void compare_usage(FILE *f)
 		"                       run i uses seed + i\n"
 		"  --jobs J             worker processes, 1..%d (default 1)\n"
 		"  --format text|json   a table (default) or JSON\n"
+		"  --html FILE          also a one-file HTML report: the "
+		"table, the ratio\n"
+		"                       chart with the spread over seeds, "
+		"every seed\n"
 		"  --metric NAME        a figure more: a key of the results' "
 		"summary or a\n"
 		"                       workload metric (NAME, NAME.p99, "
@@ -251,6 +258,9 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 			break;
 		case 'P':
 			o->progress = 0;
+			break;
+		case 'W':
+			o->html = optarg;
 			break;
 		case 'a':
 			o->cfg[0].opts = optarg;
@@ -694,6 +704,31 @@ static int print_json(const struct compare_opts *o,
 	return EXIT_OK;
 }
 
+/* --html: the same figures as a page (html_compare.c). */
+static bool write_html(const struct compare_opts *o,
+		       const struct cli_measure *res, uint64_t seed0, int argc,
+		       char **argv)
+{
+	char da[512], db[512], dboth[1024], line[2048];
+	struct html_compare h = { .path = o->html,
+				  .command_line = line,
+				  .workload = o->workload,
+				  .machine = o->machine,
+				  .both = both_text(o, dboth, sizeof(dboth)),
+				  .a = describe(&o->cfg[0], da, sizeof(da)),
+				  .b = describe(&o->cfg[1], db, sizeof(db)),
+				  .res = res,
+				  .runs = o->runs,
+				  .seed0 = seed0 };
+	size_t at = 0;
+
+	line[0] = '\0';
+	for (int i = 0; i < argc && at < sizeof(line); i++)
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+				       i ? " " : PROG " ", argv[i]);
+	return cli_html_compare(&h);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
@@ -788,6 +823,10 @@ int cmd_compare(int argc, char **argv)
 			rc = EXIT_USAGE;
 			goto out;
 		}
+	}
+	if (o.html && !write_html(&o, res, seed0, argc, argv)) {
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	rc = o.json ? print_json(&o, res, seed0) :
 		      (print_text(&o, res, seed0), EXIT_OK);

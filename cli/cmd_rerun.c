@@ -44,8 +44,13 @@ static void rerun_usage(FILE *f)
 /* An option of run that names where output goes, and takes a value. */
 static bool output_option(const char *a, bool *has_value)
 {
-	static const char *const with_value[] = { "-o", "--output", "--trace",
-						  "--trace-window" };
+	static const char *const with_value[] = { "-o",
+						  "--output",
+						  "--trace",
+						  "--trace-window",
+						  "--trace-state",
+						  "--trace-format",
+						  "--html" };
 
 	*has_value = false;
 	for (size_t i = 0; i < ARRAY_LEN(with_value); i++) {

@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "html.h"
+#include "plot_data.h"
 #include "trace.h"
+#include "trace_state.h"
 
 /* Used when neither --duration nor the workload says how long to run. */
 #define DEFAULT_DURATION (10 * EEVDF_NSEC_PER_SEC)
@@ -46,7 +49,14 @@ struct run_opts {
 	enum eevdf_input input;	  /* --input auto|native|rt-app */
 	const char *trace;	  /* --trace FILE */
 	eevdf_time trace_from, trace_to; /* --trace-window; to < 0: open */
-	bool timehist;			 /* --timehist */
+	unsigned trace_state;		 /* --trace-state (trace_state.h) */
+	const char *html;		 /* --html FILE */
+	/* what parse_options() parsed: a second run of the same (--html) */
+	int parse_argc;
+	char **parse_argv;
+	int trace_format; /* --trace-format: enum cli_trace_format, -1 by
+			   * the file's name */
+	bool timehist;	  /* --timehist */
 	bool have_window;
 	enum eevdf_csv_meta csv_meta; /* --csv-meta */
 	int progress; /* --progress 1, --no-progress 0, -1: on a terminal */
@@ -83,6 +93,9 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'I' },
 	{ "trace", required_argument, NULL, 'T' },
 	{ "trace-window", required_argument, NULL, 'W' },
+	{ "trace-state", required_argument, NULL, 'S' },
+	{ "html", required_argument, NULL, 'Z' },
+	{ "trace-format", required_argument, NULL, 'X' },
 	{ "timehist", no_argument, NULL, 't' },
 	{ "csv-meta", required_argument, NULL, 'C' },
 	{ "progress", no_argument, NULL, 'g' },
@@ -165,16 +178,36 @@ static void run_usage(FILE *f)
 		"                    workload's \"latency_rows\", else comm "
 		"above 32 tasks\n"
 		"                    and pid up to 32\n"
-		"  --trace FILE      write a Chrome trace (Perfetto, "
-		"chrome://tracing):\n"
-		"                    a track per CPU, a slice per run, wakeup "
-		"arrows,\n"
-		"                    nr_running counters\n"
+		"  --trace FILE      write a trace for ui.perfetto.dev: a "
+		"track per CPU\n"
+		"                    (a slice per run, wakeup arrows, "
+		"nr_running) and\n"
+		"                    per task (running, runnable) in a "
+		"process per\n"
+		"                    task group; Chrome JSON, or Perfetto "
+		"protobuf when\n"
+		"                    FILE ends in .pftrace (or --trace-format "
+		"proto)\n"
+		"  --trace-state LIST  EEVDF state counters in the trace, "
+		"sampled at\n"
+		"                    every change: vlag, deadline, eligible, "
+		"delayed\n"
+		"                    (per task), V, load, nr_queued, "
+		"nr_delayed (per\n"
+		"                    CPU), task, rq, all or none "
+		"(comma-separated)\n"
+		"  --trace-format json|proto  the trace's format (default: by "
+		"FILE's name)\n"
 		"  --trace-window FROM:TO  only that span of the trace "
 		"(durations;\n"
 		"                    either may be empty: '1s:', ':500ms')\n"
 		"  --timehist        text format: first a perf sched timehist "
 		"table\n"
+		"  --html FILE       also a one-file HTML report: the text "
+		"report, the\n"
+		"                    wakeup-latency CDF, the largest latency "
+		"up close\n"
+		"                    (timeline, lags) and the configuration\n"
 		"  --progress        progress on stderr also when it is not a "
 		"terminal\n"
 		"                    (a line per tenth of the run, for logs)\n"
@@ -308,14 +341,15 @@ static bool parse_window(const char *s, struct run_opts *o)
 static void bad_option(int c, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+	const char *cmd = argv[0]; /* run, or a command that runs as run */
 
 	if (c == ':')
-		cli_error("run: option '%s' requires an argument", arg);
+		cli_error("%s: option '%s' requires an argument", cmd, arg);
 	else if (optopt)
-		cli_error("run: unknown option '-%c'", optopt);
+		cli_error("%s: unknown option '-%c'", cmd, optopt);
 	else
-		cli_error("run: unknown option '%s'", arg);
-	fprintf(stderr, "Try '" PROG " run --help'.\n");
+		cli_error("%s: unknown option '%s'", cmd, arg);
+	fprintf(stderr, "Try '" PROG " %s --help'.\n", cmd);
 }
 
 /*
@@ -447,6 +481,28 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 			if (!parse_window(optarg, o))
 				return EXIT_USAGE;
 			break;
+		case 'Z':
+			o->html = optarg;
+			break;
+		case 'S':
+			if (!trace_state_parse(optarg, &o->trace_state, err,
+					       sizeof(err))) {
+				cli_error("--trace-state: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'X':
+			if (strcmp(optarg, "json") == 0) {
+				o->trace_format = CLI_TRACE_JSON;
+			} else if (strcmp(optarg, "proto") == 0) {
+				o->trace_format = CLI_TRACE_PROTO;
+			} else {
+				cli_error("--trace-format: expected json or "
+					  "proto, got '%s'",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'g':
 			o->progress = 1;
 			break;
@@ -486,14 +542,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 		}
 	}
 	if (optind >= argc) {
-		cli_error("run: missing WORKLOAD.json");
+		cli_error("%s: missing WORKLOAD.json", argv[0]);
 		run_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (optind + 1 < argc) {
-		cli_error("run: unexpected argument '%s' (one workload per "
+		cli_error("%s: unexpected argument '%s' (one workload per "
 			  "run)",
-			  argv[optind + 1]);
+			  argv[0], argv[optind + 1]);
 		return EXIT_USAGE;
 	}
 	o->workload = argv[optind];
@@ -506,6 +562,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o,
 	}
 	if (o->have_window && !o->trace) {
 		cli_error("--trace-window: there is no --trace to limit");
+		return EXIT_USAGE;
+	}
+	if (o->trace_state && !o->trace) {
+		cli_error("--trace-state: there is no --trace to add it to");
+		return EXIT_USAGE;
+	}
+	if (o->trace_format >= 0 && !o->trace) {
+		cli_error("--trace-format: there is no --trace");
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -1203,7 +1267,18 @@ struct run_io {
 	struct out_file out;   /* --output or stdout */
 	struct out_file trace; /* --trace */
 	struct cli_trace *sink;
+	struct plot_data *plot; /* --html's latencies */
 };
+
+/* Both sinks on the one trace callback. */
+static void io_event(void *ud, const struct eevdf_trace_event *ev)
+{
+	struct run_io *io = ud;
+
+	if (io->sink)
+		cli_trace_event(io->sink, ev);
+	plot_data_event(io->plot, ev);
+}
 
 static void io_abort(struct run_io *io)
 {
@@ -1211,6 +1286,8 @@ static void io_abort(struct run_io *io)
 	out_abort(&io->trace);
 	cli_trace_free(io->sink);
 	io->sink = NULL;
+	plot_data_free(io->plot);
+	io->plot = NULL;
 }
 
 /*
@@ -1221,22 +1298,39 @@ static void io_abort(struct run_io *io)
 static bool io_open(struct run_io *io, const struct run_opts *o,
 		    struct eevdf_config *cfg)
 {
+	struct cli_trace_opts to = {
+		.nr_cpus = cfg->nr_cpus,
+		.state = o->trace_state,
+		.from = o->have_window ? o->trace_from : 0,
+		.to = o->have_window ? o->trace_to : -1,
+	};
+	struct plot_data_opts po = { .by_comm = true, .to = -1, .lag_cpu = -1 };
+
 	if (!out_open(&io->out, "--output", o->output))
 		return false;
 	if (o->trace && !out_open(&io->trace, "--trace", o->trace))
 		return false;
-	if (!o->trace && !o->timehist)
-		return true;
-	io->sink = cli_trace_new(cfg->nr_cpus, o->trace ? io->trace.f : NULL,
-				 o->timehist ? io->out.f : NULL,
-				 o->have_window ? o->trace_from : 0,
-				 o->have_window ? o->trace_to : -1);
-	if (!io->sink) {
+	to.file = o->trace ? io->trace.f : NULL;
+	to.timehist = o->timehist ? io->out.f : NULL;
+	to.format = o->trace_format >= 0 ?
+			    (enum cli_trace_format)o->trace_format :
+		    o->trace ? cli_trace_format_of(o->trace) :
+			       CLI_TRACE_JSON;
+	if ((o->trace || o->timehist) && !(io->sink = cli_trace_new(&to))) {
 		cli_error("out of memory");
 		return false;
 	}
-	cfg->trace = cli_trace_event;
-	cfg->trace_ud = io->sink;
+	if (o->html && !(io->plot = plot_data_new(&po, cfg->nr_cpus))) {
+		cli_error("out of memory");
+		return false;
+	}
+	if (io->plot) {
+		cfg->trace = io_event;
+		cfg->trace_ud = io;
+	} else if (io->sink) {
+		cfg->trace = cli_trace_event;
+		cfg->trace_ud = io->sink;
+	}
 	return true;
 }
 
@@ -1289,8 +1383,13 @@ static int build_sim(const struct run_opts *o, struct eevdf_config *cfg,
 			  err[0] ? err : eevdf_strerror(rc));
 		return EXIT_USAGE;
 	}
-	if (io && io->sink)
-		cli_trace_attach(io->sink, sim);
+	if (io && io->sink && !cli_trace_attach(io->sink, sim)) {
+		cli_error("out of memory");
+		eevdf_sim_free(sim);
+		return EXIT_USAGE;
+	}
+	if (io && io->plot)
+		plot_data_attach(io->plot, sim);
 	memset(&diag, 0, sizeof(diag));
 	rc = eevdf_workload_add_tasks(wl, sim, &diag);
 	if (rc < 0) {
@@ -1343,11 +1442,67 @@ static int build_and_run(const struct run_opts *o, struct eevdf_config *cfg,
 	return EXIT_OK;
 }
 
+/*
+ * --html: the text report and the results JSON as run makes them, and
+ * the latencies the run gathered, to html_run.c; false after printing
+ * why.
+ */
+static bool write_html(const struct run_opts *o, const struct eevdf_config *cfg,
+		       const eevdf_sim *sim, const eevdf_workload *wl,
+		       struct plot_data *pd)
+{
+	struct html_run h = { .path = o->html,
+			      .sim = sim,
+			      .workload = o->workload,
+			      .pd = pd,
+			      .end = eevdf_sim_now(sim),
+			      .argc = o->parse_argc,
+			      .argv = o->parse_argv };
+	struct run_opts text_opts = *o;
+	char *text = NULL, *json = NULL, line[2048];
+	size_t len = 0, at = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok;
+
+	if (!f) {
+		cli_error("--html: out of memory");
+		return false;
+	}
+	text_opts.quiet = false;
+	ok = emit_text(f, sim, cfg, &text_opts, wl) == 0;
+	if (ok)
+		emit_incomplete(f, sim, wl);
+	if (fclose(f) != 0 || !text)
+		ok = false;
+	if (ok) {
+		f = open_memstream(&json, &len);
+		ok = f && emit_json(f, sim, wl, o) == 0;
+		if (f && fclose(f) != 0)
+			ok = false;
+	}
+	line[0] = '\0';
+	for (int i = 0; i < o->argc && at < sizeof(line); i++)
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+				       i ? " " : PROG " ", o->argv[i]);
+	h.text = text;
+	h.results = json;
+	h.command_line = line;
+	if (ok)
+		ok = cli_html_run(&h);
+	else
+		cli_error("--html %s: cannot format the report", o->html);
+	free(text);
+	free(json);
+	return ok;
+}
+
 /* Build the simulation, run it and write the results; an exit code. */
 static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		    const eevdf_workload *wl)
 {
-	struct run_io io = { { NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL };
+	struct run_io io = {
+		{ NULL, NULL, NULL }, { NULL, NULL, NULL }, NULL, NULL
+	};
 	eevdf_sim *sim = NULL;
 	int rc, ret;
 
@@ -1370,6 +1525,8 @@ static int simulate(const struct run_opts *o, struct eevdf_config *cfg,
 		cli_error("cannot format the results: %s", eevdf_strerror(rc));
 		goto out;
 	}
+	if (o->html && !write_html(o, cfg, sim, wl, io.plot))
+		goto out;
 	/* the trace first: the results appear only with a complete trace */
 	if ((!o->trace || out_commit(&io.trace)) && out_commit(&io.out))
 		ret = EXIT_OK;
@@ -1495,6 +1652,7 @@ static int prepare(int argc, char **argv, struct run_opts *o,
 	int rc;
 
 	memset(o, 0, sizeof(*o));
+	o->trace_format = -1;
 	o->argv = argv;
 	o->argc = argc;
 	eevdf_config_init(cfg);
@@ -1647,11 +1805,14 @@ int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	o.trace_format = -1;
 	o.format = FORMAT_TEXT;
 	o.csv_meta = EEVDF_CSV_META_COLUMNS;
 	o.progress = -1;
 	o.argv = rec_argv;
 	o.argc = rec_argc;
+	o.parse_argc = argc;
+	o.parse_argv = argv;
 	eevdf_config_init(&cfg);
 	rc = parse_options(argc, argv, &o, &cfg);
 	if (rc >= 0)
@@ -1661,4 +1822,47 @@ int cli_run_replay(int argc, char **argv, int rec_argc, char **rec_argv)
 	eevdf_workload_free(wl);
 	eevdf_machine_free(o.machine);
 	return rc;
+}
+
+int cli_run_build(int argc, char **argv, eevdf_trace_fn trace, void *ud,
+		  bool ignore_outputs, struct cli_built *b)
+{
+	struct run_opts o;
+	struct eevdf_config cfg;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	memset(&o, 0, sizeof(o));
+	o.trace_format = -1;
+	o.argv = argv;
+	o.argc = argc;
+	eevdf_config_init(&cfg);
+	rc = parse_options(argc, argv, &o, &cfg);
+	if (rc >= 0)
+		return rc == EXIT_OK ? EXIT_USAGE : rc;
+	if (!ignore_outputs && (o.trace || o.timehist || o.output || o.html)) {
+		cli_error("%s: --trace, --timehist, --output and --html belong "
+			  "to 'run'",
+			  argv[0]);
+		return EXIT_USAGE;
+	}
+	rc = load(&o, &b->wl, true);
+	if (rc == EXIT_OK) {
+		cfg.trace = trace;
+		cfg.trace_ud = ud;
+		rc = build_sim(&o, &cfg, b->wl, NULL, &b->sim, &b->duration);
+	}
+	b->machine = o.machine;
+	b->workload = o.workload;
+	if (rc != EXIT_OK)
+		cli_built_free(b);
+	return rc;
+}
+
+void cli_built_free(struct cli_built *b)
+{
+	eevdf_sim_free(b->sim);
+	eevdf_workload_free(b->wl);
+	eevdf_machine_free(b->machine);
+	memset(b, 0, sizeof(*b));
 }

@@ -1,29 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Trace sinks (see trace.h).  The Chrome trace has one process "machine"
- * with a thread (track) per CPU: a complete event ("X") per stretch a
- * task ran, an instant per wakeup on the wakee's CPU with a flow arrow
- * from the waker's running slice to the wakee's next slice, a slice per
- * spin on a run-queue lock (nested in what the CPU ran), an instant per
- * IPI on the CPU it was sent to, and an nr_running counter per CPU.  Times are microseconds with three decimals:
- * the simulator's nanoseconds, exactly.
+ * Trace sinks (see trace.h).  The trace has a process "machine" with a
+ * track per CPU: a slice per stretch a task ran, an instant per wakeup
+ * on the wakee's CPU with an arrow from the waker's running slice to the
+ * wakee's next slice, a slice per spin on a run-queue lock, an instant
+ * per IPI on the CPU it was sent to, and an nr_running counter per CPU;
+ * and a process per task group (eevdf_sim_task_group()) with a track per
+ * task: its "running" slices (on which CPU) and its "runnable" waits
+ * (from becoming runnable to running: perf sched's delay).  --trace-state
+ * adds the EEVDF state as counters (trace_state.c).  The file format is
+ * the writer's (trace_out.h): Chrome JSON or Perfetto protobuf.
  *
  * timehist follows perf sched timehist: a row each time a task is
- * switched out (idle is left out, as perf does without -I), with the time, the CPU, the task, its wait time (from
- * its last switch-out to this switch-in), its scheduling delay (from
- * becoming runnable to this switch-in) and its run time.
+ * switched out (idle is left out, as perf does without -I), with the
+ * time, the CPU, the task, its wait time (from its last switch-out to
+ * this switch-in), its scheduling delay (from becoming runnable to this
+ * switch-in) and its run time.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
+#include "trace_out.h"
+#include "trace_state.h"
 
 struct cpu_track {
-	int curr;	     /* pid running, -1 idle */
-	eevdf_time since;    /* when curr was switched in */
-	int nr_running;	     /* tasks runnable here, the running one too */
-	uint64_t slice_flow; /* flow id to end in curr's slice, 0 none */
+	int curr;	  /* pid running, -1 idle */
+	eevdf_time since; /* when curr was switched in */
+	int nr_running;	  /* tasks runnable here, the running one too */
+	uint64_t flow;	  /* the arrow ending in curr's slice, 0 none */
 };
 
 struct task_track {
@@ -37,154 +43,20 @@ struct task_track {
 };
 
 struct cli_trace {
-	const eevdf_sim *sim;
-	FILE *json, *th;
+	eevdf_sim *sim;
+	struct tr_out *out; /* NULL: no trace file */
+	struct trace_state *state;
+	unsigned state_mask;
+	FILE *th;
 	eevdf_time from, to, last;
 	int nr_cpus;
 	struct cpu_track *cpu;
 	struct task_track *task;
 	size_t nr_task;
 	uint64_t next_flow;
-	bool first;   /* no JSON event written yet */
 	bool th_head; /* timehist header written */
-	/*
-	 * The JSON is formatted here by hand and written in 64 KiB blocks:
-	 * printf-style formatting was most of the cost of a traced run.
-	 */
-	size_t jlen;
-	char jbuf[65536];
+	bool oom;
 };
-
-static void jw_flush(struct cli_trace *t)
-{
-	if (t->jlen)
-		fwrite(t->jbuf, 1, t->jlen, t->json);
-	t->jlen = 0;
-}
-
-static void jw_mem(struct cli_trace *t, const char *s, size_t n)
-{
-	if (t->jlen + n > sizeof(t->jbuf))
-		jw_flush(t);
-	if (n > sizeof(t->jbuf)) {
-		fwrite(s, 1, n, t->json);
-		return;
-	}
-	memcpy(t->jbuf + t->jlen, s, n);
-	t->jlen += n;
-}
-
-static void jw_raw(struct cli_trace *t, const char *s)
-{
-	jw_mem(t, s, strlen(s));
-}
-
-/* A string literal, its length known at compile time. */
-#define JW_LIT(t, lit) jw_mem((t), "" lit, sizeof(lit) - 1)
-
-static void jw_int(struct cli_trace *t, long long v)
-{
-	char tmp[24];
-	size_t n = 0;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
-				       (unsigned long long)v;
-
-	if (t->jlen + 24 > sizeof(t->jbuf))
-		jw_flush(t);
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		t->jbuf[t->jlen++] = '-';
-	while (n)
-		t->jbuf[t->jlen++] = tmp[--n];
-}
-
-/* ns as microseconds with three decimals, the trace format's unit. */
-static void jw_us(struct cli_trace *t, eevdf_time ns)
-{
-	long long frac = (long long)(ns % 1000);
-
-	if (ns < 0 && frac) {
-		JW_LIT(t, "-");
-		ns = -ns;
-		frac = -frac;
-	}
-	jw_int(t, (long long)(ns / 1000));
-	if (t->jlen + 4 > sizeof(t->jbuf))
-		jw_flush(t);
-	t->jbuf[t->jlen++] = '.';
-	t->jbuf[t->jlen++] = (char)('0' + frac / 100);
-	t->jbuf[t->jlen++] = (char)('0' + frac / 10 % 10);
-	t->jbuf[t->jlen++] = (char)('0' + frac % 10);
-}
-
-/* A JSON string: task names are plain, but be safe. */
-static void jw_jstr(struct cli_trace *t, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	JW_LIT(t, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (t->jlen + 6 > sizeof(t->jbuf))
-			jw_flush(t);
-		if (c == '"' || c == '\\') {
-			t->jbuf[t->jlen++] = '\\';
-			t->jbuf[t->jlen++] = (char)c;
-		} else if (c < 0x20) {
-			memcpy(t->jbuf + t->jlen, "\\u00", 4);
-			t->jlen += 4;
-			t->jbuf[t->jlen++] = hex[c >> 4];
-			t->jbuf[t->jlen++] = hex[c & 15];
-		} else {
-			t->jbuf[t->jlen++] = (char)c;
-		}
-	}
-	JW_LIT(t, "\"");
-}
-
-struct cli_trace *cli_trace_new(int nr_cpus, FILE *json, FILE *timehist,
-				eevdf_time from, eevdf_time to)
-{
-	struct cli_trace *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return NULL;
-	t->cpu = calloc((size_t)nr_cpus, sizeof(*t->cpu));
-	if (!t->cpu) {
-		free(t);
-		return NULL;
-	}
-	for (int c = 0; c < nr_cpus; c++)
-		t->cpu[c].curr = -1;
-	t->nr_cpus = nr_cpus;
-	t->json = json;
-	t->th = timehist;
-	t->from = from;
-	t->to = to;
-	t->first = true;
-	t->next_flow = 1;
-	if (json)
-		JW_LIT(t, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
-	return t;
-}
-
-void cli_trace_attach(struct cli_trace *t, const eevdf_sim *sim)
-{
-	t->sim = sim;
-}
-
-void cli_trace_free(struct cli_trace *t)
-{
-	if (!t)
-		return;
-	free(t->cpu);
-	free(t->task);
-	free(t);
-}
 
 /* The track of pid, grown on demand; NULL when out of memory. */
 static struct task_track *task_of(struct cli_trace *t, int pid)
@@ -198,8 +70,10 @@ static struct task_track *task_of(struct cli_trace *t, int pid)
 		while (n < (size_t)pid)
 			n *= 2;
 		nt = realloc(t->task, n * sizeof(*nt));
-		if (!nt)
+		if (!nt) {
+			t->oom = true;
 			return NULL;
+		}
 		for (size_t i = t->nr_task; i < n; i++)
 			nt[i] = (struct task_track){ .last_out = -1,
 						     .runnable = -1 };
@@ -229,57 +103,134 @@ static const char *name_of(struct cli_trace *t, int pid, char *buf, size_t len)
 	return buf;
 }
 
+/* The writers' view of names. */
+static const char *writer_task_name(void *ud, int pid, char *buf, size_t len)
+{
+	return name_of(ud, pid, buf, len);
+}
+
+static const char *writer_group(void *ud, int pid)
+{
+	struct cli_trace *t = ud;
+
+	return t->sim ? eevdf_sim_task_group(t->sim, pid) : "/";
+}
+
+enum cli_trace_format cli_trace_format_of(const char *path)
+{
+	static const char *const ext[] = { ".pftrace", ".perfetto-trace", ".pb",
+					   ".proto" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n >= e && strcmp(path + n - e, ext[i]) == 0)
+			return CLI_TRACE_PROTO;
+	}
+	return CLI_TRACE_JSON;
+}
+
+struct cli_trace *cli_trace_new(const struct cli_trace_opts *o)
+{
+	struct cli_trace *t = calloc(1, sizeof(*t));
+	struct tr_names names = { writer_task_name, writer_group, NULL };
+
+	if (!t)
+		return NULL;
+	names.ud = t;
+	t->cpu = calloc((size_t)o->nr_cpus, sizeof(*t->cpu));
+	if (!t->cpu)
+		goto fail;
+	for (int c = 0; c < o->nr_cpus; c++)
+		t->cpu[c].curr = -1;
+	t->nr_cpus = o->nr_cpus;
+	t->th = o->timehist;
+	t->from = o->from;
+	t->to = o->to;
+	t->next_flow = 1;
+	if (o->file) {
+		t->out = o->format == CLI_TRACE_PROTO ?
+				 tr_proto_new(o->file, o->nr_cpus, &names) :
+				 tr_json_new(o->file, o->nr_cpus, &names);
+		if (!t->out)
+			goto fail;
+	}
+	if (o->file && o->state) {
+		t->state_mask = o->state;
+		t->state = trace_state_new(o->state, o->nr_cpus);
+		if (!t->state)
+			goto fail;
+	}
+	return t;
+fail:
+	cli_trace_free(t);
+	return NULL;
+}
+
+bool cli_trace_attach(struct cli_trace *t, eevdf_sim *sim)
+{
+	t->sim = sim;
+	return !t->state ||
+	       eevdf_sim_trace_detail(sim, EEVDF_DETAIL_STATE) == 0;
+}
+
+void cli_trace_free(struct cli_trace *t)
+{
+	if (!t)
+		return;
+	if (t->out)
+		t->out->ops->free(t->out);
+	trace_state_free(t->state);
+	free(t->cpu);
+	free(t->task);
+	free(t);
+}
+
 static bool in_window(const struct cli_trace *t, eevdf_time a, eevdf_time b)
 {
 	return b >= t->from && (t->to < 0 || a <= t->to);
 }
 
-/* Start a JSON event object: the separator and the common fields. */
-static void ev_begin(struct cli_trace *t, const char *ph, int cpu,
-		     eevdf_time ts)
+/* [a, b) clipped to the window; false when nothing is left. */
+static bool clip(const struct cli_trace *t, eevdf_time *a, eevdf_time *b)
 {
-	jw_raw(t, t->first ? "{\"ph\": \"" : ",\n{\"ph\": \"");
-	jw_raw(t, ph);
-	JW_LIT(t, "\", \"pid\": 0, \"tid\": ");
-	jw_int(t, cpu);
-	JW_LIT(t, ", \"ts\": ");
-	jw_us(t, ts);
-	t->first = false;
+	if (*b <= *a || !in_window(t, *a, *b))
+		return false;
+	if (*a < t->from)
+		*a = t->from;
+	if (t->to >= 0 && *b > t->to)
+		*b = t->to;
+	return *b > *a;
 }
 
-/* The slice of whatever ran on cpu from its switch-in to now. */
+/* The slices of whatever ran on cpu from its switch-in to now: on the
+ * CPU's track and on the task's. */
 static void close_slice(struct cli_trace *t, int cpu, eevdf_time now)
 {
 	struct cpu_track *c = &t->cpu[cpu];
 	eevdf_time a = c->since, b = now;
 	char name[EEVDF_NAME_MAX + 16];
+	struct tr_arg arg;
 
-	if (!t->json || c->curr < 0 || b <= a || !in_window(t, a, b))
+	if (!t->out || c->curr < 0 || !clip(t, &a, &b))
 		return;
-	if (a < t->from)
-		a = t->from;
-	if (t->to >= 0 && b > t->to)
-		b = t->to;
-	ev_begin(t, "X", cpu, a);
-	JW_LIT(t, ", \"dur\": ");
-	jw_us(t, b - a);
-	JW_LIT(t, ", \"name\": ");
-	jw_jstr(t, name_of(t, c->curr, name, sizeof(name)));
-	JW_LIT(t, ", \"args\": {\"pid\": ");
-	jw_int(t, c->curr);
-	JW_LIT(t, "}}");
+	arg = (struct tr_arg){ "pid", NULL, c->curr };
+	t->out->ops->slice(t->out, (struct tr_track){ TR_CPU, cpu }, a, b,
+			   name_of(t, c->curr, name, sizeof(name)), NULL, &arg,
+			   1, c->since >= t->from ? c->flow : 0);
+	arg = (struct tr_arg){ "cpu", NULL, cpu };
+	t->out->ops->slice(t->out, (struct tr_track){ TR_TASK, c->curr }, a, b,
+			   "running", NULL, &arg, 1, 0);
 }
 
 static void counter(struct cli_trace *t, int cpu, eevdf_time now)
 {
-	if (!t->json || !in_window(t, now, now))
+	if (!t->out || !in_window(t, now, now))
 		return;
-	ev_begin(t, "C", cpu, now);
-	JW_LIT(t, ", \"name\": \"nr_running cpu");
-	jw_int(t, cpu);
-	JW_LIT(t, "\", \"args\": {\"nr_running\": ");
-	jw_int(t, t->cpu[cpu].nr_running);
-	JW_LIT(t, "}}");
+	t->out->ops->counter(t->out, (struct tr_track){ TR_CPU, cpu }, now,
+			     "nr_running", TR_UNIT_COUNT,
+			     t->cpu[cpu].nr_running);
 }
 
 static void timehist_row(struct cli_trace *t, int cpu, int pid, eevdf_time now,
@@ -335,48 +286,51 @@ static void on_switch(struct cli_trace *t, const struct eevdf_trace_event *ev)
 	}
 	c->curr = ev->pid;
 	c->since = ev->time;
-	if (next) {
-		next->wait = next->last_out >= 0 ? ev->time - next->last_out :
-						   0;
-		next->delay = next->runnable >= 0 ? ev->time - next->runnable :
-						    0;
-		next->runnable = -1;
-		if (next->flow && t->json && in_window(t, ev->time, ev->time)) {
-			/* the arrow ends in the slice starting now */
-			ev_begin(t, "f", ev->cpu, ev->time);
-			JW_LIT(t, ", \"bp\": \"e\", \"name\": \"wakeup\", "
-				  "\"cat\": \"sched\", \"id\": ");
-			jw_int(t, (long long)next->flow);
-			JW_LIT(t, "}");
-		}
-		next->flow = 0;
+	c->flow = 0;
+	if (!next)
+		return;
+	next->wait = next->last_out >= 0 ? ev->time - next->last_out : 0;
+	next->delay = next->runnable >= 0 ? ev->time - next->runnable : 0;
+	if (t->out && next->runnable >= 0) {
+		eevdf_time a = next->runnable, b = ev->time;
+		struct tr_arg arg = { "cpu", NULL, ev->cpu };
+
+		if (clip(t, &a, &b))
+			t->out->ops->slice(
+				t->out, (struct tr_track){ TR_TASK, ev->pid },
+				a, b, "runnable", NULL, &arg, 1, 0);
 	}
+	next->runnable = -1;
+	if (next->flow && t->out && in_window(t, ev->time, ev->time)) {
+		/* the arrow ends in the slice starting now */
+		t->out->ops->flow_end(t->out, ev->cpu, ev->time, next->flow);
+		c->flow = next->flow;
+	}
+	next->flow = 0;
 }
 
 static void on_runnable(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
 	struct task_track *k = task_of(t, ev->pid);
 	char name[EEVDF_NAME_MAX + 16];
+	struct tr_arg args[3];
 
 	if (!k)
 		return;
 	k->runnable = ev->time;
 	k->cpu = ev->cpu;
 	t->cpu[ev->cpu].nr_running++;
-	if (!t->json || !in_window(t, ev->time, ev->time))
+	if (!t->out || !in_window(t, ev->time, ev->time))
 		return;
-	ev_begin(t, "i", ev->cpu, ev->time);
-	jw_raw(t, ev->kind == EEVDF_TRACE_NEW ?
-			  ", \"s\": \"t\", \"name\": \"new " :
-			  ", \"s\": \"t\", \"name\": \"wakeup ");
-	jw_int(t, ev->pid);
-	JW_LIT(t, "\", \"args\": {\"pid\": ");
-	jw_int(t, ev->pid);
-	JW_LIT(t, ", \"comm\": ");
-	jw_jstr(t, name_of(t, ev->pid, name, sizeof(name)));
-	JW_LIT(t, ", \"waker\": ");
-	jw_int(t, ev->prev_pid);
-	JW_LIT(t, "}}");
+
+	args[0] = (struct tr_arg){ "pid", NULL, ev->pid };
+	args[1] = (struct tr_arg){ "comm",
+				   name_of(t, ev->pid, name, sizeof(name)), 0 };
+	args[2] = (struct tr_arg){ "waker", NULL, ev->prev_pid };
+	t->out->ops->instant(t->out, (struct tr_track){ TR_CPU, ev->cpu },
+			     ev->time,
+			     ev->kind == EEVDF_TRACE_NEW ? "new" : "wakeup",
+			     ev->pid, NULL, args, 3);
 	counter(t, ev->cpu, ev->time);
 	/* an arrow from the waker's slice, if it is running somewhere */
 	if (ev->kind == EEVDF_TRACE_WAKEUP && ev->prev_pid > 0) {
@@ -384,11 +338,7 @@ static void on_runnable(struct cli_trace *t, const struct eevdf_trace_event *ev)
 			if (t->cpu[c].curr != ev->prev_pid)
 				continue;
 			k->flow = t->next_flow++;
-			ev_begin(t, "s", c, ev->time);
-			JW_LIT(t, ", \"name\": \"wakeup\", \"cat\": "
-				  "\"sched\", \"id\": ");
-			jw_int(t, (long long)k->flow);
-			JW_LIT(t, "}");
+			t->out->ops->flow_start(t->out, c, ev->time, k->flow);
 			break;
 		}
 	}
@@ -399,6 +349,7 @@ static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
 	struct task_track *k = task_of(t, ev->pid);
 	char name[EEVDF_NAME_MAX + 16];
+	struct tr_arg args[4];
 	int from = ev->orig_cpu;
 
 	if (!k || from < 0 || from >= t->nr_cpus)
@@ -410,48 +361,37 @@ static void on_migrate(struct cli_trace *t, const struct eevdf_trace_event *ev)
 		counter(t, from, ev->time);
 		counter(t, ev->cpu, ev->time);
 	}
-	if (!t->json || !in_window(t, ev->time, ev->time))
+	if (!t->out || !in_window(t, ev->time, ev->time))
 		return;
-	ev_begin(t, "i", ev->cpu, ev->time);
-	JW_LIT(t, ", \"s\": \"t\", \"name\": \"migrate ");
-	jw_int(t, ev->pid);
-	JW_LIT(t, "\", \"args\": {\"pid\": ");
-	jw_int(t, ev->pid);
-	JW_LIT(t, ", \"comm\": ");
-	jw_jstr(t, name_of(t, ev->pid, name, sizeof(name)));
-	JW_LIT(t, ", \"orig_cpu\": ");
-	jw_int(t, from);
-	JW_LIT(t, ", \"dest_cpu\": ");
-	jw_int(t, ev->cpu);
-	JW_LIT(t, "}}");
+	args[0] = (struct tr_arg){ "pid", NULL, ev->pid };
+	args[1] = (struct tr_arg){ "comm",
+				   name_of(t, ev->pid, name, sizeof(name)), 0 };
+	args[2] = (struct tr_arg){ "orig_cpu", NULL, from };
+	args[3] = (struct tr_arg){ "dest_cpu", NULL, ev->cpu };
+	t->out->ops->instant(t->out, (struct tr_track){ TR_CPU, ev->cpu },
+			     ev->time, "migrate", ev->pid, NULL, args, 4);
 }
 
 /* A slice on the spinning CPU's track, inside whatever ran there. */
 static void on_spin(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
-	if (!t->json || !in_window(t, ev->time, ev->time + ev->duration))
+	if (!t->out || !in_window(t, ev->time, ev->time + ev->duration))
 		return;
-	ev_begin(t, "X", ev->cpu, ev->time);
-	JW_LIT(t, ", \"dur\": ");
-	jw_us(t, ev->duration);
-	JW_LIT(t, ", \"name\": \"rq lock spin\", \"cat\": \"lock\", "
-		  "\"args\": {\"lock_cpu\": ");
-	jw_int(t, ev->orig_cpu);
-	JW_LIT(t, "}}");
+	t->out->ops->spin(t->out, ev->cpu, ev->time, ev->time + ev->duration,
+			  ev->orig_cpu);
 }
 
 /* An instant on the CPU an IPI (one wake-list batch) was sent to. */
 static void on_ipi(struct cli_trace *t, const struct eevdf_trace_event *ev)
 {
-	if (!t->json || !in_window(t, ev->time, ev->time))
+	struct tr_arg args[2];
+
+	if (!t->out || !in_window(t, ev->time, ev->time))
 		return;
-	ev_begin(t, "i", ev->cpu, ev->time);
-	JW_LIT(t, ", \"s\": \"t\", \"name\": \"ipi\", \"cat\": \"sched\", "
-		  "\"args\": {\"from_cpu\": ");
-	jw_int(t, ev->orig_cpu);
-	JW_LIT(t, ", \"first_pid\": ");
-	jw_int(t, ev->pid);
-	JW_LIT(t, "}}");
+	args[0] = (struct tr_arg){ "from_cpu", NULL, ev->orig_cpu };
+	args[1] = (struct tr_arg){ "first_pid", NULL, ev->pid };
+	t->out->ops->instant(t->out, (struct tr_track){ TR_CPU, ev->cpu },
+			     ev->time, "ipi", -1, "sched", args, 2);
 }
 
 void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
@@ -478,8 +418,15 @@ void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 	case EEVDF_TRACE_IPI:
 		on_ipi(t, ev);
 		break;
+	case EEVDF_TRACE_STATE:
+		if (t->state)
+			trace_state_sample(t->state, t->sim, ev->cpu, ev->time,
+					   t->out,
+					   in_window(t, ev->time, ev->time));
+		break;
 	case EEVDF_TRACE_EXIT:
 	case EEVDF_TRACE_TICK:
+	case EEVDF_TRACE_DECISION:
 		break;
 	}
 }
@@ -487,27 +434,11 @@ void cli_trace_event(void *ud, const struct eevdf_trace_event *ev)
 bool cli_trace_finish(struct cli_trace *t)
 {
 	eevdf_time end = t->sim ? eevdf_sim_now(t->sim) : t->last;
+	bool ok = !t->oom;
 
 	for (int c = 0; c < t->nr_cpus; c++)
 		close_slice(t, c, end);
-	if (t->json) {
-		/* name the tracks: "CPU n", in CPU order */
-		jw_raw(t, t->first ? "" : ",\n");
-		JW_LIT(t, "{\"ph\": \"M\", \"pid\": 0, \"name\": "
-			  "\"process_name\", \"args\": {\"name\": "
-			  "\"machine\"}}");
-		for (int c = 0; c < t->nr_cpus; c++) {
-			JW_LIT(t, ",\n{\"ph\": \"M\", \"pid\": 0, \"tid\": ");
-			jw_int(t, c);
-			JW_LIT(t, ", \"name\": \"thread_name\", \"args\": "
-				  "{\"name\": \"CPU ");
-			jw_int(t, c);
-			JW_LIT(t, "\"}}");
-		}
-		JW_LIT(t, "\n]}\n");
-		jw_flush(t);
-		if (ferror(t->json))
-			return false;
-	}
-	return !t->th || !ferror(t->th);
+	if (t->out && !t->out->ops->finish(t->out))
+		ok = false;
+	return ok && (!t->th || !ferror(t->th));
 }

@@ -17,7 +17,8 @@ int main(void)
 		provenance_suite, rq_lock_suite,   cpulist_suite,
 		classes_suite,	  calibrate_suite, kcheck_suite,
 		stats_suite,	  sweep_suite,	   groups_suite,
-		wl_groups_suite,  io_suite,
+		wl_groups_suite,  state_suite,	   plot_suite,
+		io_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

@@ -580,7 +580,8 @@ for path, lo, hi in ((sys.argv[1], 0, float("inf")),
     assert kinds["i"] > 0 and kinds["C"] > 0, kinds
     assert kinds["s"] == kinds["f"] > 0, kinds
     names = {e["tid"]: e["args"]["name"] for e in ev
-             if e["ph"] == "M" and e["name"] == "thread_name"}
+             if e["ph"] == "M" and e["name"] == "thread_name"
+             and e["pid"] == 0}
     assert names == {0: "CPU 0", 1: "CPU 1"}, names
     timed = [e for e in ev if e["ph"] != "M"]
     # events are written as they happen, slices when they end

@@ -27,6 +27,11 @@ ln -s "$root/workloads" "$tmp/work/workloads"
 ln -s "$BUILD/eevdf-sim" "$tmp/bin/eevdf-sim"
 ln -s "$BUILD/eevdf-sim" "$tmp/work/build/eevdf-sim"
 ln -s "$BUILD/examples" "$tmp/work/build/examples"
+# the Python package and its example, with this build's library
+mkdir -p "$tmp/work/examples"
+ln -s "$root/examples/python" "$tmp/work/examples/python"
+ln -s "$root/python" "$tmp/work/python"
+ln -s "$BUILD/libeevdf.so.0" "$tmp/work/build/libeevdf.so.0"
 
 python3 - "$root/README.md" "$tmp" "$UPDATE" <<'PY'
 import os, re, subprocess, sys

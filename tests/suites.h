@@ -30,6 +30,8 @@ Suite *provenance_suite(void);
 Suite *rq_lock_suite(void);
 Suite *cpulist_suite(void);
 Suite *classes_suite(void);
+Suite *state_suite(void);
+Suite *plot_suite(void);
 Suite *groups_suite(void);
 Suite *calibrate_suite(void);
 Suite *kcheck_suite(void);

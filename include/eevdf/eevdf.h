@@ -26,6 +26,8 @@
 #include "eevdf/report.h"
 #include "eevdf/workload.h"
 #include "eevdf/machine.h"
+#include "eevdf/state.h"
+#include "eevdf/plot.h"
 #include "eevdf/stats.h"
 #include "eevdf/sweep.h"
 

@@ -49,6 +49,17 @@ enum eevdf_trace_kind {
 	EEVDF_TRACE_SPIN = 7,    /* cpu spun for duration on orig_cpu's rq lock */
 	EEVDF_TRACE_IPI = 8,     /* orig_cpu sent cpu an IPI for its wake list;
 				  * pid: the first task of the batch */
+	/*
+	 * With eevdf_sim_trace_detail() (eevdf/state.h) only.  DECISION: a
+	 * decision on cpu by rule (enum eevdf_rule): pid is the task picked,
+	 * the wakee, or the task asked to reschedule (0: a group's entity);
+	 * prev_pid the task running then (-1: none); for a wakeup, pick_pid
+	 * and pick_rule are what pick_eevdf() chose; group the level that
+	 * decided.  STATE: cpu's run queue changed during the event now
+	 * over; read it with eevdf_sim_rq_state().
+	 */
+	EEVDF_TRACE_DECISION = 9,
+	EEVDF_TRACE_STATE = 10,
 };
 
 /* State of the task switched out, in a SWITCH event (perf's prev_state). */
@@ -70,6 +81,17 @@ struct eevdf_trace_event {
 	int orig_cpu; /* MIGRATE: the CPU the task left; SPIN: the lock's
 			 CPU; IPI: the sender; else -1 */
 	eevdf_time duration; /* SPIN: the spin, from time on; else 0 */
+	int rule;      /* DECISION: enum eevdf_rule; else 0 */
+	int pick_pid;  /* DECISION of a wakeup: pick_eevdf()'s choice, 0 a
+			* group's entity; else -1 */
+	int pick_rule; /* ... and its rule (enum eevdf_rule); else 0 */
+	/*
+	 * DECISION: the task group whose run queue on cpu decided ("/" the
+	 * root's; owned by the simulation), NULL when none did.  With
+	 * groups a decision may be about a group's entity: pid is then 0
+	 * and prev_pid the task running below it.
+	 */
+	const char *group;
 };
 
 typedef void (*eevdf_trace_fn)(void *ud, const struct eevdf_trace_event *ev);

@@ -21,4 +21,12 @@ EEVDF_API int eevdf_version(void);
 /* EEVDF_VERSION_STRING of the library actually linked. */
 EEVDF_API const char *eevdf_version_string(void);
 
+/*
+ * sizeof a public struct by its name ("eevdf_config",
+ * "eevdf_trace_event", ...), 0 for a name it does not know: for bindings
+ * that mirror the structs (the Python package checks its ctypes copies
+ * against it when it loads the library).
+ */
+EEVDF_API size_t eevdf_abi_sizeof(const char *type);
+
 #endif

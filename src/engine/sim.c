@@ -10,6 +10,7 @@
 
 #include "sched/deadline.h"
 #include "sched/fair.h"
+#include "sched/sched_state.h"
 #include "sched/group.h"
 #include "io.h"
 #include "metrics.h"
@@ -494,6 +495,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
 	eevdf__sched_classes_free(&sim->sched);
+	eevdf__obs_free(&sim->sched);
 	eevdf__tg_free(&sim->sched);
 	for (size_t i = 0; i < ARRAY_SIZE(sim->prog_cache); i++) {
 		eevdf__program_unref(sim->prog_cache[i].prog);

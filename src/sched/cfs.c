@@ -52,6 +52,7 @@
 #include "bandwidth.h"
 #include "cfs.h"
 #include "group.h"
+#include "sched_state.h"
 
 static inline const struct sched_params *params(const struct cfs_rq *cfs_rq)
 {
@@ -400,6 +401,7 @@ struct sched_entity *cfs_pick_next_entity(struct cfs_rq *cfs_rq,
 					  struct sched_entity *curr)
 {
 	struct sched_entity *left = pick_first_entity(cfs_rq), *se;
+	int rule = EEVDF_RULE_CFS_LEFTMOST;
 
 	if (!left || (curr && vruntime_before(curr->vruntime, left->vruntime)))
 		left = curr;
@@ -418,14 +420,20 @@ struct sched_entity *cfs_pick_next_entity(struct cfs_rq *cfs_rq,
 			     vruntime_before(curr->vruntime, second->vruntime)))
 				second = curr;
 		}
-		if (second && wakeup_preempt_entity(second, left) < 1)
+		if (second && wakeup_preempt_entity(second, left) < 1) {
 			se = second;
+			rule = EEVDF_RULE_CFS_SKIP;
+		}
 	}
-	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
+	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1) {
 		se = cfs_rq->next;
-	else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
+		rule = EEVDF_RULE_CFS_NEXT;
+	} else if (cfs_rq->last &&
+		   wakeup_preempt_entity(cfs_rq->last, left) < 1) {
 		se = cfs_rq->last;
-	return se;
+		rule = EEVDF_RULE_CFS_LAST;
+	}
+	return pick_rule(cfs_rq, se, rule);
 }
 
 /* The picked entity leaves the tree and starts a new slice. */
@@ -473,6 +481,7 @@ static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 				sp->sysctl_sched_latency);
 	delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 	if (delta_exec > ideal_runtime) {
+		trace_entity(cfs_rq->rq, EEVDF_RULE_CFS_SLICE_USED, curr);
 		resched_curr(cfs_rq->rq);
 		clear_buddies(cfs_rq, curr);
 		return;
@@ -485,8 +494,10 @@ static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 	delta = (s64)(curr->vruntime - se->vruntime);
 	if (delta < 0)
 		return;
-	if ((u64)delta > ideal_runtime)
+	if ((u64)delta > ideal_runtime) {
+		trace_entity(cfs_rq->rq, EEVDF_RULE_CFS_AHEAD, curr);
 		resched_curr(cfs_rq->rq);
+	}
 }
 
 /* entity_tick() of one level of the running task's hierarchy. */
@@ -498,6 +509,7 @@ void cfs_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr,
 	update_cfs_group(curr);
 	/* an hrtick expiry is the end of the slice */
 	if (queued) {
+		trace_entity(cfs_rq->rq, EEVDF_RULE_HRTICK, curr);
 		resched_curr(cfs_rq->rq);
 		return;
 	}
@@ -544,6 +556,7 @@ void cfs_check_preempt_wakeup(struct rq *rq, struct task *p,
 	bool scale = cfs_rq_of(se)->nr_queued >= sched_nr_latency;
 	bool next_buddy_marked = false;
 	bool cse_is_idle, pse_is_idle;
+	int why = EEVDF_RULE_WAKEUP_CFS;
 
 	if (se == pse)
 		return;
@@ -551,32 +564,49 @@ void cfs_check_preempt_wakeup(struct rq *rq, struct task *p,
 		set_next_buddy(pse);
 		next_buddy_marked = true;
 	}
-	if (rq->need_resched)
+	if (rq->need_resched) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_PENDING, p);
 		return;
+	}
 	/* SCHED_IDLE tasks are preempted by anything else */
-	if (curr->policy == EEVDF_POLICY_IDLE && p->policy != EEVDF_POLICY_IDLE)
+	if (curr->policy == EEVDF_POLICY_IDLE &&
+	    p->policy != EEVDF_POLICY_IDLE) {
+		why = EEVDF_RULE_WAKEUP_IDLE_POLICY;
 		goto preempt;
+	}
 	/* batch and idle wakees never preempt: the tick does */
 	if (p->policy != EEVDF_POLICY_NORMAL ||
-	    !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	    !sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq,
+			     p->policy != EEVDF_POLICY_NORMAL ?
+				     EEVDF_RULE_NO_PREEMPT_POLICY :
+				     EEVDF_RULE_NO_PREEMPT_OFF,
+			     p);
 		return;
+	}
 	/* the two compete where their hierarchies meet; an idle group's
 	 * entity gives way to a non-idle one as an idle task does */
 	find_matching_se(&se, &pse);
 	cse_is_idle = se_is_idle(se);
 	pse_is_idle = se_is_idle(pse);
-	if (cse_is_idle && !pse_is_idle)
+	if (cse_is_idle && !pse_is_idle) {
+		why = EEVDF_RULE_WAKEUP_IDLE_POLICY;
 		goto preempt;
-	if (cse_is_idle != pse_is_idle)
+	}
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
+	}
 	cfs_update_curr(cfs_rq_of(se));
 	if (wakeup_preempt_entity(se, pse) == 1) {
 		if (!next_buddy_marked)
 			set_next_buddy(pse);
 		goto preempt;
 	}
+	trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_CFS, p);
 	return;
 preempt:
+	trace_wakeup(rq, why, p);
 	resched_curr(rq);
 	if (!se->on_rq)
 		return;
@@ -598,6 +628,7 @@ void cfs_yield_task(struct rq *rq)
 	clear_buddies(cfs_rq, se);
 	if (curr->policy != EEVDF_POLICY_BATCH)
 		cfs_update_curr(cfs_rq);
+	trace_decision(rq, EEVDF_RULE_YIELD, curr);
 	set_skip_buddy(se);
 }
 

@@ -26,6 +26,7 @@
 #include "fair.h"
 #include "group.h"
 #include "rt.h"
+#include "sched_state.h"
 #include "smp.h"
 
 int eevdf__sched_vfail(struct scheduler *sched, int code, const char *fmt,
@@ -62,6 +63,10 @@ void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,
 	ev.prev_state = prev_state;
 	ev.orig_cpu = -1;
 	ev.duration = 0;
+	ev.rule = 0;
+	ev.pick_pid = -1;
+	ev.pick_rule = 0;
+	ev.group = NULL;
 	sched->trace(sched->trace_ud, &ev);
 }
 
@@ -77,6 +82,7 @@ void eevdf__trace_spin(struct scheduler *sched, int cpu, int lock_cpu, u64 spin)
 	ev.cpu = cpu;
 	ev.pid = -1;
 	ev.prev_pid = -1;
+	ev.pick_pid = -1;
 	ev.orig_cpu = lock_cpu;
 	ev.duration = (eevdf_time)spin;
 	sched->trace(sched->trace_ud, &ev);
@@ -94,6 +100,7 @@ void eevdf__trace_ipi(struct scheduler *sched, int from, int to, int pid)
 	ev.cpu = to;
 	ev.pid = pid;
 	ev.prev_pid = -1;
+	ev.pick_pid = -1;
 	ev.orig_cpu = from;
 	sched->trace(sched->trace_ud, &ev);
 }
@@ -110,6 +117,7 @@ void eevdf__trace_migrate(struct scheduler *sched, int pid, int from, int to)
 	ev.cpu = to;
 	ev.pid = pid;
 	ev.prev_pid = -1;
+	ev.pick_pid = -1;
 	ev.orig_cpu = from;
 	sched->trace(sched->trace_ud, &ev);
 }
@@ -515,6 +523,7 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 		prev->on_rq = false;
 	}
 	next = pick_next_task(sched, rq, prev);
+	trace_picked(rq, next);
 	rq->need_resched = false;
 
 	if (next != prev) {
@@ -584,12 +593,17 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 
 	if (rq->curr) {
 		/* the same class decides; a higher class preempts at once */
-		if (p->sched_class == rq->curr->sched_class)
+		if (p->sched_class == rq->curr->sched_class) {
 			p->sched_class->wakeup_preempt(rq, p, wake_flags);
-		else if (class_above(p->sched_class, rq->curr->sched_class))
+		} else if (class_above(p->sched_class, rq->curr->sched_class)) {
+			trace_wakeup(rq, EEVDF_RULE_WAKEUP_CLASS, p);
 			resched_curr(rq);
+		} else {
+			trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_CLASS, p);
+		}
 		return;
 	}
+	trace_wakeup(rq, EEVDF_RULE_WAKEUP_IDLE_CPU, p);
 	if (eevdf__event_queued(&rq->idle_exit_ev))
 		return;
 	/* awake_at: a wake list's landing already paid the exit */
@@ -1020,10 +1034,12 @@ static int settle_all(struct scheduler *sched)
 		if (!ret)
 			ret = rq_settle(sched, rq);
 		rq->settle_pending = false;
+		trace_touch(sched, rq->cpu);
 		if (++sched->settle_head == n)
 			sched->settle_head = 0;
 		sched->nr_settle--;
 	}
+	trace_state_flush(sched);
 	return ret;
 }
 

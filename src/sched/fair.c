@@ -41,6 +41,7 @@
 #include "deadline.h"
 #include "fair.h"
 #include "group.h"
+#include "sched_state.h"
 #include "smp.h"
 
 /* The profile runs the CFS policy of 6.1-6.5: fair.c's entry points hand
@@ -485,11 +486,11 @@ void eevdf__update_curr(struct cfs_rq *cfs_rq)
 	struct sched_entity *curr = cfs_rq->curr;
 	struct rq *rq = cfs_rq->rq;
 	s64 delta;
-	bool resched;
+	bool resched, renewed;
 
 	if (!(delta = update_curr_se(cfs_rq)))
 		return;
-	resched = update_deadline(cfs_rq, curr);
+	resched = renewed = update_deadline(cfs_rq, curr);
 	update_min_vruntime(cfs_rq);
 	/*
 	 * A task's fair time counts against the fair server whether it runs
@@ -515,6 +516,12 @@ void eevdf__update_curr(struct cfs_rq *cfs_rq)
 		resched = true;
 	}
 	if (resched) {
+		trace_entity(rq,
+			     renewed ? EEVDF_RULE_SLICE_EXPIRED :
+			     vlag_stash_model(cfs_rq) ?
+				       EEVDF_RULE_SHORT_INELIGIBLE :
+				       EEVDF_RULE_PROTECT_ENDED,
+			     curr);
 		resched_curr(cfs_rq->rq);
 		clear_buddies(cfs_rq, curr);
 	}
@@ -791,6 +798,7 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		    !entity_eligible(cfs_rq, se)) {
 			update_load_avg(cfs_rq, se, 0);
 			set_delayed(se);
+			trace_entity(cfs_rq->rq, EEVDF_RULE_DELAY_DEQUEUE, se);
 			return false;
 		}
 	}
@@ -849,6 +857,7 @@ void requeue_delayed_entity(struct sched_entity *se)
 	}
 	update_load_avg(cfs_rq, se, 0);
 	clear_delayed(se);
+	trace_entity(cfs_rq->rq, EEVDF_RULE_DELAYED_WAKE, se);
 }
 
 /* The pick ------------------------------------------------------------- */
@@ -872,13 +881,14 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 
 	/* A lone entity is always eligible: V is its own vruntime. */
 	if (cfs_rq->nr_queued == 1)
-		return curr && curr->on_rq ? curr : se;
+		return pick_rule(cfs_rq, curr && curr->on_rq ? curr : se,
+				 EEVDF_RULE_PICK_ONLY);
 
 	/* 6.19 / 6.18.32+: the buddy test moved inside (e837456fdca8). */
 	if (params(cfs_rq)->profile->wakeup == WAKEUP_6_19 &&
 	    sched_feat(feats(cfs_rq), PICK_BUDDY) && next &&
 	    entity_eligible(cfs_rq, next))
-		return next;
+		return pick_rule(cfs_rq, next, EEVDF_RULE_PICK_BUDDY);
 
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
@@ -886,7 +896,7 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	if (curr && protect && protect_slice(curr) &&
 	    (!vlag_stash_model(cfs_rq) ||
 	     sched_feat(feats(cfs_rq), RUN_TO_PARITY)))
-		return curr;
+		return pick_rule(cfs_rq, curr, EEVDF_RULE_PICK_PROTECTED);
 
 	if (se && entity_eligible(cfs_rq, se)) {
 		best = se;
@@ -909,8 +919,8 @@ struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	}
 found:
 	if (!best || (curr && entity_before(curr, best)))
-		best = curr;
-	return best;
+		return pick_rule(cfs_rq, curr, EEVDF_RULE_PICK_CURR);
+	return pick_rule(cfs_rq, best, EEVDF_RULE_PICK_EARLIEST);
 }
 
 void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
@@ -1249,10 +1259,11 @@ pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect)
 		     sched_feat_rq(rq, NEXT_BUDDY) :
 		     sched_feat_rq(rq, PICK_BUDDY)) &&
 	    cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next))
-		return cfs_rq->next;
+		return pick_rule(cfs_rq, cfs_rq->next, EEVDF_RULE_PICK_BUDDY);
 	se = pick_eevdf(cfs_rq, protect);
 	EEVDF_ASSERT(se);
 	if (se->sched_delayed) {
+		trace_entity(rq, EEVDF_RULE_PICK_DELAYED, se);
 		if (entity_is_task(se))
 			finish_delayed_task(rq, se);
 		else
@@ -1434,8 +1445,10 @@ void task_tick_fair(struct rq *rq, struct task *curr, bool queued)
 		update_curr(cfs_rq);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
 		update_cfs_group(se);
-		if (queued)
+		if (queued) {
+			trace_entity(rq, EEVDF_RULE_HRTICK, se);
 			resched_curr(rq);
+		}
 	}
 }
 
@@ -1493,6 +1506,7 @@ static void check_preempt_6_19(struct rq *rq, struct task *p,
 	enum preempt_action action = ACT_PICK;
 	struct cfs_rq *cfs_rq;
 	bool cse_is_idle, pse_is_idle;
+	int why = EEVDF_RULE_WAKEUP_PREEMPT;
 
 	find_matching_se(&se, &pse);
 	cfs_rq = cfs_rq_of(se);
@@ -1500,24 +1514,38 @@ static void check_preempt_6_19(struct rq *rq, struct task *p,
 	pse_is_idle = se_is_idle(pse);
 	if (cse_is_idle && !pse_is_idle) {
 		action = ACT_SHORT;
+		why = EEVDF_RULE_WAKEUP_IDLE_POLICY;
 		goto preempt;
 	}
-	if (cse_is_idle != pse_is_idle)
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
-	if (p->policy != EEVDF_POLICY_NORMAL)
+	}
+	if (p->policy != EEVDF_POLICY_NORMAL) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_POLICY, p);
 		return;
+	}
 	update_curr(cfs_rq);
 
 	if (sched_feat_rq(rq, PREEMPT_SHORT) && pse->slice < se->slice) {
 		action = ACT_SHORT;
+		why = EEVDF_RULE_WAKEUP_SHORT;
 		goto pick;
 	}
-	if ((wake_flags & WF_FORK) || pse->sched_delayed)
+	if ((wake_flags & WF_FORK) || pse->sched_delayed) {
+		trace_wakeup(rq,
+			     pse->sched_delayed ?
+				     EEVDF_RULE_NO_PREEMPT_DELAYED :
+				     EEVDF_RULE_NO_PREEMPT_FORK,
+			     p);
 		return;
+	}
 	if (sched_feat_rq(rq, NEXT_BUDDY) && set_preempt_buddy(cfs_rq, pse) &&
 	    (wake_flags & WF_SYNC)) {
+		why = EEVDF_RULE_WAKEUP_SYNC;
 		if (preempt_sync(rq, wake_flags, pse, se))
 			goto preempt;
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_SYNC, p);
 		return;
 	}
 pick:
@@ -1531,16 +1559,20 @@ pick:
 	}
 	if (nse == pse)
 		goto preempt;
+	trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_NOT_PICK, p);
 	if (sched_feat_rq(rq, RUN_TO_PARITY))
 		update_protect_slice(cfs_rq, se);
 	return;
 preempt:
 	/* the idle-policy rule is not an EEVDF decision: no veto there */
 	if (!(cse_is_idle && !pse_is_idle) &&
-	    wakeup_deadline_vetoes(rq, pse, se))
+	    wakeup_deadline_vetoes(rq, pse, se)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_DEADLINE, p);
 		return;
+	}
 	if (action == ACT_SHORT)
 		cancel_protect_slice(se);
+	trace_wakeup(rq, why, p);
 	resched_curr(rq);
 }
 
@@ -1555,10 +1587,14 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
-	if (rq->need_resched)
+	if (rq->need_resched) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_PENDING, p);
 		return;
-	if (!sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	}
+	if (!sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_OFF, p);
 		return;
+	}
 	find_matching_se(&se, &pse);
 	cfs_rq = cfs_rq_of(se);
 	cse_is_idle = se_is_idle(se);
@@ -1566,25 +1602,38 @@ static void check_preempt_6_17(struct rq *rq, struct task *p,
 	if (cse_is_idle && !pse_is_idle) {
 		/* f553741ac8c0: an idle curr loses its protection */
 		cancel_protect_slice(se);
+		trace_wakeup(rq, EEVDF_RULE_WAKEUP_IDLE_POLICY, p);
 		resched_curr(rq);
 		return;
 	}
-	if (cse_is_idle != pse_is_idle)
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
-	if (p->policy != EEVDF_POLICY_NORMAL)
+	}
+	if (p->policy != EEVDF_POLICY_NORMAL) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_POLICY, p);
 		return;
+	}
 	update_curr(cfs_rq);
 
 	do_preempt_short = sched_feat_rq(rq, PREEMPT_SHORT) &&
 			   pse->slice < se->slice;
 	if (pick_eevdf(cfs_rq, !do_preempt_short) == pse) {
-		if (wakeup_deadline_vetoes(rq, pse, se))
+		if (wakeup_deadline_vetoes(rq, pse, se)) {
+			trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_DEADLINE, p);
 			return;
+		}
 		if (do_preempt_short)
 			cancel_protect_slice(se);
+		trace_wakeup(rq,
+			     do_preempt_short ? EEVDF_RULE_WAKEUP_SHORT :
+						EEVDF_RULE_WAKEUP_PREEMPT,
+			     p);
 		resched_curr(rq);
-	} else if (sched_feat_rq(rq, RUN_TO_PARITY) && do_preempt_short) {
-		update_protect_slice(cfs_rq, se);
+	} else {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_NOT_PICK, p);
+		if (sched_feat_rq(rq, RUN_TO_PARITY) && do_preempt_short)
+			update_protect_slice(cfs_rq, se);
 	}
 }
 
@@ -1598,25 +1647,35 @@ static void check_preempt_6_12(struct rq *rq, struct task *p,
 {
 	struct sched_entity *se = &rq->curr->se, *pse = &p->se;
 	bool v6_6 = rq->sp->profile->wakeup == WAKEUP_6_6;
-	bool cse_is_idle, pse_is_idle;
+	bool cse_is_idle, pse_is_idle, short_pre = false;
 	struct cfs_rq *cfs_rq;
 
 	if (sched_feat_rq(rq, NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
-	if (rq->need_resched)
+	if (rq->need_resched) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_PENDING, p);
 		return;
+	}
 	if (v6_6) {
 		/* 6.6 tests the two tasks' policies before the hierarchy */
 		if (rq->curr->policy == EEVDF_POLICY_IDLE &&
 		    p->policy != EEVDF_POLICY_IDLE) {
+			trace_wakeup(rq, EEVDF_RULE_WAKEUP_IDLE_POLICY, p);
 			resched_curr(rq);
 			return;
 		}
 		if (p->policy != EEVDF_POLICY_NORMAL ||
-		    !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+		    !sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+			trace_wakeup(rq,
+				     p->policy != EEVDF_POLICY_NORMAL ?
+					     EEVDF_RULE_NO_PREEMPT_POLICY :
+					     EEVDF_RULE_NO_PREEMPT_OFF,
+				     p);
 			return;
+		}
 	} else if (!sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_OFF, p);
 		return;
 	}
 	find_matching_se(&se, &pse);
@@ -1624,22 +1683,37 @@ static void check_preempt_6_12(struct rq *rq, struct task *p,
 	cse_is_idle = se_is_idle(se);
 	pse_is_idle = se_is_idle(pse);
 	if (cse_is_idle && !pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_WAKEUP_IDLE_POLICY, p);
 		resched_curr(rq);
 		return;
 	}
-	if (cse_is_idle != pse_is_idle)
+	if (cse_is_idle != pse_is_idle) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_IDLE, p);
 		return;
-	if (p->policy != EEVDF_POLICY_NORMAL)
+	}
+	if (p->policy != EEVDF_POLICY_NORMAL) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_POLICY, p);
 		return;
+	}
 	update_curr(cfs_rq);
 	/* do_preempt_short() */
 	if (sched_feat_rq(rq, PREEMPT_SHORT) && pse->slice < se->slice &&
 	    entity_eligible(cfs_rq, pse) &&
-	    (entity_before(pse, se) || !entity_eligible(cfs_rq, se)))
+	    (entity_before(pse, se) || !entity_eligible(cfs_rq, se))) {
+		short_pre = true;
 		cancel_protect_slice(se);
-	if (pick_eevdf(cfs_rq, true) == pse &&
-	    !wakeup_deadline_vetoes(rq, pse, se))
+	}
+	if (pick_eevdf(cfs_rq, true) != pse) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_NOT_PICK, p);
+	} else if (wakeup_deadline_vetoes(rq, pse, se)) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_DEADLINE, p);
+	} else {
+		trace_wakeup(rq,
+			     short_pre ? EEVDF_RULE_WAKEUP_SHORT :
+					 EEVDF_RULE_WAKEUP_PREEMPT,
+			     p);
 		resched_curr(rq);
+	}
 }
 
 /*
@@ -1654,8 +1728,10 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 {
 	if (&rq->curr->se == &p->se)
 		return;
-	if (throttled_hierarchy(cfs_rq_of(&p->se)))
+	if (throttled_hierarchy(cfs_rq_of(&p->se))) {
+		trace_wakeup(rq, EEVDF_RULE_NO_PREEMPT_THROTTLED, p);
 		return;
+	}
 	if (cfs_policy(rq)) {
 		cfs_check_preempt_wakeup(rq, p, wake_flags);
 		return;
@@ -1669,8 +1745,13 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task *p,
 		check_preempt_6_17(rq, p, wake_flags);
 		return;
 	}
-	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION))
+	if (rq->need_resched || !sched_feat_rq(rq, WAKEUP_PREEMPTION)) {
+		trace_wakeup(rq,
+			     rq->need_resched ? EEVDF_RULE_NO_PREEMPT_PENDING :
+						EEVDF_RULE_NO_PREEMPT_OFF,
+			     p);
 		return;
+	}
 	check_preempt_6_19(rq, p, wake_flags);
 }
 
@@ -1693,6 +1774,7 @@ void yield_task_fair(struct rq *rq)
 		return;
 	clear_buddies(cfs_rq, se);
 	update_curr(cfs_rq);
+	trace_decision(rq, EEVDF_RULE_YIELD, rq->curr);
 	if (rq->sp->profile->yield_forfeit) {
 		if (entity_eligible(cfs_rq, se)) {
 			se->vruntime = se->deadline;

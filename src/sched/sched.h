@@ -26,6 +26,7 @@
 struct rq;
 struct scheduler;
 struct task;
+struct sched_obs;
 struct task_group;
 
 #define NO_LOOP SIZE_MAX
@@ -617,6 +618,9 @@ struct scheduler {
 
 	eevdf_trace_fn trace;
 	void *trace_ud;
+	/* decisions and state for eevdf/state.h; NULL: nobody observes
+	 * (sched_state.h) */
+	struct sched_obs *obs;
 	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
 	int irq_cpu;	/* in an interrupt on this CPU (its wakeups start
 			 * there), or -1 */

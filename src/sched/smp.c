@@ -15,6 +15,7 @@
 #include "cfs.h"
 #include "fair.h"
 #include "group.h"
+#include "sched_state.h"
 #include "smp.h"
 
 bool task_allowed(const struct task *p, int cpu)
@@ -637,5 +638,6 @@ void set_task_cpu(struct scheduler *sched, struct task *p, int new_cpu)
 	sched->smp.migrations++;
 	p->overhead_left += refill_cost(sched, p->cpu, new_cpu);
 	eevdf__trace_migrate(sched, p->pid, p->cpu, new_cpu);
+	trace_touch(sched, p->cpu);
 	p->cpu = new_cpu;
 }

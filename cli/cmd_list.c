@@ -53,9 +53,17 @@ static void list_usage(FILE *f)
 		"  -h, --help  show this help\n");
 }
 
+/* By the name shown, without ".json": "blogbench" before
+ * "blogbench-coarse" ('.' sorts after '-'). */
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t lx = strlen(x) - 5, ly = strlen(y) - 5;
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+
+	if (c)
+		return c;
+	return (lx > ly) - (lx < ly);
 }
 
 /* The first clause of a description, cut to fit one line. */

@@ -701,6 +701,53 @@ static void print_rq_locks(FILE *f, const eevdf_sim *sim)
 }
 
 /*
+ * The I/O model, when the run has devices: a line per device (requests,
+ * bytes, how busy, how long a request took from submission to
+ * completion) and per file system (page cache, writeback, journal).
+ */
+static void print_io(FILE *f, const eevdf_sim *sim)
+{
+	double secs = (double)eevdf_sim_now(sim) / 1e9;
+
+	for (size_t i = 0; i < eevdf_sim_nr_devices(sim); i++) {
+		struct eevdf_device_stats st;
+
+		if (eevdf_sim_device_stats(sim, i, &st))
+			continue;
+		fprintf(f,
+			"# device %s (%s): %" PRIu64 " reads %.1f MB, %" PRIu64
+			" writes %.1f MB, %" PRIu64 " flushes; busy %.1f%%, "
+			"await %.3f ms (max %.3f), %" PRIu64 " IRQs, %" PRIu64
+			" kblockd runs\n",
+			st.name, st.preset, st.reads,
+			(double)st.read_bytes / 1e6, st.writes,
+			(double)st.write_bytes / 1e6, st.flushes,
+			secs > 0 ? 100.0 * (double)st.busy_ns / 1e9 / secs :
+				   0.0,
+			st.completed ? (double)st.wait_sum_ns /
+					       (double)st.completed / 1e6 :
+				       0.0,
+			(double)st.wait_max_ns / 1e6, st.irqs, st.restarts);
+	}
+	for (size_t i = 0; i < eevdf_sim_nr_filesystems(sim); i++) {
+		struct eevdf_fs_stats st;
+
+		if (eevdf_sim_fs_stats(sim, i, &st))
+			continue;
+		fprintf(f,
+			"# fs %s on %s: %" PRIu64
+			" pages from the cache, %" PRIu64
+			" from the device, %" PRIu64 " evicted; %" PRIu64
+			" written back; %" PRIu64 " commits, %" PRIu64
+			" handle waits; %" PRIu64 " throttles (%.3f s)\n",
+			st.name, st.device, st.cache_hits, st.cache_misses,
+			st.evicted, st.written_back, st.commits,
+			st.handle_waits, st.throttled,
+			(double)st.throttle_ns / 1e9);
+	}
+}
+
+/*
  * The RT and deadline classes, when the run had such tasks or changed a
  * knob: what throttled them, what moved them, what the fair server did.
  */
@@ -791,6 +838,7 @@ static void print_header(FILE *f, const eevdf_sim *sim,
 		print_rq_locks(f, sim);
 	}
 	print_classes(f, sim);
+	print_io(f, sim);
 	print_overrides(f, cfg);
 	fputc('\n', f);
 }

@@ -143,10 +143,35 @@ static void row(FILE *f, const struct eevdf_task_stats *t, bool merged,
 		ns_to_ms(t->delay_max_ns), ns_to_ms(t->delay_sum_ns), at);
 }
 
-/* The length of a task name's comm: up to its first '['. */
-static size_t comm_len(const char *name)
+/*
+ * The comm a row merges by: a task name up to its first '['; kernel
+ * threads with a per-CPU or per-pool number by their kind, so that every
+ * kworker of a kind is one row: "kworker/N" for the bound ones of every
+ * CPU, "kworker/NH" for the highpri ones, "kworker/uN" for the unbound
+ * ones and "ksoftirqd/N", N standing for the number, as a star does in
+ * the rows.  (perf itself keys by the full comm, where each kworker has
+ * its own.)
+ */
+static const char *comm_key(const char *name, size_t *len)
 {
-	return strcspn(name, "[");
+	size_t n = strlen(name);
+
+	if (strncmp(name, "kworker/u", 9) == 0) {
+		*len = 10;
+		return "kworker/u*";
+	}
+	if (strncmp(name, "kworker/", 8) == 0) {
+		bool hi = n > 8 && name[n - 1] == 'H';
+
+		*len = hi ? 10 : 9;
+		return hi ? "kworker/*H" : "kworker/*";
+	}
+	if (strncmp(name, "ksoftirqd/", 10) == 0) {
+		*len = 11;
+		return "ksoftirqd/*";
+	}
+	*len = strcspn(name, "[");
+	return name;
 }
 
 /*
@@ -187,9 +212,15 @@ static size_t merge_rows(const struct eevdf_task_stats *stats, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		const struct eevdf_task_stats *t = &stats[i];
-		const char *key = by_group ? (t->cgroup ? t->cgroup : "/") :
-					     t->name;
-		size_t len = by_group ? strlen(key) : comm_len(key), k;
+		size_t len, k;
+		const char *key;
+
+		if (by_group) {
+			key = t->cgroup ? t->cgroup : "/";
+			len = strlen(key);
+		} else {
+			key = comm_key(t->name, &len);
+		}
 		char c[CLASS_LEN];
 
 		for (k = 0; k < m; k++)

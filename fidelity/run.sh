@@ -72,3 +72,115 @@ for f in NO_TTWU_QUEUE TTWU_QUEUE; do
 		echo
 	done
 done
+
+# Issue 17: blogbench as the kernel sees it (workloads/blogbench.json, the
+# I/O model).  Sources of the figures:
+#  - the issue (a perf sched latency of blogbench on a real machine): the
+#    busiest rows are kworkers (kworker/u16:1, kworker/1:0H-kblockd),
+#    woken tens of thousands of times to run for tens of microseconds;
+#    its done-when: on i7-4790 in 30 s over 100 000 switches, most of
+#    them voluntary, kworkers among the five busiest rows, and scores or
+#    switches that move beyond the seed-to-seed spread with
+#    RUN_TO_PARITY, WAKEUP_DEADLINE and cfs-6.1 against 6.6;
+#  - the kernel test robot, 2023-08-10, "[tip:sched/eevdf] [sched/fair]
+#    e0c2ff903c: phoronix-test-suite.blogbench.Write.final_score -34.8%
+#    regression" (<202308101628.7af4631a-oliver.sang@intel.com>): a
+#    2-socket, 96-thread Xeon Gold 6252, blogbench 1.1.0, af4cf40470 ->
+#    e0c2ff903c ("sched/fair: Remove sched_feat(START_DEBIT)"): write
+#    score 4960 -> 3235 (-34.8 %), vmstat.system.cs 18750 -> 21014
+#    (+12.1 %), voluntary switches +10.6 %.  Here: the cfs-6.1 profile
+#    with START_DEBIT against NO_START_DEBIT, blogbench with 1.1's 64 KiB
+#    reads (read_chunk=65536), on skl-server (2 x 40 threads, the
+#    nearest shipped machine) for BB_SECONDS (10 by default; the robot
+#    ran blogbench's 300 s).  It is the costly part: a 10 s run took
+#    about 5 minutes of CPU on the 2-core development machine, so 3 seeds
+#    a side are 30 (BB_SECONDS=3 or RUNS=1 for a first look).
+# Each comparison runs RUNS seeds (3 by default) per side, JOBS (1) at a
+# time; a figure moves
+# "beyond the spread" when |b/a - 1| exceeds the sum of both sides'
+# spreads (sample standard deviations in % of the mean).
+RUNS=${RUNS:-3}
+JOBS=${JOBS:-1}
+BB_SECONDS=${BB_SECONDS:-10}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+BB="workloads/blogbench.json --machine workloads/machines/i7-4790.json"
+BB="$BB --param iterations=3 --param interval=10s"
+
+echo "# blogbench, i7-4790, 30 s (3 intervals of 10 s), seed 1"
+# shellcheck disable=SC2086
+"$SIM" run $BB --seed 1 --format csv --csv-meta none --latency-rows pid \
+	-o "$tmp/bb.csv"
+# CSV columns: name,pid,cpu,nice,policy,state,cpu_ns,wait_ns,sleep_ns,
+# switches,voluntary,involuntary,...
+sw=$(awk -F, 'NR > 1 { s += $10 } END { print s }' "$tmp/bb.csv")
+vol=$(awk -F, 'NR > 1 { s += $10; v += $11 }
+	END { printf "%.3f", s ? v / s : 0 }' "$tmp/bb.csv")
+echo "switches: $sw; target > 100000: $(verdict "$sw" 'x > 100000')"
+echo "voluntary share: $vol; target > 0.5: $(verdict "$vol" 'x > 0.5')"
+# the five busiest rows by switches, and the busiest kworker's
+sort -t, -k10,10nr -k2,2n "$tmp/bb.csv" | grep -v '^name,' >"$tmp/busy"
+top=$(head -5 "$tmp/busy" | awk -F, '{ printf "%s%s(%s)", (NR > 1 ? ", " : ""), $1, $10 }')
+kw=$(head -5 "$tmp/busy" | grep -c '^kworker/' || true)
+echo "five busiest: $top; target a kworker among them: $(verdict "$kw" 'x >= 1')"
+k=$(grep '^kworker/' "$tmp/busy" | head -1)
+kn=$(echo "$k" | cut -d, -f1)
+ks=$(echo "$k" | cut -d, -f10)
+kus=$(echo "$k" | awk -F, '{ printf "%.1f", $10 ? $7 / $10 / 1000 : 0 }')
+echo "busiest kworker $kn: $ks switches, $kus us a run; target tens of" \
+	"thousands of switches at tens of us:" \
+	"$(verdict "$ks" 'x >= 10000')" \
+	"$(verdict "$kus" 'x >= 10 && x < 100')"
+
+# compare WORKLOAD-ARGS -- A-OPTS -- B-OPTS into $tmp/cmp; prints nothing
+cmp_run() {
+	# shellcheck disable=SC2086
+	"$SIM" compare $1 --runs "$RUNS" --jobs "$JOBS" --no-progress \
+		--a "$2" --b "$3" \
+		>"$tmp/cmp"
+}
+# figure from $tmp/cmp: "a b ratio spread_a spread_b" (the unit column
+# may be empty, so count from the end)
+fig() {
+	awk -v f="$1" '$1 == f { gsub("%", ""); print $(NF-4), $(NF-3),
+		$(NF-2), $(NF-1), $NF }' "$tmp/cmp"
+}
+# one line per figure, and whether any moved beyond the spread
+moved() { # label
+	label=$1
+	any=MISSED
+	for f in writes reads context_switches; do
+		# shellcheck disable=SC2046 # the five fields, split on purpose
+		set -- $(fig "$f")
+		m=$(awk -v r="$3" -v a="$4" -v b="$5" \
+			'BEGIN { d = (r - 1) * 100; if (d < 0) d = -d;
+			print (d > a + b) ? "beyond" : "within" }')
+		[ "$m" = beyond ] && any=MET
+		echo "  $f: a $1, b $2, b/a $3 (spread $4 % / $5 %): $m"
+	done
+	echo "$label: a score or the switches beyond the spread: $any"
+}
+
+echo "# blogbench as above, $RUNS seeds each"
+cmp_run "$BB" "--features RUN_TO_PARITY" "--features NO_RUN_TO_PARITY"
+moved "RUN_TO_PARITY on (a) vs off (b)"
+cmp_run "$BB" "--features NO_WAKEUP_DEADLINE" "--features WAKEUP_DEADLINE"
+moved "WAKEUP_DEADLINE off (a) vs on (b)"
+cmp_run "$BB" "--kernel cfs-6.1" "--kernel 6.6"
+moved "cfs-6.1 (a) vs 6.6 (b)"
+cmp_run "$BB" "--features WAKEUP_PREEMPTION" "--features NO_WAKEUP_PREEMPTION"
+moved "WAKEUP_PREEMPTION on (a) vs off (b)"
+
+echo "# blogbench 1.1 (64 KiB reads), skl-server, ${BB_SECONDS} s," \
+	"cfs-6.1: START_DEBIT (a) vs NO_START_DEBIT (b), $RUNS seeds each"
+cmp_run "workloads/blogbench.json --machine workloads/machines/skl-server.json \
+--param read_chunk=65536 --param iterations=1 --param interval=${BB_SECONDS}s \
+--kernel cfs-6.1" "--features START_DEBIT" "--features NO_START_DEBIT"
+# shellcheck disable=SC2046 # the five fields, split on purpose
+set -- $(fig writes)
+echo "write score $1 -> $2, b/a $3; target 0.652 (-34.8 %), 0.55..0.75:" \
+	"$(verdict "$3" 'x >= 0.55 && x <= 0.75')"
+# shellcheck disable=SC2046
+set -- $(fig context_switches)
+echo "context switches $1 -> $2, b/a $3; target 1.121 (+12.1 %), more" \
+	"than 1: $(verdict "$3" 'x > 1')"

@@ -35,6 +35,23 @@ cat >"$tmp/badop.json" <<'J'
  "tasks": [{"name": "a", "program": [{"frobnicate": "1ms"}]}]}
 J
 mkdir "$tmp/adir"
+cat >"$tmp/baddev.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x",
+ "objects": [{"type": "device", "name": "sda", "preset": "floppy"}],
+ "tasks": [{"name": "a", "program": [{"run": "1ms"}]}]}
+J
+cat >"$tmp/noload.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x",
+ "objects": [{"type": "device", "name": "sda"},
+             {"type": "filesystem", "name": "fs", "device": "sda"}],
+ "tasks": [{"name": "a", "program": [{"nbench": {"loadfile": "/nonexistent/client.txt"}}]}]}
+J
+cat >"$tmp/enoent.json" <<'J'
+{"format": "eevdf-sim-workload/1", "name": "x", "duration": "10ms",
+ "objects": [{"type": "device", "name": "sda"},
+             {"type": "filesystem", "name": "fs", "device": "sda"}],
+ "tasks": [{"name": "a", "program": [{"open": {"path": "missing", "fd": "@fd"}}]}]}
+J
 
 # Bad workloads: the message names the file, the JSON path or the key.
 expect_error "malformed JSON names the file" "$tmp/malformed.json" \
@@ -43,6 +60,12 @@ expect_error "unknown key names 'bogus'" "bogus" run "$tmp/bogus.json"
 expect_error "negative duration names its JSON path" \
 	"tasks[0].program[0].run" run "$tmp/negdur.json"
 expect_error "unknown op names the op" "frobnicate" run "$tmp/badop.json"
+expect_error "unknown device preset names it and its path" \
+	"objects[0].preset: unknown device preset 'floppy'" run "$tmp/baddev.json"
+expect_error "unreadable NBENCH load file names it" \
+	"cannot read the load file" run "$tmp/noload.json"
+expect_error "a failed open without a status says so" \
+	"ENOENT" run "$tmp/enoent.json"
 expect_error "missing file names the file" "$tmp/nope.json" \
 	run "$tmp/nope.json"
 expect_error "unreadable (directory) workload names it" "$tmp/adir" \

@@ -39,5 +39,6 @@ Suite *kcheck_suite(void);
 Suite *stats_suite(void);
 Suite *sweep_suite(void);
 Suite *wl_groups_suite(void);
+Suite *io_suite(void);
 
 #endif

@@ -409,6 +409,49 @@ struct eevdf_class_stats {
 EEVDF_API int eevdf_sim_class_stats(const eevdf_sim *sim,
 				    struct eevdf_class_stats *out);
 
+/*
+ * The I/O model (docs/io-model.md): each block device and each file
+ * system of the run.  A run without them has none (eevdf_sim_nr_devices()
+ * is 0), and results leave the sections out.
+ */
+struct eevdf_device_stats {
+	const char *name;   /* the workload's object name, "sda" */
+	const char *preset; /* "nvme", "sata-ssd", "hdd", "none" */
+	uint64_t reads, writes, flushes; /* requests submitted */
+	uint64_t read_bytes, write_bytes;
+	eevdf_time busy_ns;	/* time with a request in the drive */
+	eevdf_time wait_sum_ns; /* submission to completion, summed */
+	eevdf_time wait_max_ns;
+	uint64_t completed;
+	uint32_t max_inflight;	/* most requests in the drive at once */
+	uint64_t restarts;	/* queue runs handed to kblockd */
+	uint64_t irqs;		   /* its completion interrupts */
+	uint64_t softirq_deferred; /* times irq_exit() left softirqs to
+				    * ksoftirqd, on every CPU */
+};
+
+struct eevdf_fs_stats {
+	const char *name;
+	const char *device;
+	uint64_t cache_hits;	/* pages read from the page cache */
+	uint64_t cache_misses;	/* pages read from the device */
+	uint64_t evicted;	/* clean pages reclaimed */
+	uint64_t written_back;	/* pages written by writeback and fsync */
+	uint64_t background_passes, kupdate_passes;
+	uint64_t commits;	/* jbd2 commits */
+	uint64_t handle_waits;	/* handles that waited for a locked commit */
+	uint64_t throttled;	/* balance_dirty_pages() pauses */
+	eevdf_time throttle_ns; /* ... their total */
+};
+
+EEVDF_API size_t eevdf_sim_nr_devices(const eevdf_sim *sim);
+/* Device i; 0, or EEVDF_EINVAL (NULL, or i out of range). */
+EEVDF_API int eevdf_sim_device_stats(const eevdf_sim *sim, size_t i,
+				     struct eevdf_device_stats *out);
+EEVDF_API size_t eevdf_sim_nr_filesystems(const eevdf_sim *sim);
+EEVDF_API int eevdf_sim_fs_stats(const eevdf_sim *sim, size_t i,
+				 struct eevdf_fs_stats *out);
+
 /* Events run so far (a measure of the work done, for progress and speed). */
 EEVDF_API uint64_t eevdf_sim_nr_events(const eevdf_sim *sim);
 

@@ -71,6 +71,16 @@ const char *eevdf__obj_type_name(enum obj_type t)
 		return "list";
 	case OBJ_TIMER:
 		return "timer";
+	case OBJ_DEVICE:
+		return "device";
+	case OBJ_FILESYSTEM:
+		return "filesystem";
+	case OBJ_WORKQUEUE:
+		return "workqueue";
+	case OBJ_WORK:
+		return "work";
+	case OBJ_IRQ:
+		return "irq";
 	}
 	return "object";
 }
@@ -98,6 +108,16 @@ const char *eevdf__wait_kind_name(enum wait_kind k)
 		return "send on channel";
 	case WAIT_JOIN:
 		return "join";
+	case WAIT_IO:
+		return "I/O";
+	case WAIT_RWSEM:
+		return "i_rwsem";
+	case WAIT_TAG:
+		return "a request tag";
+	case WAIT_JOURNAL:
+		return "the journal";
+	case WAIT_WORK:
+		return "work";
 	}
 	return "?";
 }
@@ -123,6 +143,12 @@ void eevdf__object_free(struct sim_object *o)
 	case OBJ_MUTEX:
 	case OBJ_BARRIER:
 	case OBJ_TIMER:
+	case OBJ_DEVICE:
+	case OBJ_FILESYSTEM:
+	case OBJ_WORKQUEUE:
+	case OBJ_WORK:
+	case OBJ_IRQ:
+		/* an I/O object's state belongs to the I/O model (io.c) */
 		break;
 	}
 	free(o->name);

@@ -26,6 +26,12 @@ enum obj_type {
 	OBJ_BARRIER,
 	OBJ_LIST,
 	OBJ_TIMER, /* a shared periodic timer (rt-app "timer") */
+	/* the I/O model (io.h): kernel objects with kernel threads behind */
+	OBJ_DEVICE,	/* a block device */
+	OBJ_FILESYSTEM, /* a file system on a device, with its page cache */
+	OBJ_WORKQUEUE,	/* a workqueue (alloc_workqueue()) */
+	OBJ_WORK,	/* a work item (struct work_struct) */
+	OBJ_IRQ,	/* an interrupt source that fires periodically */
 };
 
 enum chan_kind {
@@ -104,6 +110,17 @@ struct obj_list {
 	u32 nr, cap;
 };
 
+/*
+ * An I/O object (OBJ_DEVICE ... OBJ_IRQ).  A workload's template holds its
+ * settings (cfg: struct dev_cfg, fs_cfg, wq_cfg, work_cfg or irq_cfg of
+ * io_cfg.h, owned by the workload); once added to a simulation, rt is its
+ * state there (owned by the simulation's I/O model) and cfg is NULL.
+ */
+struct obj_io {
+	void *cfg;
+	void *rt;
+};
+
 struct sim_object {
 	enum obj_type type;
 	char *name;
@@ -114,6 +131,7 @@ struct sim_object {
 		struct obj_spinlock spin;
 		struct obj_barrier barrier;
 		struct obj_list list;
+		struct obj_io io;
 	} u;
 	bool latch_set;	      /* OBJ_LATCH */
 	s64 timer_next;	      /* OBJ_TIMER: next expiry, 0 = not started */
@@ -132,6 +150,12 @@ enum wait_kind {
 	WAIT_CHAN_READ,
 	WAIT_CHAN_WRITE,
 	WAIT_JOIN,
+	/* the I/O model's kernel waits (io.h) */
+	WAIT_IO,      /* page or request I/O (io_schedule) */
+	WAIT_RWSEM,   /* an inode's i_rwsem */
+	WAIT_TAG,     /* a request tag of a block device */
+	WAIT_JOURNAL, /* a jbd2 transaction: locked, or its commit */
+	WAIT_WORK,    /* a kernel thread with nothing to do */
 };
 
 void eevdf__waitq_push(struct waitq *q, struct task *p);

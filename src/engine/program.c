@@ -33,7 +33,10 @@
 #include "lib/simtime.h"
 #include "sched/fair.h"
 #include "sched/group.h"
+#include "interp.h"
+#include "io.h"
 #include "metrics.h"
+#include "nbench.h"
 #include "sim.h"
 
 /* Either an error from a call that started something, or stay. */
@@ -41,14 +44,6 @@ static inline int stay(int err)
 {
 	return err ? err : 1;
 }
-
-enum phase {
-	PH_START = 0, /* nothing done yet */
-	PH_COST,      /* burning the op's CPU cost */
-	PH_ACT,	      /* cost paid: acting (or running its own burst) */
-	PH_WAIT,      /* blocked, or just woken with wake_result */
-	PH_RELOCK,    /* block with release: re-taking the mutex */
-};
 
 enum burst {
 	B_NONE = 0,
@@ -58,28 +53,7 @@ enum burst {
 	B_SPINLOCK, /* spinning on a lock: no end event */
 };
 
-enum wake_result {
-	WR_NONE = 0,
-	WR_DONE,  /* the waker completed the op for us */
-	WR_RETRY, /* the condition may hold now: try again */
-	WR_TIMEOUT,
-	WR_EINTR, /* a signal interrupted the wait */
-};
-
-/* Values of status variables (the OK TIMEOUT EINTR EOF constants). */
-#define STATUS_OK 0
-#define STATUS_TIMEOUT 1
-#define STATUS_EINTR 2
-#define STATUS_EOF 3
-
 #define PIPE_SLOT 4096u
-
-/* Op results (errors are negative EEVDF_E* codes). */
-enum {
-	R_NEXT = 0,  /* done: go to the next op */
-	R_STAY = 1,  /* the task waits: a burst, a block, or it lost the CPU */
-	R_AGAIN = 2, /* the op moved to another phase: execute it again */
-};
 
 /* Values --------------------------------------------------------------- */
 
@@ -403,8 +377,10 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 /* The scheduler charged the switch (core.c's switch_in()). */
 void eevdf__prog_switch_in(struct eevdf_sim *sim, struct task *p)
 {
-	(void)sim;
 	p->needs_step = true;
+	/* sched_update_worker(): a worker back from a sleep counts again */
+	if (p->kthread)
+		eevdf__wq_worker_running(sim, p);
 }
 
 /*
@@ -478,6 +454,10 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		p->ev.class = EVC_WAKEUP;
 		ret = eevdf__queue_event(&sim->sched, &p->ev, until);
 	}
+	/* sched_submit_work(): a kworker going to sleep in its work may
+	 * let its pool wake another (wq_worker_sleeping()) */
+	if (p->kthread)
+		eevdf__wq_worker_sleeping(sim, p);
 	eevdf__schedule(&sim->sched, rq);
 	return ret ? ret : R_STAY;
 }
@@ -498,6 +478,11 @@ static void wake(struct eevdf_sim *sim, struct task *waker, struct task *w,
 	sim->sched.ttwu_waker = -1;
 	if (waker)
 		waker->overhead_left += cost;
+	else if (sim->io && sim->sched.irq_cpu >= 0 && !sim->io->irq_woken &&
+		 w->cpu == sim->sched.irq_cpu)
+		/* the first task an interrupt woke onto its CPU pays the
+		 * handler there if the CPU was idle (irq.c) */
+		sim->io->irq_woken = w;
 }
 
 static void wake_all(struct eevdf_sim *sim, struct task *waker, struct waitq *q,
@@ -507,6 +492,82 @@ static void wake_all(struct eevdf_sim *sim, struct task *waker, struct waitq *q,
 
 	while ((w = eevdf__waitq_pop(q)))
 		wake(sim, waker, w, result, wf);
+}
+
+/* The interpreter's services to the I/O model (interp.h) ------------ */
+
+int eevdf__interp_fail(struct eevdf_sim *sim, struct task *p, int code,
+		       const char *what)
+{
+	return task_fail(sim, p, code, what);
+}
+
+int eevdf__interp_eval(struct eevdf_sim *sim, struct task *p,
+		       const struct pval *v, s64 *out)
+{
+	return eval(sim, p, v, out);
+}
+
+void eevdf__interp_store(struct eevdf_sim *sim, struct task *p, u32 slot,
+			 u32 flags, s64 v)
+{
+	store(sim, p, slot, flags, v);
+}
+
+int eevdf__interp_charge(struct eevdf_sim *sim, struct task *p, u64 ns)
+{
+	if (!p->op_begun) {
+		p->op_work_left = ns;
+		p->op_begun = true;
+	}
+	if (p->op_work_left)
+		return stay(work(sim, p, p->op_work_left));
+	p->op_begun = false;
+	return R_NEXT;
+}
+
+int eevdf__interp_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+			enum wait_kind kind, struct waitq *q, s64 timeout)
+{
+	return block(sim, rq, p, kind, NULL, q, timeout);
+}
+
+void eevdf__interp_wake(struct eevdf_sim *sim, struct task *waker,
+			struct task *w)
+{
+	wake(sim, waker, w, WR_DONE, 0);
+}
+
+int eevdf__interp_name(struct eevdf_sim *sim, struct task *p,
+		       const struct objref *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!r->nr_parts) {
+		if (!r->text || strlen(r->text) >= len)
+			return task_fail(sim, p, EEVDF_ERANGE, "name too long");
+		memcpy(buf, r->text, strlen(r->text) + 1);
+		return 0;
+	}
+	for (u32 i = 0; i < r->nr_parts; i++) {
+		const struct name_part *part = &r->parts[i];
+
+		n += (size_t)snprintf(buf + n, len - n, "%s", part->text);
+		if (part->expr && n < len) {
+			struct pval v = { PV_EXPR, 0, part->expr, NULL };
+			s64 x;
+			int err = eval(sim, p, &v, &x);
+
+			if (err)
+				return err;
+			n += (size_t)snprintf(buf + n, len - n, "%lld",
+					      (long long)x);
+		}
+		if (n >= len)
+			return task_fail(sim, p, EEVDF_ERANGE, "name too long");
+	}
+	return 0;
 }
 
 /* The wait queue a blocked task is on. */
@@ -532,6 +593,12 @@ static struct waitq *wait_queue(struct eevdf_sim *sim, struct task *p)
 		return &sim->joiners;
 	case WAIT_NONE:
 	case WAIT_SLEEP:
+	/* the I/O model's waits are uninterruptible and have no timeout */
+	case WAIT_IO:
+	case WAIT_RWSEM:
+	case WAIT_TAG:
+	case WAIT_JOURNAL:
+	case WAIT_WORK:
 		break;
 	}
 	return NULL;
@@ -1159,6 +1226,32 @@ static void sem_count_up(struct obj_sem *sem, s64 n)
 
 	if (sem->count < top)
 		sem->count = n > top - sem->count ? top : sem->count + n;
+}
+
+/*
+ * What an interrupt handler or a work item does to a workload's object:
+ * up() a semaphore, wake_up_all() a wait queue, complete_all() a latch.
+ * waker is NULL in interrupt context.
+ */
+void eevdf__io_poke(struct eevdf_sim *sim, struct task *waker,
+		    struct sim_object *o)
+{
+	if (!o)
+		return;
+	switch (o->type) {
+	case OBJ_SEM:
+		sem_post(sim, waker, o, false);
+		break;
+	case OBJ_EVENT:
+		wake_all(sim, waker, &o->waiters, WR_DONE, 0);
+		break;
+	case OBJ_LATCH:
+		o->latch_set = true;
+		wake_all(sim, waker, &o->waiters, WR_DONE, 0);
+		break;
+	default:
+		break;
+	}
 }
 
 static int op_post(struct eevdf_sim *sim, struct task *p, const struct pop *op,
@@ -1897,6 +1990,7 @@ u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code)
 	case P_SPAWN:
 		return c->fork;
 	case P_SETATTR:
+	case P_QUEUE_WORK:
 		return c->syscall;
 	default:
 		return 0;
@@ -1937,6 +2031,7 @@ static bool uses_object(enum popcode code)
 	case P_BARRIER:
 	case P_PUSH:
 	case P_WAKE_LIST:
+	case P_QUEUE_WORK:
 		return true;
 	default:
 		return false;
@@ -2130,6 +2225,33 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return op_timer_wait(sim, rq, p, op);
 	case P_SETATTR:
 		return op_setattr(sim, rq, p, op);
+	case P_OPEN:
+	case P_CLOSE:
+	case P_READ:
+	case P_WRITE:
+	case P_FSYNC:
+	case P_RENAME:
+	case P_UNLINK:
+	case P_MKDIR:
+	case P_RMDIR:
+	case P_STAT:
+	case P_READDIR:
+		if (!sim->io)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "a file op needs a filesystem");
+		return eevdf__fs_exec(sim, rq, p, op);
+	case P_QUEUE_WORK:
+		if (o->type != OBJ_WORK || !sim->io)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "queue_work needs a work object");
+		return eevdf__queue_work_exec(sim, p, op, o);
+	case P_KTHREAD:
+		return eevdf__kthread_exec(sim, rq, p, op);
+	case P_NBENCH:
+		if (!sim->io)
+			return task_fail(sim, p, EEVDF_EINVAL,
+					 "nbench needs a filesystem");
+		return eevdf__nbench_exec(sim, rq, p, op);
 	}
 	return task_fail(sim, p, EEVDF_ENOTSUP, "op not supported yet");
 }

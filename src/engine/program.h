@@ -93,6 +93,30 @@ enum popcode {
 	P_TIMER_WAIT, /* rt-app timer: a = period; flags TIMER_ABSOLUTE;
 			  * slot: a task-local "next expiry" (a unique
 			  * timer), else obj: a shared OBJ_TIMER */
+	/*
+	 * File system calls (fs_ops.c).  a.c: the file system's object
+	 * index; obj: the path (its run-time parts "{@k}"), obj2: rename's
+	 * new path; b: the fd; slot: a status variable (OK, ENOENT, ...).
+	 */
+	P_OPEN,	      /* flags FS_CREAT, FS_TRUNC, FS_EXCL; field_slot[0]: fd */
+	P_CLOSE,      /* b: fd */
+	P_READ,	      /* b: fd; a: bytes (none: to end of file); c: bytes per
+		    * read() call (none: one call); field[0]: offset (none:
+		    * the file position); field_slot[0]: bytes read */
+	P_WRITE,      /* b: fd; a: bytes; c: bytes per write() call;
+		    * field[0]: offset (none: the file position) */
+	P_FSYNC,      /* b: fd */
+	P_RENAME,     /* obj to obj2 */
+	P_UNLINK,     /* obj */
+	P_MKDIR,      /* obj */
+	P_RMDIR,      /* obj */
+	P_STAT,	      /* obj */
+	P_READDIR,    /* obj; c: entries at most (none: all);
+		    * field_slot[0]: entries read */
+	P_QUEUE_WORK, /* obj: a work object */
+	P_KTHREAD,    /* a.c: the kernel thread (io.h): its main loop */
+	P_NBENCH,     /* replay an NBENCH load file (engine/nbench.h);
+		       * len2: 1 + a keyed per-second bytes hist, or 0 */
 };
 
 /* Signals a workload can send (Linux numbers). */
@@ -117,8 +141,11 @@ enum popcode {
 #define STAMP_EACH 0x40u     /* wake_list: one timestamp per member */
 #define TIMER_ABSOLUTE 0x80u /* timer_wait: keep the grid after a miss */
 #define WAKE_THEN_BLOCK                                                        \
-	0x100u /* wake: run the next op (a block) at once,
+	0x100u		/* wake: run the next op (a block) at once,
 				 * before any cost or preemption */
+#define FS_CREAT 0x200u /* open: O_CREAT */
+#define FS_TRUNC 0x400u /* open: O_TRUNC */
+#define FS_EXCL 0x800u	/* open: O_EXCL */
 #define NO_SLOT UINT32_MAX
 
 /* Message fields carried by tcp_loopback / msgq messages. */

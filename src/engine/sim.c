@@ -12,6 +12,7 @@
 #include "sched/fair.h"
 #include "sched/sched_state.h"
 #include "sched/group.h"
+#include "io.h"
 #include "metrics.h"
 #include "sim.h"
 
@@ -380,6 +381,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->sched.trace = cfg->trace;
 	sim->sched.trace_ud = cfg->trace_ud;
 	sim->sched.ttwu_waker = -1;
+	sim->sched.irq_cpu = -1;
 	sim->sched.ops = &eevdf__prog_ops;
 	sim->guard_time = -1;
 	sim->kill_at = -1;
@@ -505,6 +507,9 @@ void eevdf_sim_free(eevdf_sim *sim)
 {
 	if (!sim)
 		return;
+	/* first: it finds its requests among the queued events, some of
+	 * which live in tasks */
+	eevdf__io_free(sim);
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
 		task_free(sim->sched.tasks[i]);
 	free(sim->sched.tasks);
@@ -1508,6 +1513,8 @@ static int step_one(struct eevdf_sim *sim)
 		eevdf__metrics_snap_tick(sim);
 	} else if (type == SEV_STOP || type == SEV_WARMUP) {
 		sim_event(sim, ev);
+	} else if (eevdf__io_event_type(type)) {
+		ret = eevdf__io_event(sim, ev);
 	} else {
 		holder = pin_released_by(ev);
 		ret = eevdf__core_dispatch(&sim->sched, ev);
@@ -1686,10 +1693,12 @@ uint64_t eevdf_sim_nr_events(const eevdf_sim *sim)
 	return sim ? sim->nr_events : 0;
 }
 
+/* Kernel threads never exit: a run is done when every other task has. */
 bool eevdf_sim_done(const eevdf_sim *sim)
 {
-	return sim && (sim->ended || (sim->sched.nr_tasks &&
-				      sim->nr_exited == sim->sched.nr_tasks));
+	return sim && (sim->ended || (sim->sched.nr_tasks > sim->nr_kthreads &&
+				      sim->nr_exited + sim->nr_kthreads ==
+					      sim->sched.nr_tasks));
 }
 
 const char *eevdf_sim_errmsg(const eevdf_sim *sim)

@@ -184,6 +184,10 @@ struct eevdf_sim {
 	struct task_rec **recs; /* by pid - 1, in chunks (NULL: none yet) */
 	size_t nr_rec_chunks;
 	struct name_chunk *names; /* every task's name, for the whole run */
+
+	/* The I/O model (io.h), or NULL: a run without I/O objects. */
+	struct io *io;
+	size_t nr_kthreads; /* tasks that are kernel threads: never exit */
 };
 
 /* A call is refused: its reason in errmsg, the run goes on; returns code. */
@@ -275,6 +279,9 @@ int eevdf__program_from_ops(const struct eevdf_op *ops, size_t nr,
 			    struct program **out);
 /* The deadlock report: every blocked task and what it waits on. */
 void eevdf__prog_describe_blocked(struct eevdf_sim *sim, char *buf, size_t len);
+/* io.c: the I/O model's setup, after the objects and after the tasks. */
+int eevdf__io_setup(struct eevdf_sim *sim);
+int eevdf__io_start(struct eevdf_sim *sim);
 /* The hooks the scheduler runs programs through. */
 extern const struct sched_task_ops eevdf__prog_ops;
 

@@ -54,7 +54,32 @@
 	COST(ipi_recv, 1000)                                                   \
 	COST(fair_server_start, 250)                                           \
 	COST(fair_server_stop, 250)                                            \
-	COST(smt_speed_pct, 62)
+	COST(smt_speed_pct, 62)                                                \
+	COST(work_item, 500)                                                   \
+	COST(irq_entry, 1000)                                                  \
+	COST(blk_submit, 1500)                                                 \
+	COST(blk_dispatch, 1000)                                               \
+	COST(blk_complete, 1500)                                               \
+	COST(fs_open, 1500)                                                    \
+	COST(fs_close, 400)                                                    \
+	COST(fs_create, 6000)                                                  \
+	COST(fs_read_call, 250)                                                \
+	COST(fs_write_call, 400)                                               \
+	COST(fs_copy_page, 300)                                                \
+	COST(fs_write_page, 900)                                               \
+	COST(fs_rename, 5000)                                                  \
+	COST(fs_unlink, 4000)                                                  \
+	COST(fs_mkdir, 8000)                                                   \
+	COST(fs_stat, 700)                                                     \
+	COST(fs_readdir_entry, 60)                                             \
+	COST(fs_fsync, 2000)                                                   \
+	COST(fs_dirty_inode, 1500)                                             \
+	COST(wb_inode, 3000)                                                   \
+	COST(wb_page, 300)                                                     \
+	COST(end_io, 3000)                                                     \
+	COST(jbd2_lock, 10000)                                                 \
+	COST(jbd2_block, 600)                                                  \
+	COST(jbd2_commit, 15000)
 
 struct cost_table {
 #define COST(name, dflt) u64 name;

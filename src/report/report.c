@@ -404,25 +404,146 @@ static int report_perf_pipe(struct rctx *c)
 
 /* tbench / dbench ------------------------------------------------------- */
 
+/*
+ * dbench's progress lines (sig_alarm()), from the per-second latency
+ * hist and bytes counter the nbench op keeps: warmup lines each second,
+ * none at the second the warmup ends (dbench resets its clock there),
+ * then execute lines counted from the warmup's end.  Latency is the
+ * longest op that finished in that second; MB/s is dbench's average
+ * since the start (warmup) or since the warmup (execute).  Returns the
+ * last execute line's MB/s, which dbench prints as its Throughput.
+ */
+static double dbench_progress(struct rctx *c, struct metric *lat,
+			      struct metric *bytes, long long clients)
+{
+	long long warmup = opt_int(c, "warmup", 0), secs, lines = 0;
+	s64 total = 0, since = 0;
+	double mbs = 0;
+
+	secs = (long long)(c->sim->sched.now / EEVDF_NSEC_PER_SEC);
+	for (long long k = 1; k <= secs; k++) {
+		s64 b = 0, lmax = 0;
+
+		for (u32 i = 0; i < lat->nr_cells; i++)
+			if (lat->cells[i].key == k - 1 && lat->cells[i].hist) {
+				lines += (long long)eevdf__hist_count(
+					lat->cells[i].hist);
+				lmax = eevdf__hist_max(lat->cells[i].hist);
+			}
+		for (u32 i = 0; bytes && i < bytes->nr_cells; i++)
+			if (bytes->cells[i].key == k - 1 &&
+			    bytes->cells[i].hist)
+				b = eevdf__hist_sum(bytes->cells[i].hist);
+		total += b;
+		if (k < warmup) {
+			sb_printf(&c->out,
+				  "%4lld  %8lld  %7.2f MB/sec  warmup %3.0f sec"
+				  "  latency %.03f ms\n",
+				  clients, clients ? lines / clients : 0,
+				  1.0e-6 * (double)total / (double)k, (double)k,
+				  (double)lmax / 1e6);
+		} else if (k == warmup) {
+			since = total;
+		} else {
+			mbs = 1.0e-6 * (double)(total - since) /
+			      (double)(k - warmup);
+			sb_printf(
+				&c->out,
+				"%4lld  %8lld  %7.2f MB/sec  execute %3.0f sec"
+				"  latency %.03f ms\n",
+				clients, clients ? lines / clients : 0, mbs,
+				(double)(k - warmup), (double)lmax / 1e6);
+		}
+	}
+	return mbs;
+}
+
+/*
+ * dbench prints its table in its backend's op order (fileio.c's ops[]):
+ * the j-th row is the cell of the j-th of those names the run has, then
+ * any other names in key order.
+ */
+static u32 fileio_order(const struct eevdf_sim *sim, const struct metric *m,
+			u32 j)
+{
+	static const char *const order[] = {
+		"Deltree",
+		"Flush",
+		"Close",
+		"LockX",
+		"Rmdir",
+		"Mkdir",
+		"Rename",
+		"ReadX",
+		"WriteX",
+		"Unlink",
+		"UnlockX",
+		"FIND_FIRST",
+		"SET_FILE_INFORMATION",
+		"QUERY_FILE_INFORMATION",
+		"QUERY_PATH_INFORMATION",
+		"QUERY_FS_INFORMATION",
+		"NTCreateX",
+	};
+	u32 seen = 0;
+
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (u32 k = 0; k < m->nr_cells; k++) {
+			const char *n = eevdf__sim_string(sim, m->cells[k].key);
+
+			if (n && strcmp(n, order[o]) == 0 && seen++ == j)
+				return k;
+		}
+	for (u32 k = 0; k < m->nr_cells; k++) {
+		const char *n = eevdf__sim_string(sim, m->cells[k].key);
+		bool listed = false;
+
+		for (size_t o = 0; n && o < ARRAY_SIZE(order); o++)
+			listed |= strcmp(n, order[o]) == 0;
+		if (!listed && seen++ == j)
+			return k;
+	}
+	return j;
+}
+
 static int report_dbench(struct rctx *c)
 {
 	int err = 0;
 	struct metric *bytes = metric(c, "bytes", MET_COUNTER, true, &err);
 	struct metric *oplat = metric(c, "oplat", MET_HIST, true, &err);
+	struct metric *sec = metric(c, "per_second", MET_HIST, false, &err);
+	struct metric *secb = metric(c, "per_second_bytes", MET_HIST, false,
+				     &err);
 	const struct eevdf_sim *sim = c->sim;
 	long long clients = opt_int(c, "clients", 1);
+	const char *loadfile = opt_str(c, "loadfile", NULL);
 	eevdf_time since = sim->warmup_ev.time, span;
 	s64 maxlat = 0;
-	double mbs;
+	double mbs, last = -1;
 
 	if (err)
 		return err;
+	if (loadfile) {
+		/* dbench 4's own lines (dbench.c main(), create_procs()) */
+		sb_printf(&c->out,
+			  "dbench version 4.00 - Copyright Andrew Tridgell "
+			  "1999-2004\n\n"
+			  "Running for %lld seconds with load '%s' and minimum "
+			  "warmup %lld secs\n"
+			  "Waiting for child processes to finish setup.\n"
+			  "Releasing clients\n",
+			  opt_int(c, "timelimit", 0), loadfile,
+			  opt_int(c, "warmup", 0));
+		if (sec)
+			last = dbench_progress(c, sec, secb, clients);
+	}
 	span = sim->sched.now - since;
 	sb_printf(&c->out,
 		  "\n Operation                Count    AvgLat    "
 		  "MaxLat\n --------------------------------------------"
 		  "------\n");
-	for (u32 k = 0; k < oplat->nr_cells; k++) {
+	for (u32 j = 0; j < oplat->nr_cells; j++) {
+		u32 k = loadfile ? fileio_order(sim, oplat, j) : j;
 		struct metric_cell *cell = &oplat->cells[k];
 		struct eevdf_hist *h = cell->hist;
 		const char *name = eevdf__sim_string(sim, cell->key);
@@ -439,6 +560,9 @@ static int report_dbench(struct rctx *c)
 	}
 	mbs = span > 0 ? (double)bytes->all.value / 1e6 / ((double)span / 1e9) :
 			 0.0;
+	/* dbench's Throughput is its last execute line's figure */
+	if (last >= 0)
+		mbs = last;
 	sb_printf(&c->out,
 		  "\nThroughput %g MB/sec  %lld clients  %lld procs "
 		  " max_latency=%.03f ms\n",

@@ -221,6 +221,75 @@ static bool add_smp(cJSON *root, const eevdf_sim *sim)
 }
 
 /*
+ * The I/O model's devices and file systems: only in runs that have them,
+ * so that other results stay as they were.
+ */
+static bool add_io(cJSON *root, const eevdf_sim *sim)
+{
+	size_t nd = eevdf_sim_nr_devices(sim),
+	       nf = eevdf_sim_nr_filesystems(sim);
+	cJSON *devs, *fss;
+
+	if (!nd && !nf)
+		return true;
+	devs = cJSON_CreateArray();
+	if (!attach(root, "devices", devs))
+		return false;
+	for (size_t i = 0; i < nd; i++) {
+		struct eevdf_device_stats st;
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o || !cJSON_AddItemToArray(devs, o) ||
+		    eevdf_sim_device_stats(sim, i, &st))
+			return false;
+		if (!add_str(o, "name", st.name) ||
+		    !add_str(o, "preset", st.preset) ||
+		    !add_u64(o, "reads", st.reads) ||
+		    !add_u64(o, "writes", st.writes) ||
+		    !add_u64(o, "flushes", st.flushes) ||
+		    !add_u64(o, "read_bytes", st.read_bytes) ||
+		    !add_u64(o, "write_bytes", st.write_bytes) ||
+		    !add_s64(o, "busy_ns", st.busy_ns) ||
+		    !add_u64(o, "completed", st.completed) ||
+		    !add_s64(o, "wait_avg_ns",
+			     st.completed ?
+				     st.wait_sum_ns / (eevdf_time)st.completed :
+				     0) ||
+		    !add_s64(o, "wait_max_ns", st.wait_max_ns) ||
+		    !add_u64(o, "max_inflight", st.max_inflight) ||
+		    !add_u64(o, "restarts", st.restarts) ||
+		    !add_u64(o, "irqs", st.irqs) ||
+		    !add_u64(o, "softirq_deferred", st.softirq_deferred))
+			return false;
+	}
+	fss = cJSON_CreateArray();
+	if (!attach(root, "filesystems", fss))
+		return false;
+	for (size_t i = 0; i < nf; i++) {
+		struct eevdf_fs_stats st;
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o || !cJSON_AddItemToArray(fss, o) ||
+		    eevdf_sim_fs_stats(sim, i, &st))
+			return false;
+		if (!add_str(o, "name", st.name) ||
+		    !add_str(o, "device", st.device) ||
+		    !add_u64(o, "cache_hits", st.cache_hits) ||
+		    !add_u64(o, "cache_misses", st.cache_misses) ||
+		    !add_u64(o, "evicted", st.evicted) ||
+		    !add_u64(o, "written_back", st.written_back) ||
+		    !add_u64(o, "background_passes", st.background_passes) ||
+		    !add_u64(o, "kupdate_passes", st.kupdate_passes) ||
+		    !add_u64(o, "commits", st.commits) ||
+		    !add_u64(o, "handle_waits", st.handle_waits) ||
+		    !add_u64(o, "throttled", st.throttled) ||
+		    !add_s64(o, "throttle_ns", st.throttle_ns))
+			return false;
+	}
+	return true;
+}
+
+/*
  * The RT and deadline classes (struct eevdf_class_stats): only in runs that
  * had such tasks or changed a knob, so that fair-only results stay as
  * they were.
@@ -605,7 +674,8 @@ static int build(cJSON *root, const eevdf_sim *sim,
 	}
 
 	if (!add_metrics(root, sim) || !add_smp(root, sim) ||
-	    !add_classes(root, sim) || !add_groups(root, sim))
+	    !add_classes(root, sim) || !add_groups(root, sim) ||
+	    !add_io(root, sim))
 		return EEVDF_ENOMEM;
 
 	summary = cJSON_CreateObject();

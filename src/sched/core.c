@@ -618,13 +618,16 @@ void eevdf__wakeup_preempt(struct rq *rq, struct task *p,
 }
 
 /*
- * The CPU a wakeup runs on: the waker's, or for a timer the CPU that
- * armed it, which is where the sleeper last ran.
+ * The CPU a wakeup runs on: the waker's; in an interrupt (a device's
+ * completion) the CPU it hit; for a timer the CPU that armed it, which is
+ * where the sleeper last ran.
  */
 static int waking_cpu(struct scheduler *sched, const struct task *p)
 {
 	if (sched->ttwu_waker > 0)
 		return sched->tasks[sched->ttwu_waker - 1]->cpu;
+	if (sched->irq_cpu >= 0)
+		return sched->irq_cpu;
 	return p->cpu;
 }
 
@@ -1039,6 +1042,11 @@ static int settle_all(struct scheduler *sched)
 	}
 	trace_state_flush(sched);
 	return ret;
+}
+
+int eevdf__core_settle(struct scheduler *sched)
+{
+	return settle_all(sched);
 }
 
 /* Events --------------------------------------------------------------- */

@@ -42,6 +42,9 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu);
  * touched; 0 or an error code. */
 int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev);
 
+/* Let every CPU an engine event touched act on it (settle_all()). */
+int eevdf__core_settle(struct scheduler *sched);
+
 /* Queue (or move) ev to fire at when. */
 int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 		       eevdf_time when);

@@ -436,6 +436,8 @@ struct task {
 	u32 live_children;    /* spawned and not yet exited */
 	s32 join_set;	      /* the join set a joiner waits for */
 	eevdf_time run_since; /* when the current burst started */
+	u32 op_step;	      /* a system call's step (engine/fs_ops.c) */
+	int kthread;	      /* a kernel thread: 1 + its index (engine/io.h) */
 
 	/* Blocking (program.c, objects.c). */
 	struct task *wait_next;
@@ -654,6 +656,8 @@ struct scheduler {
 	 * (sched_state.h) */
 	struct sched_obs *obs;
 	int ttwu_waker; /* pid of the task waking one now, -1: none (a timer) */
+	int irq_cpu;	/* in an interrupt on this CPU (its wakeups start
+			 * there), or -1 */
 	u64 sis_probes; /* CPUs the current wakeup's placement looked at */
 	const struct sched_task_ops *ops;
 

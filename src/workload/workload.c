@@ -10,6 +10,7 @@
 #include "machine/machine.h"
 #include "rtapp.h"
 #include "engine/sim.h"
+#include "engine/nbench.h"
 #include "workload_impl.h"
 
 #define fail eevdf__wl_fail
@@ -765,7 +766,11 @@ void eevdf_workload_free(eevdf_workload *wl)
 		eevdf__wl_value_free(&wl->params[i].v);
 	}
 	free(wl->params);
+	for (size_t i = 0; i < wl->nr_nb_loads; i++)
+		eevdf__nb_load_unref(wl->nb_loads[i]);
+	free(wl->nb_loads);
 	for (size_t i = 0; i < wl->nr_objs; i++) {
+		eevdf__wl_io_free(&wl->objs[i]);
 		free(wl->objs[i].tmpl.name);
 		for (u32 k = 0; k < wl->objs[i].nr_fields; k++)
 			free(wl->objs[i].fields[k]);
@@ -1058,6 +1063,8 @@ static int setup_fail(const eevdf_workload *wl, struct eevdf_diag *diag,
 
 static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
 {
+	int r;
+
 	for (size_t i = 0; i < wl->nr_objs; i++) {
 		struct sim_object *o = malloc(sizeof(*o));
 		int idx;
@@ -1072,6 +1079,18 @@ static int add_objects(const eevdf_workload *wl, eevdf_sim *sim)
 			free(o);
 			return idx;
 		}
+		if ((size_t)idx != i)
+			return EEVDF_EINTERNAL;
+	}
+	/* the I/O model's state, once every object it may name is there,
+	 * and the load files its programs replay */
+	if ((r = eevdf__io_setup(sim)))
+		return r;
+	for (size_t i = 0; i < wl->nr_nb_loads; i++) {
+		int idx = eevdf__sim_add_nb_load(sim, wl->nb_loads[i]);
+
+		if (idx < 0)
+			return idx;
 		if ((size_t)idx != i)
 			return EEVDF_EINTERNAL;
 	}
@@ -1267,6 +1286,10 @@ int eevdf_workload_add_tasks(const eevdf_workload *wl, eevdf_sim *sim,
 	for (size_t i = 0; i < wl->nr_tasks; i++)
 		if ((r = add_task(wl, sim, i, diag)))
 			return r;
+	/* the kernel's threads come after the workload's tasks */
+	if ((r = eevdf__io_start(sim)))
+		return setup_fail(wl, diag, "objects", r,
+				  "could not start the kernel threads");
 	/* interval reports as far as the workload's length, as schbench
 	 * prints them until its runtime is up */
 	if (wl->report_interval &&

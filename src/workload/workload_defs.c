@@ -29,6 +29,35 @@ static const char *const spin_keys[] = { OBJ_COMMON, "per_cpu" };
 static const char *const barrier_keys[] = { OBJ_COMMON, "parties" };
 static const char *const timer_keys[] = { OBJ_COMMON, "period", "mode",
 					  "unique" };
+static const char *const device_keys[] = {
+	OBJ_COMMON,    "preset",       "queue_depth",	"nr_requests",
+	"parallel",    "read_latency", "write_latency", "seek",
+	"seq_latency", "read_mb_s",    "write_mb_s",	"flush_latency",
+	"irq_cpu",     "multiqueue",   "major",		"minor",
+};
+static const char *const fs_keys[] = {
+	OBJ_COMMON,
+	"device",
+	"partition",
+	"memory",
+	"dirty_background_ratio",
+	"dirty_ratio",
+	"dirty_expire",
+	"writeback_interval",
+	"commit",
+	"journal",
+	"dioread_nolock",
+	"auto_da_alloc",
+	"readahead",
+};
+static const char *const wq_keys[] = { OBJ_COMMON, "unbound", "highpri",
+				       "max_active" };
+static const char *const work_keys[] = { OBJ_COMMON, "workqueue", "cost",
+					 "sleep",    "post",	  "wake",
+					 "set" };
+static const char *const irq_keys[] = { OBJ_COMMON, "period",  "first",
+					"cpu",	    "handler", "work",
+					"post",	    "wake",    "set" };
 
 static const struct obj_type_def {
 	const char *name;
@@ -45,6 +74,11 @@ static const struct obj_type_def {
 	{ "barrier", OBJ_BARRIER, barrier_keys, ARRAY_SIZE(barrier_keys) },
 	{ "list", OBJ_LIST, plain_keys, ARRAY_SIZE(plain_keys) },
 	{ "timer", OBJ_TIMER, timer_keys, ARRAY_SIZE(timer_keys) },
+	{ "device", OBJ_DEVICE, device_keys, ARRAY_SIZE(device_keys) },
+	{ "filesystem", OBJ_FILESYSTEM, fs_keys, ARRAY_SIZE(fs_keys) },
+	{ "workqueue", OBJ_WORKQUEUE, wq_keys, ARRAY_SIZE(wq_keys) },
+	{ "work", OBJ_WORK, work_keys, ARRAY_SIZE(work_keys) },
+	{ "irq", OBJ_IRQ, irq_keys, ARRAY_SIZE(irq_keys) },
 };
 
 /* Channel kinds and their defaults (workloads.md section 11.4). */
@@ -237,6 +271,12 @@ static int object_settings(struct wl_parser *p, const cJSON *def,
 	case OBJ_EVENT:
 	case OBJ_LIST:
 		break;
+	case OBJ_DEVICE:
+	case OBJ_FILESYSTEM:
+	case OBJ_WORKQUEUE:
+	case OBJ_WORK:
+	case OBJ_IRQ:
+		return eevdf__wl_io_settings(p, def, o);
 	}
 	return 0;
 }
@@ -325,7 +365,8 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 					 "unknown object type '%s' "
 					 "(expected channel, sem, latch, "
 					 "event, mutex, spinlock, barrier, "
-					 "list or timer)",
+					 "list, timer, device, filesystem, "
+					 "workqueue, work or irq)",
 					 SHOWN(sb, type));
 			path_pop(p, o2);
 			free(type);
@@ -361,7 +402,7 @@ int eevdf__wl_parse_objects(struct wl_parser *p, const cJSON *arr)
 			 wl->objs[dup].tmpl.name, wl->objs[first].src);
 		path_pop(p, old);
 	}
-	return r;
+	return r ? r : eevdf__wl_io_link(p);
 }
 
 /* Metrics -------------------------------------------------------------- */

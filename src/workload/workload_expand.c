@@ -13,7 +13,8 @@
 
 /* Names a param or a for variable may not take: expressions own them. */
 static const char *const reserved[] = {
-	"ncpus", "nllc", "now", "stop", "OK", "TIMEOUT", "EINTR", "EOF",
+	"ncpus", "nllc", "now",	   "stop",   "OK",	  "TIMEOUT",
+	"EINTR", "EOF",	 "ENOENT", "EEXIST", "ENOTEMPTY", "EBADF",
 };
 
 static bool is_reserved(const char *s, size_t len)

@@ -122,6 +122,11 @@ struct wl_object {
 	eevdf_time timer_period;
 	bool timer_absolute;
 	bool timer_unique;
+	/* I/O objects: names of other objects (a file system's device, a
+	 * work's workqueue, ...) and the keys that gave them, resolved by
+	 * eevdf__wl_io_link() */
+	char *io_ref[2];
+	char *io_key[2];
 };
 
 struct wl_prog {
@@ -263,6 +268,9 @@ struct eevdf_workload {
 	size_t nr_report_opts;
 	/* "report.interval": the period of interval reports, 0 for none */
 	eevdf_time report_interval;
+	/* NBENCH load files the "nbench" ops replay (engine/nbench.h) */
+	struct nb_load **nb_loads;
+	size_t nr_nb_loads;
 };
 
 /* A send or recv whose message fields are placed once all are known. */
@@ -568,6 +576,42 @@ int eevdf__wl_signo(const char *s);
 
 /* workload_link.c */
 int eevdf__wl_link(struct wl_parser *p);
+
+/* workload_ops.c: append an op of code to the program being compiled */
+int eevdf__wl_emit(struct wl_parser *p, enum popcode code, u32 *at);
+
+/* workload_io.c: the I/O model's objects and ops */
+int eevdf__wl_io_settings(struct wl_parser *p, const cJSON *def,
+			  struct wl_object *o);
+int eevdf__wl_io_link(struct wl_parser *p);
+void eevdf__wl_io_free(struct wl_object *o);
+#define WL_IO_OP(name)                                                         \
+	int eevdf__wl_op_##name(struct wl_parser *p, const cJSON *v,           \
+				int depth, bool *adv, u32 *main)
+WL_IO_OP(open);
+WL_IO_OP(close);
+WL_IO_OP(read);
+WL_IO_OP(write);
+WL_IO_OP(fsync);
+WL_IO_OP(rename);
+WL_IO_OP(unlink);
+WL_IO_OP(mkdir);
+WL_IO_OP(rmdir);
+WL_IO_OP(stat);
+WL_IO_OP(readdir);
+WL_IO_OP(queue_work);
+WL_IO_OP(nbench);
+#undef WL_IO_OP
+
+/* nbench_load.c: an NBENCH load file's text into *out (a reference);
+ * on error a message and the line number (0: none). */
+struct nb_load;
+int eevdf__wl_nbench_parse(const char *text, size_t len, const char *name,
+			   struct nb_load **out, char *err, size_t errlen,
+			   size_t *lineno);
+/* nbench_builtin.c */
+/* one line (with its newline) per entry, NULL last */
+extern const char *const eevdf__nbench_builtin[];
 
 /* workload_groups.c */
 /*

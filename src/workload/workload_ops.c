@@ -16,10 +16,11 @@
 
 static int compile_ops(struct wl_parser *p, const cJSON *arr, int depth,
 		       bool *adv);
+#define emit eevdf__wl_emit
 static int op_cost(struct wl_parser *p, const cJSON *op, const cJSON *v,
 		   const char *name, u32 main, bool *adv);
 
-static int emit(struct wl_parser *p, enum popcode code, u32 *at)
+int eevdf__wl_emit(struct wl_parser *p, enum popcode code, u32 *at)
 {
 	struct program *prog = p->prog;
 	struct pop *op;
@@ -1857,6 +1858,20 @@ static const struct {
 	{ "setattr", op_setattr },
 	{ "timer_wait", op_timer_wait },
 	{ "wake_and_block", op_wake_and_block },
+	/* the I/O model's (workload_io.c) */
+	{ "open", eevdf__wl_op_open },
+	{ "close", eevdf__wl_op_close },
+	{ "read", eevdf__wl_op_read },
+	{ "write", eevdf__wl_op_write },
+	{ "fsync", eevdf__wl_op_fsync },
+	{ "rename", eevdf__wl_op_rename },
+	{ "unlink", eevdf__wl_op_unlink },
+	{ "mkdir", eevdf__wl_op_mkdir },
+	{ "rmdir", eevdf__wl_op_rmdir },
+	{ "stat", eevdf__wl_op_stat },
+	{ "readdir", eevdf__wl_op_readdir },
+	{ "queue_work", eevdf__wl_op_queue_work },
+	{ "nbench", eevdf__wl_op_nbench },
 };
 
 /* The op's "cost": beside the op key, or inside its argument object. */

@@ -20,7 +20,9 @@ static bool same(const char *a, const char *b, size_t blen)
 }
 
 /* The status constants, as program.c stores them. */
-static const char *const status_names[] = { "OK", "TIMEOUT", "EINTR", "EOF" };
+static const char *const status_names[] = { "OK",	 "TIMEOUT", "EINTR",
+					    "EOF",	 "ENOENT",  "EEXIST",
+					    "ENOTEMPTY", "EBADF" };
 
 /*
  * What a run-time expression sees: "@x" (a task-local variable, one slot

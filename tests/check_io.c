@@ -14,6 +14,8 @@
 
 #include "suites.h"
 #include "machine/costs.h"
+#include "engine/dist.h"
+#include "engine/io_cfg.h"
 #include "engine/nbench.h"
 #include "engine/sim.h"
 #include "workload/workload_impl.h"
@@ -533,6 +535,41 @@ START_TEST(nbench_errors_name_the_line)
 }
 END_TEST
 
+/*
+ * The presets' service times are what their comments say: a lognormal
+ * draw is never below 0 and never above 20 medians (sata-ssd reads:
+ * median 90 us, so within (0, 1.8 ms]); the HDD's normal lies within its
+ * 2..30 ms bounds.  Over 1000 draws the mean of the SSD's (sigma 0.3)
+ * is exp(sigma^2/2) = 1.046 medians, 94 us, well above 80 us: a device
+ * whose draws were clamped to nothing would do its I/O in no time.
+ */
+START_TEST(device_presets_draw_their_service_times)
+{
+	struct dev_cfg c;
+	struct eevdf_rng r;
+	double sum = 0;
+
+	eevdf__rng_seed(&r, 1, "io", 0);
+	ck_assert(eevdf__blkdev_preset("sata-ssd", &c));
+	for (int i = 0; i < 1000; i++) {
+		s64 v = eevdf__dist_sample(&c.rlat, &r);
+
+		ck_assert_int_gt(v, 0);
+		ck_assert_int_le(v, 20 * 90000);
+		sum += (double)v;
+	}
+	ck_assert_msg(sum / 1000 > 80000 && sum / 1000 < 110000,
+		      "mean read service time %.0f ns", sum / 1000);
+	ck_assert(eevdf__blkdev_preset("hdd", &c));
+	for (int i = 0; i < 1000; i++) {
+		s64 v = eevdf__dist_sample(&c.wlat, &r);
+
+		ck_assert_int_ge(v, 2000000);
+		ck_assert_int_le(v, 30000000);
+	}
+}
+END_TEST
+
 Suite *io_suite(void)
 {
 	Suite *s = suite_create("io");
@@ -541,6 +578,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc,
 		       queue_depth_one_completes_one_request_per_service_time);
 	tcase_add_test(tc, page_cache_hits_cost_no_io);
+	tcase_add_test(tc, device_presets_draw_their_service_times);
 	tcase_add_test(tc, page_cache_only_device_does_no_io);
 	tcase_add_test(tc, work_runs_on_the_cpu_that_queued_it);
 	tcase_add_test(tc, kernel_threads_stay_in_the_root_group);

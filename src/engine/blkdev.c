@@ -29,6 +29,13 @@ static void lat_const(struct eevdf_dist *d, s64 ns)
 	eevdf__dist_init_const(d, ns);
 }
 
+/* A service time: never negative (every draw is clamped to the
+ * distribution's range, which a zeroed one has as [0, 0]). */
+static void lat_range(struct eevdf_dist *d)
+{
+	eevdf__dist_set_range(d, 0, INT64_MAX);
+}
+
 static void lat_lognormal(struct eevdf_dist *d, s64 median, double sigma)
 {
 	memset(d, 0, sizeof(*d));
@@ -37,6 +44,7 @@ static void lat_lognormal(struct eevdf_dist *d, s64 median, double sigma)
 	d->sigma = sigma;
 	d->has_max = true;
 	d->max = 20 * median;
+	lat_range(d);
 }
 
 bool eevdf__blkdev_preset(const char *name, struct dev_cfg *c)
@@ -80,6 +88,7 @@ bool eevdf__blkdev_preset(const char *name, struct dev_cfg *c)
 		c->rlat.has_min = c->rlat.has_max = true;
 		c->rlat.min = 2000000;
 		c->rlat.max = 30000000;
+		lat_range(&c->rlat);
 		c->wlat = c->rlat;
 		c->seek = true;
 		c->seq_lat = 50000;

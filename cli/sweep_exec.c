@@ -368,7 +368,8 @@ static bool dead(long pid)
 }
 
 /*
- * Temporary files (NAME.tmp.PID) of processes that died: a killed sweep
+ * Temporary files (NAME.tmp.PID, or NAME.tmp.PID.N from cli_out_open())
+ * of processes that died: a killed sweep
  * leaves one per point it was writing.  Only when this run owns the
  * directory: on a cluster, another node's PIDs mean nothing here.
  */
@@ -391,6 +392,8 @@ static void remove_stale(const char *dir)
 			continue;
 		errno = 0;
 		pid = strtol(t + 5, &end, 10);
+		if (*end == '.' && end[1])
+			(void)strtol(end + 1, &end, 10);
 		if (*end || errno || pid <= 0 || !dead(pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);

@@ -103,6 +103,10 @@ TESTBIN := $(BUILD)/check_eevdf
 	bench-digests bench-smoke golden examples install uninstall format \
 	format-check lint coverage
 
+# The builds a target makes for itself (the sanitizer, -O levels, clang,
+# fuzz and bench trees) compile one file per CPU at a time.
+SUB_JOBS ?= -j$(shell nproc 2>/dev/null || echo 2)
+
 all: lib cli
 
 lib: $(STATIC) $(SHARED)
@@ -193,11 +197,11 @@ deps-cluster: deps
 # run and test depend on deps; the build itself is a sub-make so that the
 # pkg-config flags are read after deps has installed the packages.
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all
 	$(CLI) run workloads/sleeper-vs-hog.json
 
 test: deps-test
-	@$(MAKE) --no-print-directory all $(TESTBIN) examples $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all $(TESTBIN) examples $(FUZZ_REPLAY)
 	$(TESTBIN)
 	tests/layout.sh
 	tests/alloc_check.sh $(STATIC)
@@ -223,34 +227,34 @@ test: deps-test
 HOST_MACHINE := $(BUILD)/host-machine.json
 
 calibrate: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all
 	$(CLI) calibrate -o $(HOST_MACHINE)
 
 kernel-check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all
 	@[ -f $(HOST_MACHINE) ] || $(CLI) calibrate -o $(HOST_MACHINE)
 	$(CLI) kernel-check --machine $(HOST_MACHINE)
 # A sweep on a real Slurm cluster: tests/sweep_slurm.sh starts munged,
 # slurmctld and slurmd on localhost (root only; skipped otherwise), runs
 # the sweep's job array and stops them.  About 10 s; .ci/run runs it.
 test-cluster: deps-cluster
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all
 	tests/sweep_slurm.sh $(CLI)
 
 # Real-kernel figures the model should reproduce (fidelity/run.sh):
 # reported, met or not; not a gate of make test.
 fidelity: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all
 	fidelity/run.sh $(CLI)
 
 # README.md's sessions against this build (tests/readme.sh); readme
 # rewrites them after a change meant to move them (review the diff).
 readme-check: deps
-	@$(MAKE) --no-print-directory all examples
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all examples
 	tests/readme.sh $(BUILD)
 
 readme: deps
-	@$(MAKE) --no-print-directory all examples
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all examples
 	tests/readme.sh $(BUILD) --update
 
 # After a change that is meant to change results (review the goldens
@@ -263,7 +267,7 @@ bench-digests: deps
 # Rewrite tests/golden/ from the current build: review the diff before
 # committing it, it is every decision the model changed.
 golden: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUB_JOBS) all
 	tests/golden.sh $(CLI) --update
 
 # The test builds abort where a model invariant (EEVDF_ASSERT) breaks;
@@ -274,7 +278,7 @@ TEST_ASSERTS := -DEEVDF_TEST_ASSERTS
 # The suites' timeouts guard against hangs; the sanitizers run the same
 # work 4-8 times slower, so each case gets twice its time.
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan \
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=build/asan \
 		CFLAGS="-O1 -g $(TEST_ASSERTS)" \
 		SANITIZE=address,undefined all build/asan/check_eevdf \
 		$(FUZZ_REPLAY:$(BUILD)/%=build/asan/%)
@@ -291,8 +295,8 @@ asan: deps
 
 # The same workloads built at -O0 and at -O2 must give byte-identical JSON.
 determinism: deps
-	@$(MAKE) --no-print-directory BUILD=build/O0 CFLAGS="-O0 -g" cli
-	@$(MAKE) --no-print-directory BUILD=build/O2 CFLAGS="-O2" cli
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=build/O0 CFLAGS="-O0 -g" cli
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=build/O2 CFLAGS="-O2" cli
 	tests/determinism.sh build/O0/eevdf-sim build/O2/eevdf-sim
 
 # Every -O level must build warning-free (-Werror) with gcc and with clang:
@@ -306,7 +310,7 @@ opt-check: deps
 		fi; \
 		for o in $(OPT_LEVELS); do \
 			echo "opt-check: $$cc $$o"; \
-			$(MAKE) --no-print-directory BUILD=build/opt$$o-$$cc \
+			$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=build/opt$$o-$$cc \
 				CC=$$cc CFLAGS="$$o" all \
 				build/opt$$o-$$cc/check_eevdf || exit 1; \
 		done; \
@@ -314,7 +318,7 @@ opt-check: deps
 
 # The whole tree must also build warning-free with clang, and pass there.
 clang: deps
-	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang \
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=build/clang CC=clang \
 		CFLAGS="-O2 -g $(TEST_ASSERTS)" all build/clang/check_eevdf
 	build/clang/check_eevdf
 
@@ -365,7 +369,7 @@ lint: deps-dev $(BUILD)/gen/git.h
 COV_BUILD := build/coverage
 coverage: deps-dev
 	@rm -rf $(COV_BUILD)
-	@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) \
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=$(COV_BUILD) \
 		CFLAGS="-O0 -g --coverage $(TEST_ASSERTS)" \
 		LDFLAGS="--coverage" all $(COV_BUILD)/check_eevdf
 	$(COV_BUILD)/check_eevdf >/dev/null
@@ -537,7 +541,7 @@ deps-fuzz: deps
 	$(call install_pkgs,$(FUZZ_PKGS))
 
 fuzz: deps-fuzz
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=$(FUZZ_BUILD) CC=clang \
 		SANITIZE=address,undefined \
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(TEST_ASSERTS)" \
 		$(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz-%)
@@ -557,7 +561,7 @@ $(BUILD)/oom_loop: $(BUILD)/obj/tests/oom/oom_loop.o $(STATIC)
 	$(Q)$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
 
 oom-test: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan \
+	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=build/asan \
 		CFLAGS="-O1 -g $(TEST_ASSERTS)" SANITIZE=address,undefined \
 		build/asan/oom_loop
 	ASAN_OPTIONS=detect_leaks=1 build/asan/oom_loop $(OOM_ARGS)
@@ -575,7 +579,7 @@ BENCH_OBJ    := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 BENCHBIN     := $(BUILD)/eevdf-bench
 BENCH_BUILD  := build/bench
 BENCH_CFLAGS ?= -O2 -g -DEEVDF_NO_INVARIANTS
-BENCH_MAKE    = $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) \
+BENCH_MAKE    = $(MAKE) --no-print-directory $(SUB_JOBS) BUILD=$(BENCH_BUILD) \
 		CFLAGS="$(BENCH_CFLAGS)" $(BENCH_BUILD)/eevdf-bench
 
 $(BUILD)/obj/bench/%.o: ALL_CFLAGS += -D_GNU_SOURCE -iquote $(BUILD)
@@ -589,7 +593,7 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 bench: deps
 	@$(BENCH_MAKE)
 	$(BENCH_BUILD)/eevdf-bench --json build/bench.json
-	@$(MAKE) --no-print-directory cli
+	@$(MAKE) --no-print-directory $(SUB_JOBS) cli
 	bench/trace-cost.sh $(CLI)
 
 bench-smoke: deps

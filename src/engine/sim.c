@@ -458,36 +458,37 @@ static void self_free(struct sim_object *o)
  * A zeroed task on a 64-byte boundary: the entity's tree fields are its
  * first cache line (sched.h), which a tree walk then reads as one line.
  * Through the library's allocator (a front end's hook sees it too): the
- * block is over-allocated, and the pointer to give back is kept just
- * below the task.
+ * block is over-allocated by up to TASK_ALIGN bytes, and the distance
+ * from the block's start (1..TASK_ALIGN) is kept in the byte just below
+ * the task.
  */
 #define TASK_ALIGN 64
 
+static size_t task_size(void)
+{
+	return (sizeof(struct task) + TASK_ALIGN - 1) / TASK_ALIGN * TASK_ALIGN;
+}
+
 static struct task *task_alloc(void)
 {
-	size_t size = (sizeof(struct task) + TASK_ALIGN - 1) / TASK_ALIGN *
-		      TASK_ALIGN;
-	char *raw = malloc(size + TASK_ALIGN - 1 + sizeof(void *));
-	uintptr_t at;
-	struct task *p;
+	unsigned char *raw = malloc(task_size() + TASK_ALIGN);
+	size_t off;
 
 	if (!raw)
 		return NULL;
-	at = ((uintptr_t)raw + sizeof(void *) + TASK_ALIGN - 1) &
-	     ~(uintptr_t)(TASK_ALIGN - 1);
-	p = (struct task *)(raw + (at - (uintptr_t)raw));
-	memcpy((char *)p - sizeof(void *), &raw, sizeof(raw));
-	memset(p, 0, size);
-	return p;
+	off = TASK_ALIGN - (size_t)((uintptr_t)raw % TASK_ALIGN);
+	raw[off - 1] = (unsigned char)(off - 1);
+	memset(raw + off, 0, task_size());
+	/* cppcheck-suppress memleak ; task_block_free() gives it back */
+	return (struct task *)(void *)(raw + off);
 }
 
 /* The block task_alloc() took for p. */
 static void task_block_free(struct task *p)
 {
-	char *raw;
+	unsigned char *at = (unsigned char *)p;
 
-	memcpy(&raw, (char *)p - sizeof(void *), sizeof(raw));
-	free(raw);
+	free(at - at[-1] - 1);
 }
 
 static void task_free(struct task *p)

@@ -333,16 +333,29 @@ sig_case HUP 129
 
 # compare: config a is quick, b runs for ever (10 s of 1 ns bursts).
 cmp_start() { # extra compare arguments
-	rm -f "$tmp/cmp.json"
-	"$SIM" compare "$tmp/ns.json" --a '--duration 1ms' --b '--duration 10s' \
+	# the last compare's messages go first: a stale "1 of 2 runs done"
+	# would be read before this one's shell truncates the file
+	rm -f "$tmp/cmp.json" "$tmp/cmperr"
+	"$SIM" compare "$tmp/ns.json" --a '--duration 1ms' \
+		--b '--duration 10s --max-wall 120s' \
 		--jobs 2 --progress --format json -o "$tmp/cmp.json" "$@" \
 		2>"$tmp/cmperr" &
 	cpid=$!
-	for _ in $(seq 200); do
-		grep -q "1 of 2 runs done" "$tmp/cmperr" && break
+	workers=""
+	for _ in $(seq 600); do
+		if grep -qs "1 of 2 runs done" "$tmp/cmperr"; then
+			workers=$(pgrep -P "$cpid")
+			[ -n "$workers" ] && break
+		fi
 		sleep 0.05
 	done
-	workers=$(pgrep -P "$cpid")
+	if [ -z "$workers" ]; then
+		# never wait for a run of 10 s of 1 ns bursts
+		bad "signals: compare's run b started" \
+			"no worker after 30 s: $(head -c 300 "$tmp/cmperr")"
+		pkill -KILL -P "$cpid" 2>/dev/null
+		kill -KILL "$cpid" 2>/dev/null
+	fi
 }
 workers_gone() {
 	for _ in $(seq 40); do

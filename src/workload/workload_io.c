@@ -770,22 +770,29 @@ int eevdf__wl_op_open(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	return 0;
 }
 
-int eevdf__wl_op_close(struct wl_parser *p, const cJSON *v, int depth,
-		       bool *adv, u32 *main)
+/* close and fsync: an fd, and where the status goes. */
+static int fd_op(struct wl_parser *p, const cJSON *v, enum popcode kind,
+		 bool *adv, u32 *main)
 {
 	static const char *const keys[] = { "fd", "status", "cost" };
 	struct pop *op;
 	int r;
 
-	(void)depth;
 	*adv = true;
 	if ((r = io_args(p, v, keys, ARRAY_SIZE(keys))) ||
-	    (r = emit_op(p, P_CLOSE, main)))
+	    (r = emit_op(p, kind, main)))
 		return r;
 	op = OP(p, *main);
 	if ((r = fd_operand(p, v, op)))
 		return r;
 	return var_key(p, v, "status", true, &op->slot, &op->flags);
+}
+
+int eevdf__wl_op_close(struct wl_parser *p, const cJSON *v, int depth,
+		       bool *adv, u32 *main)
+{
+	(void)depth;
+	return fd_op(p, v, P_CLOSE, adv, main);
 }
 
 static int rw_op(struct wl_parser *p, const cJSON *v, enum popcode code,
@@ -835,19 +842,8 @@ int eevdf__wl_op_write(struct wl_parser *p, const cJSON *v, int depth,
 int eevdf__wl_op_fsync(struct wl_parser *p, const cJSON *v, int depth,
 		       bool *adv, u32 *main)
 {
-	static const char *const keys[] = { "fd", "status", "cost" };
-	struct pop *op;
-	int r;
-
 	(void)depth;
-	*adv = true;
-	if ((r = io_args(p, v, keys, ARRAY_SIZE(keys))) ||
-	    (r = emit_op(p, P_FSYNC, main)))
-		return r;
-	op = OP(p, *main);
-	if ((r = fd_operand(p, v, op)))
-		return r;
-	return var_key(p, v, "status", true, &op->slot, &op->flags);
+	return fd_op(p, v, P_FSYNC, adv, main);
 }
 
 int eevdf__wl_op_rename(struct wl_parser *p, const cJSON *v, int depth,

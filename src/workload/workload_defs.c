@@ -115,8 +115,8 @@ static const char *const handoff_names[] = { "fifo", "barging" };
 static const char *const timer_mode_names[] = { "relative", "absolute" };
 
 /* An optional integer member in [lo, hi]; absent keeps *out. */
-static int opt_int(struct wl_parser *p, const cJSON *obj, const char *key,
-		   s64 lo, s64 hi, s64 *out)
+int eevdf__wl_opt_int(struct wl_parser *p, const cJSON *obj, const char *key,
+		      s64 lo, s64 hi, s64 *out)
 {
 	const cJSON *it = get(obj, key);
 	size_t old;
@@ -156,11 +156,11 @@ static int channel_settings(struct wl_parser *p, const cJSON *def,
 		return r;
 	}
 	v = (s64)ch->capacity;
-	if ((r = opt_int(p, def, "capacity", 0, WL_MAX_INT, &v)))
+	if ((r = eevdf__wl_opt_int(p, def, "capacity", 0, WL_MAX_INT, &v)))
 		return r;
 	ch->capacity = (u64)v;
 	v = (s64)ch->overhead;
-	if ((r = opt_int(p, def, "msg_overhead", 0, WL_MAX_INT, &v)))
+	if ((r = eevdf__wl_opt_int(p, def, "msg_overhead", 0, WL_MAX_INT, &v)))
 		return r;
 	ch->overhead = (u64)v;
 	if ((r = eevdf__wl_get_enum(p, def, "writer_wake", ww_names,
@@ -229,10 +229,11 @@ static int object_settings(struct wl_parser *p, const cJSON *def,
 		t->u.sem.max = -1;
 		it = get(def, "max");
 		if (it && !cJSON_IsNull(it) &&
-		    (r = opt_int(p, def, "max", 1, WL_MAX_INT, &t->u.sem.max)))
+		    (r = eevdf__wl_opt_int(p, def, "max", 1, WL_MAX_INT,
+					   &t->u.sem.max)))
 			return r;
-		if ((r = opt_int(p, def, "initial", 0, WL_MAX_INT,
-				 &t->u.sem.count)))
+		if ((r = eevdf__wl_opt_int(p, def, "initial", 0, WL_MAX_INT,
+					   &t->u.sem.count)))
 			return r;
 		if (t->u.sem.max >= 0 && t->u.sem.count > t->u.sem.max) {
 			old = path_key(p, "initial");
@@ -261,7 +262,8 @@ static int object_settings(struct wl_parser *p, const cJSON *def,
 					  &t->u.spin.per_cpu);
 	case OBJ_BARRIER:
 		v = 0;
-		r = opt_int(p, def, "parties", 1, EEVDF_MAX_TASKS, &v);
+		r = eevdf__wl_opt_int(p, def, "parties", 1, EEVDF_MAX_TASKS,
+				      &v);
 		t->u.barrier.parties = (u32)v;
 		o->parties_set = v > 0;
 		return r;

@@ -390,6 +390,9 @@ int eevdf__wl_max_depth(const struct eevdf_load_opts *o);
 u64 eevdf__wl_max_ops(const struct eevdf_load_opts *o);
 /* n bytes in words: "64 MiB", "1.5 KiB", "100 bytes". */
 void eevdf__wl_size_text(char *buf, size_t len, u64 n);
+/* An optional integer member key of obj in [lo, hi]; absent keeps *out. */
+int eevdf__wl_opt_int(struct wl_parser *p, const cJSON *obj, const char *key,
+		      s64 lo, s64 hi, s64 *out);
 /*
  * The whole of the regular file path (at most max bytes) in *out, to
  * free; else EEVDF_EIO (unreadable, or not a regular file), EEVDF_ELIMIT

@@ -87,26 +87,11 @@ static int opt_size(struct wl_parser *p, const cJSON *def, const char *key,
 	return r;
 }
 
-static int opt_int(struct wl_parser *p, const cJSON *def, const char *key,
-		   s64 lo, s64 hi, s64 *out)
-{
-	const cJSON *it = get(def, key);
-	size_t old;
-	int r;
-
-	if (!it)
-		return 0;
-	old = path_key(p, key);
-	r = eevdf__wl_ld_int(p, it, lo, hi, out);
-	path_pop(p, old);
-	return r;
-}
-
 static int opt_u32(struct wl_parser *p, const cJSON *def, const char *key,
 		   s64 lo, s64 hi, u32 *out)
 {
 	s64 v = *out;
-	int r = opt_int(p, def, key, lo, hi, &v);
+	int r = eevdf__wl_opt_int(p, def, key, lo, hi, &v);
 
 	*out = (u32)v;
 	return r;
@@ -243,15 +228,15 @@ static int device_settings(struct wl_parser *p, const cJSON *def,
 		return r;
 	c->flush_lat = (u64)v;
 	v = (s64)(c->read_bw / 1000000u);
-	if ((r = opt_int(p, def, "read_mb_s", 1, 1000000, &v)))
+	if ((r = eevdf__wl_opt_int(p, def, "read_mb_s", 1, 1000000, &v)))
 		return r;
 	c->read_bw = (u64)v * 1000000u;
 	v = (s64)(c->write_bw / 1000000u);
-	if ((r = opt_int(p, def, "write_mb_s", 1, 1000000, &v)))
+	if ((r = eevdf__wl_opt_int(p, def, "write_mb_s", 1, 1000000, &v)))
 		return r;
 	c->write_bw = (u64)v * 1000000u;
 	v = c->irq_cpu;
-	if ((r = opt_int(p, def, "irq_cpu", 0, 65535, &v)))
+	if ((r = eevdf__wl_opt_int(p, def, "irq_cpu", 0, 65535, &v)))
 		return r;
 	c->irq_cpu = (int)v;
 	if (c->queue_depth > c->nr_requests) {
@@ -374,7 +359,7 @@ static int irq_settings(struct wl_parser *p, const cJSON *def,
 	if ((r = opt_dur(p, def, "period", &c->period)) ||
 	    (r = opt_dur(p, def, "first", &c->first)) ||
 	    (r = opt_dur(p, def, "handler", &c->handler)) ||
-	    (r = opt_int(p, def, "cpu", 0, 65535, &cpu)) ||
+	    (r = eevdf__wl_opt_int(p, def, "cpu", 0, 65535, &cpu)) ||
 	    (r = ref_name(p, def, "work", o, 0)))
 		return r;
 	c->cpu = (int)cpu;

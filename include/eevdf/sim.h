@@ -186,7 +186,7 @@ struct eevdf_config {
 	 */
 	uint64_t max_events;
 	/*
-	 * Ops the tasks may execute at one instant of simulated time (a
+	 * Ops the tasks may execute at one simulated instant (a
 	 * loop that never lets the clock move) before the run fails with
 	 * EEVDF_ELIVELOCK; 0 is EEVDF_MAX_INSTANT_OPS.
 	 */

@@ -105,7 +105,7 @@ static int time_overflow(struct eevdf_sim *sim, struct task *p,
 {
 	return task_failf(sim, p, EEVDF_ERANGE,
 			  "%s of %lld ns at %lld ns would pass the last "
-			  "simulated time (EEVDF_TIME_MAX, %lld ns)",
+			  "simulated instant (EEVDF_TIME_MAX, %lld ns)",
 			  what, (long long)v, (long long)sim->sched.now,
 			  (long long)EEVDF_TIME_MAX);
 }

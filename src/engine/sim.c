@@ -579,7 +579,7 @@ static bool op_takes_time(const struct eevdf_op *op)
 /*
  * A program is well formed when every loop body lies inside the program
  * and inside every loop enclosing it, and every forever loop can advance
- * the clock (otherwise it would spin at one instant for ever).
+ * the clock; otherwise it would spin at one instant for ever.
  */
 static int check_program(struct eevdf_sim *sim, const char *name,
 			 const struct eevdf_op *ops, size_t nr)

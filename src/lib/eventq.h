@@ -77,7 +77,7 @@ void eevdf__eventq_init(struct eevdf_eventq *q);
 void eevdf__eventq_destroy(struct eevdf_eventq *q);
 
 /*
- * Queue ev at ev->time (the caller sets time and may set class first).  ev
+ * Queue ev at ev->time; the caller sets time and may set class first.  ev
  * must not be queued already.  Returns 0 or EEVDF_ENOMEM (ev not queued).
  */
 int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev);

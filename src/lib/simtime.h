@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Checked simulated-time arithmetic: where a value a workload computes at
- * run time (a sleep, a burst of work, a timeout, a timer period) becomes
+ * run time, as a sleep, a burst of work, a timeout or a timer period, becomes
  * a time on the clock.  One compare and a branch on the fast path.
  */
 #ifndef EEVDF_SIMTIME_H

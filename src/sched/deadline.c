@@ -165,7 +165,7 @@ bool sched_dl_overflow(struct scheduler *sched, struct task *p, bool dl_policy,
 	}
 	/*
 	 * Leaving the class: the kernel gives the bandwidth back at the
-	 * task's 0-lag time (switched_from_dl(), the inactive timer); with no
+	 * task's 0-lag instant (switched_from_dl(), the inactive timer); with no
 	 * GRUB bookkeeping it is given back here, at once.
 	 */
 	if (has_dl)

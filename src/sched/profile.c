@@ -83,7 +83,7 @@ static const struct eevdf_profile profiles[] = {
 		.wakeup_pick_reaps = false,
 		.yield_forfeit = false,
 		.protect_first_only = false,
-		/* CFS places a new task at fork time (cfs_task_fork) */
+		/* CFS places a new task when it forks (cfs_task_fork) */
 		.new_task_initial = false,
 		.custom_slices = false,
 		.group_keep_weight = false,

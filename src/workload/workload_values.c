@@ -3,7 +3,7 @@
  * Workload loader: the operands of ops.  Values become constants,
  * run-time expressions over task and global variables, or distributions;
  * object references become indices, a task's own semaphore, or a name
- * template resolved at run time ("ch[2][@j]").
+ * template resolved while the simulation runs ("ch[2][@j]").
  */
 #include <string.h>
 

@@ -91,8 +91,8 @@ void init_dl_rq(struct rq *rq)
 	struct dl_rq *dl_rq = &rq->dl;
 
 	memset(dl_rq, 0, sizeof(*dl_rq));
-	eevdf__rb_init(&dl_rq->root, NULL);
-	eevdf__rb_init(&dl_rq->pushable, NULL);
+	eevdf__rb_init(&dl_rq->root, NULL, NULL);
+	eevdf__rb_init(&dl_rq->pushable, NULL, NULL);
 }
 
 /* Admission control ------------------------------------------------------ */

@@ -104,18 +104,23 @@ struct sched_class {
 
 struct sched_entity {
 	/*
-	 * What a walk of the tree reads of every node it passes (the links,
-	 * the deadline that orders it, the aggregates the pick and the
-	 * augment callback read of a child) fills exactly the first 64
-	 * bytes: a task is 64-byte aligned (the engine allocates it so and
-	 * se is its first member), so a node costs one cache line, which is
-	 * what a queue of a thousand tasks is bound by.
+	 * What a walk of the tree reads of every node it passes (the links
+	 * with the colour packed in, the deadline that orders it, the
+	 * aggregates the pick and the augment callback read of a child, and
+	 * the vruntime the pick tests for eligibility) fills exactly the
+	 * first 64 bytes: a task is 64-byte aligned (the engine allocates it
+	 * so and se is its first member), so a node costs one cache line,
+	 * which is what a queue of a thousand tasks is bound by.  The
+	 * augment callback reads the node's own slice from the second.
 	 */
 	struct eevdf_rb_node run_node;
 	u64 deadline;
 	u64 min_vruntime; /* augmented: min vruntime in this subtree */
 	u64 min_slice;	  /* augmented: min slice in this subtree */
 	u64 max_slice;	  /* augmented: max slice in this subtree */
+	u64 vruntime;	  /* the pick's eligibility test, the augment's */
+	/* second line: what the augment callback reads of the node itself */
+	u64 slice;
 	struct load_weight load;
 
 	bool on_rq;
@@ -133,7 +138,6 @@ struct sched_entity {
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 prev_sum_exec_runtime;
-	u64 vruntime;
 	/*
 	 * The kernel shares storage between vlag and vprot until 6.18.45; we
 	 * keep two fields and model the one visible consequence (a running
@@ -141,7 +145,6 @@ struct sched_entity {
 	 */
 	s64 vlag;
 	u64 vprot;
-	u64 slice;
 	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
 	struct sched_avg avg;  /* PELT (pelt.c) */
 	/*
@@ -157,7 +160,7 @@ struct sched_entity {
 	int depth;
 	unsigned int runnable_weight;
 };
-_Static_assert(offsetof(struct sched_entity, max_slice) + sizeof(u64) <= 64,
+_Static_assert(offsetof(struct sched_entity, vruntime) + sizeof(u64) <= 64,
 	       "the tree's hot fields must fit the entity's first cache line");
 
 struct cfs_rq {

@@ -15,6 +15,7 @@
 #include "io.h"
 #include "metrics.h"
 #include "sim.h"
+#include "task_pool.h"
 
 #define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
 
@@ -454,44 +455,7 @@ static void self_free(struct sim_object *o)
 	}
 }
 
-/*
- * A zeroed task on a 64-byte boundary: the entity's tree fields are its
- * first cache line (sched.h), which a tree walk then reads as one line.
- * Through the library's allocator (a front end's hook sees it too): the
- * block is over-allocated by up to TASK_ALIGN bytes, and the distance
- * from the block's start (1..TASK_ALIGN) is kept in the byte just below
- * the task.
- */
-#define TASK_ALIGN 64
-
-static size_t task_size(void)
-{
-	return (sizeof(struct task) + TASK_ALIGN - 1) / TASK_ALIGN * TASK_ALIGN;
-}
-
-static struct task *task_alloc(void)
-{
-	unsigned char *raw = malloc(task_size() + TASK_ALIGN);
-	size_t off;
-
-	if (!raw)
-		return NULL;
-	off = TASK_ALIGN - (size_t)((uintptr_t)raw % TASK_ALIGN);
-	raw[off - 1] = (unsigned char)(off - 1);
-	memset(raw + off, 0, task_size());
-	/* cppcheck-suppress memleak ; task_block_free() gives it back */
-	return (struct task *)(void *)(raw + off);
-}
-
-/* The block task_alloc() took for p. */
-static void task_block_free(struct task *p)
-{
-	unsigned char *at = (unsigned char *)p;
-
-	free(at - at[-1] - 1);
-}
-
-static void task_free(struct task *p)
+static void task_free(struct eevdf_sim *sim, struct task *p)
 {
 	if (!p)
 		return;
@@ -501,7 +465,7 @@ static void task_free(struct task *p)
 	free(p->written);
 	self_free(p->self);
 	free(p->cpus_allowed);
-	task_block_free(p);
+	eevdf__task_pool_put(&sim->task_pool, p);
 }
 
 void eevdf_sim_free(eevdf_sim *sim)
@@ -512,8 +476,9 @@ void eevdf_sim_free(eevdf_sim *sim)
 	 * which live in tasks */
 	eevdf__io_free(sim);
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
-		task_free(sim->sched.tasks[i]);
+		task_free(sim, sim->sched.tasks[i]);
 	free(sim->sched.tasks);
+	eevdf__task_pool_destroy(&sim->task_pool);
 	for (size_t c = 0; c < sim->nr_rec_chunks; c++) {
 		/* zero-filled: a slot never written has no semaphore */
 		for (size_t k = 0; sim->recs[c] && k < TASK_RECS_PER_CHUNK; k++)
@@ -763,7 +728,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		sim->sched.tasks = t;
 		sim->sched.cap_tasks = cap;
 	}
-	p = task_alloc();
+	p = eevdf__task_pool_get(&sim->task_pool);
 	if (!p) {
 		eevdf__program_unref(prog);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
@@ -775,11 +740,10 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->cpus_allowed = spec->nr_cpus ? dup_array(spec->cpus, spec->nr_cpus,
 						    sizeof(*p->cpus_allowed)) :
 					  NULL;
-	p->self = new_self_sem(spec->name);
 	p->name = name_copy(sim, spec->name);
 	if (!p->locals || !p->loop_left ||
-	    (spec->nr_cpus && !p->cpus_allowed) || !p->self || !p->name) {
-		task_free(p);
+	    (spec->nr_cpus && !p->cpus_allowed) || !p->name) {
+		task_free(sim, p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
 	if (local_init)
@@ -826,7 +790,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->cgroup = sim->sched.groups[0];
 	if (spec->cgroup && strcmp(spec->cgroup, "/") != 0 &&
 	    !(p->cgroup = eevdf__tg_find(&sim->sched, spec->cgroup))) {
-		task_free(p);
+		task_free(sim, p);
 		return sim_reject(sim, EEVDF_EINVAL,
 				  "task %s: no cgroup '%s' (make it with "
 				  "eevdf_sim_set_group(), or in the workload's "
@@ -840,7 +804,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->sched_task_group = eevdf__task_group_of(&sim->sched, p);
 	p->stats_group = p->sched_task_group;
 	if (sim->sched.error) {
-		task_free(p);
+		task_free(sim, p);
 		return sim_reject(sim, sim->sched.error, "%s",
 				  sim->sched.errmsg);
 	}
@@ -856,7 +820,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 					       sizeof(why));
 
 		if (r) {
-			task_free(p);
+			task_free(sim, p);
 			return sim_reject(sim, r, "task %s: %s", spec->name,
 					  why);
 		}
@@ -870,7 +834,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		for (u32 k = 0; k < p->nr_written; k++)
 			p->written[k]->u.chan.nr_writers--;
 		eevdf__task_dead_dl(&sim->sched, p);
-		task_free(p);
+		task_free(sim, p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
 	sim->sched.tasks[sim->sched.nr_tasks++] = p;
@@ -956,8 +920,16 @@ struct sim_object *eevdf__sim_task_self(struct eevdf_sim *sim, int pid)
 	struct task *p = sim->sched.tasks[pid - 1];
 	struct task_rec *r;
 
-	if (p)
+	/*
+	 * Made on first use, not at fork: most tasks never name their own
+	 * semaphore, and at 100 000 tasks its 250 bytes a task were a sixth
+	 * of the memory.  NULL when out of memory.
+	 */
+	if (p) {
+		if (!p->self)
+			p->self = new_self_sem(p->name);
 		return p->self;
+	}
 	r = rec_slot(sim, pid); /* compacted: its chunk is there */
 	if (!r->self)
 		r->self = new_self_sem(r->name);
@@ -1020,7 +992,7 @@ void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p)
 static void compact(struct eevdf_sim *sim, struct task *p)
 {
 	struct task_rec *r = rec_slot(sim, p->pid);
-	const struct obj_sem *self = &p->self->u.sem;
+	const struct obj_sem *self = p->self ? &p->self->u.sem : NULL;
 
 	if (p->state != TASK_DEAD) {
 		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
@@ -1045,12 +1017,12 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	r->dl_period = p->dl.dl_period;
 	r->group = p->stats_group->id;
 	/* a semaphore as new is all a new one would be */
-	if (self->count || self->waiters.nr) {
+	if (self && (self->count || self->waiters.nr)) {
 		r->self = p->self;
 		p->self = NULL;
 	}
 	sim->sched.tasks[p->pid - 1] = NULL;
-	task_free(p);
+	task_free(sim, p);
 }
 
 static void reap(struct eevdf_sim *sim)

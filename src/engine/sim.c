@@ -387,6 +387,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->guard_time = -1;
 	sim->kill_at = -1;
 	eevdf__eventq_init(&sim->sched.evq);
+	eevdf__no_dl_init(&sim->sched);
 	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	for (int i = 0; i < sim->sched.nr_cpus; i++)
@@ -465,6 +466,7 @@ static void task_free(struct eevdf_sim *sim, struct task *p)
 	free(p->written);
 	self_free(p->self);
 	free(p->cpus_allowed);
+	eevdf__task_dl_free(&sim->sched, p);
 	eevdf__task_pool_put(&sim->task_pool, p);
 }
 
@@ -757,14 +759,18 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->rt_priority = spec->rt_priority;
 	p->prio = eevdf__normal_prio(p->policy, p->rt_priority, p->nice);
 	p->sched_class = eevdf__sched_class_of(p->policy);
+	p->dl = &sim->sched.no_dl;
 	if (p->policy == EEVDF_POLICY_DEADLINE) {
 		struct dl_attr dl = { (u64)spec->dl_runtime,
 				      (u64)spec->dl_deadline,
 				      (u64)spec->dl_period };
 
+		if (eevdf__task_dl(&sim->sched, p)) {
+			task_free(sim, p);
+			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		}
 		eevdf__setparam_dl(p, &dl);
 	}
-	eevdf__event_init(&p->dl.dl_timer, REV_DL_TIMER, EVC_TICK);
 	p->state = TASK_NEW;
 	p->delay_since = -1;
 	/* sched_setattr() clamps sched_runtime to 0.1..100 ms. */
@@ -1012,9 +1018,9 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	r->nice = (int8_t)p->nice;
 	r->policy = (uint8_t)p->policy;
 	r->rt_priority = (uint8_t)p->rt_priority;
-	r->dl_runtime = p->dl.dl_runtime;
-	r->dl_deadline = p->dl.dl_deadline;
-	r->dl_period = p->dl.dl_period;
+	r->dl_runtime = p->dl->dl_runtime;
+	r->dl_deadline = p->dl->dl_deadline;
+	r->dl_period = p->dl->dl_period;
 	r->group = p->stats_group->id;
 	/* a semaphore as new is all a new one would be */
 	if (self && (self->count || self->waiters.nr)) {
@@ -1789,9 +1795,9 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 	out->policy = p->policy;
 	out->rt_priority = p->rt_priority;
 	if (p->policy == EEVDF_POLICY_DEADLINE) {
-		out->dl_runtime = (eevdf_time)p->dl.dl_runtime;
-		out->dl_deadline = (eevdf_time)p->dl.dl_deadline;
-		out->dl_period = (eevdf_time)p->dl.dl_period;
+		out->dl_runtime = (eevdf_time)p->dl->dl_runtime;
+		out->dl_deadline = (eevdf_time)p->dl->dl_deadline;
+		out->dl_period = (eevdf_time)p->dl->dl_period;
 	}
 	out->state = eevdf__public_state(p->state);
 	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;

@@ -1555,7 +1555,8 @@ int eevdf_sim_step(eevdf_sim *sim)
 	if (sim->sched.error)
 		return sim->sched.error;
 	/* only background events left: nothing more can happen to a task */
-	if (sim->ended || sim->sched.evq.nr == sim->sched.nr_bg_events)
+	if (sim->ended ||
+	    eevdf__eventq_size(&sim->sched.evq) == sim->sched.nr_bg_events)
 		return 0;
 	sim->running = true;
 	ret = sim->nr_events >= sim->next_check ? check_limits(sim) : 0;
@@ -1600,7 +1601,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	 */
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until &&
-	       sim->sched.evq.nr > sim->sched.nr_bg_events) {
+	       eevdf__eventq_size(&sim->sched.evq) > sim->sched.nr_bg_events) {
 		int ret;
 
 		if ((sim->nr_events >= sim->next_check &&
@@ -1613,7 +1614,8 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	sim->running = false;
 	if (eevdf_sim_done(sim))
 		return 0;
-	if (sim->sched.evq.nr == sim->sched.nr_bg_events && sim->sched.nr_tasks)
+	if (eevdf__eventq_size(&sim->sched.evq) == sim->sched.nr_bg_events &&
+	    sim->sched.nr_tasks)
 		return deadlock(sim);
 	sim->sched.now = until;
 	return 0;

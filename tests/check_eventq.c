@@ -47,16 +47,18 @@ static void check_heap(const struct eevdf_eventq *q)
 }
 
 /*
- * A pop leaves the root slot dead and a push takes it.  By hand: a, b, c at
- * 10, 20, 30.  pop gives a and leaves 2 queued; d at 15 takes the root
- * slot, sifts below nothing (15 < 20, 30) and pops next, then b and c.
- * A pop, then a cancel: the cancel first fills the hole, so b is found
- * where the fill put it, and c is what is left.
+ * A pop leaves the root slot dead and the next push takes it.  By hand:
+ * a, b, c at 10, 20, 30.  pop gives a and leaves 2 queued; d at 15 is
+ * before both children (20, 30): it takes the root slot and stays, and
+ * pops next.  Then e at 25 after that pop: it takes the root slot and
+ * sifts below b (20), into b's slot 1, so b is at the root: b, e, c.
+ * A pop, then a cancel: the cancel first fills the hole, so c is found
+ * where the fill put it.
  */
 START_TEST(eventq_a_push_after_a_pop_takes_the_root_slot)
 {
 	struct eevdf_eventq q;
-	struct eevdf_event a, b, c, d;
+	struct eevdf_event a, b, c, d, e;
 
 	eevdf__eventq_init(&q);
 	ev_set(&a, 10, 0);
@@ -77,12 +79,20 @@ START_TEST(eventq_a_push_after_a_pop_takes_the_root_slot)
 	ck_assert_uint_eq(d.heap_index, 0);
 	check_heap(&q);
 	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &d);
-	eevdf__eventq_cancel(&q, &b);
+	ev_set(&e, 25, 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &e), 0);
 	ck_assert(!q.root_dead);
-	ck_assert(!eevdf__event_queued(&b));
+	ck_assert_uint_eq(b.heap_index, 0);
+	ck_assert_uint_eq(e.heap_index, 1);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 3);
 	check_heap(&q);
-	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &c);
-	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &c);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &e);
+	eevdf__eventq_cancel(&q, &c);
+	ck_assert(!q.root_dead);
+	ck_assert(!eevdf__event_queued(&c));
+	check_heap(&q);
+	ck_assert_ptr_null(eevdf__eventq_peek(&q));
 	ck_assert_ptr_null(eevdf__eventq_pop(&q));
 	ck_assert_uint_eq(eevdf__eventq_size(&q), 0);
 	eevdf__eventq_destroy(&q);

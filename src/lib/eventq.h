@@ -44,10 +44,10 @@ struct eevdf_eq_slot {
  * A pop leaves the root's slot in place, dead (root_dead): half the pops
  * of a busy run are followed at once by a push (the popped event's owner
  * re-arms it, a task's next burst), and that push takes the root slot
- * and sifts down, usually not far, instead of a pop that sinks the hole
- * to a leaf and a push that climbs back up.  Any other operation first
- * fills the hole as a pop would have.  The order events pop in is that
- * of their keys alone, so it is the same either way.
+ * and sifts down, often not at all, instead of a pop that sinks the hole
+ * to a leaf and a push that climbs back up.  Any other
+ * operation first fills the hole as a pop would have.  The order events
+ * pop in is that of their keys alone, so it is the same either way.
  */
 struct eevdf_eventq {
 	struct eevdf_eq_slot *heap;

@@ -162,6 +162,7 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
 	rq->nr_overloaded = &sched->nr_overloaded;
 	rq->idle_slot = &sched->idle_map[cpu];
+	rq->idle_word = sched->idle_bits ? &sched->idle_bits[cpu / 64] : NULL;
 	rq->nr_wakelist = 0;
 	rq->ipi_at = 0;
 	rq->nr_ipi_batch = rq->ipi_landed = 0;
@@ -1601,6 +1602,9 @@ const char *eevdf__rq_check(const struct rq *rq)
 		return "busy CPU has no tick";
 	if (*rq->idle_slot != (!curr && !rq->nr_running && !rq->nr_wakelist))
 		return "the idle map disagrees with the run queue";
+	if (rq->idle_word &&
+	    !!(*rq->idle_word & (u64)1 << (rq->cpu & 63)) != *rq->idle_slot)
+		return "the idle bitmap disagrees with the idle map";
 	if (curr && !task_allowed(curr, rq->cpu))
 		return "a task runs on a CPU outside its affinity";
 	{

@@ -533,6 +533,7 @@ struct rq {
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
 	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
+	u64 *idle_word;		     /* its word of idle_bits (NULL: none) */
 	struct eevdf_event idle_exit_ev;
 	unsigned int nr_wakelist; /* remote wakeups in flight to here */
 	/* The IPI in flight (nr_ipi_batch > 0): when it lands and how many
@@ -613,6 +614,8 @@ struct scheduler {
 	struct lb_cache lbc;
 	u32 *core_mark;	   /* select_idle_cpu(): cores already scanned */
 	uint8_t *idle_map; /* per CPU: available_idle_cpu() (rq_idle_update) */
+	u64 *idle_bits;	   /* the same as a bitmap, CPU n at bit n % 64 of
+			    * word n / 64: select_idle_cpu()'s scan */
 	u32 mark_gen;
 	u64 nohz_next_balance;	    /* jiffies: next NOHZ idle balance kick */
 	unsigned int nr_overloaded; /* CPUs with more than one task queued */
@@ -703,7 +706,14 @@ static inline void lb_stats_dirty(struct rq *rq)
  */
 static inline void rq_idle_update(struct rq *rq)
 {
-	*rq->idle_slot = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+	bool idle = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+
+	*rq->idle_slot = idle;
+	if (rq->idle_word) {
+		u64 bit = (u64)1 << (rq->cpu & 63);
+
+		*rq->idle_word = (*rq->idle_word & ~bit) | (idle ? bit : 0);
+	}
 	lb_stats_dirty(rq);
 }
 

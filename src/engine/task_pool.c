@@ -55,12 +55,17 @@ static int pool_grow(struct task_pool *pool)
 	return 0;
 }
 
+/* A freed slot: its first word links it to the next free one. */
+struct free_slot {
+	struct free_slot *next;
+};
+
 struct task *eevdf__task_pool_get(struct task_pool *pool)
 {
-	struct task *p = pool->free;
+	struct task *p = (struct task *)(void *)pool->free;
 
 	if (p) {
-		memcpy(&pool->free, p, sizeof(pool->free));
+		pool->free = pool->free->next;
 	} else {
 		if (!pool->left && pool_grow(pool))
 			return NULL;
@@ -74,8 +79,10 @@ struct task *eevdf__task_pool_get(struct task_pool *pool)
 
 void eevdf__task_pool_put(struct task_pool *pool, struct task *p)
 {
+	struct free_slot *f = (struct free_slot *)(void *)p;
+
 	if (!p)
 		return;
-	memcpy(p, &pool->free, sizeof(pool->free));
-	pool->free = p;
+	f->next = pool->free;
+	pool->free = f;
 }

@@ -19,9 +19,9 @@
 struct task_pool {
 	void **slabs; /* each as malloc() returned it */
 	size_t nr_slabs, cap_slabs;
-	unsigned char *next; /* the newest slab's first unused slot */
-	size_t left;	     /* unused slots from next on */
-	struct task *free;   /* freed slots, linked through their first word */
+	unsigned char *next;	/* the newest slab's first unused slot */
+	size_t left;		/* unused slots from next on */
+	struct free_slot *free; /* freed slots, linked by their first word */
 };
 
 void eevdf__task_pool_init(struct task_pool *pool);

@@ -85,9 +85,8 @@ static void usage(FILE *f)
 		"the CPUs (root)\n"
 		"  --fs-dir DIR        time the file-system calls in a scratch "
 		"directory under DIR\n"
-		"                      (default .: the file system of the "
-		"current directory;\n"
-		"                      'none' skips them)\n"
+		"                      (default: the output file's directory; "
+		"'none' skips them)\n"
 		"  -v, --verbose       print every benchmark's samples' "
 		"statistics\n"
 		"\n"
@@ -397,7 +396,7 @@ int cmd_calibrate(int argc, char **argv)
 						 noisy = 0;
 	char err[1024], release[128] = "", clk[64], model[160], host[256];
 	char slice_method[200], hz_method[300], today[32], hostname[128];
-	char *text = NULL, outpath[300];
+	char *text = NULL, outpath[300], outdir[300];
 	const char *profile;
 	size_t nchecks = 0;
 	int64_t t_start;
@@ -458,7 +457,14 @@ int cmd_calibrate(int argc, char **argv)
 	plan.batches = o.quick ? 10 : 20;
 	plan.scale = 100;
 	plan.hog_ns = (o.quick ? 600 : 2000) * CAL_NSEC_PER_MSEC;
-	plan.fs_dir = !o.fs_dir		       ? "." :
+	/* by default the file system the machine file goes to */
+	snprintf(outdir, sizeof(outdir), "%s",
+		 strcmp(o.output, "-") ? o.output : "./-");
+	if (strrchr(outdir, '/'))
+		*strrchr(outdir, '/') = '\0';
+	else
+		snprintf(outdir, sizeof(outdir), ".");
+	plan.fs_dir = !o.fs_dir		       ? (outdir[0] ? outdir : "/") :
 		      strcmp(o.fs_dir, "none") ? o.fs_dir :
 						 NULL;
 	rounds = o.quick ? 4 : 30;

@@ -87,6 +87,29 @@ static int make_file(struct fs_ctx *c, const char *path, size_t bytes)
 	return 0;
 }
 
+/* Close the k descriptors; -1 with err naming the first that failed to
+ * open (prefix<i>), or 0. */
+static int close_all(struct fs_ctx *c, const int *fds, int k,
+		     const char *prefix, const char *what)
+{
+	char path[PATH_MAX + 16];
+	int bad = -1, err = 0;
+
+	for (int i = 0; i < k; i++) {
+		if (fds[i] >= 0) {
+			close(fds[i]);
+		} else if (bad < 0) {
+			bad = i;
+			err = errno;
+		}
+	}
+	if (bad < 0)
+		return 0;
+	name_of(c, path, sizeof(path), prefix, bad);
+	errno = err;
+	return fail(c, what, path);
+}
+
 static void unlink_all(const struct fs_ctx *c, const char *prefix, int n)
 {
 	char path[PATH_MAX + 16];
@@ -124,7 +147,7 @@ static int names(struct fs_ctx *c)
 		t1 = cal_now();
 		for (int i = 0; i < k; i++)
 			if (fds[i] < 0)
-				return fail(c, "cannot open", path);
+				return close_all(c, fds, k, "f", "cannot open");
 		add(c, "fs_open_existing",
 		    "open(O_RDONLY) of an existing file by its path (directory "
 		    "and name cached), the path formatted in the loop",
@@ -159,11 +182,8 @@ static int names(struct fs_ctx *c)
 			fds[i] = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
 		}
 		t1 = cal_now();
-		for (int i = 0; i < k; i++) {
-			if (fds[i] < 0)
-				return fail(c, "cannot create", path);
-			close(fds[i]);
-		}
+		if (close_all(c, fds, k, "n", "cannot create") < 0)
+			return -1;
 		add(c, "fs_create_new",
 		    "open(O_CREAT | O_TRUNC | O_WRONLY) of a name new in its "
 		    "directory: a new inode and directory entry",

@@ -135,6 +135,7 @@ bool cli_out_open(struct cli_out *out, const char *opt, const char *path)
 	static unsigned int serial; /* two outputs of one process differ */
 	struct stat st;
 	size_t len;
+	sigset_t held;
 	int fd;
 
 	memset(out, 0, sizeof(*out));
@@ -182,16 +183,21 @@ bool cli_out_open(struct cli_out *out, const char *opt, const char *path)
 	 * never clobbered, and in the target's directory: rename is only
 	 * atomic within a file system.
 	 */
+	held = cli_signals_hold();
 	fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
+		int e = errno;
+
+		cli_signals_release(&held);
 		cli_error("%s %s: cannot create %s: %s", opt, path, out->tmp,
-			  strerror(errno));
+			  strerror(e));
 		free(out->tmp);
 		out->tmp = NULL;
 		cli_out_abort(out);
 		return false;
 	}
 	cli_tmp_register(out->tmp);
+	cli_signals_release(&held);
 	out->f = fdopen(fd, "w");
 	if (!out->f) {
 		cli_error("%s %s: %s", opt, path, strerror(errno));

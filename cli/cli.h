@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "eevdf/eevdf.h"
@@ -189,6 +190,14 @@ int cli_signal_pending(void);
 void cli_signal_exit(void);
 void cli_tmp_register(const char *path);
 void cli_tmp_unregister(const char *path);
+/*
+ * Hold the three signals back (cli_signals_hold()) while a temporary file
+ * is created and registered, and let them in again (cli_signals_release()
+ * with what hold returned): a signal between the two would otherwise find
+ * a file it does not know to remove.
+ */
+sigset_t cli_signals_hold(void);
+void cli_signals_release(const sigset_t *old);
 void cli_worker_register(pid_t pid);
 void cli_worker_unregister(pid_t pid);
 /* In a worker just forked by parent: die with it (PR_SET_PDEATHSIG). */

@@ -47,6 +47,28 @@ void cli_tmp_unregister(const char *path)
 			tmp_files[i] = NULL;
 }
 
+static void the_three(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+sigset_t cli_signals_hold(void)
+{
+	sigset_t set, old;
+
+	the_three(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	return old;
+}
+
+void cli_signals_release(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 void cli_worker_register(pid_t pid)
 {
 	for (int i = 0; i < MAX_PIDS; i++) {

@@ -398,17 +398,26 @@ static struct rq *find_src_rq(struct lb_env *env)
 	unsigned long busiest_load = 0, busiest_cap = 1, busiest_util = 0;
 	unsigned int busiest_nr = 0;
 	struct rq *busiest = NULL;
+	/*
+	 * With running sums, each CPU's share was just brought up to date
+	 * by update_sd_lb_stats()'s flush: the same figures, from a dense
+	 * array instead of a run queue (a cache line apart) per CPU.
+	 */
+	const struct lb_contrib *snap = lb_stats_on(sched) ? sched->lbc.snap :
+							     NULL;
 
 	for (u32 i = 0; i < g->weight; i++) {
-		struct rq *rq = &sched->rqs[g->cpus[i]];
-		unsigned int nr = rq->cfs.h_nr_runnable;
-		unsigned long cap = capacity_of(sched, rq->cpu), v;
+		int cpu = g->cpus[i];
+		struct rq *rq = &sched->rqs[cpu];
+		unsigned int nr = snap ? snap[cpu].h_nr_runnable :
+					 rq->cfs.h_nr_runnable;
+		unsigned long cap = capacity_of(sched, cpu), v;
 
 		if (!nr)
 			continue;
 		switch (env->type) {
 		case migrate_load:
-			v = cpu_load(rq);
+			v = snap ? snap[cpu].load : cpu_load(rq);
 			if (nr == 1 && v > (unsigned long)env->imbalance)
 				continue;
 			if (v * busiest_cap > busiest_load * cap) {
@@ -418,7 +427,7 @@ static struct rq *find_src_rq(struct lb_env *env)
 			}
 			break;
 		case migrate_util:
-			v = cpu_util(rq);
+			v = snap ? snap[cpu].util : cpu_util(rq);
 			if (nr <= 1)
 				continue;
 			if (busiest_util < v) {

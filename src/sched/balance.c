@@ -97,7 +97,7 @@ static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
  * for the capacity sum and cpu_util()'s clamp.
  */
 static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
-			struct sg_lb_stats *s)
+			bool may_be_local, struct sg_lb_stats *s)
 {
 	const struct scheduler *sched = env->sched;
 	const struct cpu_topo *topo = sched->topo.cpu;
@@ -119,7 +119,7 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 		h_nr = c->h_nr_runnable;
 		idle = c->idle_cpus;
 		cores = c->cores;
-		local = lb_stats_cpu_in(sched, dst, g);
+		local = may_be_local && lb_stats_cpu_in(sched, dst, g);
 	} else if (g->weight == 1) {
 		/*
 		 * A group of one CPU (the MC level of a machine without
@@ -251,14 +251,17 @@ static void update_sd_lb_stats(struct lb_env *env)
 {
 	const struct sd_span *span = env->sd->span;
 	struct sg_lb_stats s;
-	bool have = false;
+	bool have = false, have_local = false;
 
 	if (lb_stats_on(env->sched))
 		eevdf__lb_stats_flush(env->sched);
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
 
-		bool local = sg_lb_stats(env, g, &s);
+		/* the groups are disjoint: one is dst_cpu's */
+		bool local = sg_lb_stats(env, g, !have_local, &s);
+
+		have_local |= local;
 
 		env->total_load += s.load;
 		env->total_capacity += s.capacity;

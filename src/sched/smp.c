@@ -247,12 +247,7 @@ static int select_idle_core(struct scheduler *sched, const struct task *p,
 	return idle ? core_cpu : NO_CPU;
 }
 
-/*
- * Scan the LLC from target + 1, wrapping: for an idle core when the LLC
- * says it has one, else for an idle CPU within the SIS_UTIL budget.
- */
-/* The LLC's CPUs after target in scan order (ascending, wrapping, target
- * last) that are in mask: from bit target + 1 up, then from bit 0. */
+/* Word i of bitmap w without the bits below from (from <= 0: all). */
 static u64 word_from(const u64 *w, u32 i, int from)
 {
 	return from <= 0 ? w[i] : from >= 64 ? 0 : w[i] & (~(u64)0 << from);
@@ -312,6 +307,10 @@ static int scan_idle_bits(struct scheduler *sched, const u64 *llc, int target,
 	return NO_CPU;
 }
 
+/*
+ * Scan the LLC from target + 1, wrapping: for an idle core when the LLC
+ * says it has one, else for an idle CPU within the SIS_UTIL budget.
+ */
 static int select_idle_cpu(struct scheduler *sched, const struct task *p,
 			   const struct sched_domain *sd, bool has_idle_core,
 			   int target)

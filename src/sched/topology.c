@@ -195,6 +195,7 @@ static int build_llc_cpus(struct topology *t)
 	}
 	return 0;
 }
+
 /*
  * imb_numa_nr (build_sched_domains, 5278ba412faf and later): the first
  * level above the LLC tolerates nr_llcs tasks of imbalance, or an eighth

@@ -123,7 +123,7 @@ static bool se_augment(struct eevdf_rb_node *node)
 {
 	struct sched_entity *se = node_se(node);
 	struct sched_entity *l = node_se(node->left), *r = node_se(node->right);
-	u64 mv = se->vruntime, mins = se->slice, maxs = se->slice;
+	u64 mv = se->vruntime, mins = se->slice, maxs = mins;
 	bool changed;
 
 	if (l) {

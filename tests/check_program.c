@@ -915,6 +915,65 @@ START_TEST(objects_that_hold_an_exited_task_keep_it_whole)
 }
 END_TEST
 
+static const char *name_at(const void *ud, size_t i)
+{
+	return ((const char *const *)ud)[i];
+}
+
+/*
+ * A name with one run-time part gets a table from the part's value to the
+ * object that value names: exactly the names "%lld" of a value prints.
+ */
+START_TEST(a_run_time_name_is_resolved_once_into_a_table)
+{
+	static const char *const names[] = {
+		"s[0]", "s[01]", "s[-0]", "s[-2]",
+		"s[x]", "t[1]",	 "s[3]",  "s[]",
+	};
+	static const char *const sparse[] = { "s[0]", "s[1000]" };
+	char open[] = "s[", close[] = "]";
+	struct name_part parts[2] = { { open, NULL }, { close, NULL } };
+	struct objref r;
+	int dummy = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.idx = OBJ_NONE;
+	r.parts = parts;
+	r.nr_parts = 2;
+	/* the part's expression is only evaluated when the op runs */
+	parts[0].expr = (struct expr *)(void *)&dummy;
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names,
+						    ARRAY_SIZE(names)),
+			 0);
+	/* s[-2] (index 3), s[0] (0) and s[3] (6); "01", "-0", "x" and ""
+	 * are not how a value prints, t[1] is another name: -2..3 */
+	ck_assert_ptr_nonnull(r.table);
+	ck_assert_int_eq(r.table_lo, -2);
+	ck_assert_uint_eq(r.table_n, 6);
+	ck_assert_int_eq(r.table[0], 3);
+	ck_assert_int_eq(r.table[1], -1);
+	ck_assert_int_eq(r.table[2], 0);
+	ck_assert_int_eq(r.table[3], -1);
+	ck_assert_int_eq(r.table[4], -1);
+	ck_assert_int_eq(r.table[5], 6);
+	free(r.table);
+	r.table = NULL;
+
+	/* 1001 values for 2 objects: more than 4 * 2 + 64, no table */
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, sparse, 2), 0);
+	ck_assert_ptr_null(r.table);
+	/* no object fits (a task's own semaphore, say): none either */
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names, 0), 0);
+	ck_assert_ptr_null(r.table);
+	/* two run-time parts are left to the name lookup */
+	r.nr_parts = 1;
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names,
+						    ARRAY_SIZE(names)),
+			 0);
+	ck_assert_ptr_null(r.table);
+}
+END_TEST
+
 Suite *program_suite(void)
 {
 	Suite *s = suite_create("program");
@@ -940,6 +999,7 @@ Suite *program_suite(void)
 	tcase_add_test(tc, a_compacted_tasks_semaphore_keeps_its_count);
 	tcase_add_test(tc, a_waker_stays_whole_until_its_remote_wakeup_lands);
 	tcase_add_test(tc, objects_that_hold_an_exited_task_keep_it_whole);
+	tcase_add_test(tc, a_run_time_name_is_resolved_once_into_a_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

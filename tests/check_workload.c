@@ -1825,15 +1825,38 @@ START_TEST(dynamic_names_resolve_at_run_time)
 	ck_assert_str_eq(op->obj.parts[1].text, "].self");
 	/* a constant bracket folds into a fixed name */
 	ck_assert_int_eq(ck_op(m, 3, P_WAIT, 0, 0)->obj.idx, 2);
+	/* no object is named "w[N].self": that one is looked up by name */
+	ck_assert_ptr_null(op->obj.table);
 	op = ck_op(m, 1, P_POST, 0, 0);
 	ck_assert_int_eq(op->obj.task_pid, 2);
 	ck_assert_uint_eq(op->obj.nr_parts, 0);
+	/* s[@k] was resolved at load time: @k = 0, 1, 2 are objects 0..2 */
+	op = ck_op(prog_of(wl, "w[0]"), 2, P_POST, 0, 0);
+	ck_assert_ptr_nonnull(op->obj.table);
+	ck_assert_int_eq(op->obj.table_lo, 0);
+	ck_assert_uint_eq(op->obj.table_n, 3);
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(op->obj.table[k], k);
 	/* each w posts s[0] once, s[1] twice, s[2] three times */
 	sim = sim_with(wl, 2);
 	run_to_end(sim, 100 * MS);
 	ck_assert_int_eq(sim->objs[0]->u.sem.count, 1);
 	ck_assert_int_eq(sim->objs[1]->u.sem.count, 3);
 	ck_assert_int_eq(sim->objs[2]->u.sem.count, 0);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	/* a value the table does not know fails by name, as it always did */
+	wl = parse_ok("{" FMT "'objects':[{'type':'sem','name':'s[${i}]',"
+		      " 'for':{'i':[0,3]}}],"
+		      "'tasks':[{'name':'a','vars':{'@j':5},'program':["
+		      " {'post':{'sem':'s[@j]'}}]}]}");
+	ck_assert_ptr_nonnull(
+		ck_op(prog_of(wl, "a"), 0, P_POST, 0, 0)->obj.table);
+	sim = sim_with(wl, 1);
+	ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), EEVDF_EINVAL);
+	ck_assert_msg(strstr(eevdf_sim_errmsg(sim),
+			     "no object named 's[5]' (from 's[@j]')"),
+		      "%s", eevdf_sim_errmsg(sim));
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'s'}],"

@@ -209,10 +209,14 @@ static struct sim_object *find_task_self(struct eevdf_sim *sim,
 	return NULL;
 }
 
+/* Bytes of a name resolve() builds: a longer one fails before its parts
+ * are evaluated, so a table covers only names shorter than this. */
+#define OBJ_NAME_BUF 256
+
 static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 				  const struct objref *r)
 {
-	char name[256];
+	char name[OBJ_NAME_BUF];
 	size_t n = 0;
 	struct sim_object *o;
 
@@ -220,6 +224,19 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 		return sim->objs[r->idx];
 	if (r->idx == OBJ_SELF)
 		return p->self;
+	if (r->table) {
+		/* resolved at load time (eevdf__objref_resolve_once()) */
+		struct pval v = { PV_EXPR, 0, r->parts[0].expr, NULL };
+		s64 x;
+		u64 k;
+
+		if (eval(sim, p, &v, &x))
+			return NULL;
+		k = (u64)x - (u64)r->table_lo;
+		if (x >= r->table_lo && k < r->table_n && r->table[k] >= 0)
+			return sim->objs[r->table[k]];
+		/* not an object the table knows: by name, as before */
+	}
 	if (r->task_pid > 0) {
 		if ((size_t)r->task_pid > sim->sched.nr_tasks) {
 			task_fail(sim, p, EEVDF_EINVAL, "no such task");
@@ -2345,7 +2362,84 @@ static void objref_free(struct objref *r)
 	}
 	free(r->parts);
 	free(r->text);
+	free(r->table);
 	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The value v for which text + "%lld" of v + tail is name, if any: the
+ * middle must be exactly how "%lld" prints some s64.
+ */
+static bool name_value(const char *name, const char *text, const char *tail,
+		       s64 *v)
+{
+	size_t n = strlen(name), a = strlen(text), b = strlen(tail), i;
+	char buf[24], back[24];
+	bool neg;
+	u64 m = 0;
+
+	if (n <= a + b || n - a - b >= sizeof(buf) ||
+	    strncmp(name, text, a) != 0 || strcmp(name + n - b, tail) != 0)
+		return false;
+	memcpy(buf, name + a, n - a - b);
+	buf[n - a - b] = '\0';
+	neg = buf[0] == '-';
+	for (i = neg; buf[i]; i++) {
+		if (buf[i] < '0' || buf[i] > '9' ||
+		    m > ((u64)INT64_MAX + 1 - (u64)(buf[i] - '0')) / 10)
+			return false;
+		m = m * 10 + (u64)(buf[i] - '0');
+	}
+	if (i == (size_t)neg || (!neg && m > (u64)INT64_MAX))
+		return false;
+	*v = neg ? (s64)(0 - m) : (s64)m;
+	/* no "01" or "-0": printing v must give the same text back */
+	snprintf(back, sizeof(back), "%lld", (long long)*v);
+	return strcmp(back, buf) == 0;
+}
+
+int eevdf__objref_resolve_once(struct objref *r,
+			       const char *(*name)(const void *ud, size_t i),
+			       const void *ud, size_t nr)
+{
+	const char *text, *tail;
+	s64 lo = INT64_MAX, hi = INT64_MIN, v;
+	size_t hits = 0;
+	u64 span;
+
+	if (r->table || r->nr_parts != 2 || !r->parts[0].expr ||
+	    r->parts[1].expr)
+		return 0;
+	text = r->parts[0].text;
+	tail = r->parts[1].text;
+	/* room for any value: the name-too-long error cannot come first */
+	if (strlen(text) + strlen(tail) + 21 >= OBJ_NAME_BUF)
+		return 0;
+	for (size_t i = 0; i < nr && i <= INT32_MAX; i++) {
+		if (!name_value(name(ud, i), text, tail, &v))
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		hits++;
+	}
+	if (!hits)
+		return 0;
+	/* dense enough to be worth a table: the objects of a "for" are */
+	span = (u64)hi - (u64)lo + 1;
+	if (span == 0 || span > 4 * (u64)hits + 64 || span > (u64)1 << 20)
+		return 0;
+	r->table = malloc(span * sizeof(*r->table));
+	if (!r->table)
+		return EEVDF_ENOMEM;
+	for (u64 k = 0; k < span; k++)
+		r->table[k] = -1;
+	for (size_t i = 0; i < nr && i <= INT32_MAX; i++)
+		if (name_value(name(ud, i), text, tail, &v))
+			/* names are unique, so no value is seen twice */
+			r->table[(u64)v - (u64)lo] = (s32)i;
+	r->table_lo = lo;
+	r->table_n = (u32)span;
+	return 0;
 }
 
 void eevdf__program_unref(struct program *prog)

@@ -52,6 +52,16 @@ struct objref {
 	struct name_part *parts; /* dynamic: resolved at run time */
 	u32 nr_parts;
 	char *text; /* the reference as written, for messages */
+	/*
+	 * A name with one run-time part ("ch[3][@j]") resolved once, at
+	 * load time, for every value that names an object: the part's
+	 * value v names object table[v - table_lo] when v - table_lo <
+	 * table_n and that entry is >= 0; any other value is looked up by
+	 * name as before (and fails as before).  NULL: no table.
+	 */
+	s32 *table;
+	s64 table_lo;
+	u32 table_n;
 };
 
 enum popcode {
@@ -217,5 +227,16 @@ u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code);
 /* Build closer[] and outer_closer[] for prog->ops; EEVDF_EINVAL when a
  * body runs past the end, EEVDF_ENOMEM. */
 int eevdf__program_index(struct program *prog);
+
+/*
+ * Resolve r's run-time name once (struct objref's table) against the
+ * objects name(ud, 0) .. name(ud, nr - 1), which must be the run's
+ * objects at the same indices.  Only a name with exactly one run-time
+ * part gets a table, and only when its values are dense enough; other
+ * references are left as they are.  0, or EEVDF_ENOMEM.
+ */
+int eevdf__objref_resolve_once(struct objref *r,
+			       const char *(*name)(const void *ud, size_t i),
+			       const void *ud, size_t nr);
 
 #endif

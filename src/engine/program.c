@@ -2366,6 +2366,21 @@ static void objref_free(struct objref *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Release what an op owns. */
+static void op_free(struct pop *op)
+{
+	pval_free(&op->a);
+	pval_free(&op->b);
+	pval_free(&op->c);
+	pval_free(&op->cost);
+	for (u32 k = 0; k < MSG_FIELDS; k++)
+		pval_free(&op->field[k]);
+	objref_free(&op->obj);
+	objref_free(&op->obj2);
+	free(op->text);
+	free(op->where);
+}
+
 /*
  * The value v for which text + "%lld" of v + tail is name, if any: the
  * middle must be exactly how "%lld" prints some s64.
@@ -2446,20 +2461,8 @@ void eevdf__program_unref(struct program *prog)
 {
 	if (!prog || --prog->refs > 0)
 		return;
-	for (u32 i = 0; prog->ops && i < prog->nr_ops; i++) {
-		struct pop *op = &prog->ops[i];
-
-		pval_free(&op->a);
-		pval_free(&op->b);
-		pval_free(&op->c);
-		pval_free(&op->cost);
-		for (u32 k = 0; k < MSG_FIELDS; k++)
-			pval_free(&op->field[k]);
-		objref_free(&op->obj);
-		objref_free(&op->obj2);
-		free(op->text);
-		free(op->where);
-	}
+	for (u32 i = 0; prog->ops && i < prog->nr_ops; i++)
+		op_free(&prog->ops[i]);
 	free(prog->ops);
 	free(prog->closer);
 	free(prog->outer_closer);
@@ -2535,6 +2538,108 @@ int eevdf__program_index(struct program *prog)
 		prog->closer[end] = j;
 	}
 	return index_choices(prog);
+}
+
+/* A structured op's lengths after the fold: kept ops in the same ranges. */
+static void fold_lengths(struct pop *op, u32 i, const u32 *at)
+{
+	u32 body = i + 1, rest = i + 1 + op->len;
+
+	switch (op->code) {
+	case P_IF:
+	case P_BRANCH:
+		op->len2 = at[rest + op->len2] - at[rest];
+		fallthrough;
+	case P_LOOP:
+	case P_CHOOSE:
+		op->len = at[rest] - at[body];
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether the fold that keeps keep[] leaves a loop's body empty, or the
+ * main program empty (main_ops 0 would then mean the whole array). */
+static bool fold_breaks(const struct program *prog, const u32 *at)
+{
+	for (u32 i = 0; i < prog->nr_ops; i++) {
+		const struct pop *op = &prog->ops[i];
+
+		if (op->code == P_LOOP && at[i + 1] != at[i] && op->len &&
+		    at[i + 1 + op->len] == at[i + 1])
+			return true;
+	}
+	return prog->main_ops && !at[prog->main_ops];
+}
+
+int eevdf__program_fold(struct program *prog)
+{
+	u32 n = prog->nr_ops, k = 0;
+	bool *keep = malloc((n ? n : 1) * sizeof(*keep));
+	u32 *at = malloc((n + 1) * sizeof(*at));
+	int err = 0;
+
+	if (!keep || !at) {
+		err = EEVDF_ENOMEM;
+		goto out;
+	}
+	for (u32 i = 0; i < n; i++)
+		keep[i] = true;
+	/* outer ops first: one inside a dropped body goes with it */
+	for (u32 i = 0; i < n; i++) {
+		const struct pop *op = &prog->ops[i];
+		u32 from, to;
+
+		if (!keep[i] || op->a.kind != PV_CONST ||
+		    op->cost.kind != PV_NONE)
+			continue;
+		if (op->code == P_IF && !op->flags) {
+			from = op->a.c ? i + 1 + op->len : i + 1;
+			to = op->a.c ? from + op->len2 : from + op->len;
+		} else if (op->code == P_LOOP && op->a.c == 0 && !op->flags &&
+			   op->slot == NO_SLOT) {
+			/* a count of 0 tests nothing and runs nothing */
+			from = i + 1;
+			to = from + op->len;
+		} else {
+			continue;
+		}
+		keep[i] = false;
+		for (u32 j = from; j < to && j < n; j++)
+			keep[j] = false;
+	}
+	at[0] = 0;
+	for (u32 i = 0; i < n; i++)
+		at[i + 1] = at[i] + keep[i];
+	if (at[n] == n || fold_breaks(prog, at))
+		goto out;
+	for (u32 i = 0; i < n; i++) {
+		if (!keep[i]) {
+			op_free(&prog->ops[i]);
+			continue;
+		}
+		fold_lengths(&prog->ops[i], i, at);
+		prog->ops[k++] = prog->ops[i];
+	}
+	prog->nr_ops = k;
+	for (u32 s = 0; s < SIG_NR; s++)
+		if (prog->handler[s])
+			prog->handler[s] = 1 + at[prog->handler[s] - 1];
+	prog->main_ops = at[prog->main_ops];
+	free(prog->closer);
+	free(prog->outer_closer);
+	free(prog->choose_tab);
+	free(prog->choose_first);
+	free(prog->choose_nr);
+	prog->closer = prog->outer_closer = NULL;
+	prog->choose_tab = NULL;
+	prog->choose_first = prog->choose_nr = NULL;
+	err = eevdf__program_index(prog);
+out:
+	free(keep);
+	free(at);
+	return err;
 }
 
 /* A program from the public op array (run, sleep, yield, counted loops). */

@@ -229,6 +229,17 @@ u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code);
 int eevdf__program_index(struct program *prog);
 
 /*
+ * Fold prog's constant conditions: an if whose condition is a constant
+ * (and that has no cost of its own) is replaced by the branch it always
+ * takes, so that "if ${locking}" costs nothing at run time, and a loop
+ * with a constant count of 0 (no variable, tested first, no cost) goes
+ * with its body; closer[] and the choice tables are rebuilt.  A fold that would leave a loop body or
+ * the main program empty is not made.  0, or EEVDF_ENOMEM (prog can
+ * then only be released).
+ */
+int eevdf__program_fold(struct program *prog);
+
+/*
  * Resolve r's run-time name once (struct objref's table) against the
  * objects name(ud, 0) .. name(ud, nr - 1), which must be the run's
  * objects at the same indices.  Only a name with exactly one run-time

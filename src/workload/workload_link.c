@@ -2,8 +2,9 @@
 /*
  * Workload loader, last phase: what needs every program compiled.  Places
  * message fields in each channel's field order, counts barrier parties,
- * catches ops that could only block for ever, and builds the public views
- * of simple programs.
+ * catches ops that could only block for ever, builds the public views of
+ * simple programs, then folds constant conditions and resolves run-time
+ * object names once (after the checks, which see every op as written).
  */
 #include <string.h>
 
@@ -437,6 +438,7 @@ int eevdf__wl_link(struct wl_parser *p)
 	for (size_t i = 0; i < wl->nr_progs; i++) {
 		wl->progs[i].prog->nr_locals = wl->locals.n;
 		if (public_view(&wl->progs[i]) ||
+		    eevdf__program_fold(wl->progs[i].prog) ||
 		    resolve_refs(wl, wl->progs[i].prog))
 			return nomem(p);
 	}

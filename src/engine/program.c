@@ -51,6 +51,13 @@ enum burst {
 	B_OVERHEAD, /* overhead_left: switch and wakeup costs */
 	B_SPIN,	    /* until spin_until */
 	B_SPINLOCK, /* spinning on a lock: no end event */
+	/*
+	 * Stopped, its TEV_BURST still queued (park_burst()): the next
+	 * burst re-keys that event in place, the same as a cancel and then
+	 * a push; leaving the CPU or blocking cancels it.  It lasts only
+	 * while the event that stopped the burst settles.
+	 */
+	B_STALE,
 };
 
 #define PIPE_SLOT 4096u
@@ -316,7 +323,7 @@ static u64 work_to_wall(u64 ns, u32 speed)
 
 static const char *const burst_what[] = {
 	[B_NONE] = "burst", [B_WORK] = "CPU work", [B_OVERHEAD] = "overhead",
-	[B_SPIN] = "spin",  [B_SPINLOCK] = "spin",
+	[B_SPIN] = "spin",  [B_SPINLOCK] = "spin", [B_STALE] = "burst",
 };
 
 /*
@@ -329,7 +336,7 @@ static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 	eevdf_time until;
 	u64 wall = ns;
 
-	if (eevdf__event_queued(&p->ev))
+	if (eevdf__event_queued(&p->ev) && p->burst != B_STALE)
 		return task_fail(sim, p, EEVDF_EINTERNAL,
 				 "internal invariant failed: a burst started "
 				 "with the task's event queued");
@@ -355,22 +362,43 @@ static int work(struct eevdf_sim *sim, struct task *p, u64 ns)
 	return start_burst(sim, p, B_WORK, ns);
 }
 
-/* Stop the burst in progress, keeping what is left of its work. */
-static void stop_burst(struct eevdf_sim *sim, struct task *p)
+/* What the burst in progress did, taken off the work it had left. */
+static void burst_account(struct eevdf_sim *sim, struct task *p)
 {
-	u64 done;
+	u64 done = (u64)(sim->sched.now - p->run_since) * p->burst_speed / 100;
 
-	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
-		return;
-	eevdf__eventq_cancel(&sim->sched.evq, &p->ev);
-	done = (u64)(sim->sched.now - p->run_since) * p->burst_speed / 100;
 	if (p->burst == B_WORK)
 		p->op_work_left -= done < p->op_work_left ? done :
 							    p->op_work_left;
 	else if (p->burst == B_OVERHEAD)
 		p->overhead_left -= done < p->overhead_left ? done :
 							      p->overhead_left;
+}
+
+/* Stop the burst in progress, keeping what is left of its work. */
+static void stop_burst(struct eevdf_sim *sim, struct task *p)
+{
+	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
+		return;
+	eevdf__eventq_cancel(&sim->sched.evq, &p->ev);
+	if (p->burst != B_STALE)
+		burst_account(sim, p);
 	p->burst = B_NONE;
+}
+
+/*
+ * Stop the work or overhead burst in progress, but leave its event queued
+ * for the burst that follows at this instant to re-key in place
+ * (eevdf__queue_event()), instead of a cancel now and a push then: the
+ * event pops in the same order either way, since it gets the same seq.
+ * Only for a burst certain to be followed before this event settles by
+ * a new one (overhead is owed, and the step starts with it) or by a
+ * switch-out (which cancels it).
+ */
+static void park_burst(struct eevdf_sim *sim, struct task *p)
+{
+	burst_account(sim, p);
+	p->burst = B_STALE;
 }
 
 void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p)
@@ -386,7 +414,7 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 	if ((b != B_WORK && b != B_OVERHEAD) ||
 	    p->burst_speed == cpu_speed(sim, p->cpu))
 		return 0;
-	stop_burst(sim, p);
+	park_burst(sim, p);
 	return start_burst(sim, p, b,
 			   b == B_WORK ? p->op_work_left : p->overhead_left);
 }
@@ -411,8 +439,12 @@ void eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns)
 
 	if (b == B_SPIN || b == B_SPINLOCK)
 		return;
-	if (b != B_NONE) {
-		stop_burst(sim, p);
+	if (b == B_WORK || b == B_OVERHEAD) {
+		/* the step this settle runs starts the overhead burst */
+		if (ns)
+			park_burst(sim, p);
+		else
+			stop_burst(sim, p);
 		p->needs_step = true;
 		eevdf__mark_settle(&sim->sched, &sim->sched.rqs[p->cpu]);
 	}
@@ -428,6 +460,13 @@ void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
 	case B_OVERHEAD:
 		p->overhead_left = 0;
 		break;
+	case B_STALE:
+		/* park_burst()'s promise broken: say so, loudly */
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %s's stopped "
+				"burst ended",
+				p->name);
+		return;
 	case B_SPIN:
 	case B_SPINLOCK:
 	case B_NONE:
@@ -435,7 +474,6 @@ void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
 	}
 	p->burst = B_NONE;
 	p->needs_step = true;
-	(void)sim;
 }
 
 /* Blocking and waking -------------------------------------------------- */
@@ -457,6 +495,8 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return time_overflow(
 			sim, p, kind == WAIT_SLEEP ? "a sleep" : "a timeout",
 			timeout);
+	if (p->burst == B_STALE)
+		stop_burst(sim, p);
 	p->wait_kind = kind;
 	p->wait_obj = obj;
 	p->wake_result = WR_NONE;

@@ -117,12 +117,43 @@ static int time_overflow(struct eevdf_sim *sim, struct task *p,
 			  (long long)EEVDF_TIME_MAX);
 }
 
-static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
-		s64 *out)
+/* What an expression of p's program reads. */
+static inline void expr_ctx_of(struct eevdf_sim *sim, const struct task *p,
+			       struct expr_ctx *ctx)
+{
+	ctx->locals = p->locals;
+	ctx->nr_locals = p->prog->nr_locals;
+	ctx->globals = sim->globals;
+	ctx->nr_globals = sim->nr_globals;
+	ctx->now = sim->sched.now;
+	ctx->stop = sim->stop_flag;
+}
+
+/*
+ * An expression failed: evaluate it again for its message (evaluation is
+ * pure), so that the hot path carries no message buffer.
+ */
+static __attribute__((noinline, cold)) int
+eval_fail(struct eevdf_sim *sim, struct task *p, const struct expr *e)
 {
 	struct expr_ctx ctx;
-	char err[160];
+	char err[160] = "";
+	s64 v;
 	int ret;
+
+	expr_ctx_of(sim, p, &ctx);
+	ret = eevdf__expr_eval(e, &ctx, &v, err, sizeof(err));
+	if (!ret)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: an expression "
+				 "failed once, not twice");
+	return task_fail(sim, p, ret, err);
+}
+
+static int eval_slow(struct eevdf_sim *sim, struct task *p,
+		     const struct pval *v, s64 *out)
+{
+	struct expr_ctx ctx;
 
 	switch (v->kind) {
 	case PV_NONE:
@@ -135,18 +166,23 @@ static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
 		*out = eevdf__dist_sample(v->dist, &p->rng);
 		return 0;
 	case PV_EXPR:
-		ctx.locals = p->locals;
-		ctx.nr_locals = p->prog->nr_locals;
-		ctx.globals = sim->globals;
-		ctx.nr_globals = sim->nr_globals;
-		ctx.now = sim->sched.now;
-		ctx.stop = sim->stop_flag;
-		ret = eevdf__expr_eval(v->expr, &ctx, out, err, sizeof(err));
-		if (ret)
-			return task_fail(sim, p, ret, err);
+		expr_ctx_of(sim, p, &ctx);
+		if (eevdf__expr_eval(v->expr, &ctx, out, NULL, 0))
+			return eval_fail(sim, p, v->expr);
 		return 0;
 	}
 	return task_fail(sim, p, EEVDF_EINTERNAL, "bad value kind");
+}
+
+/* A value of p's program: constants without a call. */
+static inline int eval(struct eevdf_sim *sim, struct task *p,
+		       const struct pval *v, s64 *out)
+{
+	if (v->kind == PV_CONST) {
+		*out = v->c;
+		return 0;
+	}
+	return eval_slow(sim, p, v, out);
 }
 
 /* A duration or count that must not be negative. */
@@ -711,9 +747,12 @@ static int close_from(struct eevdf_sim *sim, struct task *p, size_t j);
 
 static int advance(struct eevdf_sim *sim, struct task *p)
 {
+	size_t j;
+
 	p->op_phase = PH_START;
-	p->pc++;
-	return close_from(sim, p, p->prog->closer[p->pc]);
+	j = p->prog->closer[++p->pc];
+	/* most ops end no body */
+	return j == NO_LOOP ? 0 : close_from(sim, p, j);
 }
 
 /* Close the chain of structured ops from j outwards (see advance()). */
@@ -2095,6 +2134,56 @@ static bool uses_object(enum popcode code)
 	}
 }
 
+/*
+ * The ops that act at once, with nothing to wait for: a plain op (struct
+ * pop's plain) straight from the step, or one of these whose own cost
+ * is paid.  Loops, ifs and chooses move pc themselves (R_AGAIN: execute
+ * whatever is there now).
+ */
+static int exec_plain(struct eevdf_sim *sim, struct task *p,
+		      const struct pop *op)
+{
+	s64 v, w;
+	int err;
+
+	switch (op->code) {
+	case P_LOOP:
+		err = enter_loop(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_IF:
+		err = enter_if(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_CHOOSE:
+		err = enter_choose(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_LET:
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		store(sim, p, op->slot, op->flags, v);
+		return R_NEXT;
+	case P_RECORD:
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		w = 0;
+		if (op->b.kind != PV_NONE && (err = eval(sim, p, &op->b, &w)))
+			return err;
+		eevdf__metric_record(sim, op->slot, p, w, v);
+		return R_NEXT;
+	case P_COUNT:
+		v = 1;
+		if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &v)))
+			return err;
+		eevdf__metric_count(sim, op->slot, p, v);
+		return R_NEXT;
+	case P_MARK:
+		return R_NEXT;
+	default:
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a plain op that "
+				 "is not");
+	}
+}
+
 /* Execute the op at pc as far as it goes now. */
 static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		   const struct pop *op)
@@ -2189,24 +2278,17 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		p->st.yields++;
 		eevdf__sched_yield(&sim->sched, rq);
 		return R_STAY;
-	/* these move pc themselves: execute whatever is there now */
 	case P_LOOP:
-		err = enter_loop(sim, p, op);
-		return err ? err : R_AGAIN;
 	case P_IF:
-		err = enter_if(sim, p, op);
-		return err ? err : R_AGAIN;
 	case P_CHOOSE:
-		err = enter_choose(sim, p, op);
-		return err ? err : R_AGAIN;
+	case P_LET:
+	case P_RECORD:
+	case P_COUNT:
+	case P_MARK:
+		return exec_plain(sim, p, op);
 	case P_BRANCH:
 		return task_fail(sim, p, EEVDF_EINTERNAL,
 				 "fell into a choose branch");
-	case P_LET:
-		if ((err = eval(sim, p, &op->a, &v)))
-			return err;
-		store(sim, p, op->slot, op->flags, v);
-		return R_NEXT;
 	case P_SEND:
 		return op_send(sim, rq, p, op, o);
 	case P_RECV:
@@ -2250,25 +2332,9 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return op_wake_list(sim, p, op, o);
 	case P_JOIN:
 		return op_join(sim, rq, p, op);
-	case P_RECORD:
-		if ((err = eval(sim, p, &op->a, &v)))
-			return err;
-		w = 0;
-		if (op->b.kind != PV_NONE && (err = eval(sim, p, &op->b, &w)))
-			return err;
-		eevdf__metric_record(sim, op->slot, p, w, v);
-		return R_NEXT;
-	case P_COUNT:
-		v = 1;
-		if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &v)))
-			return err;
-		eevdf__metric_count(sim, op->slot, p, v);
-		return R_NEXT;
 	case P_EXIT:
 		task_exit(sim, rq, p);
 		return R_STAY;
-	case P_MARK:
-		return R_NEXT;
 	case P_SIGNAL:
 		return op_signal(sim, p, op);
 	case P_SIGRETURN:
@@ -2319,14 +2385,19 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
  */
 int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 {
+	const struct program *prog = p->prog;
+	u32 end = prog->main_ops ? prog->main_ops : prog->nr_ops;
+
 	p->needs_step = false;
+	/* simulated time stands still while a step runs */
+	if (sim->guard_time != sim->sched.now) {
+		sim->guard_time = sim->sched.now;
+		sim->guard_ops = 0;
+	}
 	for (;;) {
+		const struct pop *op;
 		int ret;
 
-		if (sim->guard_time != sim->sched.now) {
-			sim->guard_time = sim->sched.now;
-			sim->guard_ops = 0;
-		}
 		/* ops at one instant before we call it a livelock */
 		if (++sim->guard_ops > sim->guard_max)
 			return eevdf__sim_fail(
@@ -2345,9 +2416,7 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		if (p->sig_pending && !p->in_handler &&
 		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
 			return 0;
-		if (p->pc >= (p->prog->main_ops ? p->prog->main_ops :
-						  p->prog->nr_ops) &&
-		    !p->in_handler) {
+		if (p->pc >= end && !p->in_handler) {
 			/* falling off the end is exit(): pay for it first */
 			if (!p->exiting && sim->sched.costs.exit) {
 				p->exiting = true;
@@ -2362,7 +2431,16 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			task_exit(sim, rq, p);
 			return 0;
 		}
-		ret = exec_op(sim, rq, p, &p->prog->ops[p->pc]);
+		op = &prog->ops[p->pc];
+		if (op->plain) {
+			/* what exec_op()'s phases come to without a cost */
+			p->op_phase = PH_ACT;
+			p->op_work_left = 0;
+			p->op_begun = false;
+			ret = exec_plain(sim, p, op);
+		} else {
+			ret = exec_op(sim, rq, p, op);
+		}
 		if (ret < 0)
 			return ret;
 		if (ret == R_STAY)
@@ -2543,6 +2621,25 @@ static int index_choices(struct program *prog)
 	return 0;
 }
 
+/* See struct pop's plain. */
+static bool op_is_plain(const struct pop *op)
+{
+	if (op->cost.kind != PV_NONE)
+		return false;
+	switch (op->code) {
+	case P_LET:
+	case P_IF:
+	case P_LOOP:
+	case P_CHOOSE:
+	case P_RECORD:
+	case P_COUNT:
+	case P_MARK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * closer[pos] chains the structured ops whose body ends at pos, innermost
  * first: a loop's body end, a then-branch followed by else-ops, a choose
@@ -2562,9 +2659,10 @@ int eevdf__program_index(struct program *prog)
 		prog->outer_closer[i] = NO_LOOP;
 	}
 	for (u32 j = 0; j < n; j++) {
-		const struct pop *op = &prog->ops[j];
+		struct pop *op = &prog->ops[j];
 		size_t end;
 
+		op->plain = op_is_plain(op);
 		if (op->code == P_LOOP)
 			end = j + 1 + op->len;
 		else if ((op->code == P_IF || op->code == P_BRANCH) &&

@@ -174,7 +174,14 @@ struct pop {
 	struct pval field[MSG_FIELDS];
 	u32 nr_fields;
 	struct pval cost; /* PV_NONE: the cost table's default */
-	char *text;	  /* MARK text; SETATTR: a cgroup, or NULL */
+	/*
+	 * Set by eevdf__program_index(): an op that names no object, costs
+	 * nothing by default and gives none of its own (let, if, loop,
+	 * choose, record, count, mark), so it acts at once, without the
+	 * cost phase.
+	 */
+	bool plain;
+	char *text; /* MARK text; SETATTR: a cgroup, or NULL */
 	/*
 	 * Where the op was written, for run-time errors: its JSON path
 	 * ("tasks[0].program[2].sleep"), then for an op of a macro body a

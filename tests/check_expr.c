@@ -441,6 +441,24 @@ START_TEST(expr_common_shapes_take_the_direct_path_with_the_same_results)
 	e = compile_ok("ncpus * 2");
 	ck_assert(!eevdf__expr_is_fast(e));
 	eevdf__expr_free(e);
+	/* a lone local is the one an object name's table reads directly:
+	 * "@y" is slot 1; "-@y", "@y + 0", "@@g" and "now" are not one */
+	{
+		static const char *const not_local[] = { "-@y", "@y + 0", "@@g",
+							 "now" };
+		uint32_t slot = 99;
+
+		e = compile_ok("@y");
+		ck_assert(eevdf__expr_is_local(e, &slot));
+		ck_assert_uint_eq(slot, 1);
+		eevdf__expr_free(e);
+		for (size_t i = 0; i < ARRAY_SIZE(not_local); i++) {
+			e = compile_ok(not_local[i]);
+			ck_assert_msg(!eevdf__expr_is_local(e, &slot), "%s",
+				      not_local[i]);
+			eevdf__expr_free(e);
+		}
+	}
 
 	/* values: us(5000123456) - us(4999000999) = 5000123 - 4999000 = 1123,
 	 * which is != 0; now - @x = 5000123449 > 5; -@y = 3; @@g * @y =

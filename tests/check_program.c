@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "suites.h"
+#include "engine/expr.h"
 #include "engine/metrics.h"
 #include "engine/sim.h"
 
@@ -1026,6 +1027,18 @@ START_TEST(constant_conditions_are_folded_into_the_branch_they_take)
 }
 END_TEST
 
+/* "@j" is local slot 5. */
+static int resolve_j(void *ud, const char *name, size_t len,
+		     struct expr_sym *sym)
+{
+	(void)ud;
+	if (len != 2 || memcmp(name, "@j", 2) != 0)
+		return -1;
+	sym->kind = EXPR_SYM_LOCAL;
+	sym->slot = 5;
+	return 0;
+}
+
 static const char *name_at(const void *ud, size_t i)
 {
 	return ((const char *const *)ud)[i];
@@ -1045,14 +1058,16 @@ START_TEST(a_run_time_name_is_resolved_once_into_a_table)
 	char open[] = "s[", close[] = "]";
 	struct name_part parts[2] = { { open, NULL }, { close, NULL } };
 	struct objref r;
-	int dummy = 0;
+	char err[128];
 
 	memset(&r, 0, sizeof(r));
 	r.idx = OBJ_NONE;
 	r.parts = parts;
 	r.nr_parts = 2;
-	/* the part's expression is only evaluated when the op runs */
-	parts[0].expr = (struct expr *)(void *)&dummy;
+	/* "@j", local slot 5: read straight from the locals when it runs */
+	ck_assert_int_eq(eevdf__expr_compile("@j", 2, resolve_j, NULL,
+					     &parts[0].expr, err, sizeof(err)),
+			 0);
 	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names,
 						    ARRAY_SIZE(names)),
 			 0);
@@ -1067,6 +1082,7 @@ START_TEST(a_run_time_name_is_resolved_once_into_a_table)
 	ck_assert_int_eq(r.table[3], -1);
 	ck_assert_int_eq(r.table[4], -1);
 	ck_assert_int_eq(r.table[5], 6);
+	ck_assert_uint_eq(r.table_local, 5);
 	free(r.table);
 	r.table = NULL;
 
@@ -1082,6 +1098,7 @@ START_TEST(a_run_time_name_is_resolved_once_into_a_table)
 						    ARRAY_SIZE(names)),
 			 0);
 	ck_assert_ptr_null(r.table);
+	eevdf__expr_free(parts[0].expr);
 }
 END_TEST
 

@@ -459,6 +459,18 @@ bool eevdf__expr_is_fast(const struct expr *e)
 	return e && !e->constant && e->fast.n != 0;
 }
 
+bool eevdf__expr_is_local(const struct expr *e, uint32_t *slot)
+{
+	const struct expr_fast *f = e ? &e->fast : NULL;
+
+	if (!f || e->constant || f->n != 1 || f->load[0] != OP_LOCAL ||
+	    f->un[0] != OP_CONST || f->post != OP_CONST || f->arg[0] < 0 ||
+	    f->arg[0] > (s64)UINT32_MAX)
+		return false;
+	*slot = (uint32_t)f->arg[0];
+	return true;
+}
+
 bool eevdf__expr_is_const(const struct expr *e, int64_t *value)
 {
 	if (!e || !e->constant)

@@ -273,7 +273,9 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 		s64 x;
 		u64 k;
 
-		if (eval(sim, p, &v, &x))
+		if (r->table_local < p->prog->nr_locals)
+			x = p->locals[r->table_local];
+		else if (eval(sim, p, &v, &x))
 			return NULL;
 		k = (u64)x - (u64)r->table_lo;
 		if (x >= r->table_lo && k < r->table_n && r->table[k] >= 0)
@@ -2572,6 +2574,8 @@ int eevdf__objref_resolve_once(struct objref *r,
 			r->table[(u64)v - (u64)lo] = (s32)i;
 	r->table_lo = lo;
 	r->table_n = (u32)span;
+	if (!eevdf__expr_is_local(r->parts[0].expr, &r->table_local))
+		r->table_local = NO_SLOT;
 	return 0;
 }
 

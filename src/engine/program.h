@@ -62,6 +62,7 @@ struct objref {
 	s32 *table;
 	s64 table_lo;
 	u32 table_n;
+	u32 table_local; /* the part is just this local ("@j"), or NO_SLOT */
 };
 
 enum popcode {

@@ -15,6 +15,8 @@
 
 #define BENCH_MAX_RUNS 101
 #define BENCH_MAX_PARAMS 8
+/* targets: 5 fixed and one memory line per code-built scenario */
+#define BENCH_MAX_TARGETS 24
 
 enum scenario_kind {
 	SC_HOGS,     /* nice-0 and nice-5 hogs, built in code */
@@ -107,7 +109,7 @@ struct bench_row {
 	double speed_cpu; /* simulated seconds per CPU second */
 	double mem_bytes; /* growth beyond the baseline's, >= 0 */
 	double bytes_per_task;
-	double mem_budget; /* 2 KiB per task + 8 KiB per CPU */
+	double mem_budget; /* 1 KiB per task + 8 KiB per CPU */
 };
 
 struct bench_meta {

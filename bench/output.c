@@ -29,8 +29,9 @@
 #define BENCH_OPTIMIZED "false"
 #endif
 
-/* The issue's memory budget: per task and per CPU, beyond the baseline. */
-#define MEM_PER_TASK 2048.0
+/* The issue's memory budget: per task (issue 19: 1 KiB) and per CPU
+ * (the run queues and domains a CPU brings), beyond the baseline. */
+#define MEM_PER_TASK 1024.0
 #define MEM_PER_CPU 8192.0
 /*
  * ru_maxrss also counts shared-library pages, and which of those a
@@ -128,9 +129,12 @@ static size_t eval_targets(const struct bench_meta *m,
 	 * wall time, not the CPU time a run takes. */
 
 	snprintf(t[n].what, sizeof(t[n].what),
-		 "schbench-seed simulated s per CPU s >= 1.0");
-	if ((r = find(rows, nr, "schbench-seed")))
-		t_set(&t[n], r->speed_cpu, 1.0, true, "");
+		 "schbench-seed simulated s per CPU s >= 0.5");
+	if ((r = find(rows, nr, "schbench-seed"))) {
+		t_set(&t[n], r->speed_cpu, 0.5, true, "");
+		snprintf(t[n].note, sizeof(t[n].note), "stretch 1.0: %s",
+			 r->speed_cpu >= 1.0 ? "met" : "missed");
+	}
 	n++;
 
 	snprintf(t[n].what, sizeof(t[n].what),
@@ -165,6 +169,19 @@ static size_t eval_targets(const struct bench_meta *m,
 		      false, "x");
 	n++;
 
+	/*
+	 * Creating the 100k tasks (loading, adding: the setup column) costs
+	 * no more a task than the steady state costs an event; both wall
+	 * time of the same run.
+	 */
+	snprintf(t[n].what, sizeof(t[n].what),
+		 "creating (100k, 1024): ns per task <= steady ns/event");
+	if ((r = find(rows, nr, "scale-100k-1024")) && r->nr_tasks &&
+	    r->ns_per_event2 > 0)
+		t_set(&t[n], r->setup_med * 1e9 / (double)r->nr_tasks,
+		      r->ns_per_event2, false, " ns");
+	n++;
+
 	/* Memory: only the scenarios built in code; a workload's own
 	 * objects (channels, metrics, the parsed file) are outside the
 	 * per-task budget and the bench cannot separate them. */
@@ -173,7 +190,7 @@ static size_t eval_targets(const struct bench_meta *m,
 		if (r->sc->kind == SC_WORKLOAD)
 			continue;
 		snprintf(t[n].what, sizeof(t[n].what),
-			 "%s memory <= 2 KiB/"
+			 "%s memory <= 1 KiB/"
 			 "task + 8 KiB/CPU",
 			 r->sc->name);
 		if (r->status == RS_OK) {
@@ -196,7 +213,7 @@ static size_t eval_targets(const struct bench_meta *m,
 void bench_print_table(FILE *f, const struct bench_meta *m,
 		       struct bench_row *rows, size_t nr)
 {
-	struct target t[24];
+	struct target t[BENCH_MAX_TARGETS];
 	size_t nt;
 
 	memset(t, 0, sizeof(t));
@@ -395,7 +412,7 @@ static void json_row(FILE *f, const struct bench_row *r)
 int bench_write_json(const char *path, const struct bench_meta *m,
 		     struct bench_row *rows, size_t nr)
 {
-	struct target t[24];
+	struct target t[BENCH_MAX_TARGETS];
 	size_t nt, len = strlen(path) + 5;
 	char *tmp = malloc(len);
 	FILE *f;

@@ -29,6 +29,7 @@ struct cal_plan {
 	int scale;	  /* repetitions per batch, in percent of the default */
 	int64_t hog_ns;	  /* length of the two-hog run (HZ) */
 	int64_t slice_ns; /* the kernel's base slice (HZ detection) */
+	const char *fs_dir; /* where the file-system calls run; NULL: none */
 };
 
 /*
@@ -54,6 +55,11 @@ int cal_bench_fork(const struct cal_plan *p, struct cal_set *set, char *err,
 /* cache-line transfers between CPUs, and the SMT slowdown */
 int cal_bench_cache(const struct cal_plan *p, struct cal_set *set, char *err,
 		    size_t len);
+/* file-system calls in a scratch directory under p->fs_dir, all in the
+ * page cache: open, close, create, stat, rename, unlink, mkdir, reads,
+ * writes, futimens, getdents64 (none when fs_dir is NULL) */
+int cal_bench_fs(const struct cal_plan *p, struct cal_set *set, char *err,
+		 size_t len);
 /* two hogs on one CPU: their run lengths, for HZ (once, not per round) */
 int cal_bench_hogs(const struct cal_plan *p, struct cal_set *set, char *err,
 		   size_t len);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 #include "calibrate.h"
@@ -41,6 +42,7 @@ struct opts {
 	const char *name;
 	const char *cpus;
 	const char *kernel;
+	const char *fs_dir;
 	double max_spread;
 	int hz;
 	bool quick, allow_noisy, verbose, boost;
@@ -52,7 +54,8 @@ static void usage(FILE *f)
 		"Usage: " CAL_PROG " calibrate [-o FILE] [--name NAME] "
 		"[--quick] [--cpus LIST]\n"
 		"          [--max-spread PCT] [--allow-noisy] [--hz N] "
-		"[--kernel PROFILE] [--boost] [-v]\n"
+		"[--kernel PROFILE] [--boost]\n"
+		"          [--fs-dir DIR] [-v]\n"
 		"\n"
 		"Measure this machine's costs with micro-benchmarks and "
 		"write a machine file\n"
@@ -80,6 +83,10 @@ static void usage(FILE *f)
 		"-20 while measuring,\n"
 		"                      so that other sessions take little of "
 		"the CPUs (root)\n"
+		"  --fs-dir DIR        time the file-system calls in a scratch "
+		"directory under DIR\n"
+		"                      (default: the output file's directory; "
+		"'none' skips them)\n"
 		"  -v, --verbose       print every benchmark's samples' "
 		"statistics\n"
 		"\n"
@@ -103,6 +110,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "hz", required_argument, NULL, 'z' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "boost", no_argument, NULL, 'B' },
+		{ "fs-dir", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -163,6 +171,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'B':
 			o->boost = true;
+			break;
+		case 'F':
+			o->fs_dir = optarg;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -385,7 +396,7 @@ int cmd_calibrate(int argc, char **argv)
 						 noisy = 0;
 	char err[1024], release[128] = "", clk[64], model[160], host[256];
 	char slice_method[200], hz_method[300], today[32], hostname[128];
-	char *text = NULL, outpath[300];
+	char *text = NULL, outpath[300], outdir[300];
 	const char *profile;
 	size_t nchecks = 0;
 	int64_t t_start;
@@ -427,6 +438,17 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (!cal_can_write(o.output))
 		goto out;
+	if (o.fs_dir && strcmp(o.fs_dir, "none") != 0) {
+		struct stat st;
+
+		if (stat(o.fs_dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    access(o.fs_dir, W_OK | X_OK) < 0) {
+			cal_error("--fs-dir: '%s' is not a directory this "
+				  "process may write in",
+				  o.fs_dir);
+			goto out;
+		}
+	}
 	rep = strcmp(o.output, "-") == 0 ? stderr : stdout;
 
 	memset(&plan, 0, sizeof(plan));
@@ -435,6 +457,16 @@ int cmd_calibrate(int argc, char **argv)
 	plan.batches = o.quick ? 10 : 20;
 	plan.scale = 100;
 	plan.hog_ns = (o.quick ? 600 : 2000) * CAL_NSEC_PER_MSEC;
+	/* by default the file system the machine file goes to */
+	snprintf(outdir, sizeof(outdir), "%s",
+		 strcmp(o.output, "-") ? o.output : "./-");
+	if (strrchr(outdir, '/'))
+		*strrchr(outdir, '/') = '\0';
+	else
+		snprintf(outdir, sizeof(outdir), ".");
+	plan.fs_dir = !o.fs_dir		       ? (outdir[0] ? outdir : "/") :
+		      strcmp(o.fs_dir, "none") ? o.fs_dir :
+						 NULL;
 	rounds = o.quick ? 4 : 30;
 	fprintf(stderr,
 		CAL_PROG ": calibrating on CPU %d%s%s (%d rounds of %d "
@@ -466,6 +498,7 @@ int cmd_calibrate(int argc, char **argv)
 			cal_bench_syscalls, cal_bench_yield_pairs,
 			cal_bench_pingpong, cal_bench_idle_wakeup,
 			cal_bench_fork,	    cal_bench_cache,
+			cal_bench_fs,
 		};
 
 		fprintf(stderr, CAL_PROG ": round %d of %d\n", k + 1, rounds);

@@ -423,6 +423,117 @@ static void smt(struct cal_fit *fit, const struct cal_set *set)
 	}
 }
 
+/*
+ * The file-system entries, as the I/O model charges its ops
+ * (src/engine/fs_ops.c): an open fs_open, a create fs_open + fs_create,
+ * a read of L bytes in C calls C x fs_read_call + L x fs_copy_page /
+ * 4096, a write C x fs_write_call + a fs_write_page per new page + a
+ * fs_copy_page per page already there, a logged inode fs_dirty_inode;
+ * close, stat, rename, unlink, mkdir and each readdir entry one entry.
+ */
+static void fs_costs(struct cal_fit *fit, const struct cal_set *set)
+{
+	static const struct {
+		const char *cost, *series, *what;
+	} one[] = {
+		{ "fs_open", "fs_open_existing",
+		  "open() of an existing file by path" },
+		{ "fs_close", "fs_close_file", "close()" },
+		{ "fs_stat", "fs_stat_existing", "stat() of an existing file" },
+		{ "fs_rename", "fs_rename_over",
+		  "rename() of an empty file over another" },
+		{ "fs_unlink", "fs_unlink_empty", "unlink() of an empty file" },
+		{ "fs_mkdir", "fs_mkdir", "mkdir()" },
+		{ "fs_readdir_entry", "fs_readdir_entry",
+		  "getdents64() of a whole directory, per entry" },
+	};
+	const char *need[] = { "fs_open_existing",  "fs_create_new",
+			       "fs_read_8",	    "fs_read_page",
+			       "fs_write_8_cached", "fs_write_page_new",
+			       "fs_futimens",	    "syscall_getppid" };
+	double r8, rp, copy, call, wcall;
+
+	if (!have(set, need, sizeof(need) / sizeof(need[0]))) {
+		note(fit, "fs_*: not measured (no file-system benchmarks: "
+			  "--fs-dir none, or a recording without them)");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
+		struct term t = { one[i].series, 1 };
+
+		if (cal_set_find(set, one[i].series))
+			add(fit, set, one[i].cost, med(set, one[i].series), &t,
+			    1, "median of %s: %s", one[i].series, one[i].what);
+	}
+	{
+		struct term t[] = { { "fs_create_new", 1 },
+				    { "fs_open_existing", 1 } };
+
+		add(fit, set, "fs_create",
+		    med(set, "fs_create_new") - med(set, "fs_open_existing"), t,
+		    2,
+		    "fs_create_new - fs_open_existing = %.1f - %.1f: the "
+		    "model charges a create as an open and a create",
+		    med(set, "fs_create_new"), med(set, "fs_open_existing"));
+	}
+	/* r8 = call + 8 copy / 4096, rp = call + copy */
+	r8 = med(set, "fs_read_8");
+	rp = med(set, "fs_read_page");
+	copy = (rp - r8) * 4096 / 4088;
+	call = r8 - copy * 8 / 4096;
+	{
+		struct term t[] = { { "fs_read_page", 4096.0 / 4088 },
+				    { "fs_read_8", 4096.0 / 4088 } };
+
+		add(fit, set, "fs_copy_page", copy, t, 2,
+		    "(fs_read_page - fs_read_8) x 4096 / 4088 = (%.1f - %.1f) "
+		    "x 4096 / 4088: a page read less an 8-byte read is the "
+		    "copy of the other 4088 bytes",
+		    rp, r8);
+		t[0].coef = 8.0 / 4088;
+		t[1].coef = 1 + 8.0 / 4088;
+		add(fit, set, "fs_read_call", call, t, 2,
+		    "fs_read_8 - 8 x fs_copy_page / 4096 = %.1f - 8 x %.1f / "
+		    "4096: one read() of 8 cached bytes, less their copy",
+		    r8, copy);
+	}
+	wcall = med(set, "fs_write_8_cached") - copy;
+	{
+		struct term t[] = { { "fs_write_8_cached", 1 },
+				    { "fs_read_page", 4096.0 / 4088 },
+				    { "fs_read_8", 4096.0 / 4088 } };
+
+		add(fit, set, "fs_write_call", wcall, t, 3,
+		    "fs_write_8_cached - fs_copy_page = %.1f - %.1f: the model "
+		    "charges a write into a cached page the call and the "
+		    "page's copy",
+		    med(set, "fs_write_8_cached"), copy);
+		struct term tp[] = { { "fs_write_page_new", 1 },
+				     { "fs_write_8_cached", 1 },
+				     { "fs_read_page", 4096.0 / 4088 },
+				     { "fs_read_8", 4096.0 / 4088 } };
+
+		add(fit, set, "fs_write_page",
+		    med(set, "fs_write_page_new") - wcall, tp, 4,
+		    "fs_write_page_new - fs_write_call = %.1f - %.1f: a write "
+		    "of a new page is the call and the new page",
+		    med(set, "fs_write_page_new"), wcall);
+	}
+	{
+		struct term t[] = { { "fs_futimens", 1 },
+				    { "syscall_getppid", 1 } };
+
+		add(fit, set, "fs_dirty_inode",
+		    med(set, "fs_futimens") - med(set, "syscall_getppid"), t, 2,
+		    "fs_futimens - syscall = %.1f - %.1f: futimens() is a "
+		    "system call that logs the inode",
+		    med(set, "fs_futimens"), med(set, "syscall_getppid"));
+	}
+	note(fit, "fs_fsync, work_item, irq_entry, blk_*, wb_*, end_io, "
+		  "jbd2_*: not measured (defaults kept: kernel paths a "
+		  "user-space benchmark cannot time alone)");
+}
+
 int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
 		  size_t len)
 {
@@ -437,6 +548,7 @@ int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
 	exit_cost(fit, set);
 	lines(fit, set);
 	smt(fit, set);
+	fs_costs(fit, set);
 	note(fit, "ipi_recv, signal_*, tcp_*, migrate_*, balance_per_cpu: "
 		  "not measured (defaults kept)");
 	if (cal_set_find(set, "timer_wakeup_busy"))

@@ -75,7 +75,10 @@ struct cli_figure {
 	double value;
 };
 
-#define CLI_MEASURE_MAX 16
+/* compare --metric: figures asked for by name, at most this many */
+#define CLI_METRICS_MAX 8
+/* the headlines, the four latency-table figures, then the --metric ones */
+#define CLI_MEASURE_MAX (EEVDF_HEADLINES_MAX + 4 + CLI_METRICS_MAX)
 
 /* What compare and check read of one run. */
 struct cli_measure {
@@ -89,8 +92,8 @@ struct cli_measure {
 /*
  * Run the simulation 'eevdf-sim run' would for argv (argv[0] "run", the
  * options and the workload) and measure it instead of printing: the
- * report's headline numbers, then delay_avg_us, delay_max_us and
- * context_switches.  Returns EXIT_OK, or EXIT_USAGE after printing why.
+ * report's headline numbers, then delay_avg_us, delay_max_us,
+ * context_switches and involuntary_switches.  Returns EXIT_OK, or EXIT_USAGE after printing why.
  */
 int cli_run_measure(int argc, char **argv, struct cli_measure *m);
 

@@ -54,7 +54,7 @@ struct compare_opts {
 	char *direct[MAX_WORDS];
 	size_t nr_direct;
 	int progress; /* -1: on a terminal; 0 never; 1 always */
-	const char *metrics[CLI_MEASURE_MAX]; /* --metric: more figures */
+	const char *metrics[CLI_METRICS_MAX]; /* --metric: more figures */
 	size_t nr_metrics;
 	const char *output; /* --output: the table or JSON, atomically */
 	const char *html;   /* --html FILE */
@@ -119,9 +119,11 @@ static void compare_usage(FILE *f)
 		"each, and\n"
 		"print per figure (the report's headline numbers, then the "
 		"latency\n"
-		"table's average and maximum delay and the context switches) "
-		"a's mean,\n"
-		"b's mean, the ratio b/a and the spread over the seeds.\n"
+		"table's average and maximum delay, the context switches and "
+		"the\n"
+		"involuntary ones among them) a's mean, b's mean, the ratio "
+		"b/a and\n"
+		"the spread over the seeds.\n"
 		"\n"
 		"Options:\n"
 		"  --a 'OPTIONS'        'run' options of configuration a, e.g. "
@@ -293,9 +295,9 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 			o->progress = 1;
 			break;
 		case 'm':
-			if (o->nr_metrics == CLI_MEASURE_MAX / 2) {
+			if (o->nr_metrics == CLI_METRICS_MAX) {
 				cli_error("--metric: at most %d",
-					  CLI_MEASURE_MAX / 2);
+					  CLI_METRICS_MAX);
 				return EXIT_USAGE;
 			}
 			o->metrics[o->nr_metrics++] = optarg;

@@ -1633,7 +1633,7 @@ static int run_results(int argc, char **argv, struct cli_measure *m,
 	eevdf_workload *wl = NULL;
 	eevdf_sim *sim = NULL;
 	const char *name;
-	uint64_t count = 0, switches = 0;
+	uint64_t count = 0, switches = 0, involuntary = 0;
 	double sum = 0, max = 0;
 	char err[256] = "";
 	size_t n = 0;
@@ -1673,11 +1673,18 @@ static int run_results(int argc, char **argv, struct cli_measure *m,
 		if ((double)st.delay_max_ns > max)
 			max = (double)st.delay_max_ns;
 		switches += st.switches;
+		involuntary += st.involuntary;
 	}
 	measure_add(m, "delay_avg_us", "us", -1,
 		    count ? sum / (double)count / 1e3 : 0);
 	measure_add(m, "delay_max_us", "us", -1, max / 1e3);
 	measure_add(m, "context_switches", "", 0, (double)switches);
+	/*
+	 * The preemptions among them (nivcsw): where a preemption policy
+	 * shows, when most switches are sleeps that follow the work (a
+	 * kworker per I/O completion) whatever the policy decides.
+	 */
+	measure_add(m, "involuntary_switches", "", 0, (double)involuntary);
 	rc = EXIT_OK;
 	if (json) {
 		struct run_meta meta;

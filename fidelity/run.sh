@@ -145,20 +145,29 @@ fig() {
 	awk -v f="$1" '$1 == f { gsub("%", ""); print $(NF-4), $(NF-3),
 		$(NF-2), $(NF-1), $NF }' "$tmp/cmp"
 }
-# one line per figure, and whether any moved beyond the spread
+# one line per figure, and whether any moved beyond the spread: the
+# issue's figures (the scores and the switches), then the preemptions
+# among the switches (involuntary_switches), reported on their own line
+# and not counted in the verdict
 moved() { # label
 	label=$1
 	any=MISSED
-	for f in writes reads context_switches; do
+	pre=within
+	for f in writes reads context_switches involuntary_switches; do
 		# shellcheck disable=SC2046 # the five fields, split on purpose
 		set -- $(fig "$f")
 		m=$(awk -v r="$3" -v a="$4" -v b="$5" \
 			'BEGIN { d = (r - 1) * 100; if (d < 0) d = -d;
 			print (d > a + b) ? "beyond" : "within" }')
-		[ "$m" = beyond ] && any=MET
+		if [ "$f" = involuntary_switches ]; then
+			pre=$m
+		elif [ "$m" = beyond ]; then
+			any=MET
+		fi
 		echo "  $f: a $1, b $2, b/a $3 (spread $4 % / $5 %): $m"
 	done
-	echo "$label: a score or the switches beyond the spread: $any"
+	echo "$label: a score or the switches beyond the spread: $any" \
+		"(the preemptions: $pre)"
 }
 
 echo "# blogbench as above, $RUNS seeds each"
@@ -170,6 +179,24 @@ cmp_run "$BB" "--kernel cfs-6.1" "--kernel 6.6"
 moved "cfs-6.1 (a) vs 6.6 (b)"
 cmp_run "$BB" "--features WAKEUP_PREEMPTION" "--features NO_WAKEUP_PREEMPTION"
 moved "WAKEUP_PREEMPTION on (a) vs off (b)"
+# With autogroup (the default) the readers are one group entity at the
+# root, next to the kworkers.  A kworker that wakes with a positive lag
+# moves V below that entity's vruntime, so the entity is ineligible, and
+# pick_eevdf() drops an ineligible curr before it looks at its
+# protection (__pick_eevdf() since 63304558ba5d added RUN_TO_PARITY; read
+# at v6.17, 0b9ca2dcabc3): RUN_TO_PARITY has no say.  The entity's
+# virtual deadline, stretched by its small per-CPU weight, is nearly
+# always later than the kworker's, so WAKEUP_DEADLINE has nothing to
+# veto.  Without autogroup the readers meet the kworkers as tasks, and a
+# reader inside its slice keeps the CPU.
+echo "# the same two without autogroup" \
+	"(--sysctl kernel.sched_autogroup_enabled=0), $RUNS seeds each"
+NAG="--sysctl kernel.sched_autogroup_enabled=0"
+cmp_run "$BB" "$NAG --features RUN_TO_PARITY" "$NAG --features NO_RUN_TO_PARITY"
+moved "no autogroup: RUN_TO_PARITY on (a) vs off (b)"
+cmp_run "$BB" "$NAG --features NO_WAKEUP_DEADLINE" \
+	"$NAG --features WAKEUP_DEADLINE"
+moved "no autogroup: WAKEUP_DEADLINE off (a) vs on (b)"
 
 echo "# blogbench 1.1 (64 KiB reads), skl-server, ${BB_SECONDS} s," \
 	"cfs-6.1: START_DEBIT (a) vs NO_START_DEBIT (b), $RUNS seeds each"

@@ -446,6 +446,76 @@ START_TEST(measurements_split_into_the_models_entries)
 }
 END_TEST
 
+/*
+ * The file-system entries from their benchmarks (the model's charges are
+ * in fit.c's fs_costs() and held by check_io.c): one call each for
+ * open, close, stat, rename, unlink, mkdir and a readdir entry; a create
+ * is an open and a create: 12000 - 2000 = 10000; a page read less an
+ * 8-byte read is the copy of 4088 bytes: (761 - 250) x 4096 / 4088 =
+ * 511 x 4096 / 4088 = 512, and the 8-byte read less its copy is the
+ * call: 250 - 8 x 512 / 4096 = 249; 8 bytes written into a cached page
+ * are the call and a page's copy: 812 - 512 = 300; a new page written is
+ * the call and the page: 1300 - 300 = 1000; futimens() is a system call
+ * that logs the inode: 400 - 100 = 300.
+ */
+START_TEST(file_system_calls_split_into_the_fs_entries)
+{
+	struct cal_set set;
+	struct cal_fit fit;
+	char err[512];
+
+	recorded(&set);
+	one(&set, "fs_open_existing", 2000);
+	one(&set, "fs_close_file", 400);
+	one(&set, "fs_stat_existing", 900);
+	one(&set, "fs_rename_over", 7000);
+	one(&set, "fs_unlink_empty", 5000);
+	one(&set, "fs_mkdir", 20000);
+	one(&set, "fs_readdir_entry", 250);
+	one(&set, "fs_create_new", 12000);
+	one(&set, "fs_read_8", 250);
+	one(&set, "fs_read_page", 761);
+	one(&set, "fs_write_8_cached", 812);
+	one(&set, "fs_write_page_new", 1300);
+	one(&set, "fs_futimens", 400);
+	cal_set_finish(&set);
+	ck_assert_msg(cal_fit_costs(&set, &fit, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(cost(&fit, "fs_open"), 2000);
+	ck_assert_int_eq(cost(&fit, "fs_close"), 400);
+	ck_assert_int_eq(cost(&fit, "fs_stat"), 900);
+	ck_assert_int_eq(cost(&fit, "fs_rename"), 7000);
+	ck_assert_int_eq(cost(&fit, "fs_unlink"), 5000);
+	ck_assert_int_eq(cost(&fit, "fs_mkdir"), 20000);
+	ck_assert_int_eq(cost(&fit, "fs_readdir_entry"), 250);
+	ck_assert_int_eq(cost(&fit, "fs_create"), 10000);
+	ck_assert_int_eq(cost(&fit, "fs_copy_page"), 512);
+	ck_assert_int_eq(cost(&fit, "fs_read_call"), 249);
+	ck_assert_int_eq(cost(&fit, "fs_write_call"), 300);
+	ck_assert_int_eq(cost(&fit, "fs_write_page"), 1000);
+	ck_assert_int_eq(cost(&fit, "fs_dirty_inode"), 300);
+	/* what no user-space call isolates stays the default */
+	ck_assert_ptr_null(cal_fit_find(&fit, "fs_fsync"));
+	ck_assert_ptr_null(cal_fit_find(&fit, "jbd2_commit"));
+	cal_set_free(&set);
+
+	/* without the file-system benchmarks: none of them, and a note */
+	recorded(&set);
+	cal_set_finish(&set);
+	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), 0);
+	ck_assert_ptr_null(cal_fit_find(&fit, "fs_open"));
+	{
+		bool noted = false;
+
+		for (size_t i = 0; i < fit.nr_notes; i++)
+			noted |= strncmp(fit.notes[i], "fs_*: not measured",
+					 18) == 0;
+		ck_assert(noted);
+	}
+	cal_set_free(&set);
+}
+END_TEST
+
 START_TEST(a_cost_carries_the_spread_of_its_inputs)
 {
 	struct cal_set set;
@@ -694,6 +764,7 @@ Suite *calibrate_suite(void)
 
 	tc = tcase_create("fit");
 	tcase_add_test(tc, measurements_split_into_the_models_entries);
+	tcase_add_test(tc, file_system_calls_split_into_the_fs_entries);
 	tcase_add_test(tc, a_cost_carries_the_spread_of_its_inputs);
 	tcase_add_test(tc, impossible_splits_are_refused);
 	tcase_add_test(tc, hz_is_the_slice_rounded_up_to_ticks);

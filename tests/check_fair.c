@@ -618,6 +618,45 @@ START_TEST(equal_slice_wakee_waits_for_protection_end)
 }
 END_TEST
 
+/*
+ * Protection needs eligibility: TV-11 again, but B wakes with a positive
+ * lag, as a kworker at blogbench's root queue does (docs/io-model.md).
+ * A lone curr is at V; place_entity() inflates B's lag of 1 ms by (load
+ * + w) / load = (1024 + 1024) / 1024 to 2 ms: v_B = 11 - 2 = 9, d_B = 9
+ * + 2.8 = 11.8, and V = (11 + 9) / 2 = 10 < v_A = 11.  __pick_eevdf()
+ * drops the ineligible A before it looks at A's protection (v_A 11 <
+ * vprot 12.8), so B preempts with RUN_TO_PARITY, without it, and under
+ * WAKEUP_DEADLINE, whose veto needs A's deadline (12.8) to be the
+ * earlier one.
+ */
+START_TEST(a_wakee_with_lag_preempts_a_protected_curr_it_makes_ineligible)
+{
+	static const char *const kernels[] = { "6.17", "6.18", "6.19" };
+	static const char *const feats[] = { NULL, "NO_RUN_TO_PARITY",
+					     "WAKEUP_DEADLINE" };
+	struct h h;
+	struct task *a, *b;
+
+	h_init(&h, kernels[_i / 3], 8, 1000, 0, feats[_i % 3]);
+	a = h_task(&h, 0, 0);
+	b = h_task(&h, 0, 0);
+	h_start(&h, a);
+	h_set_curr(a, V0 + 10 * MS, V0 + 12800 * US, V0 + 12800 * US);
+	h_advance(&h, 1 * MS);
+	b->se.vlag = (s64)MS;
+	h_enqueue(&h, b, ENQUEUE_WAKEUP);
+	ck_assert_uint_eq(a->se.vruntime, V0 + 11 * MS);
+	ck_assert_uint_eq(b->se.vruntime, V0 + 9 * MS);
+	ck_assert_uint_eq(b->se.deadline, V0 + 11800 * US);
+	ck_assert_uint_eq(avg_vruntime_peek(h.cfs), V0 + 10 * MS);
+	ck_assert(!entity_eligible(h.cfs, &a->se));
+	check_preempt_wakeup_fair(h.rq, b, WF_TTWU);
+	ck_assert(h.rq->need_resched);
+	ck_assert_ptr_eq(pick_next_task_fair(h.rq, a), b);
+	h_fini(&h);
+}
+END_TEST
+
 START_TEST(next_buddy_wakee_preempts_at_once)
 {
 	struct h h;
@@ -995,6 +1034,10 @@ Suite *fair_suite(void)
 			    2);
 	tcase_add_loop_test(tc, equal_slice_wakee_waits_for_protection_end, 0,
 			    3);
+	tcase_add_loop_test(
+		tc,
+		a_wakee_with_lag_preempts_a_protected_curr_it_makes_ineligible,
+		0, 9);
 	tcase_add_loop_test(tc, next_buddy_wakee_preempts_at_once, 0, 2);
 	tcase_add_loop_test(tc, next_buddy_sync_wakee_with_later_deadline_waits,
 			    0, 2);

@@ -191,6 +191,43 @@ START_TEST(page_cache_hits_cost_no_io)
 END_TEST
 
 /*
+ * What a write() costs, the rule calibrate's fs_write_call and
+ * fs_write_page invert (calibrate/fit.c): the call, a fs_write_page per
+ * page new to the cache, a fs_copy_page per page already there.  With
+ * every other cost 0: 8192 bytes into a new file in one call are 400 +
+ * 2 x 900 = 2200; after a reopen, 8 bytes into its first page (cached)
+ * are 400 + 300 = 700; the writer's CPU time is 2900 ns.
+ */
+START_TEST(writes_charge_the_call_and_each_page)
+{
+	static const char objs[] =
+		"{\"type\": \"device\", \"name\": \"ram\", \"preset\": "
+		"\"none\"}, "
+		"{\"type\": \"filesystem\", \"name\": \"fs\", \"device\": "
+		"\"ram\"}";
+	static const char tasks[] =
+		"{\"name\": \"w\", \"program\": ["
+		"{\"open\": {\"path\": \"f\", \"create\": true, \"fd\": "
+		"\"@fd\"}}, "
+		"{\"write\": {\"fd\": \"@fd\", \"bytes\": 8192}}, "
+		"{\"close\": {\"fd\": \"@fd\"}}, "
+		"{\"open\": {\"path\": \"f\", \"fd\": \"@fd\"}}, "
+		"{\"write\": {\"fd\": \"@fd\", \"bytes\": 8}}, "
+		"{\"close\": {\"fd\": \"@fd\"}}, {\"sleep\": \"1s\"}]}";
+	struct eevdf_task_stats st;
+	eevdf_sim *sim = io_run(
+		objs, tasks,
+		"\"fs_write_call\": 400, \"fs_write_page\": 900, "
+		"\"fs_copy_page\": 300",
+		NULL, 1, 100 * MS);
+
+	task_named(sim, "w", &st);
+	ck_assert_int_eq(st.cpu_ns, 2900);
+	eevdf_sim_free(sim);
+}
+END_TEST
+
+/*
  * The page-cache-only device: a write and its fsync reach no device and
  * wait for nothing (no journal either, so no jbd2 thread): with every
  * cost 0 the writer's record sees time 0.
@@ -578,6 +615,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc,
 		       queue_depth_one_completes_one_request_per_service_time);
 	tcase_add_test(tc, page_cache_hits_cost_no_io);
+	tcase_add_test(tc, writes_charge_the_call_and_each_page);
 	tcase_add_test(tc, device_presets_draw_their_service_times);
 	tcase_add_test(tc, page_cache_only_device_does_no_io);
 	tcase_add_test(tc, work_runs_on_the_cpu_that_queued_it);

@@ -18,7 +18,7 @@ int main(void)
 		classes_suite,	  calibrate_suite, kcheck_suite,
 		stats_suite,	  sweep_suite,	   groups_suite,
 		wl_groups_suite,  state_suite,	   plot_suite,
-		harden_suite,	  io_suite,
+		harden_suite,	  io_suite,	   task_pool_suite,
 	};
 	SRunner *sr = srunner_create(NULL);
 	int failed;

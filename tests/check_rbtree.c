@@ -32,20 +32,35 @@ static bool tnode_less(const struct eevdf_rb_node *a,
 	return tn(a)->key < tn(b)->key;
 }
 
-static void tnode_augment(struct eevdf_rb_node *n)
+/* How many times the tree called tnode_augment() (one test reads it). */
+static unsigned int augment_calls;
+
+static bool tnode_augment(struct eevdf_rb_node *n)
 {
 	struct tnode *t = tn(n);
+	s64 mn = t->value, mx = t->value;
+	bool changed;
 
-	t->min_value = t->value;
-	t->max_value = t->value;
 	if (n->left) {
-		t->min_value = min_s64(t->min_value, tn(n->left)->min_value);
-		t->max_value = max_s64(t->max_value, tn(n->left)->max_value);
+		mn = min_s64(mn, tn(n->left)->min_value);
+		mx = max_s64(mx, tn(n->left)->max_value);
 	}
 	if (n->right) {
-		t->min_value = min_s64(t->min_value, tn(n->right)->min_value);
-		t->max_value = max_s64(t->max_value, tn(n->right)->max_value);
+		mn = min_s64(mn, tn(n->right)->min_value);
+		mx = max_s64(mx, tn(n->right)->max_value);
 	}
+	augment_calls++;
+	changed = mn != t->min_value || mx != t->max_value;
+	t->min_value = mn;
+	t->max_value = mx;
+	return changed;
+}
+
+static void tnode_copy(struct eevdf_rb_node *to,
+		       const struct eevdf_rb_node *from)
+{
+	tn(to)->min_value = tn(from)->min_value;
+	tn(to)->max_value = tn(from)->max_value;
 }
 
 /*
@@ -67,7 +82,7 @@ struct model {
 static void model_init(struct model *m)
 {
 	memset(m, 0, sizeof(*m));
-	eevdf__rb_init(&m->tree, tnode_augment);
+	eevdf__rb_init(&m->tree, tnode_augment, tnode_copy);
 }
 
 static void model_insert(struct model *m, struct tnode *t)
@@ -249,7 +264,7 @@ START_TEST(rbtree_single_node_is_a_black_root_and_the_leftmost)
 	model_init(&m);
 	t = model_add(&m, 0, 5, 42);
 	ck_assert_ptr_eq(m.tree.root, &t->rb);
-	ck_assert(!t->rb.red);
+	ck_assert(!eevdf__rb_is_red(&t->rb));
 	ck_assert_ptr_eq(eevdf__rb_first(&m.tree), &t->rb);
 	ck_assert_ptr_null(eevdf__rb_next(&t->rb));
 	/* One black node plus the NULL leaf. */
@@ -409,12 +424,12 @@ static struct tnode *find_node(struct model *m,
 
 static bool is_leaf(const struct eevdf_rb_node *n)
 {
-	return !n->left && !n->right && n->parent;
+	return !n->left && !n->right && eevdf__rb_parent(n);
 }
 
 static bool has_two_children(const struct eevdf_rb_node *n)
 {
-	return n->left && n->right && n->parent;
+	return n->left && n->right && eevdf__rb_parent(n);
 }
 
 static bool has_one_child(const struct eevdf_rb_node *n)
@@ -606,6 +621,39 @@ START_TEST(rbtree_random_operations_match_a_sorted_reference_model)
 }
 END_TEST
 
+/*
+ * Propagation stops at the first ancestor whose aggregate is unchanged.
+ * Worked by hand: inserting 2, 1, 3 (all value 0) makes 2 the black root
+ * with two red children, no rotation.  Inserting 4 (value 0) links it
+ * right of 3: the tree computes 4's own aggregate (call 1), then 3's,
+ * which stays [0, 0] (call 2), and stops: the root is not visited.  The
+ * fix-up only recolours (red uncle 1).  Inserting 5 with value -7 below
+ * 4 changes every aggregate on the way up: 5, 4, 3 and the root 2 (4
+ * calls); 4 is red with no uncle, so the fix-up rotates left at 3, which
+ * recomputes 3 and then 4 (2 calls): 6 in all, and the root's minimum is
+ * -7.
+ */
+START_TEST(rbtree_propagation_stops_where_the_aggregate_is_unchanged)
+{
+	static struct model m;
+
+	model_init(&m);
+	model_add(&m, 0, 2, 0);
+	model_add(&m, 1, 1, 0);
+	model_add(&m, 2, 3, 0);
+	augment_calls = 0;
+	model_add(&m, 3, 4, 0);
+	ck_assert_uint_eq(augment_calls, 2);
+	ck_verify(&m, 0);
+	augment_calls = 0;
+	model_add(&m, 4, 5, -7);
+	ck_assert_uint_eq(augment_calls, 6);
+	ck_assert_int_eq(tn(m.tree.root)->min_value, -7);
+	ck_assert_int_eq(tn(m.tree.root)->max_value, 0);
+	ck_verify(&m, 1);
+}
+END_TEST
+
 Suite *rbtree_suite(void)
 {
 	Suite *s = suite_create("rbtree");
@@ -643,6 +691,9 @@ Suite *rbtree_suite(void)
 	tcase_add_test(
 		augment,
 		rbtree_propagate_updates_aggregates_after_a_value_change);
+	tcase_add_test(
+		augment,
+		rbtree_propagation_stops_where_the_aggregate_is_unchanged);
 	suite_add_tcase(s, augment);
 
 	tcase_add_loop_test(

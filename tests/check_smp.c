@@ -695,6 +695,42 @@ START_TEST(select_idle_cpu_scans_within_its_budget)
 }
 END_TEST
 
+/*
+ * The scan on bitmaps, by hand, on two words (CPUs 0..127).  The LLC is
+ * CPUs 60..69 (bits 60..63 of word 0, 0..5 of word 1); idle are 62, 66,
+ * and 100 (outside the LLC).  From target 63 the order is 64, 65, ...,
+ * 69, 60, 61, 62, 63: 66 comes first, after 64 and 65 (2 before it).
+ * From target 66: 67, 68, 69, 60, 61, 62: 62, after 5.  From target 61:
+ * 62 at once (0 before).  With 62 and 66 busy, none: -1 after all 10.
+ */
+START_TEST(idle_scan_on_bitmaps_follows_the_scan_order)
+{
+	u64 llc[2] = { (u64)0xf << 60, 0x3f };
+	u64 idle[2] = { (u64)1 << 62, (u64)1 << 2 | (u64)1 << 36 };
+	u32 before = 99;
+
+	ck_assert_int_eq(eevdf__first_idle_after(idle, llc, 2, 63, &before),
+			 66);
+	ck_assert_uint_eq(before, 2);
+	ck_assert_int_eq(eevdf__first_idle_after(idle, llc, 2, 66, &before),
+			 62);
+	ck_assert_uint_eq(before, 5);
+	ck_assert_int_eq(eevdf__first_idle_after(idle, llc, 2, 61, &before),
+			 62);
+	ck_assert_uint_eq(before, 0);
+	idle[0] = 0;
+	idle[1] = (u64)1 << 36;
+	ck_assert_int_eq(eevdf__first_idle_after(idle, llc, 2, 63, &before),
+			 -1);
+	ck_assert_uint_eq(before, 10);
+	/* the target itself is the last one looked at */
+	idle[0] = (u64)1 << 63;
+	ck_assert_int_eq(eevdf__first_idle_after(idle, llc, 2, 63, &before),
+			 63);
+	ck_assert_uint_eq(before, 9);
+}
+END_TEST
+
 Suite *smp_suite(void)
 {
 	Suite *s = suite_create("smp");
@@ -710,6 +746,7 @@ Suite *smp_suite(void)
 	tcase_add_test(tc, wake_wide_needs_many_flips_on_both_sides);
 	tcase_add_test(tc, select_idle_sibling_order);
 	tcase_add_test(tc, select_idle_cpu_scans_within_its_budget);
+	tcase_add_test(tc, idle_scan_on_bitmaps_follows_the_scan_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("balance");
 	tcase_set_timeout(tc, 120);

@@ -122,6 +122,11 @@ expect_error "calibrate: an output in a missing directory" \
 	"$tmp/nodir/m.json" calibrate -o "$tmp/nodir/m.json"
 expect_error "calibrate: an output that is a directory" "$tmp/adir" \
 	calibrate -o "$tmp/adir"
+expect_error "calibrate: --fs-dir that does not exist" "--fs-dir" \
+	calibrate --fs-dir "$tmp/nodir" -o "$tmp/m.json"
+touch "$tmp/afile"
+expect_error "calibrate: --fs-dir that is a file" "$tmp/afile" \
+	calibrate --fs-dir "$tmp/afile" -o "$tmp/m.json"
 if leftovers "$tmp/m.json"; then
 	bad "calibrate leaves no file behind" "$tmp/m.json"
 else

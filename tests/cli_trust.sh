@@ -255,6 +255,34 @@ if [ "$rc" -eq 0 ] && diff <(tail -n +3 "$tmp/out") <(tail -n +3 "$tmp/direct.tx
 else
 	bad "... the same table as --opts" "$(diff "$tmp/out" "$tmp/direct.txt" | head -5)"
 fi
+# involuntary_switches: the preemptions among the context switches.  Two
+# hogs never block, so every switch away is a preemption (nivcsw): the
+# two figures are equal.  A lone task that runs 1 ms and sleeps 1 ms for
+# 10 ms blocks at about 1, 3, 5, 7 and 9 ms (a little later each time:
+# its syscalls cost CPU too), and nobody preempts it: 5 switches, all
+# voluntary.
+fig_ab() { # figure: "a b" from the table in $tmp/out
+	awk -v f="$1" '$1 == f { print $(NF-4), $(NF-3) }' "$tmp/out"
+}
+sim compare "$hogs" --duration 20ms --no-progress --features-b NO_PLACE_LAG
+if [ "$rc" -eq 0 ] && [ -n "$(fig_ab context_switches)" ] &&
+	[ "$(fig_ab involuntary_switches)" = "$(fig_ab context_switches)" ]; then
+	ok "compare: two hogs' switches are all involuntary"
+else
+	bad "compare involuntary_switches (hogs)" "rc $rc: $(tail -3 "$tmp/out")"
+fi
+cat >"$tmp/sleeper.json" <<'J'
+{"format": "eevdf-sim-workload/1", "duration": "10ms",
+ "tasks": [{"name": "s", "program": [{"loop": {"body": [{"run": "1ms"},
+           {"sleep": "1ms"}]}}]}]}
+J
+sim compare "$tmp/sleeper.json" --no-progress --features-b NO_PLACE_LAG
+if [ "$rc" -eq 0 ] && [ "$(fig_ab context_switches)" = "5 5" ] &&
+	[ "$(fig_ab involuntary_switches)" = "0 0" ]; then
+	ok "compare: a lone sleeper's 5 switches are all voluntary"
+else
+	bad "compare involuntary_switches (sleeper)" "rc $rc: $(tail -3 "$tmp/out")"
+fi
 sim compare "$hogs" --duration 20ms --runs 2 --progress
 if [ "$rc" -eq 0 ] && grep -q "compare: 4 of 4 runs done" "$tmp/err"; then
 	ok "compare --progress: a line per run in a log"

@@ -9,6 +9,7 @@ Suite *eventq_suite(void);
 Suite *rng_suite(void);
 Suite *weights_suite(void);
 Suite *rbtree_suite(void);
+Suite *task_pool_suite(void);
 Suite *features_suite(void);
 Suite *fair_suite(void);
 Suite *vectors_suite(void);

@@ -3,8 +3,8 @@
 and the spread over seeds, with the numbers 'eevdf-sim compare' prints.
 
 A run's figures are what compare measures: the report's headline numbers,
-then delay_avg_us, delay_max_us and context_switches from the perf sched
-latency table's totals.
+then delay_avg_us, delay_max_us, context_switches and involuntary_switches
+from the perf sched latency table's totals.
 """
 
 import itertools
@@ -19,16 +19,18 @@ def figures(sim):
     """The figures of a finished Simulation, as compare measures them:
     [(name, unit, better, value)]."""
     out = list(sim.headlines())
-    count, total, worst, switches = 0, 0.0, 0.0, 0
+    count, total, worst, switches, involuntary = 0, 0.0, 0.0, 0, 0
     for st in sim.task_stats():
         count += st["delay_count"]
         total += float(st["delay_sum_ns"])
         worst = max(worst, float(st["delay_max_ns"]))
         switches += st["switches"]
+        involuntary += st["involuntary"]
     out.append(("delay_avg_us", "us", -1,
                 total / count / 1e3 if count else 0.0))
     out.append(("delay_max_us", "us", -1, worst / 1e3))
     out.append(("context_switches", "", 0, float(switches)))
+    out.append(("involuntary_switches", "", 0, float(involuntary)))
     return out
 
 

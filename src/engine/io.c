@@ -314,7 +314,9 @@ void eevdf__io_free(struct eevdf_sim *sim)
 
 	if (!io)
 		return;
-	/* requests still in a queue or in a drive's service */
+	/* requests still in a queue or in a drive's service (the slot a
+	 * pop left dead may name a request its handler freed) */
+	eevdf__eventq_flush(&sim->sched.evq);
 	for (size_t i = 0; i < sim->sched.evq.nr; i++) {
 		struct eevdf_event *ev = sim->sched.evq.heap[i].ev;
 

@@ -265,8 +265,6 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 
 	if (r->idx >= 0)
 		return sim->objs[r->idx];
-	if (r->idx == OBJ_SELF)
-		return p->self;
 	if (r->table) {
 		/* resolved at load time (eevdf__objref_resolve_once()) */
 		struct pval v = { PV_EXPR, 0, r->parts[0].expr, NULL };
@@ -282,12 +280,13 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 			return sim->objs[r->table[k]];
 		/* not an object the table knows: by name, as before */
 	}
-	if (r->task_pid > 0) {
+	if (r->idx == OBJ_SELF || r->task_pid > 0) {
 		if ((size_t)r->task_pid > sim->sched.nr_tasks) {
 			task_fail(sim, p, EEVDF_EINVAL, "no such task");
 			return NULL;
 		}
-		o = eevdf__sim_task_self(sim, r->task_pid);
+		o = eevdf__sim_task_self(sim, r->idx == OBJ_SELF ? p->pid :
+								   r->task_pid);
 		if (!o)
 			task_fail(sim, p, EEVDF_ENOMEM, "out of memory");
 		return o;
@@ -1663,6 +1662,7 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 			const struct pop *op, struct sim_object *o)
 {
 	struct obj_list *l = &o->u.list;
+	struct sim_object *self;
 	struct task *m;
 
 	if (o->type != OBJ_LIST)
@@ -1677,6 +1677,10 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 	if (!p->xfer_left)
 		return R_NEXT;
 	m = l->members[0];
+	/* made on first use (sim.c): the member may not have waited yet */
+	self = eevdf__sim_task_self(sim, m->pid);
+	if (!self)
+		return eevdf__sim_fail(sim, EEVDF_ENOMEM, "out of memory");
 	memmove(l->members, l->members + 1, (l->nr - 1) * sizeof(*l->members));
 	l->nr--;
 	p->xfer_left--;
@@ -1684,7 +1688,7 @@ static int op_wake_list(struct eevdf_sim *sim, struct task *p,
 		m->locals[op->slot] = (op->flags & STAMP_EACH) ?
 					      sim->sched.now :
 					      p->op_stamp;
-	sem_post(sim, p, m->self, false);
+	sem_post(sim, p, self, false);
 	eevdf__sim_unpin(sim, m);
 	if (op->cost.kind == PV_NONE)
 		p->overhead_left += sim->sched.costs.futex_wake;

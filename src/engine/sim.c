@@ -15,6 +15,7 @@
 #include "io.h"
 #include "metrics.h"
 #include "sim.h"
+#include "task_pool.h"
 
 #define MAX_DURATION ((eevdf_time)1000000000000000LL) /* 10^15 ns */
 
@@ -355,8 +356,11 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->sched.core_mark = calloc((size_t)sim->sched.topo.nr_cores,
 				      sizeof(*sim->sched.core_mark));
 	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
+	sim->sched.idle_bits = calloc(((size_t)sim->sched.nr_cpus + 63) / 64,
+				      sizeof(*sim->sched.idle_bits));
 	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
-	    !sim->sched.idle_map || eevdf__sched_classes_init(&sim->sched)) {
+	    !sim->sched.idle_map || !sim->sched.idle_bits ||
+	    eevdf__sched_classes_init(&sim->sched)) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
 	}
@@ -386,6 +390,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->guard_time = -1;
 	sim->kill_at = -1;
 	eevdf__eventq_init(&sim->sched.evq);
+	eevdf__no_dl_init(&sim->sched);
 	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);
 	for (int i = 0; i < sim->sched.nr_cpus; i++)
@@ -454,44 +459,7 @@ static void self_free(struct sim_object *o)
 	}
 }
 
-/*
- * A zeroed task on a 64-byte boundary: the entity's tree fields are its
- * first cache line (sched.h), which a tree walk then reads as one line.
- * Through the library's allocator (a front end's hook sees it too): the
- * block is over-allocated by up to TASK_ALIGN bytes, and the distance
- * from the block's start (1..TASK_ALIGN) is kept in the byte just below
- * the task.
- */
-#define TASK_ALIGN 64
-
-static size_t task_size(void)
-{
-	return (sizeof(struct task) + TASK_ALIGN - 1) / TASK_ALIGN * TASK_ALIGN;
-}
-
-static struct task *task_alloc(void)
-{
-	unsigned char *raw = malloc(task_size() + TASK_ALIGN);
-	size_t off;
-
-	if (!raw)
-		return NULL;
-	off = TASK_ALIGN - (size_t)((uintptr_t)raw % TASK_ALIGN);
-	raw[off - 1] = (unsigned char)(off - 1);
-	memset(raw + off, 0, task_size());
-	/* cppcheck-suppress memleak ; task_block_free() gives it back */
-	return (struct task *)(void *)(raw + off);
-}
-
-/* The block task_alloc() took for p. */
-static void task_block_free(struct task *p)
-{
-	unsigned char *at = (unsigned char *)p;
-
-	free(at - at[-1] - 1);
-}
-
-static void task_free(struct task *p)
+static void task_free(struct eevdf_sim *sim, struct task *p)
 {
 	if (!p)
 		return;
@@ -501,7 +469,8 @@ static void task_free(struct task *p)
 	free(p->written);
 	self_free(p->self);
 	free(p->cpus_allowed);
-	task_block_free(p);
+	eevdf__task_dl_free(&sim->sched, p);
+	eevdf__task_pool_put(&sim->task_pool, p);
 }
 
 void eevdf_sim_free(eevdf_sim *sim)
@@ -512,8 +481,9 @@ void eevdf_sim_free(eevdf_sim *sim)
 	 * which live in tasks */
 	eevdf__io_free(sim);
 	for (size_t i = 0; i < sim->sched.nr_tasks; i++)
-		task_free(sim->sched.tasks[i]);
+		task_free(sim, sim->sched.tasks[i]);
 	free(sim->sched.tasks);
+	eevdf__task_pool_destroy(&sim->task_pool);
 	for (size_t c = 0; c < sim->nr_rec_chunks; c++) {
 		/* zero-filled: a slot never written has no semaphore */
 		for (size_t k = 0; sim->recs[c] && k < TASK_RECS_PER_CHUNK; k++)
@@ -555,6 +525,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->sched.rqs);
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
+	free(sim->sched.idle_bits);
 	eevdf__sched_classes_free(&sim->sched);
 	eevdf__obs_free(&sim->sched);
 	eevdf__tg_free(&sim->sched);
@@ -763,7 +734,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		sim->sched.tasks = t;
 		sim->sched.cap_tasks = cap;
 	}
-	p = task_alloc();
+	p = eevdf__task_pool_get(&sim->task_pool);
 	if (!p) {
 		eevdf__program_unref(prog);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
@@ -775,11 +746,10 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->cpus_allowed = spec->nr_cpus ? dup_array(spec->cpus, spec->nr_cpus,
 						    sizeof(*p->cpus_allowed)) :
 					  NULL;
-	p->self = new_self_sem(spec->name);
 	p->name = name_copy(sim, spec->name);
 	if (!p->locals || !p->loop_left ||
-	    (spec->nr_cpus && !p->cpus_allowed) || !p->self || !p->name) {
-		task_free(p);
+	    (spec->nr_cpus && !p->cpus_allowed) || !p->name) {
+		task_free(sim, p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
 	if (local_init)
@@ -793,14 +763,18 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->rt_priority = spec->rt_priority;
 	p->prio = eevdf__normal_prio(p->policy, p->rt_priority, p->nice);
 	p->sched_class = eevdf__sched_class_of(p->policy);
+	p->dl = &sim->sched.no_dl;
 	if (p->policy == EEVDF_POLICY_DEADLINE) {
 		struct dl_attr dl = { (u64)spec->dl_runtime,
 				      (u64)spec->dl_deadline,
 				      (u64)spec->dl_period };
 
+		if (eevdf__task_dl(&sim->sched, p)) {
+			task_free(sim, p);
+			return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
+		}
 		eevdf__setparam_dl(p, &dl);
 	}
-	eevdf__event_init(&p->dl.dl_timer, REV_DL_TIMER, EVC_TICK);
 	p->state = TASK_NEW;
 	p->delay_since = -1;
 	/* sched_setattr() clamps sched_runtime to 0.1..100 ms. */
@@ -826,7 +800,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->cgroup = sim->sched.groups[0];
 	if (spec->cgroup && strcmp(spec->cgroup, "/") != 0 &&
 	    !(p->cgroup = eevdf__tg_find(&sim->sched, spec->cgroup))) {
-		task_free(p);
+		task_free(sim, p);
 		return sim_reject(sim, EEVDF_EINVAL,
 				  "task %s: no cgroup '%s' (make it with "
 				  "eevdf_sim_set_group(), or in the workload's "
@@ -840,7 +814,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	p->sched_task_group = eevdf__task_group_of(&sim->sched, p);
 	p->stats_group = p->sched_task_group;
 	if (sim->sched.error) {
-		task_free(p);
+		task_free(sim, p);
 		return sim_reject(sim, sim->sched.error, "%s",
 				  sim->sched.errmsg);
 	}
@@ -856,7 +830,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 					       sizeof(why));
 
 		if (r) {
-			task_free(p);
+			task_free(sim, p);
 			return sim_reject(sim, r, "task %s: %s", spec->name,
 					  why);
 		}
@@ -870,7 +844,7 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		for (u32 k = 0; k < p->nr_written; k++)
 			p->written[k]->u.chan.nr_writers--;
 		eevdf__task_dead_dl(&sim->sched, p);
-		task_free(p);
+		task_free(sim, p);
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
 	sim->sched.tasks[sim->sched.nr_tasks++] = p;
@@ -956,8 +930,16 @@ struct sim_object *eevdf__sim_task_self(struct eevdf_sim *sim, int pid)
 	struct task *p = sim->sched.tasks[pid - 1];
 	struct task_rec *r;
 
-	if (p)
+	/*
+	 * Made on first use, not at fork: most tasks never name their own
+	 * semaphore, and at 100 000 tasks its 250 bytes a task were a sixth
+	 * of the memory.  NULL when out of memory.
+	 */
+	if (p) {
+		if (!p->self)
+			p->self = new_self_sem(p->name);
 		return p->self;
+	}
 	r = rec_slot(sim, pid); /* compacted: its chunk is there */
 	if (!r->self)
 		r->self = new_self_sem(r->name);
@@ -1020,7 +1002,7 @@ void eevdf__sim_unpin(struct eevdf_sim *sim, struct task *p)
 static void compact(struct eevdf_sim *sim, struct task *p)
 {
 	struct task_rec *r = rec_slot(sim, p->pid);
-	const struct obj_sem *self = &p->self->u.sem;
+	const struct obj_sem *self = p->self ? &p->self->u.sem : NULL;
 
 	if (p->state != TASK_DEAD) {
 		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
@@ -1040,17 +1022,17 @@ static void compact(struct eevdf_sim *sim, struct task *p)
 	r->nice = (int8_t)p->nice;
 	r->policy = (uint8_t)p->policy;
 	r->rt_priority = (uint8_t)p->rt_priority;
-	r->dl_runtime = p->dl.dl_runtime;
-	r->dl_deadline = p->dl.dl_deadline;
-	r->dl_period = p->dl.dl_period;
+	r->dl_runtime = p->dl->dl_runtime;
+	r->dl_deadline = p->dl->dl_deadline;
+	r->dl_period = p->dl->dl_period;
 	r->group = p->stats_group->id;
 	/* a semaphore as new is all a new one would be */
-	if (self->count || self->waiters.nr) {
+	if (self && (self->count || self->waiters.nr)) {
 		r->self = p->self;
 		p->self = NULL;
 	}
 	sim->sched.tasks[p->pid - 1] = NULL;
-	task_free(p);
+	task_free(sim, p);
 }
 
 static void reap(struct eevdf_sim *sim)
@@ -1577,7 +1559,8 @@ int eevdf_sim_step(eevdf_sim *sim)
 	if (sim->sched.error)
 		return sim->sched.error;
 	/* only background events left: nothing more can happen to a task */
-	if (sim->ended || sim->sched.evq.nr == sim->sched.nr_bg_events)
+	if (sim->ended ||
+	    eevdf__eventq_size(&sim->sched.evq) == sim->sched.nr_bg_events)
 		return 0;
 	sim->running = true;
 	ret = sim->nr_events >= sim->next_check ? check_limits(sim) : 0;
@@ -1622,7 +1605,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	 */
 	while (!sim->ended && (ev = eevdf__eventq_peek(&sim->sched.evq)) &&
 	       ev->time <= until &&
-	       sim->sched.evq.nr > sim->sched.nr_bg_events) {
+	       eevdf__eventq_size(&sim->sched.evq) > sim->sched.nr_bg_events) {
 		int ret;
 
 		if ((sim->nr_events >= sim->next_check &&
@@ -1635,7 +1618,8 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 	sim->running = false;
 	if (eevdf_sim_done(sim))
 		return 0;
-	if (sim->sched.evq.nr == sim->sched.nr_bg_events && sim->sched.nr_tasks)
+	if (eevdf__eventq_size(&sim->sched.evq) == sim->sched.nr_bg_events &&
+	    sim->sched.nr_tasks)
 		return deadlock(sim);
 	sim->sched.now = until;
 	return 0;
@@ -1817,9 +1801,9 @@ int eevdf_sim_task_stats(const eevdf_sim *sim, size_t i,
 	out->policy = p->policy;
 	out->rt_priority = p->rt_priority;
 	if (p->policy == EEVDF_POLICY_DEADLINE) {
-		out->dl_runtime = (eevdf_time)p->dl.dl_runtime;
-		out->dl_deadline = (eevdf_time)p->dl.dl_deadline;
-		out->dl_period = (eevdf_time)p->dl.dl_period;
+		out->dl_runtime = (eevdf_time)p->dl->dl_runtime;
+		out->dl_deadline = (eevdf_time)p->dl->dl_deadline;
+		out->dl_period = (eevdf_time)p->dl->dl_period;
 	}
 	out->state = eevdf__public_state(p->state);
 	out->cpu_ns = (eevdf_time)p->se.sum_exec_runtime;

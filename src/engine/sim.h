@@ -26,6 +26,7 @@
 #include "machine/machine.h"
 #include "objects.h"
 #include "program.h"
+#include "task_pool.h"
 
 /* Events of the workload as a whole (sim.c); the scheduler's are < 20. */
 enum sim_event_type {
@@ -107,7 +108,8 @@ struct task_template {
 };
 
 struct eevdf_sim {
-	struct scheduler sched; /* the clock, the CPUs, the tasks */
+	struct scheduler sched;	    /* the clock, the CPUs, the tasks */
+	struct task_pool task_pool; /* where the tasks live (zeroed: empty) */
 
 	struct eevdf_machine
 		*machine; /* owned copy: the config's or a flat one */

@@ -13,9 +13,10 @@
  * Each event stores its heap index, which makes cancel O(log n) with no
  * search.
  *
- * Invariants: heap[i].ev->heap_index == i for i < nr, and heap[i]'s key is
- * its event's (time, class, seq); every parent is <= its children; an
- * event not in the heap has heap_index == EEVDF_EV_NOT_QUEUED.
+ * Invariants: heap[i].ev->heap_index == i for i < nr (but for a dead root,
+ * see below), and heap[i]'s key is its event's (time, class, seq); every
+ * parent is <= its children; an event not in the heap has heap_index ==
+ * EEVDF_EV_NOT_QUEUED.
  */
 #ifndef EEVDF_EVENTQ_H
 #define EEVDF_EVENTQ_H
@@ -39,11 +40,21 @@ struct eevdf_eq_slot {
 	struct eevdf_event *ev;
 };
 
+/*
+ * A pop leaves the root's slot in place, dead (root_dead): half the pops
+ * of a busy run are followed at once by a push (the popped event's owner
+ * re-arms it, a task's next burst), and that push takes the root slot
+ * and sifts down, often not at all, instead of a pop that sinks the hole
+ * to a leaf and a push that climbs back up.  Any other
+ * operation first fills the hole as a pop would have.  The order events
+ * pop in is that of their keys alone, so it is the same either way.
+ */
 struct eevdf_eventq {
 	struct eevdf_eq_slot *heap;
-	size_t nr;
+	size_t nr; /* slots in use, the dead root included */
 	size_t cap;
 	u64 next_seq;
+	bool root_dead;
 };
 
 /* Mark an event as not queued (call once before first use). */
@@ -92,10 +103,14 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev);
 int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
 			  eevdf_time when);
 
+/* Fill the hole a pop left at the root, if any (then heap[0..nr) are
+ * exactly the queued events). */
+void eevdf__eventq_flush(struct eevdf_eventq *q);
+
 /* The earliest event, or NULL when empty. */
-static inline struct eevdf_event *
-eevdf__eventq_peek(const struct eevdf_eventq *q)
+static inline struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
 {
+	eevdf__eventq_flush(q);
 	return q->nr ? q->heap[0].ev : NULL;
 }
 
@@ -108,7 +123,7 @@ void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev);
 /* Number of queued events. */
 static inline size_t eevdf__eventq_size(const struct eevdf_eventq *q)
 {
-	return q->nr;
+	return q->nr - (size_t)q->root_dead;
 }
 
 #endif

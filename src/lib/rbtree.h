@@ -20,14 +20,41 @@
 
 #include "internal.h"
 
+/*
+ * The colour lives in the parent pointer's low bit (nodes are at least
+ * pointer-aligned), as in the kernel's __rb_parent_color: a node is three
+ * words, so an entity's links, its key and the aggregates a walk reads
+ * fit one cache line.
+ */
 struct eevdf_rb_node {
-	struct eevdf_rb_node *parent;
+	uintptr_t parent_color; /* parent | 1 when red */
 	struct eevdf_rb_node *left;
 	struct eevdf_rb_node *right;
-	bool red;
 };
 
-typedef void (*eevdf_rb_augment_fn)(struct eevdf_rb_node *node);
+static inline struct eevdf_rb_node *
+eevdf__rb_parent(const struct eevdf_rb_node *n)
+{
+	return (struct eevdf_rb_node *)(n->parent_color & ~(uintptr_t)1);
+}
+
+static inline bool eevdf__rb_is_red(const struct eevdf_rb_node *n)
+{
+	return n && (n->parent_color & 1);
+}
+
+/*
+ * Recompute node's aggregate from the node and its two children; return
+ * true when it changed.  Propagation stops at the first ancestor whose
+ * aggregate did not change, as the kernel's RB_DECLARE_CALLBACKS
+ * propagate does: the aggregate is a function of the subtree alone, so
+ * nothing above it can have changed either.
+ */
+typedef bool (*eevdf_rb_augment_fn)(struct eevdf_rb_node *node);
+/* Give `to` the aggregate of `from` (erase moves a successor into the
+ * erased node's place, whose aggregate it then corrects). */
+typedef void (*eevdf_rb_copy_fn)(struct eevdf_rb_node *to,
+				 const struct eevdf_rb_node *from);
 typedef bool (*eevdf_rb_less_fn)(const struct eevdf_rb_node *a,
 				 const struct eevdf_rb_node *b);
 
@@ -35,22 +62,26 @@ struct eevdf_rb_root {
 	struct eevdf_rb_node *root;
 	struct eevdf_rb_node *leftmost;
 	eevdf_rb_augment_fn augment; /* may be NULL */
+	eevdf_rb_copy_fn copy;	     /* non-NULL when augment is */
 };
 
 static inline void eevdf__rb_init(struct eevdf_rb_root *t,
-				  eevdf_rb_augment_fn augment)
+				  eevdf_rb_augment_fn augment,
+				  eevdf_rb_copy_fn copy)
 {
 	t->root = NULL;
 	t->leftmost = NULL;
 	t->augment = augment;
+	t->copy = copy;
 }
 
 void eevdf__rb_insert(struct eevdf_rb_root *t, struct eevdf_rb_node *node,
 		      eevdf_rb_less_fn less);
 void eevdf__rb_erase(struct eevdf_rb_root *t, struct eevdf_rb_node *node);
 
-/* Recompute the aggregates from node up to the root, after the caller
- * changed a value node's aggregate depends on (not its key). */
+/* Recompute the aggregates from node up towards the root, after the
+ * caller changed a value node's aggregate depends on (not its key);
+ * stops at the first ancestor that did not change. */
 void eevdf__rb_propagate(struct eevdf_rb_root *t, struct eevdf_rb_node *node);
 
 struct eevdf_rb_node *eevdf__rb_next(const struct eevdf_rb_node *node);

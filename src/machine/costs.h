@@ -71,9 +71,9 @@
 	COST(fs_unlink, 4000)                                                  \
 	COST(fs_mkdir, 8000)                                                   \
 	COST(fs_stat, 700)                                                     \
-	COST(fs_readdir_entry, 60)                                             \
+	COST(fs_readdir_entry, 250)                                            \
 	COST(fs_fsync, 2000)                                                   \
-	COST(fs_dirty_inode, 1500)                                             \
+	COST(fs_dirty_inode, 300)                                              \
 	COST(wb_inode, 3000)                                                   \
 	COST(wb_page, 300)                                                     \
 	COST(end_io, 3000)                                                     \

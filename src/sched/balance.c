@@ -120,6 +120,26 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 		idle = c->idle_cpus;
 		cores = c->cores;
 		local = lb_stats_cpu_in(sched, dst, g);
+	} else if (g->weight == 1) {
+		/*
+		 * A group of one CPU (the MC level of a machine without
+		 * SMT): its figures are the CPU's own, without the walk's
+		 * sums and core count.  The same values as the walk's.
+		 */
+		int cpu = g->cpus[0];
+		const struct rq *rq = &rqs[cpu];
+		unsigned long cap = topo[cpu].capacity,
+			      u = rq->cfs.avg.util_avg;
+
+		load = cpu_load(rq);
+		util = u < cap ? u : cap;
+		runnable = rq->cfs.avg.runnable_avg;
+		nr = rq->nr_running;
+		h_nr = rq->cfs.h_nr_runnable;
+		capacity = cap;
+		idle = !nr && available_idle_cpu(sched, cpu);
+		cores = 1;
+		local = cpu == dst;
 	} else {
 		for (u32 i = 0; i < g->weight; i++) {
 			int cpu = g->cpus[i];

@@ -162,6 +162,7 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
 	rq->nr_overloaded = &sched->nr_overloaded;
 	rq->idle_slot = &sched->idle_map[cpu];
+	rq->idle_word = sched->idle_bits ? &sched->idle_bits[cpu / 64] : NULL;
 	rq->nr_wakelist = 0;
 	rq->ipi_at = 0;
 	rq->nr_ipi_batch = rq->ipi_landed = 0;
@@ -1270,7 +1271,7 @@ static int setattr_check(struct scheduler *sched, struct task *p, int policy,
 		s64 bw = eevdf__dl_bw_limit(sched);
 		u64 per = dl->period ? dl->period : dl->deadline;
 		u64 want = sched->dl_total_bw + to_ratio(per, dl->runtime) -
-			   (p->sched_class == &dl_sched_class ? p->dl.dl_bw :
+			   (p->sched_class == &dl_sched_class ? p->dl->dl_bw :
 								0);
 
 		snprintf(err, errlen,
@@ -1301,8 +1302,8 @@ static void class_joined(struct scheduler *sched, const struct sched_class *c)
 int eevdf__sched_admit_new(struct scheduler *sched, struct task *p, char *err,
 			   size_t errlen)
 {
-	struct dl_attr dl = { p->dl.dl_runtime, p->dl.dl_deadline,
-			      p->dl.dl_period };
+	struct dl_attr dl = { p->dl->dl_runtime, p->dl->dl_deadline,
+			      p->dl->dl_period };
 	const struct sched_class *cls = p->sched_class;
 	int ret;
 
@@ -1351,9 +1352,9 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
 					   (unsigned int)a->rt_priority :
 					   p->rt_priority;
 	struct dl_attr dl = {
-		a->dl_runtime >= 0 ? (u64)a->dl_runtime : p->dl.dl_runtime,
-		a->dl_deadline >= 0 ? (u64)a->dl_deadline : p->dl.dl_deadline,
-		a->dl_period >= 0 ? (u64)a->dl_period : p->dl.dl_period,
+		a->dl_runtime >= 0 ? (u64)a->dl_runtime : p->dl->dl_runtime,
+		a->dl_deadline >= 0 ? (u64)a->dl_deadline : p->dl->dl_deadline,
+		a->dl_period >= 0 ? (u64)a->dl_period : p->dl->dl_period,
 	};
 	const struct sched_class *prev_class = p->sched_class, *new_class;
 	bool queued, running;
@@ -1368,11 +1369,17 @@ int eevdf__sched_setattr(struct scheduler *sched, struct rq *rq, struct task *p,
 	if (policy == (int)p->policy && p->sched_class != &fair_sched_class &&
 	    (policy != EEVDF_POLICY_DEADLINE ?
 		     rt_priority == p->rt_priority :
-		     dl.runtime == p->dl.dl_runtime &&
-			     dl.deadline == p->dl.dl_deadline &&
+		     dl.runtime == p->dl->dl_runtime &&
+			     dl.deadline == p->dl->dl_deadline &&
 			     (dl.period ? dl.period : dl.deadline) ==
-				     p->dl.dl_period))
+				     p->dl->dl_period))
 		return 0;
+	/* before the checks: admission control takes the bandwidth */
+	if (policy == EEVDF_POLICY_DEADLINE && eevdf__task_dl(sched, p)) {
+		snprintf(sched->errmsg, sizeof(sched->errmsg),
+			 "sched_setattr: out of memory");
+		return EEVDF_ENOMEM;
+	}
 	ret = setattr_check(sched, p, policy, rt_priority, &dl, sched->errmsg,
 			    sizeof(sched->errmsg));
 	if (ret)
@@ -1584,7 +1591,7 @@ const char *eevdf__rq_check(const struct rq *rq)
 	    (!curr->rt.on_rq || curr->state != TASK_RUNNING))
 		return "rq->curr is an RT task not on its list";
 	if (curr && curr->sched_class == &dl_sched_class &&
-	    (!curr->dl.on_rq || curr->state != TASK_RUNNING))
+	    (!curr->dl->on_rq || curr->state != TASK_RUNNING))
 		return "rq->curr is a deadline task not on its tree";
 	if ((!curr || curr->sched_class != &fair_sched_class) && rq->cfs.curr)
 		return "a CPU not running a fair task has a cfs_rq->curr";
@@ -1595,6 +1602,9 @@ const char *eevdf__rq_check(const struct rq *rq)
 		return "busy CPU has no tick";
 	if (*rq->idle_slot != (!curr && !rq->nr_running && !rq->nr_wakelist))
 		return "the idle map disagrees with the run queue";
+	if (rq->idle_word &&
+	    !!(*rq->idle_word & (u64)1 << (rq->cpu & 63)) != *rq->idle_slot)
+		return "the idle bitmap disagrees with the idle map";
 	if (curr && !task_allowed(curr, rq->cpu))
 		return "a task runs on a CPU outside its affinity";
 	{

@@ -52,7 +52,7 @@ static inline bool dl_time_before(u64 a, u64 b)
 static inline struct task *dl_task_of(struct sched_dl_entity *dl_se)
 {
 	EEVDF_ASSERT(!dl_se->dl_server);
-	return container_of(dl_se, struct task, dl);
+	return dl_se->task;
 }
 
 static inline struct rq *rq_of_dl_se(struct sched_dl_entity *dl_se)
@@ -91,8 +91,8 @@ void init_dl_rq(struct rq *rq)
 	struct dl_rq *dl_rq = &rq->dl;
 
 	memset(dl_rq, 0, sizeof(*dl_rq));
-	eevdf__rb_init(&dl_rq->root, NULL);
-	eevdf__rb_init(&dl_rq->pushable, NULL);
+	eevdf__rb_init(&dl_rq->root, NULL, NULL);
+	eevdf__rb_init(&dl_rq->pushable, NULL, NULL);
 }
 
 /* Admission control ------------------------------------------------------ */
@@ -149,7 +149,7 @@ bool sched_dl_overflow(struct scheduler *sched, struct task *p, bool dl_policy,
 	u64 new_bw = dl_policy ? to_ratio(period, attr->runtime) : 0;
 	bool has_dl = p->sched_class == &dl_sched_class;
 
-	if (has_dl && new_bw == p->dl.dl_bw)
+	if (has_dl && new_bw == p->dl->dl_bw)
 		return true;
 	if (dl_policy && !has_dl) {
 		if (dl_overflow(sched, 0, new_bw))
@@ -158,9 +158,9 @@ bool sched_dl_overflow(struct scheduler *sched, struct task *p, bool dl_policy,
 		return true;
 	}
 	if (dl_policy && has_dl) {
-		if (dl_overflow(sched, p->dl.dl_bw, new_bw))
+		if (dl_overflow(sched, p->dl->dl_bw, new_bw))
 			return false;
-		sched->dl_total_bw += new_bw - p->dl.dl_bw;
+		sched->dl_total_bw += new_bw - p->dl->dl_bw;
 		return true;
 	}
 	/*
@@ -169,13 +169,50 @@ bool sched_dl_overflow(struct scheduler *sched, struct task *p, bool dl_policy,
 	 * GRUB bookkeeping it is given back here, at once.
 	 */
 	if (has_dl)
-		sched->dl_total_bw -= p->dl.dl_bw;
+		sched->dl_total_bw -= p->dl->dl_bw;
 	return true;
+}
+
+void eevdf__no_dl_init(struct scheduler *sched)
+{
+	memset(&sched->no_dl, 0, sizeof(sched->no_dl));
+	eevdf__event_init(&sched->no_dl.dl_timer, REV_DL_TIMER, EVC_TICK);
+}
+
+bool eevdf__no_dl_pristine(const struct scheduler *sched)
+{
+	struct sched_dl_entity fresh;
+
+	memset(&fresh, 0, sizeof(fresh));
+	eevdf__event_init(&fresh.dl_timer, REV_DL_TIMER, EVC_TICK);
+	return memcmp(&fresh, &sched->no_dl, sizeof(fresh)) == 0;
+}
+
+int eevdf__task_dl(struct scheduler *sched, struct task *p)
+{
+	struct sched_dl_entity *dl_se;
+
+	if (p->dl != &sched->no_dl)
+		return 0;
+	dl_se = calloc(1, sizeof(*dl_se));
+	if (!dl_se)
+		return EEVDF_ENOMEM;
+	eevdf__event_init(&dl_se->dl_timer, REV_DL_TIMER, EVC_TICK);
+	dl_se->task = p;
+	p->dl = dl_se;
+	return 0;
+}
+
+void eevdf__task_dl_free(struct scheduler *sched, struct task *p)
+{
+	if (p->dl && p->dl != &sched->no_dl)
+		free(p->dl);
+	p->dl = &sched->no_dl;
 }
 
 void eevdf__setparam_dl(struct task *p, const struct dl_attr *attr)
 {
-	struct sched_dl_entity *dl_se = &p->dl;
+	struct sched_dl_entity *dl_se = p->dl;
 
 	dl_se->dl_runtime = attr->runtime;
 	dl_se->dl_deadline = attr->deadline;
@@ -188,9 +225,9 @@ void eevdf__task_dead_dl(struct scheduler *sched, struct task *p)
 {
 	if (p->sched_class != &dl_sched_class)
 		return;
-	sched->dl_total_bw -= p->dl.dl_bw;
+	sched->dl_total_bw -= p->dl->dl_bw;
 	/* a freed task must leave no timer behind */
-	eevdf__eventq_cancel(&sched->evq, &p->dl.dl_timer);
+	eevdf__eventq_cancel(&sched->evq, &p->dl->dl_timer);
 }
 
 /* Earliest deadlines, cpupri and overload -------------------------------- */
@@ -202,7 +239,8 @@ static inline struct sched_dl_entity *dl_node_se(struct eevdf_rb_node *n)
 
 static inline struct task *push_node_task(struct eevdf_rb_node *n)
 {
-	return n ? container_of(n, struct task, dl.push_node) : NULL;
+	return n ? container_of(n, struct sched_dl_entity, push_node)->task :
+		   NULL;
 }
 
 static bool dl_less(const struct eevdf_rb_node *a,
@@ -269,13 +307,13 @@ static void dl_set_overload(struct rq *rq, bool on)
 
 static void enqueue_pushable_dl_task(struct rq *rq, struct task *p)
 {
-	if (p->dl.on_push)
+	if (p->dl->on_push)
 		return;
-	eevdf__rb_insert(&rq->dl.pushable, &p->dl.push_node, push_less);
-	p->dl.on_push = true;
+	eevdf__rb_insert(&rq->dl.pushable, &p->dl->push_node, push_less);
+	p->dl->on_push = true;
 	rq->dl.has_next = true;
 	rq->dl.earliest_next =
-		push_node_task(eevdf__rb_first(&rq->dl.pushable))->dl.deadline;
+		push_node_task(eevdf__rb_first(&rq->dl.pushable))->dl->deadline;
 	dl_set_overload(rq, true);
 }
 
@@ -283,13 +321,13 @@ static void dequeue_pushable_dl_task(struct rq *rq, struct task *p)
 {
 	struct eevdf_rb_node *first;
 
-	if (!p->dl.on_push)
+	if (!p->dl->on_push)
 		return;
-	eevdf__rb_erase(&rq->dl.pushable, &p->dl.push_node);
-	p->dl.on_push = false;
+	eevdf__rb_erase(&rq->dl.pushable, &p->dl->push_node);
+	p->dl->on_push = false;
 	first = eevdf__rb_first(&rq->dl.pushable);
 	if (first) {
-		rq->dl.earliest_next = push_node_task(first)->dl.deadline;
+		rq->dl.earliest_next = push_node_task(first)->dl->deadline;
 	} else {
 		rq->dl.has_next = false;
 		dl_set_overload(rq, false);
@@ -359,8 +397,8 @@ static void setup_new_dl_entity(struct sched_dl_entity *dl_se)
 void eevdf__dl_new_task(struct rq *rq, struct task *p)
 {
 	(void)rq;
-	p->dl.dl_throttled = false;
-	setup_new_dl_entity(&p->dl);
+	p->dl->dl_throttled = false;
+	setup_new_dl_entity(p->dl);
 }
 
 /*
@@ -658,10 +696,10 @@ static void update_curr_dl(struct rq *rq)
 	struct task *curr = rq->curr;
 	s64 delta;
 
-	if (!is_dl_task(curr) || !curr->dl.on_rq)
+	if (!is_dl_task(curr) || !curr->dl->on_rq)
 		return;
 	delta = eevdf__update_curr_common(rq);
-	update_curr_dl_se(rq, &curr->dl, delta, false);
+	update_curr_dl_se(rq, curr->dl, delta, false);
 }
 
 /* The fair server ----------------------------------------------------------- */
@@ -711,7 +749,7 @@ void dl_server_start(struct sched_dl_entity *dl_se, struct task *p)
 	server_cost(dl_se, p, rq->sched->costs.fair_server_start);
 	dl_se->dl_server_active = true;
 	enqueue_dl_entity(dl_se, ENQUEUE_WAKEUP);
-	if (!is_dl_task(rq->curr) || dl_entity_preempt(dl_se, &rq->curr->dl))
+	if (!is_dl_task(rq->curr) || dl_entity_preempt(dl_se, rq->curr->dl))
 		resched_curr(rq);
 }
 
@@ -838,7 +876,7 @@ static void dl_server_timer(struct rq *rq, struct sched_dl_entity *dl_se)
 		dl_se->dl_defer_running = true;
 	}
 	enqueue_dl_entity(dl_se, ENQUEUE_REPLENISH);
-	if (!is_dl_task(rq->curr) || dl_entity_preempt(dl_se, &rq->curr->dl))
+	if (!is_dl_task(rq->curr) || dl_entity_preempt(dl_se, rq->curr->dl))
 		resched_curr(rq);
 	if (rq->dl.has_next)
 		push_dl_tasks(rq);
@@ -878,8 +916,8 @@ void eevdf__dl_timer(struct scheduler *sched, struct sched_dl_entity *dl_se)
 
 static void enqueue_task_dl(struct rq *rq, struct task *p, unsigned int flags)
 {
-	enqueue_dl_entity(&p->dl, flags);
-	if (rq->curr != p && !p->dl.dl_throttled && p->dl.on_rq &&
+	enqueue_dl_entity(p->dl, flags);
+	if (rq->curr != p && !p->dl->dl_throttled && p->dl->on_rq &&
 	    task_nr_allowed(rq->sched, p) > 1)
 		enqueue_pushable_dl_task(rq, p);
 }
@@ -888,8 +926,8 @@ static bool dequeue_task_dl(struct rq *rq, struct task *p, unsigned int flags)
 {
 	(void)flags;
 	update_curr_dl(rq);
-	dequeue_dl_entity(&p->dl);
-	if (!p->dl.dl_throttled)
+	dequeue_dl_entity(p->dl);
+	if (!p->dl->dl_throttled)
 		dequeue_pushable_dl_task(rq, p);
 	return true;
 }
@@ -897,7 +935,7 @@ static bool dequeue_task_dl(struct rq *rq, struct task *p, unsigned int flags)
 /* yield_task_dl(): off the CPU until the next period, with no runtime. */
 static void yield_task_dl(struct rq *rq)
 {
-	rq->curr->dl.dl_yielded = true;
+	rq->curr->dl->dl_yielded = true;
 	update_curr_dl(rq);
 }
 
@@ -936,25 +974,25 @@ static void set_next_task_dl(struct rq *rq, struct task *p, bool first)
 	if (rq->dl.has_next)
 		rq->push_dl_pending = true;
 	if (sched_feat_rq(rq, HRTICK_DL))
-		eevdf__rq_hrtick_arm(rq, p->dl.runtime > 10000 ? p->dl.runtime :
-								 10000);
+		eevdf__rq_hrtick_arm(
+			rq, p->dl->runtime > 10000 ? p->dl->runtime : 10000);
 }
 
 static void put_prev_task_dl(struct rq *rq, struct task *p, struct task *next)
 {
 	(void)next;
 	update_curr_dl(rq);
-	if (p->dl.on_rq && task_nr_allowed(rq->sched, p) > 1)
+	if (p->dl->on_rq && task_nr_allowed(rq->sched, p) > 1)
 		enqueue_pushable_dl_task(rq, p);
 }
 
 static void task_tick_dl(struct rq *rq, struct task *p, bool queued)
 {
 	update_curr_dl(rq);
-	if (sched_feat_rq(rq, HRTICK_DL) && queued && p->dl.runtime > 0 &&
-	    is_leftmost(&p->dl, &rq->dl))
-		eevdf__rq_hrtick_arm(rq, p->dl.runtime > 10000 ? p->dl.runtime :
-								 10000);
+	if (sched_feat_rq(rq, HRTICK_DL) && queued && p->dl->runtime > 0 &&
+	    is_leftmost(p->dl, &rq->dl))
+		eevdf__rq_hrtick_arm(
+			rq, p->dl->runtime > 10000 ? p->dl->runtime : 10000);
 }
 
 /* cpudl_find(): the CPUs without deadline work that p may use; else the
@@ -985,7 +1023,7 @@ static bool cpudl_find(struct scheduler *sched, const struct task *p,
 			best = cpu;
 	}
 	if (best < 0 || !task_allowed(p, best) ||
-	    !dl_time_before(p->dl.deadline, sched->rqs[best].dl.earliest_curr))
+	    !dl_time_before(p->dl->deadline, sched->rqs[best].dl.earliest_curr))
 		return false;
 	if (mask) {
 		memset(mask, 0, (size_t)sched->nr_cpus);
@@ -1031,7 +1069,7 @@ static inline bool dl_task_is_earliest_deadline(const struct task *p,
 						const struct rq *rq)
 {
 	return !rq->dl.dl_nr_running ||
-	       dl_time_before(p->dl.deadline, rq->dl.earliest_curr);
+	       dl_time_before(p->dl->deadline, rq->dl.earliest_curr);
 }
 
 static int select_task_rq_dl(struct scheduler *sched, struct task *p,
@@ -1045,7 +1083,7 @@ static int select_task_rq_dl(struct scheduler *sched, struct task *p,
 		return prev_cpu;
 	if (!(is_dl_task(curr) &&
 	      (task_nr_allowed(sched, curr) < 2 ||
-	       !dl_entity_preempt(&p->dl, &curr->dl)) &&
+	       !dl_entity_preempt(p->dl, curr->dl)) &&
 	      task_nr_allowed(sched, p) > 1))
 		return prev_cpu;
 	target = find_later_rq(sched, p, this_cpu);
@@ -1071,11 +1109,11 @@ static void wakeup_preempt_dl(struct rq *rq, struct task *p,
 			      unsigned int wake_flags)
 {
 	(void)wake_flags;
-	if (dl_entity_preempt(&p->dl, &rq->curr->dl)) {
+	if (dl_entity_preempt(p->dl, rq->curr->dl)) {
 		resched_curr(rq);
 		return;
 	}
-	if (p->dl.deadline == rq->curr->dl.deadline && !rq->need_resched)
+	if (p->dl->deadline == rq->curr->dl->deadline && !rq->need_resched)
 		check_preempt_equal_dl(rq, p);
 }
 
@@ -1108,7 +1146,7 @@ static bool push_dl_task(struct rq *rq)
 		return false;
 	/* it preempts a curr that could move: reschedule instead */
 	if (is_dl_task(rq->curr) &&
-	    dl_time_before(next->dl.deadline, rq->curr->dl.deadline) &&
+	    dl_time_before(next->dl->deadline, rq->curr->dl->deadline) &&
 	    task_nr_allowed(sched, rq->curr) > 1) {
 		resched_curr(rq);
 		eevdf__mark_settle(sched, rq);
@@ -1171,15 +1209,15 @@ void eevdf__pull_dl_task(struct rq *this_rq)
 				break;
 			}
 		}
-		if (!p || !dl_time_before(p->dl.deadline, dmin) ||
+		if (!p || !dl_time_before(p->dl->deadline, dmin) ||
 		    !dl_task_is_earliest_deadline(p, this_rq))
 			continue;
 		/* it is about to run where it is */
 		if (is_dl_task(src->curr) &&
-		    dl_time_before(p->dl.deadline, src->curr->dl.deadline))
+		    dl_time_before(p->dl->deadline, src->curr->dl->deadline))
 			continue;
 		move_task(src, this_rq, p);
-		dmin = p->dl.deadline;
+		dmin = p->dl->deadline;
 		sched->dl_pulls++;
 		resched = true;
 	}
@@ -1189,7 +1227,7 @@ void eevdf__pull_dl_task(struct rq *this_rq)
 
 static bool balance_dl(struct rq *rq, struct task *prev)
 {
-	if (!prev->dl.on_rq && is_dl_task(prev))
+	if (!prev->dl->on_rq && is_dl_task(prev))
 		eevdf__pull_dl_task(rq);
 	return rq->dl.dl_nr_running != 0;
 }
@@ -1199,7 +1237,7 @@ static void task_woken_dl(struct rq *rq, struct task *p)
 	if (rq->curr != p && !rq->need_resched &&
 	    task_nr_allowed(rq->sched, p) > 1 && is_dl_task(rq->curr) &&
 	    (task_nr_allowed(rq->sched, rq->curr) < 2 ||
-	     !dl_entity_preempt(&p->dl, &rq->curr->dl)))
+	     !dl_entity_preempt(p->dl, rq->curr->dl)))
 		push_dl_tasks(rq);
 }
 
@@ -1230,10 +1268,10 @@ static void prio_changed_dl(struct rq *rq, struct task *p, int oldprio)
 	if (!rq->dl.overloaded)
 		rq->pull_dl_pending = true;
 	if (rq->curr == p) {
-		if (dl_time_before(rq->dl.earliest_curr, p->dl.deadline))
+		if (dl_time_before(rq->dl.earliest_curr, p->dl->deadline))
 			resched_curr(rq);
 	} else if (!is_dl_task(rq->curr) ||
-		   dl_time_before(p->dl.deadline, rq->curr->dl.deadline)) {
+		   dl_time_before(p->dl->deadline, rq->curr->dl->deadline)) {
 		resched_curr(rq);
 	}
 }
@@ -1269,6 +1307,8 @@ const char *eevdf__dl_rq_check(const struct rq *rq)
 	if (eevdf__rb_check(&dl_rq->root) < 0 ||
 	    eevdf__rb_check(&dl_rq->pushable) < 0)
 		return "a deadline rbtree is broken";
+	if (rq->cpu == 0 && !eevdf__no_dl_pristine(rq->sched))
+		return "the shared entity of non-deadline tasks was written";
 	for (struct eevdf_rb_node *node = eevdf__rb_first(&dl_rq->root); node;
 	     node = eevdf__rb_next(node)) {
 		const struct sched_dl_entity *dl_se = container_of(
@@ -1279,10 +1319,8 @@ const char *eevdf__dl_rq_check(const struct rq *rq)
 		if (!dl_se->on_rq || dl_se->dl_throttled)
 			return "a queued deadline entity is throttled or "
 			       "not marked queued";
-		if (dl_se->dl_server ?
-			    dl_se->rq != rq :
-			    container_of(dl_se, struct task, dl)->cpu !=
-				    rq->cpu)
+		if (dl_se->dl_server ? dl_se->rq != rq :
+				       dl_se->task->cpu != rq->cpu)
 			return "a deadline entity is queued on another CPU";
 		prev = dl_se->deadline;
 		n++;

@@ -53,6 +53,18 @@ const char *checkparam_dl(const struct dl_attr *attr);
 bool sched_dl_overflow(struct scheduler *sched, struct task *p, bool dl_policy,
 		       const struct dl_attr *attr);
 
+/*
+ * Make p->dl p's own entity if it is still the shared no_dl (before p
+ * first takes SCHED_DEADLINE); 0 or EEVDF_ENOMEM, p unchanged then.
+ */
+int eevdf__task_dl(struct scheduler *sched, struct task *p);
+/* Free p's own entity, if it has one (the task is being freed). */
+void eevdf__task_dl_free(struct scheduler *sched, struct task *p);
+/* The shared entity of tasks that never took SCHED_DEADLINE. */
+void eevdf__no_dl_init(struct scheduler *sched);
+/* false when something wrote to the shared entity (invariant check) */
+bool eevdf__no_dl_pristine(const struct scheduler *sched);
+
 /* __setparam_dl(): the task's static deadline parameters. */
 void eevdf__setparam_dl(struct task *p, const struct dl_attr *attr);
 

@@ -119,26 +119,41 @@ static bool less_deadline(const struct eevdf_rb_node *a,
  * subtrees that hold no eligible entity; the slices give the protection
  * window and the 6.18.17+ lag clamp without a walk.
  */
-static void se_augment(struct eevdf_rb_node *node)
+static bool se_augment(struct eevdf_rb_node *node)
 {
 	struct sched_entity *se = node_se(node);
 	struct sched_entity *l = node_se(node->left), *r = node_se(node->right);
+	u64 mv = se->vruntime, mins = se->slice, maxs = se->slice;
+	bool changed;
 
-	se->min_vruntime = se->vruntime;
-	se->min_slice = se->slice;
-	se->max_slice = se->slice;
 	if (l) {
-		se->min_vruntime = min_vruntime(se->min_vruntime,
-						l->min_vruntime);
-		se->min_slice = min_u64(se->min_slice, l->min_slice);
-		se->max_slice = max_u64(se->max_slice, l->max_slice);
+		mv = min_vruntime(mv, l->min_vruntime);
+		mins = min_u64(mins, l->min_slice);
+		maxs = max_u64(maxs, l->max_slice);
 	}
 	if (r) {
-		se->min_vruntime = min_vruntime(se->min_vruntime,
-						r->min_vruntime);
-		se->min_slice = min_u64(se->min_slice, r->min_slice);
-		se->max_slice = max_u64(se->max_slice, r->max_slice);
+		mv = min_vruntime(mv, r->min_vruntime);
+		mins = min_u64(mins, r->min_slice);
+		maxs = max_u64(maxs, r->max_slice);
 	}
+	/* min_vruntime_update()'s "return se->min_vruntime == old" */
+	changed = mv != se->min_vruntime || mins != se->min_slice ||
+		  maxs != se->max_slice;
+	se->min_vruntime = mv;
+	se->min_slice = mins;
+	se->max_slice = maxs;
+	return changed;
+}
+
+static void se_augment_copy(struct eevdf_rb_node *to,
+			    const struct eevdf_rb_node *from)
+{
+	struct sched_entity *t = node_se(to);
+	const struct sched_entity *f = node_se(from);
+
+	t->min_vruntime = f->min_vruntime;
+	t->min_slice = f->min_slice;
+	t->max_slice = f->max_slice;
 }
 
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
@@ -155,7 +170,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
 	cfs_rq->last = NULL;
 	cfs_rq->skip = NULL;
 	cfs_rq->rq = rq;
-	eevdf__rb_init(&cfs_rq->tasks_timeline, se_augment);
+	eevdf__rb_init(&cfs_rq->tasks_timeline, se_augment, se_augment_copy);
 	/*
 	 * min_vruntime starts just below the u64 wrap so that wrap bugs show
 	 * early, as in the kernel; zero_vruntime starts at zero.

@@ -104,18 +104,23 @@ struct sched_class {
 
 struct sched_entity {
 	/*
-	 * What a walk of the tree reads of every node it passes (the links,
-	 * the deadline that orders it, the aggregates the pick and the
-	 * augment callback read of a child) fills exactly the first 64
-	 * bytes: a task is 64-byte aligned (the engine allocates it so and
-	 * se is its first member), so a node costs one cache line, which is
-	 * what a queue of a thousand tasks is bound by.
+	 * What a walk of the tree reads of every node it passes (the links
+	 * with the colour packed in, the deadline that orders it, the
+	 * aggregates the pick and the augment callback read of a child, and
+	 * the vruntime the pick tests for eligibility) fills exactly the
+	 * first 64 bytes: a task is 64-byte aligned (the engine allocates it
+	 * so and se is its first member), so a node costs one cache line,
+	 * which is what a queue of a thousand tasks is bound by.  The
+	 * augment callback reads the node's own slice from the second.
 	 */
 	struct eevdf_rb_node run_node;
 	u64 deadline;
 	u64 min_vruntime; /* augmented: min vruntime in this subtree */
 	u64 min_slice;	  /* augmented: min slice in this subtree */
 	u64 max_slice;	  /* augmented: max slice in this subtree */
+	u64 vruntime;	  /* the pick's eligibility test, the augment's */
+	/* second line: what the augment callback reads of the node itself */
+	u64 slice;
 	struct load_weight load;
 
 	bool on_rq;
@@ -133,7 +138,6 @@ struct sched_entity {
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 prev_sum_exec_runtime;
-	u64 vruntime;
 	/*
 	 * The kernel shares storage between vlag and vprot until 6.18.45; we
 	 * keep two fields and model the one visible consequence (a running
@@ -141,7 +145,6 @@ struct sched_entity {
 	 */
 	s64 vlag;
 	u64 vprot;
-	u64 slice;
 	struct cfs_rq *cfs_rq; /* the queue this entity is on (or was last) */
 	struct sched_avg avg;  /* PELT (pelt.c) */
 	/*
@@ -157,7 +160,7 @@ struct sched_entity {
 	int depth;
 	unsigned int runnable_weight;
 };
-_Static_assert(offsetof(struct sched_entity, max_slice) + sizeof(u64) <= 64,
+_Static_assert(offsetof(struct sched_entity, vruntime) + sizeof(u64) <= 64,
 	       "the tree's hot fields must fit the entity's first cache line");
 
 struct cfs_rq {
@@ -283,6 +286,7 @@ struct sched_dl_entity {
 	bool dl_defer_idle;	     /* 6.19: idle time used the runtime up */
 	struct eevdf_event dl_timer; /* replenishment (or defer) timer */
 	struct rq *rq;		     /* the server's CPU */
+	struct task *task;	     /* whose it is; NULL for a server */
 };
 
 struct dl_rq {
@@ -401,7 +405,13 @@ struct task {
 	u32 session; /* 0: init's session, the root group's tasks */
 	unsigned int rt_priority; /* SCHED_FIFO / SCHED_RR: 1..99 */
 	struct sched_rt_entity rt;
-	struct sched_dl_entity dl;
+	/*
+	 * A deadline task's entity, or the scheduler's shared no_dl (zero
+	 * parameters, never queued, never written) for every other task:
+	 * 160 bytes that a hundred thousand fair tasks would carry unused.
+	 * Made when the task first takes SCHED_DEADLINE (eevdf__task_dl()).
+	 */
+	struct sched_dl_entity *dl;
 	enum task_state state;
 	bool on_rq;  /* task-level: queued (possibly delayed) */
 	bool on_cpu; /* rq->curr == this */
@@ -523,6 +533,7 @@ struct rq {
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
 	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
+	u64 *idle_word;		     /* its word of idle_bits (NULL: none) */
 	struct eevdf_event idle_exit_ev;
 	unsigned int nr_wakelist; /* remote wakeups in flight to here */
 	/* The IPI in flight (nr_ipi_batch > 0): when it lands and how many
@@ -594,6 +605,8 @@ struct lb_cache {
 
 struct scheduler {
 	struct sched_params sp;
+	/* every non-deadline task's p->dl: zero, never queued, read only */
+	struct sched_dl_entity no_dl;
 	struct eevdf_eventq evq; /* timers: ticks, hrticks, wakeups, ... */
 	eevdf_time now;		 /* moved by the engine's event loop only */
 
@@ -601,6 +614,8 @@ struct scheduler {
 	struct lb_cache lbc;
 	u32 *core_mark;	   /* select_idle_cpu(): cores already scanned */
 	uint8_t *idle_map; /* per CPU: available_idle_cpu() (rq_idle_update) */
+	u64 *idle_bits;	   /* the same as a bitmap, CPU n at bit n % 64 of
+			    * word n / 64: select_idle_cpu()'s scan */
 	u32 mark_gen;
 	u64 nohz_next_balance;	    /* jiffies: next NOHZ idle balance kick */
 	unsigned int nr_overloaded; /* CPUs with more than one task queued */
@@ -691,7 +706,14 @@ static inline void lb_stats_dirty(struct rq *rq)
  */
 static inline void rq_idle_update(struct rq *rq)
 {
-	*rq->idle_slot = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+	bool idle = !rq->curr && !rq->nr_running && !rq->nr_wakelist;
+
+	*rq->idle_slot = idle;
+	if (rq->idle_word) {
+		u64 bit = (u64)1 << (rq->cpu & 63);
+
+		*rq->idle_word = (*rq->idle_word & ~bit) | (idle ? bit : 0);
+	}
 	lb_stats_dirty(rq);
 }
 

@@ -251,6 +251,67 @@ static int select_idle_core(struct scheduler *sched, const struct task *p,
  * Scan the LLC from target + 1, wrapping: for an idle core when the LLC
  * says it has one, else for an idle CPU within the SIS_UTIL budget.
  */
+/* The LLC's CPUs after target in scan order (ascending, wrapping, target
+ * last) that are in mask: from bit target + 1 up, then from bit 0. */
+static u64 word_from(const u64 *w, u32 i, int from)
+{
+	return from <= 0 ? w[i] : from >= 64 ? 0 : w[i] & (~(u64)0 << from);
+}
+
+int eevdf__first_idle_after(const u64 *idle, const u64 *llc, u32 nw, int target,
+			    u32 *before)
+{
+	u32 n = 0;
+
+	/* pass 0: target + 1 .. the last CPU; pass 1: 0 .. target */
+	for (int pass = 0; pass < 2; pass++) {
+		for (u32 i = 0; i < nw; i++) {
+			int lo = pass ? 0 : target + 1 - (int)(i * 64);
+			int hi = pass ? target + 1 - (int)(i * 64) : 64;
+			u64 span, hit;
+
+			if (lo >= 64 || hi <= 0)
+				continue;
+			span = word_from(llc, i, lo);
+			if (hi < 64)
+				span &= ((u64)1 << hi) - 1;
+			hit = span & idle[i];
+			if (hit) {
+				u64 below = span & ((hit & -hit) - 1);
+
+				*before = n + (u32)__builtin_popcountll(below);
+				return (int)(i * 64) + __builtin_ctzll(hit);
+			}
+			n += (u32)__builtin_popcountll(span);
+		}
+	}
+	*before = n;
+	return -1;
+}
+
+/*
+ * select_idle_cpu()'s scan for a task that may run anywhere and no idle
+ * core to look for, on the bitmaps: the CPU the walk below would return
+ * and the probes it would count.  The walk probes CPUs in order until one
+ * is idle, but stops (returning none) when nr runs out first: it probes
+ * at most nr - 1.
+ */
+static int scan_idle_bits(struct scheduler *sched, const u64 *llc, int target,
+			  u32 weight, int nr)
+{
+	u32 before;
+	int cpu = eevdf__first_idle_after(
+		sched->idle_bits, llc, sched->topo.nr_words, target, &before);
+	u64 budget = (u64)nr - 1;
+
+	if (cpu >= 0 && (u64)before + 1 <= budget) {
+		sched->sis_probes += before + 1;
+		return cpu;
+	}
+	sched->sis_probes += (u64)weight < budget ? weight : budget;
+	return NO_CPU;
+}
+
 static int select_idle_cpu(struct scheduler *sched, const struct task *p,
 			   const struct sched_domain *sd, bool has_idle_core,
 			   int target)
@@ -266,6 +327,10 @@ static int select_idle_cpu(struct scheduler *sched, const struct task *p,
 		if (nr == 1)
 			return NO_CPU;
 	}
+	if (!has_idle_core && !p->nr_cpus_allowed && shared->cpus &&
+	    sched->idle_bits)
+		return scan_idle_bits(sched, shared->cpus, target, span->weight,
+				      nr);
 	while (start < span->weight && span->cpus[start] <= target)
 		start++;
 	if (has_idle_core && ++sched->mark_gen == 0) {

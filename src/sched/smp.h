@@ -71,4 +71,14 @@ void eevdf__balance_tick(struct scheduler *sched, struct rq *rq);
  * the number of tasks pulled. */
 int eevdf__balance_newidle(struct scheduler *sched, struct rq *rq);
 
+/*
+ * select_idle_cpu()'s scan on bitmaps of nw words (CPU n at bit n % 64 of
+ * word n / 64): the first CPU of llc after target in the scan's order
+ * (ascending from target + 1, wrapping, target last) whose idle bit is
+ * set, or -1; *before is how many of llc's CPUs come before it in that
+ * order (all of them when -1).
+ */
+int eevdf__first_idle_after(const u64 *idle, const u64 *llc, u32 nw, int target,
+			    u32 *before);
+
 #endif

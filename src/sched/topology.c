@@ -167,6 +167,35 @@ static int build_spans(struct topology *t, const struct eevdf_machine *m)
 }
 
 /*
+ * Each LLC's CPUs as a bitmap, from sd_llc's span: select_idle_cpu() ANDs
+ * it with the idle bitmap instead of probing the span a CPU at a time.
+ */
+static int build_llc_cpus(struct topology *t)
+{
+	t->nr_words = ((u32)t->nr_cpus + 63) / 64;
+	t->llc_cpus_pool = calloc((size_t)t->nr_llcs * t->nr_words,
+				  sizeof(*t->llc_cpus_pool));
+	if (!t->llc_cpus_pool) {
+		eevdf__topology_free(t);
+		return EEVDF_ENOMEM;
+	}
+	for (int c = 0; c < t->nr_cpus; c++) {
+		const struct sched_domain *sd = t->cpu[c].sd_llc;
+		int l = t->cpu[c].llc;
+		u64 *w = &t->llc_cpus_pool[(size_t)l * t->nr_words];
+
+		if (!sd || t->llc[l].cpus)
+			continue;
+		for (u32 i = 0; i < sd->span->weight; i++) {
+			int cpu = sd->span->cpus[i];
+
+			w[cpu / 64] |= (u64)1 << (cpu % 64);
+		}
+		t->llc[l].cpus = w;
+	}
+	return 0;
+}
+/*
  * imb_numa_nr (build_sched_domains, 5278ba412faf and later): the first
  * level above the LLC tolerates nr_llcs tasks of imbalance, or an eighth
  * of its CPUs when it holds a single LLC; higher levels scale that by
@@ -278,11 +307,12 @@ int eevdf__topology_build(struct topology *t, const struct eevdf_machine *m)
 		t->llc[i].has_idle_cores = t->smt_active;
 	for (int c = 0; c < n; c++)
 		t->llc[t->cpu[c].llc].nr_idle_scan = (int)t->cpu[c].sd_llc_size;
-	return 0;
+	return build_llc_cpus(t);
 }
 
 void eevdf__topology_free(struct topology *t)
 {
+	free(t->llc_cpus_pool);
 	free(t->cpu);
 	free(t->domains);
 	free(t->llc);

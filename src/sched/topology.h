@@ -70,6 +70,9 @@ struct sched_domain {
 struct llc_shared {
 	bool has_idle_cores;
 	int nr_idle_scan;
+	/* its CPUs (sd_llc's span) as a bitmap like scheduler.idle_bits;
+	 * NULL when no CPU of it has an LLC domain */
+	const u64 *cpus;
 };
 
 struct cpu_topo {
@@ -92,6 +95,8 @@ struct topology {
 	struct sd_span *core_spans;  /* per core (indexed by core id) */
 	struct llc_shared *llc;	     /* per LLC */
 	int *cpu_pool;		     /* storage of the spans' cpus */
+	u64 *llc_cpus_pool;	     /* storage of llc[].cpus */
+	u32 nr_words;		     /* u64 words of a CPU bitmap */
 	struct sd_span **group_pool; /* storage of the spans' groups */
 };
 

@@ -400,6 +400,89 @@ START_TEST(expr_locals_globals_now_and_stop_come_from_the_context)
 }
 END_TEST
 
+/*
+ * The shapes of run-time expressions the workloads use most are evaluated
+ * without the stack machine (eevdf__expr_is_fast()); the values and the
+ * errors must be the ones the stack machine gives.
+ */
+START_TEST(expr_common_shapes_take_the_direct_path_with_the_same_results)
+{
+	static const char *const fast[] = {
+		"now",
+		"!stop",
+		"@st == EOF",
+		"59 + @payload",
+		"now - @x > 5",
+		"-@y",
+		"@@g * @y",
+		"(@size + 8191) / 8192",
+		"us(now) - us(@wake_time)",
+		"(us(now) - us(@wake_time)) != 0",
+	};
+	static const char *const slow[] = {
+		"@x + @y + @x", "-(@x + @y)", "!!stop", "@x && @y", "@x || 0",
+	};
+	struct expr *e;
+	char err[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(fast); i++) {
+		e = compile_ok(fast[i]);
+		ck_assert_msg(eevdf__expr_is_fast(e), "\"%s\" is not direct",
+			      fast[i]);
+		eevdf__expr_free(e);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(slow); i++) {
+		e = compile_ok(slow[i]);
+		ck_assert_msg(!eevdf__expr_is_fast(e), "\"%s\" is direct",
+			      slow[i]);
+		eevdf__expr_free(e);
+	}
+	/* a constant is folded, not a shape */
+	e = compile_ok("ncpus * 2");
+	ck_assert(!eevdf__expr_is_fast(e));
+	eevdf__expr_free(e);
+	/* a lone local is the one an object name's table reads directly:
+	 * "@y" is slot 1; "-@y", "@y + 0", "@@g" and "now" are not one */
+	{
+		static const char *const not_local[] = { "-@y", "@y + 0", "@@g",
+							 "now" };
+		uint32_t slot = 99;
+
+		e = compile_ok("@y");
+		ck_assert(eevdf__expr_is_local(e, &slot));
+		ck_assert_uint_eq(slot, 1);
+		eevdf__expr_free(e);
+		for (size_t i = 0; i < ARRAY_SIZE(not_local); i++) {
+			e = compile_ok(not_local[i]);
+			ck_assert_msg(!eevdf__expr_is_local(e, &slot), "%s",
+				      not_local[i]);
+			eevdf__expr_free(e);
+		}
+	}
+
+	/* values: us(5000123456) - us(4999000999) = 5000123 - 4999000 = 1123,
+	 * which is != 0; now - @x = 5000123449 > 5; -@y = 3; @@g * @y =
+	 * 11 * -3 = -33; (8193 + 8191) / 8192 = 16384 / 8192 = 2; the
+	 * three operands of "@x + @y + @x" give 7 - 3 + 7 = 11 */
+	ck_assert_int_eq(eval_ok("(us(now) - us(@wake_time)) != 0"), 1);
+	ck_assert_int_eq(eval_ok("now - @x > 5"), 1);
+	ck_assert_int_eq(eval_ok("-@y"), 3);
+	ck_assert_int_eq(eval_ok("@@g * @y"), -33);
+	ck_assert_int_eq(eval_ok("(@size + 8191) / 8192"), 2);
+	ck_assert_int_eq(eval_ok("@x + @y + @x"), 11);
+
+	/* errors come from the stack machine, at the operator's column */
+	eval_fails("@x / @zero", EEVDF_EINVAL, err, sizeof(err));
+	ck_assert_pstr_eq(err, "column 4: division by zero in '/'");
+	eval_fails("@big + @one", EEVDF_ERANGE, err, sizeof(err));
+	ck_assert_pstr_eq(err, "column 6: integer overflow in '+'");
+	eval_fails("(@x - @x) / 0", EEVDF_EINVAL, err, sizeof(err));
+	ck_assert_pstr_eq(err, "column 11: division by zero in '/'");
+	eval_fails("-@min", EEVDF_ERANGE, err, sizeof(err));
+	ck_assert_pstr_eq(err, "column 1: integer overflow in unary '-'");
+}
+END_TEST
+
 START_TEST(expr_a_slot_beyond_the_context_is_einval)
 {
 	char err[256];
@@ -1316,6 +1399,9 @@ Suite *expr_suite(void)
 	tcase_add_test(values,
 		       expr_or_skips_its_right_side_when_the_left_is_true);
 	tcase_add_test(values, expr_constant_expressions_are_reported_constant);
+	tcase_add_test(
+		values,
+		expr_common_shapes_take_the_direct_path_with_the_same_results);
 	suite_add_tcase(s, values);
 
 	tcase_add_test(errors, expr_division_by_zero_at_run_time_is_einval);

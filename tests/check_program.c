@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "suites.h"
+#include "engine/expr.h"
 #include "engine/metrics.h"
 #include "engine/sim.h"
 
@@ -915,6 +916,192 @@ START_TEST(objects_that_hold_an_exited_task_keep_it_whole)
 }
 END_TEST
 
+/*
+ * An if whose condition is a constant is folded away: the branch it
+ * always takes stays in its place, the other goes, and every length,
+ * the main program's end and the handlers' starts follow.
+ */
+START_TEST(constant_conditions_are_folded_into_the_branch_they_take)
+{
+	eevdf_sim *sim = new_sim(false);
+	struct program *prog;
+	struct pb b;
+	struct pop *op;
+	int pid;
+
+	/*
+	 * 0 loop 2 [ 1 if 1 [ 2 run 1 ms ] else [ 3 run 9 ms ]
+	 *            4 if 0 [ 5 run 7 ms ] ]
+	 * 6 run 2 ms;  7 if 0 [ 8 run 5 ms ] 9 sigreturn  (SIGUSR1's handler)
+	 */
+	pb_init(&b);
+	op = pb_op(&b, P_LOOP);
+	cval(&op->a, 2);
+	op->len = 5;
+	op = pb_op(&b, P_IF);
+	cval(&op->a, 1);
+	op->len = 1;
+	op->len2 = 1;
+	pb_run(&b, 1 * MS);
+	pb_run(&b, 9 * MS);
+	op = pb_op(&b, P_IF);
+	cval(&op->a, 0);
+	op->len = 1;
+	pb_run(&b, 7 * MS);
+	pb_run(&b, 2 * MS);
+	b.prog->main_ops = 7;
+	op = pb_op(&b, P_IF);
+	cval(&op->a, 0);
+	op->len = 1;
+	pb_run(&b, 5 * MS);
+	pb_op(&b, P_SIGRETURN);
+	b.prog->handler[SIGNO_USR1] = 1 + 7;
+	prog = pb_done(&b);
+	ck_assert_int_eq(eevdf__program_fold(prog), 0);
+	/* 0 loop 2 [ 1 run 1 ms ] 2 run 2 ms;  3 sigreturn */
+	ck_assert_uint_eq(prog->nr_ops, 4);
+	ck_assert_int_eq(prog->ops[0].code, P_LOOP);
+	ck_assert_uint_eq(prog->ops[0].len, 1);
+	ck_assert_int_eq(prog->ops[1].code, P_RUN);
+	ck_assert_int_eq(prog->ops[1].a.c, 1 * MS);
+	ck_assert_int_eq(prog->ops[2].code, P_RUN);
+	ck_assert_int_eq(prog->ops[2].a.c, 2 * MS);
+	ck_assert_int_eq(prog->ops[3].code, P_SIGRETURN);
+	ck_assert_uint_eq(prog->main_ops, 3);
+	ck_assert_uint_eq(prog->handler[SIGNO_USR1], 1 + 3);
+	/* the loop closes at 2 (closer rebuilt), then the task exits */
+	ck_assert_uint_eq(prog->closer[2], 0);
+	/* it runs what the branches taken run: 2 x 1 ms + 2 ms */
+	pid = add(sim, "folded", prog);
+	ck_assert_int_eq(eevdf_sim_run(sim, SEC_NS), 0);
+	ck_assert(eevdf_sim_done(sim));
+	ck_assert_int_eq(stats(sim, pid).cpu_ns, 4 * MS);
+	eevdf_sim_free(sim);
+
+	/* an if with its own cost stays; so does one whose fold would leave
+	 * a loop with an empty body (0 loop 3 [ 1 if 0 [ 2 run ] ]) */
+	pb_init(&b);
+	op = pb_op(&b, P_IF);
+	cval(&op->a, 1);
+	cval(&op->cost, 1 * US);
+	op->len = 1;
+	pb_run(&b, 1 * MS);
+	prog = pb_done(&b);
+	ck_assert_int_eq(eevdf__program_fold(prog), 0);
+	ck_assert_uint_eq(prog->nr_ops, 2);
+	eevdf__program_unref(prog);
+	pb_init(&b);
+	op = pb_op(&b, P_LOOP);
+	cval(&op->a, 3);
+	op->len = 2;
+	op = pb_op(&b, P_IF);
+	cval(&op->a, 0);
+	op->len = 1;
+	pb_run(&b, 1 * MS);
+	prog = pb_done(&b);
+	ck_assert_int_eq(eevdf__program_fold(prog), 0);
+	ck_assert_uint_eq(prog->nr_ops, 3);
+	ck_assert_int_eq(prog->ops[1].code, P_IF);
+	eevdf__program_unref(prog);
+
+	/* 0 loop 0 [ 1 run ] 2 run: the loop runs nothing, only 2 stays;
+	 * a count of 0 tested after the body (it runs once) stays */
+	pb_init(&b);
+	op = pb_op(&b, P_LOOP);
+	cval(&op->a, 0);
+	op->len = 1;
+	pb_run(&b, 1 * MS);
+	pb_run(&b, 2 * MS);
+	op = pb_op(&b, P_LOOP);
+	cval(&op->a, 0);
+	op->flags = LOOP_CHECK_AFTER;
+	op->len = 1;
+	pb_run(&b, 3 * MS);
+	prog = pb_done(&b);
+	ck_assert_int_eq(eevdf__program_fold(prog), 0);
+	ck_assert_uint_eq(prog->nr_ops, 3);
+	ck_assert_int_eq(prog->ops[0].a.c, 2 * MS);
+	ck_assert_int_eq(prog->ops[1].code, P_LOOP);
+	ck_assert_uint_eq(prog->ops[1].len, 1);
+	eevdf__program_unref(prog);
+}
+END_TEST
+
+/* "@j" is local slot 5. */
+static int resolve_j(void *ud, const char *name, size_t len,
+		     struct expr_sym *sym)
+{
+	(void)ud;
+	if (len != 2 || memcmp(name, "@j", 2) != 0)
+		return -1;
+	sym->kind = EXPR_SYM_LOCAL;
+	sym->slot = 5;
+	return 0;
+}
+
+static const char *name_at(const void *ud, size_t i)
+{
+	return ((const char *const *)ud)[i];
+}
+
+/*
+ * A name with one run-time part gets a table from the part's value to the
+ * object that value names: exactly the names "%lld" of a value prints.
+ */
+START_TEST(a_run_time_name_is_resolved_once_into_a_table)
+{
+	static const char *const names[] = {
+		"s[0]", "s[01]", "s[-0]", "s[-2]",
+		"s[x]", "t[1]",	 "s[3]",  "s[]",
+	};
+	static const char *const sparse[] = { "s[0]", "s[1000]" };
+	char open[] = "s[", close[] = "]";
+	struct name_part parts[2] = { { open, NULL }, { close, NULL } };
+	struct objref r;
+	char err[128];
+
+	memset(&r, 0, sizeof(r));
+	r.idx = OBJ_NONE;
+	r.parts = parts;
+	r.nr_parts = 2;
+	/* "@j", local slot 5: read straight from the locals when it runs */
+	ck_assert_int_eq(eevdf__expr_compile("@j", 2, resolve_j, NULL,
+					     &parts[0].expr, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names,
+						    ARRAY_SIZE(names)),
+			 0);
+	/* s[-2] (index 3), s[0] (0) and s[3] (6); "01", "-0", "x" and ""
+	 * are not how a value prints, t[1] is another name: -2..3 */
+	ck_assert_ptr_nonnull(r.table);
+	ck_assert_int_eq(r.table_lo, -2);
+	ck_assert_uint_eq(r.table_n, 6);
+	ck_assert_int_eq(r.table[0], 3);
+	ck_assert_int_eq(r.table[1], -1);
+	ck_assert_int_eq(r.table[2], 0);
+	ck_assert_int_eq(r.table[3], -1);
+	ck_assert_int_eq(r.table[4], -1);
+	ck_assert_int_eq(r.table[5], 6);
+	ck_assert_uint_eq(r.table_local, 5);
+	free(r.table);
+	r.table = NULL;
+
+	/* 1001 values for 2 objects: more than 4 * 2 + 64, no table */
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, sparse, 2), 0);
+	ck_assert_ptr_null(r.table);
+	/* no object fits (a task's own semaphore, say): none either */
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names, 0), 0);
+	ck_assert_ptr_null(r.table);
+	/* two run-time parts are left to the name lookup */
+	r.nr_parts = 1;
+	ck_assert_int_eq(eevdf__objref_resolve_once(&r, name_at, names,
+						    ARRAY_SIZE(names)),
+			 0);
+	ck_assert_ptr_null(r.table);
+	eevdf__expr_free(parts[0].expr);
+}
+END_TEST
+
 Suite *program_suite(void)
 {
 	Suite *s = suite_create("program");
@@ -940,6 +1127,9 @@ Suite *program_suite(void)
 	tcase_add_test(tc, a_compacted_tasks_semaphore_keeps_its_count);
 	tcase_add_test(tc, a_waker_stays_whole_until_its_remote_wakeup_lands);
 	tcase_add_test(tc, objects_that_hold_an_exited_task_keep_it_whole);
+	tcase_add_test(tc, a_run_time_name_is_resolved_once_into_a_table);
+	tcase_add_test(
+		tc, constant_conditions_are_folded_into_the_branch_they_take);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1247,10 +1247,14 @@ START_TEST(section12_schbench_compiles_message_and_worker_threads)
 	op = ck_op(m, 5, P_WAIT, 0, 0);
 	ck_assert_int_eq(op->obj.idx, OBJ_SELF);
 	ck_assert_int_eq(op->b.kind, PV_NONE);
-	/* a worker: drop_zero records sit under an if */
+	/*
+	 * a worker: drop_zero records sit under an if; the two
+	 * "if ${locking}" (locking = 1) are folded away at load time, their
+	 * lock and unlock left in their place
+	 */
 	w = prog_of(wl, "worker[0][2]");
-	ck_assert_uint_eq(w->nr_ops, 19);
-	op = ck_op(w, 0, P_LOOP, 18, 0);
+	ck_assert_uint_eq(w->nr_ops, 17);
+	op = ck_op(w, 0, P_LOOP, 16, 0);
 	ck_assert_int_eq(op->c.kind, PV_EXPR);
 	op = ck_op(w, 1, P_LET, 0, 0);
 	ck_assert_uint_eq(op->slot, stamp);
@@ -1266,14 +1270,14 @@ START_TEST(section12_schbench_compiles_message_and_worker_threads)
 	op = ck_op(w, 9, P_SLEEP, 0, 0);
 	ck_const(&op->a, 100 * US);
 	ck_const(&op->b, 50 * US);
-	ck_const(&ck_op(w, 10, P_IF, 1, 0)->a, 1);
-	op = ck_op(w, 11, P_LOCK, 0, 0);
+	op = ck_op(w, 10, P_LOCK, 0, 0);
 	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "cpulock"));
-	ck_const(&ck_op(w, 12, P_LOOP, 1, 0)->a, 5);
-	ck_const(&ck_op(w, 13, P_RUN, 0, 0)->a, 3400 * US);
-	ck_op(w, 15, P_UNLOCK, 0, 0);
-	ck_op(w, 17, P_RECORD, 0, 0);
-	op = ck_op(w, 18, P_COUNT, 0, 0);
+	ck_const(&ck_op(w, 11, P_LOOP, 1, 0)->a, 5);
+	ck_const(&ck_op(w, 12, P_RUN, 0, 0)->a, 3400 * US);
+	ck_op(w, 13, P_UNLOCK, 0, 0);
+	ck_op(w, 14, P_IF, 1, 0);
+	ck_op(w, 15, P_RECORD, 0, 0);
+	op = ck_op(w, 16, P_COUNT, 0, 0);
 	ck_const(&op->a, 1);
 	/* rates come after the counter they sample */
 	ck_assert_uint_eq(metric_idx(wl, "rps"), 3);
@@ -1800,6 +1804,43 @@ START_TEST(macros_inline_with_their_args_first)
 }
 END_TEST
 
+/*
+ * "${...}" is a constant by the time the program is compiled, and an if on
+ * a constant is folded at load time: with l = 0 the else-branch is the
+ * whole program, its sleep a constant of (0 + 2) ms; with l = 1 the
+ * then-branch, with the loop around it kept.
+ */
+START_TEST(constant_conditions_fold_at_load_time)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'params':{'l':0},'tasks':[{'name':'a','program':["
+		" {'if':{'cond':'${l}','then':[{'run':'1ms'}],"
+		"  'else':[{'sleep':'${l + 2}ms'}]}},"
+		" {'loop':{'count':2,'body':[{'if':{'cond':'${l} == 1',"
+		"  'then':[{'run':'3ms'}]}},{'run':'${l + 1}ms'}]}}]}]}");
+	const struct program *a = prog_of(wl, "a");
+
+	/* 0 sleep 2 ms, 1 loop 2 [ 2 run 1 ms ] */
+	ck_assert_uint_eq(a->nr_ops, 3);
+	ck_const(&ck_op(a, 0, P_SLEEP, 0, 0)->a, 2 * MS);
+	ck_const(&ck_op(a, 1, P_LOOP, 1, 0)->a, 2);
+	ck_const(&ck_op(a, 2, P_RUN, 0, 0)->a, 1 * MS);
+	eevdf_workload_free(wl);
+	wl = parse_ok("{" FMT "'params':{'l':1},'tasks':[{'name':'a',"
+		      "'program':[{'loop':{'count':2,'body':["
+		      " {'if':{'cond':'${l} == 1','then':[{'run':'3ms'}]}},"
+		      " {'if':{'cond':'!stop','then':[{'run':'1ms'}]}}]}}]}]}");
+	a = prog_of(wl, "a");
+	/* 0 loop 2 [ 1 run 3 ms, 2 if !stop [ 3 run 1 ms ] ] */
+	ck_assert_uint_eq(a->nr_ops, 4);
+	ck_const(&ck_op(a, 0, P_LOOP, 3, 0)->a, 2);
+	ck_const(&ck_op(a, 1, P_RUN, 0, 0)->a, 3 * MS);
+	ck_assert_int_eq(ck_op(a, 2, P_IF, 1, 0)->a.kind, PV_EXPR);
+	ck_const(&ck_op(a, 3, P_RUN, 0, 0)->a, 1 * MS);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
 START_TEST(dynamic_names_resolve_at_run_time)
 {
 	eevdf_workload *wl = parse_ok(
@@ -1825,15 +1866,38 @@ START_TEST(dynamic_names_resolve_at_run_time)
 	ck_assert_str_eq(op->obj.parts[1].text, "].self");
 	/* a constant bracket folds into a fixed name */
 	ck_assert_int_eq(ck_op(m, 3, P_WAIT, 0, 0)->obj.idx, 2);
+	/* no object is named "w[N].self": that one is looked up by name */
+	ck_assert_ptr_null(op->obj.table);
 	op = ck_op(m, 1, P_POST, 0, 0);
 	ck_assert_int_eq(op->obj.task_pid, 2);
 	ck_assert_uint_eq(op->obj.nr_parts, 0);
+	/* s[@k] was resolved at load time: @k = 0, 1, 2 are objects 0..2 */
+	op = ck_op(prog_of(wl, "w[0]"), 2, P_POST, 0, 0);
+	ck_assert_ptr_nonnull(op->obj.table);
+	ck_assert_int_eq(op->obj.table_lo, 0);
+	ck_assert_uint_eq(op->obj.table_n, 3);
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(op->obj.table[k], k);
 	/* each w posts s[0] once, s[1] twice, s[2] three times */
 	sim = sim_with(wl, 2);
 	run_to_end(sim, 100 * MS);
 	ck_assert_int_eq(sim->objs[0]->u.sem.count, 1);
 	ck_assert_int_eq(sim->objs[1]->u.sem.count, 3);
 	ck_assert_int_eq(sim->objs[2]->u.sem.count, 0);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+	/* a value the table does not know fails by name, as it always did */
+	wl = parse_ok("{" FMT "'objects':[{'type':'sem','name':'s[${i}]',"
+		      " 'for':{'i':[0,3]}}],"
+		      "'tasks':[{'name':'a','vars':{'@j':5},'program':["
+		      " {'post':{'sem':'s[@j]'}}]}]}");
+	ck_assert_ptr_nonnull(
+		ck_op(prog_of(wl, "a"), 0, P_POST, 0, 0)->obj.table);
+	sim = sim_with(wl, 1);
+	ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), EEVDF_EINVAL);
+	ck_assert_msg(strstr(eevdf_sim_errmsg(sim),
+			     "no object named 's[5]' (from 's[@j]')"),
+		      "%s", eevdf_sim_errmsg(sim));
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 	EXPECT_PARSE_ERROR("{" FMT "'objects':[{'type':'sem','name':'s'}],"
@@ -2504,7 +2568,8 @@ START_TEST(error_expression_that_does_not_compile)
 }
 END_TEST
 
-/* n ifs nested inside each other around one run. */
+/* n ifs nested inside each other around one run (run-time conditions, so
+ * that the compiled program keeps them: constant ones are folded). */
 static char *nested_ifs(int n)
 {
 	char *s = malloc((size_t)n * 40 + 128);
@@ -2513,7 +2578,7 @@ static char *nested_ifs(int n)
 	ck_assert_ptr_nonnull(s);
 	strcpy(s, "{" FMT "'tasks':[{'name':'a','program':[");
 	for (i = 0; i < n; i++)
-		strcat(s, "{'if':{'cond':1,'then':[");
+		strcat(s, "{'if':{'cond':'!stop','then':[");
 	strcat(s, "{'run':1}");
 	for (i = 0; i < n; i++)
 		strcat(s, "]}}");
@@ -4002,6 +4067,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, vars_and_pid_seed_each_task);
 	tcase_add_test(tc, macros_inline_with_their_args_first);
 	tcase_add_test(tc, dynamic_names_resolve_at_run_time);
+	tcase_add_test(tc, constant_conditions_fold_at_load_time);
 	tcase_add_test(tc, message_fields_land_in_the_receiver_variables);
 	tcase_add_test(tc, join_patterns_make_sorted_sets_of_pids);
 	tcase_add_test(tc, metrics_are_defined_once_and_typed);

@@ -72,11 +72,32 @@ struct expr_insn {
 	s64 arg; /* constant, slot, or jump target (an index into code) */
 };
 
+/*
+ * The shapes most run-time expressions take ("now", "!stop", "@st == EOF",
+ * "now - @t0", "us(now) - us(@t)"): one or two operands, each a constant
+ * or a load under at most one unary operator, and a binary operator
+ * joining two.  The compiler recognises them in the final code and the
+ * evaluator computes them directly, without the stack machine's dispatch
+ * loop; anything unusual on the way (an error to report, a missing
+ * context) falls back to the stack machine, which then says what went
+ * wrong exactly as it would have.
+ */
+struct expr_fast {
+	uint8_t n;	 /* operands: 0 (no fast form), 1 or 2 */
+	uint8_t bin;	 /* the binary operator when n == 2 */
+	uint8_t load[2]; /* OP_CONST .. OP_STOP */
+	uint8_t un[2];	 /* a unary operator, or OP_CONST for none */
+	uint8_t post;	 /* then "op post_arg" ("(x - y) != 0"), or OP_CONST */
+	s64 arg[2];	 /* the loads' arguments */
+	s64 post_arg;
+};
+
 struct expr {
 	u32 n;	       /* instructions */
 	u32 depth;     /* stack slots evaluation needs */
 	bool constant; /* folded: value is the result, code is one OP_CONST */
 	s64 value;
+	struct expr_fast fast;
 	struct expr_insn code[];
 };
 
@@ -354,6 +375,69 @@ bad_slot : {
 	return EEVDF_EINVAL;
 }
 
+/* A load of the fast form; false where run() would report an error. */
+static inline bool fast_load(uint8_t op, s64 arg, const struct expr_ctx *ctx,
+			     s64 *v)
+{
+	switch (op) {
+	case OP_CONST:
+		*v = arg;
+		return true;
+	case OP_LOCAL:
+		if (!ctx || (u64)arg >= ctx->nr_locals)
+			return false;
+		*v = ctx->locals[arg];
+		return true;
+	case OP_GLOBAL:
+		if (!ctx || (u64)arg >= ctx->nr_globals)
+			return false;
+		*v = ctx->globals[arg];
+		return true;
+	case OP_NOW:
+		if (!ctx)
+			return false;
+		*v = ctx->now;
+		return true;
+	case OP_STOP:
+		if (!ctx)
+			return false;
+		*v = ctx->stop;
+		return true;
+	}
+	return false;
+}
+
+/* Operand k of the fast form, under its unary operator if any. */
+static inline bool fast_operand(const struct expr_fast *f, unsigned k,
+				const struct expr_ctx *ctx, s64 *v)
+{
+	if (!fast_load(f->load[k], f->arg[k], ctx, v))
+		return false;
+	return f->un[k] == OP_CONST || apply_unary(f->un[k], *v, v) == EK_OK;
+}
+
+/*
+ * Evaluate e's fast form in the order run() would (left operand, then
+ * right, then the operator): true with *out, or false, *out untouched,
+ * when run() is to evaluate it and report what failed.
+ */
+static bool run_fast(const struct expr *e, const struct expr_ctx *ctx, s64 *out)
+{
+	const struct expr_fast *f = &e->fast;
+	s64 a, b;
+
+	if (!fast_operand(f, 0, ctx, &a))
+		return false;
+	if (f->n == 2 && (!fast_operand(f, 1, ctx, &b) ||
+			  apply_binary(f->bin, a, b, &a) != EK_OK))
+		return false;
+	if (f->post != OP_CONST &&
+	    apply_binary(f->post, a, f->post_arg, &a) != EK_OK)
+		return false;
+	*out = a;
+	return true;
+}
+
 int eevdf__expr_eval(const struct expr *e, const struct expr_ctx *ctx,
 		     int64_t *out, char *err, size_t errlen)
 {
@@ -365,7 +449,26 @@ int eevdf__expr_eval(const struct expr *e, const struct expr_ctx *ctx,
 		*out = e->value;
 		return 0;
 	}
+	if (e->fast.n && run_fast(e, ctx, out))
+		return 0;
 	return run(e, ctx, out, err, errlen);
+}
+
+bool eevdf__expr_is_fast(const struct expr *e)
+{
+	return e && !e->constant && e->fast.n != 0;
+}
+
+bool eevdf__expr_is_local(const struct expr *e, uint32_t *slot)
+{
+	const struct expr_fast *f = e ? &e->fast : NULL;
+
+	if (!f || e->constant || f->n != 1 || f->load[0] != OP_LOCAL ||
+	    f->un[0] != OP_CONST || f->post != OP_CONST || f->arg[0] < 0 ||
+	    f->arg[0] > (s64)UINT32_MAX)
+		return false;
+	*slot = (uint32_t)f->arg[0];
+	return true;
 }
 
 bool eevdf__expr_is_const(const struct expr *e, int64_t *value)
@@ -1024,6 +1127,54 @@ static const struct expr_insn *first_load(const struct expr *e)
 	return NULL;
 }
 
+/* Code at *i: a load, then at most one unary operator (operand k). */
+static bool shape_operand(const struct expr *e, u32 *i, struct expr_fast *f,
+			  unsigned k)
+{
+	if (*i >= e->n || e->code[*i].op > OP_STOP)
+		return false;
+	f->load[k] = e->code[*i].op;
+	f->arg[k] = e->code[*i].arg;
+	f->un[k] = OP_CONST;
+	if (++*i < e->n && is_unary_op(e->code[*i].op))
+		f->un[k] = e->code[(*i)++].op;
+	return true;
+}
+
+/*
+ * Give e its fast form when its code is exactly one of the shapes
+ * (struct expr_fast): [load (unary)], or [load (unary) load (unary)
+ * binary] and then perhaps [const binary]; otherwise leave it without
+ * one.
+ */
+static void shape(struct expr *e)
+{
+	struct expr_fast f;
+	u32 i = 0;
+
+	memset(&f, 0, sizeof(f));
+	if (!shape_operand(e, &i, &f, 0))
+		return;
+	f.n = 1;
+	if (i < e->n) {
+		if (!shape_operand(e, &i, &f, 1) || i >= e->n ||
+		    !is_binary_op(e->code[i].op))
+			return;
+		f.bin = e->code[i++].op;
+		f.n = 2;
+	}
+	f.post = OP_CONST;
+	if (i + 2 == e->n && e->code[i].op == OP_CONST &&
+	    is_binary_op(e->code[i + 1].op)) {
+		f.post = e->code[i + 1].op;
+		f.post_arg = e->code[i].arg;
+		i += 2;
+	}
+	if (i != e->n)
+		return;
+	e->fast = f;
+}
+
 /*
  * Compile src[0..len), whose first byte is at column colbase + 1 of what
  * the user wrote.  On success, *var_col (if var_col) receives the column
@@ -1056,6 +1207,7 @@ static int compile(const char *src, size_t len, size_t colbase,
 	}
 	p.e->n = 0;
 	p.e->constant = false;
+	memset(&p.e->fast, 0, sizeof(p.e->fast));
 
 	rc = next(&p);
 	if (!rc && p.tok.kind == T_END)
@@ -1090,6 +1242,8 @@ static int compile(const char *src, size_t len, size_t colbase,
 		p.e->depth = 1;
 		p.e->constant = true;
 		p.e->value = v;
+	} else {
+		shape(p.e);
 	}
 	/* Shrink to fit; failing to shrink is harmless. */
 	shrunk = realloc(p.e,

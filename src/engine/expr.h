@@ -107,6 +107,22 @@ void eevdf__expr_free(struct expr *e);
 bool eevdf__expr_is_const(const struct expr *e, int64_t *value);
 
 /*
+ * True when e is not constant but has one of the common shapes that are
+ * evaluated without the stack machine: one or two operands, each a
+ * constant, local, global, now or stop under at most one unary operator,
+ * joined by one binary operator ("now", "!stop", "@st == EOF",
+ * "us(now) - us(@t)").  The value and any error are the same either way.
+ */
+bool eevdf__expr_is_fast(const struct expr *e);
+
+/*
+ * True when e is exactly one local variable ("@j"), whose slot *slot
+ * receives: its value is then ctx->locals[*slot] when the slot is in
+ * range (and eevdf__expr_eval() says what is wrong when it is not).
+ */
+bool eevdf__expr_is_local(const struct expr *e, uint32_t *slot);
+
+/*
  * Evaluate e in ctx without allocating.  ctx may be NULL for a constant
  * expression.  Returns 0 and *out, or, with "column N: what" in err and
  * *out untouched:

@@ -51,6 +51,13 @@ enum burst {
 	B_OVERHEAD, /* overhead_left: switch and wakeup costs */
 	B_SPIN,	    /* until spin_until */
 	B_SPINLOCK, /* spinning on a lock: no end event */
+	/*
+	 * Stopped, its TEV_BURST still queued (park_burst()): the next
+	 * burst re-keys that event in place, the same as a cancel and then
+	 * a push; leaving the CPU or blocking cancels it.  It lasts only
+	 * while the event that stopped the burst settles.
+	 */
+	B_STALE,
 };
 
 #define PIPE_SLOT 4096u
@@ -110,12 +117,43 @@ static int time_overflow(struct eevdf_sim *sim, struct task *p,
 			  (long long)EEVDF_TIME_MAX);
 }
 
-static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
-		s64 *out)
+/* What an expression of p's program reads. */
+static inline void expr_ctx_of(struct eevdf_sim *sim, const struct task *p,
+			       struct expr_ctx *ctx)
+{
+	ctx->locals = p->locals;
+	ctx->nr_locals = p->prog->nr_locals;
+	ctx->globals = sim->globals;
+	ctx->nr_globals = sim->nr_globals;
+	ctx->now = sim->sched.now;
+	ctx->stop = sim->stop_flag;
+}
+
+/*
+ * An expression failed: evaluate it again for its message (evaluation is
+ * pure), so that the hot path carries no message buffer.
+ */
+static __attribute__((noinline, cold)) int
+eval_fail(struct eevdf_sim *sim, struct task *p, const struct expr *e)
 {
 	struct expr_ctx ctx;
-	char err[160];
+	char err[160] = "";
+	s64 v;
 	int ret;
+
+	expr_ctx_of(sim, p, &ctx);
+	ret = eevdf__expr_eval(e, &ctx, &v, err, sizeof(err));
+	if (!ret)
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: an expression "
+				 "failed once, not twice");
+	return task_fail(sim, p, ret, err);
+}
+
+static int eval_slow(struct eevdf_sim *sim, struct task *p,
+		     const struct pval *v, s64 *out)
+{
+	struct expr_ctx ctx;
 
 	switch (v->kind) {
 	case PV_NONE:
@@ -128,18 +166,23 @@ static int eval(struct eevdf_sim *sim, struct task *p, const struct pval *v,
 		*out = eevdf__dist_sample(v->dist, &p->rng);
 		return 0;
 	case PV_EXPR:
-		ctx.locals = p->locals;
-		ctx.nr_locals = p->prog->nr_locals;
-		ctx.globals = sim->globals;
-		ctx.nr_globals = sim->nr_globals;
-		ctx.now = sim->sched.now;
-		ctx.stop = sim->stop_flag;
-		ret = eevdf__expr_eval(v->expr, &ctx, out, err, sizeof(err));
-		if (ret)
-			return task_fail(sim, p, ret, err);
+		expr_ctx_of(sim, p, &ctx);
+		if (eevdf__expr_eval(v->expr, &ctx, out, NULL, 0))
+			return eval_fail(sim, p, v->expr);
 		return 0;
 	}
 	return task_fail(sim, p, EEVDF_EINTERNAL, "bad value kind");
+}
+
+/* A value of p's program: constants without a call. */
+static inline int eval(struct eevdf_sim *sim, struct task *p,
+		       const struct pval *v, s64 *out)
+{
+	if (v->kind == PV_CONST) {
+		*out = v->c;
+		return 0;
+	}
+	return eval_slow(sim, p, v, out);
 }
 
 /* A duration or count that must not be negative. */
@@ -209,15 +252,34 @@ static struct sim_object *find_task_self(struct eevdf_sim *sim,
 	return NULL;
 }
 
+/* Bytes of a name resolve() builds: a longer one fails before its parts
+ * are evaluated, so a table covers only names shorter than this. */
+#define OBJ_NAME_BUF 256
+
 static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 				  const struct objref *r)
 {
-	char name[256];
+	char name[OBJ_NAME_BUF];
 	size_t n = 0;
 	struct sim_object *o;
 
 	if (r->idx >= 0)
 		return sim->objs[r->idx];
+	if (r->table) {
+		/* resolved at load time (eevdf__objref_resolve_once()) */
+		struct pval v = { PV_EXPR, 0, r->parts[0].expr, NULL };
+		s64 x;
+		u64 k;
+
+		if (r->table_local < p->prog->nr_locals)
+			x = p->locals[r->table_local];
+		else if (eval(sim, p, &v, &x))
+			return NULL;
+		k = (u64)x - (u64)r->table_lo;
+		if (x >= r->table_lo && k < r->table_n && r->table[k] >= 0)
+			return sim->objs[r->table[k]];
+		/* not an object the table knows: by name, as before */
+	}
 	if (r->idx == OBJ_SELF || r->task_pid > 0) {
 		if ((size_t)r->task_pid > sim->sched.nr_tasks) {
 			task_fail(sim, p, EEVDF_EINVAL, "no such task");
@@ -298,7 +360,7 @@ static u64 work_to_wall(u64 ns, u32 speed)
 
 static const char *const burst_what[] = {
 	[B_NONE] = "burst", [B_WORK] = "CPU work", [B_OVERHEAD] = "overhead",
-	[B_SPIN] = "spin",  [B_SPINLOCK] = "spin",
+	[B_SPIN] = "spin",  [B_SPINLOCK] = "spin", [B_STALE] = "burst",
 };
 
 /*
@@ -311,7 +373,7 @@ static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 	eevdf_time until;
 	u64 wall = ns;
 
-	if (eevdf__event_queued(&p->ev))
+	if (eevdf__event_queued(&p->ev) && p->burst != B_STALE)
 		return task_fail(sim, p, EEVDF_EINTERNAL,
 				 "internal invariant failed: a burst started "
 				 "with the task's event queued");
@@ -337,22 +399,43 @@ static int work(struct eevdf_sim *sim, struct task *p, u64 ns)
 	return start_burst(sim, p, B_WORK, ns);
 }
 
-/* Stop the burst in progress, keeping what is left of its work. */
-static void stop_burst(struct eevdf_sim *sim, struct task *p)
+/* What the burst in progress did, taken off the work it had left. */
+static void burst_account(struct eevdf_sim *sim, struct task *p)
 {
-	u64 done;
+	u64 done = (u64)(sim->sched.now - p->run_since) * p->burst_speed / 100;
 
-	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
-		return;
-	eevdf__eventq_cancel(&sim->sched.evq, &p->ev);
-	done = (u64)(sim->sched.now - p->run_since) * p->burst_speed / 100;
 	if (p->burst == B_WORK)
 		p->op_work_left -= done < p->op_work_left ? done :
 							    p->op_work_left;
 	else if (p->burst == B_OVERHEAD)
 		p->overhead_left -= done < p->overhead_left ? done :
 							      p->overhead_left;
+}
+
+/* Stop the burst in progress, keeping what is left of its work. */
+static void stop_burst(struct eevdf_sim *sim, struct task *p)
+{
+	if (p->burst == B_SPINLOCK || p->burst == B_NONE)
+		return;
+	eevdf__eventq_cancel(&sim->sched.evq, &p->ev);
+	if (p->burst != B_STALE)
+		burst_account(sim, p);
 	p->burst = B_NONE;
+}
+
+/*
+ * Stop the work or overhead burst in progress, but leave its event queued
+ * for the burst that follows at this instant to re-key in place
+ * (eevdf__queue_event()), instead of a cancel now and a push then: the
+ * event pops in the same order either way, since it gets the same seq.
+ * Only for a burst certain to be followed before this event settles by
+ * a new one (overhead is owed, and the step starts with it) or by a
+ * switch-out (which cancels it).
+ */
+static void park_burst(struct eevdf_sim *sim, struct task *p)
+{
+	burst_account(sim, p);
+	p->burst = B_STALE;
 }
 
 void eevdf__prog_switch_out(struct eevdf_sim *sim, struct task *p)
@@ -368,7 +451,7 @@ int eevdf__prog_speed_change(struct eevdf_sim *sim, struct task *p)
 	if ((b != B_WORK && b != B_OVERHEAD) ||
 	    p->burst_speed == cpu_speed(sim, p->cpu))
 		return 0;
-	stop_burst(sim, p);
+	park_burst(sim, p);
 	return start_burst(sim, p, b,
 			   b == B_WORK ? p->op_work_left : p->overhead_left);
 }
@@ -393,8 +476,12 @@ void eevdf__prog_interrupt(struct eevdf_sim *sim, struct task *p, u64 ns)
 
 	if (b == B_SPIN || b == B_SPINLOCK)
 		return;
-	if (b != B_NONE) {
-		stop_burst(sim, p);
+	if (b == B_WORK || b == B_OVERHEAD) {
+		/* the step this settle runs starts the overhead burst */
+		if (ns)
+			park_burst(sim, p);
+		else
+			stop_burst(sim, p);
 		p->needs_step = true;
 		eevdf__mark_settle(&sim->sched, &sim->sched.rqs[p->cpu]);
 	}
@@ -410,6 +497,13 @@ void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
 	case B_OVERHEAD:
 		p->overhead_left = 0;
 		break;
+	case B_STALE:
+		/* park_burst()'s promise broken: say so, loudly */
+		eevdf__sim_fail(sim, EEVDF_EINTERNAL,
+				"internal invariant failed: task %s's stopped "
+				"burst ended",
+				p->name);
+		return;
 	case B_SPIN:
 	case B_SPINLOCK:
 	case B_NONE:
@@ -417,7 +511,6 @@ void eevdf__prog_burst_end(struct eevdf_sim *sim, struct task *p)
 	}
 	p->burst = B_NONE;
 	p->needs_step = true;
-	(void)sim;
 }
 
 /* Blocking and waking -------------------------------------------------- */
@@ -439,6 +532,8 @@ static int block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return time_overflow(
 			sim, p, kind == WAIT_SLEEP ? "a sleep" : "a timeout",
 			timeout);
+	if (p->burst == B_STALE)
+		stop_burst(sim, p);
 	p->wait_kind = kind;
 	p->wait_obj = obj;
 	p->wake_result = WR_NONE;
@@ -653,9 +748,12 @@ static int close_from(struct eevdf_sim *sim, struct task *p, size_t j);
 
 static int advance(struct eevdf_sim *sim, struct task *p)
 {
+	size_t j;
+
 	p->op_phase = PH_START;
-	p->pc++;
-	return close_from(sim, p, p->prog->closer[p->pc]);
+	j = p->prog->closer[++p->pc];
+	/* most ops end no body */
+	return j == NO_LOOP ? 0 : close_from(sim, p, j);
 }
 
 /* Close the chain of structured ops from j outwards (see advance()). */
@@ -2042,6 +2140,56 @@ static bool uses_object(enum popcode code)
 	}
 }
 
+/*
+ * The ops that act at once, with nothing to wait for: a plain op (struct
+ * pop's plain) straight from the step, or one of these whose own cost
+ * is paid.  Loops, ifs and chooses move pc themselves (R_AGAIN: execute
+ * whatever is there now).
+ */
+static int exec_plain(struct eevdf_sim *sim, struct task *p,
+		      const struct pop *op)
+{
+	s64 v, w;
+	int err;
+
+	switch (op->code) {
+	case P_LOOP:
+		err = enter_loop(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_IF:
+		err = enter_if(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_CHOOSE:
+		err = enter_choose(sim, p, op);
+		return err ? err : R_AGAIN;
+	case P_LET:
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		store(sim, p, op->slot, op->flags, v);
+		return R_NEXT;
+	case P_RECORD:
+		if ((err = eval(sim, p, &op->a, &v)))
+			return err;
+		w = 0;
+		if (op->b.kind != PV_NONE && (err = eval(sim, p, &op->b, &w)))
+			return err;
+		eevdf__metric_record(sim, op->slot, p, w, v);
+		return R_NEXT;
+	case P_COUNT:
+		v = 1;
+		if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &v)))
+			return err;
+		eevdf__metric_count(sim, op->slot, p, v);
+		return R_NEXT;
+	case P_MARK:
+		return R_NEXT;
+	default:
+		return task_fail(sim, p, EEVDF_EINTERNAL,
+				 "internal invariant failed: a plain op that "
+				 "is not");
+	}
+}
+
 /* Execute the op at pc as far as it goes now. */
 static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		   const struct pop *op)
@@ -2136,24 +2284,17 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		p->st.yields++;
 		eevdf__sched_yield(&sim->sched, rq);
 		return R_STAY;
-	/* these move pc themselves: execute whatever is there now */
 	case P_LOOP:
-		err = enter_loop(sim, p, op);
-		return err ? err : R_AGAIN;
 	case P_IF:
-		err = enter_if(sim, p, op);
-		return err ? err : R_AGAIN;
 	case P_CHOOSE:
-		err = enter_choose(sim, p, op);
-		return err ? err : R_AGAIN;
+	case P_LET:
+	case P_RECORD:
+	case P_COUNT:
+	case P_MARK:
+		return exec_plain(sim, p, op);
 	case P_BRANCH:
 		return task_fail(sim, p, EEVDF_EINTERNAL,
 				 "fell into a choose branch");
-	case P_LET:
-		if ((err = eval(sim, p, &op->a, &v)))
-			return err;
-		store(sim, p, op->slot, op->flags, v);
-		return R_NEXT;
 	case P_SEND:
 		return op_send(sim, rq, p, op, o);
 	case P_RECV:
@@ -2197,25 +2338,9 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
 		return op_wake_list(sim, p, op, o);
 	case P_JOIN:
 		return op_join(sim, rq, p, op);
-	case P_RECORD:
-		if ((err = eval(sim, p, &op->a, &v)))
-			return err;
-		w = 0;
-		if (op->b.kind != PV_NONE && (err = eval(sim, p, &op->b, &w)))
-			return err;
-		eevdf__metric_record(sim, op->slot, p, w, v);
-		return R_NEXT;
-	case P_COUNT:
-		v = 1;
-		if (op->a.kind != PV_NONE && (err = eval(sim, p, &op->a, &v)))
-			return err;
-		eevdf__metric_count(sim, op->slot, p, v);
-		return R_NEXT;
 	case P_EXIT:
 		task_exit(sim, rq, p);
 		return R_STAY;
-	case P_MARK:
-		return R_NEXT;
 	case P_SIGNAL:
 		return op_signal(sim, p, op);
 	case P_SIGRETURN:
@@ -2266,14 +2391,19 @@ static int exec_op(struct eevdf_sim *sim, struct rq *rq, struct task *p,
  */
 int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 {
+	const struct program *prog = p->prog;
+	u32 end = prog->main_ops ? prog->main_ops : prog->nr_ops;
+
 	p->needs_step = false;
+	/* simulated time stands still while a step runs */
+	if (sim->guard_time != sim->sched.now) {
+		sim->guard_time = sim->sched.now;
+		sim->guard_ops = 0;
+	}
 	for (;;) {
+		const struct pop *op;
 		int ret;
 
-		if (sim->guard_time != sim->sched.now) {
-			sim->guard_time = sim->sched.now;
-			sim->guard_ops = 0;
-		}
 		/* ops at one instant before we call it a livelock */
 		if (++sim->guard_ops > sim->guard_max)
 			return eevdf__sim_fail(
@@ -2292,9 +2422,7 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 		if (p->sig_pending && !p->in_handler &&
 		    p->op_phase == PH_START && deliver_signal(sim, rq, p))
 			return 0;
-		if (p->pc >= (p->prog->main_ops ? p->prog->main_ops :
-						  p->prog->nr_ops) &&
-		    !p->in_handler) {
+		if (p->pc >= end && !p->in_handler) {
 			/* falling off the end is exit(): pay for it first */
 			if (!p->exiting && sim->sched.costs.exit) {
 				p->exiting = true;
@@ -2309,7 +2437,16 @@ int eevdf__prog_step(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 			task_exit(sim, rq, p);
 			return 0;
 		}
-		ret = exec_op(sim, rq, p, &p->prog->ops[p->pc]);
+		op = &prog->ops[p->pc];
+		if (op->plain) {
+			/* what exec_op()'s phases come to without a cost */
+			p->op_phase = PH_ACT;
+			p->op_work_left = 0;
+			p->op_begun = false;
+			ret = exec_plain(sim, p, op);
+		} else {
+			ret = exec_op(sim, rq, p, op);
+		}
 		if (ret < 0)
 			return ret;
 		if (ret == R_STAY)
@@ -2349,27 +2486,109 @@ static void objref_free(struct objref *r)
 	}
 	free(r->parts);
 	free(r->text);
+	free(r->table);
 	memset(r, 0, sizeof(*r));
+}
+
+/* Release what an op owns. */
+static void op_free(struct pop *op)
+{
+	pval_free(&op->a);
+	pval_free(&op->b);
+	pval_free(&op->c);
+	pval_free(&op->cost);
+	for (u32 k = 0; k < MSG_FIELDS; k++)
+		pval_free(&op->field[k]);
+	objref_free(&op->obj);
+	objref_free(&op->obj2);
+	free(op->text);
+	free(op->where);
+}
+
+/*
+ * The value v for which text + "%lld" of v + tail is name, if any: the
+ * middle must be exactly how "%lld" prints some s64.
+ */
+static bool name_value(const char *name, const char *text, const char *tail,
+		       s64 *v)
+{
+	size_t n = strlen(name), a = strlen(text), b = strlen(tail), i;
+	char buf[24], back[24];
+	bool neg;
+	u64 m = 0;
+
+	if (n <= a + b || n - a - b >= sizeof(buf) ||
+	    strncmp(name, text, a) != 0 || strcmp(name + n - b, tail) != 0)
+		return false;
+	memcpy(buf, name + a, n - a - b);
+	buf[n - a - b] = '\0';
+	neg = buf[0] == '-';
+	for (i = neg; buf[i]; i++) {
+		if (buf[i] < '0' || buf[i] > '9' ||
+		    m > ((u64)INT64_MAX + 1 - (u64)(buf[i] - '0')) / 10)
+			return false;
+		m = m * 10 + (u64)(buf[i] - '0');
+	}
+	if (i == (size_t)neg || (!neg && m > (u64)INT64_MAX))
+		return false;
+	*v = neg ? (s64)(0 - m) : (s64)m;
+	/* no "01" or "-0": printing v must give the same text back */
+	snprintf(back, sizeof(back), "%lld", (long long)*v);
+	return strcmp(back, buf) == 0;
+}
+
+int eevdf__objref_resolve_once(struct objref *r,
+			       const char *(*name)(const void *ud, size_t i),
+			       const void *ud, size_t nr)
+{
+	const char *text, *tail;
+	s64 lo = INT64_MAX, hi = INT64_MIN, v;
+	size_t hits = 0;
+	u64 span;
+
+	if (r->table || r->nr_parts != 2 || !r->parts[0].expr ||
+	    r->parts[1].expr)
+		return 0;
+	text = r->parts[0].text;
+	tail = r->parts[1].text;
+	/* room for any value: the name-too-long error cannot come first */
+	if (strlen(text) + strlen(tail) + 21 >= OBJ_NAME_BUF)
+		return 0;
+	for (size_t i = 0; i < nr && i <= INT32_MAX; i++) {
+		if (!name_value(name(ud, i), text, tail, &v))
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		hits++;
+	}
+	if (!hits)
+		return 0;
+	/* dense enough to be worth a table: the objects of a "for" are */
+	span = (u64)hi - (u64)lo + 1;
+	if (span == 0 || span > 4 * (u64)hits + 64 || span > (u64)1 << 20)
+		return 0;
+	r->table = malloc(span * sizeof(*r->table));
+	if (!r->table)
+		return EEVDF_ENOMEM;
+	for (u64 k = 0; k < span; k++)
+		r->table[k] = -1;
+	for (size_t i = 0; i < nr && i <= INT32_MAX; i++)
+		if (name_value(name(ud, i), text, tail, &v))
+			/* names are unique, so no value is seen twice */
+			r->table[(u64)v - (u64)lo] = (s32)i;
+	r->table_lo = lo;
+	r->table_n = (u32)span;
+	if (!eevdf__expr_is_local(r->parts[0].expr, &r->table_local))
+		r->table_local = NO_SLOT;
+	return 0;
 }
 
 void eevdf__program_unref(struct program *prog)
 {
 	if (!prog || --prog->refs > 0)
 		return;
-	for (u32 i = 0; prog->ops && i < prog->nr_ops; i++) {
-		struct pop *op = &prog->ops[i];
-
-		pval_free(&op->a);
-		pval_free(&op->b);
-		pval_free(&op->c);
-		pval_free(&op->cost);
-		for (u32 k = 0; k < MSG_FIELDS; k++)
-			pval_free(&op->field[k]);
-		objref_free(&op->obj);
-		objref_free(&op->obj2);
-		free(op->text);
-		free(op->where);
-	}
+	for (u32 i = 0; prog->ops && i < prog->nr_ops; i++)
+		op_free(&prog->ops[i]);
 	free(prog->ops);
 	free(prog->closer);
 	free(prog->outer_closer);
@@ -2410,6 +2629,25 @@ static int index_choices(struct program *prog)
 	return 0;
 }
 
+/* See struct pop's plain. */
+static bool op_is_plain(const struct pop *op)
+{
+	if (op->cost.kind != PV_NONE)
+		return false;
+	switch (op->code) {
+	case P_LET:
+	case P_IF:
+	case P_LOOP:
+	case P_CHOOSE:
+	case P_RECORD:
+	case P_COUNT:
+	case P_MARK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * closer[pos] chains the structured ops whose body ends at pos, innermost
  * first: a loop's body end, a then-branch followed by else-ops, a choose
@@ -2429,9 +2667,10 @@ int eevdf__program_index(struct program *prog)
 		prog->outer_closer[i] = NO_LOOP;
 	}
 	for (u32 j = 0; j < n; j++) {
-		const struct pop *op = &prog->ops[j];
+		struct pop *op = &prog->ops[j];
 		size_t end;
 
+		op->plain = op_is_plain(op);
 		if (op->code == P_LOOP)
 			end = j + 1 + op->len;
 		else if ((op->code == P_IF || op->code == P_BRANCH) &&
@@ -2445,6 +2684,108 @@ int eevdf__program_index(struct program *prog)
 		prog->closer[end] = j;
 	}
 	return index_choices(prog);
+}
+
+/* A structured op's lengths after the fold: kept ops in the same ranges. */
+static void fold_lengths(struct pop *op, u32 i, const u32 *at)
+{
+	u32 body = i + 1, rest = i + 1 + op->len;
+
+	switch (op->code) {
+	case P_IF:
+	case P_BRANCH:
+		op->len2 = at[rest + op->len2] - at[rest];
+		fallthrough;
+	case P_LOOP:
+	case P_CHOOSE:
+		op->len = at[rest] - at[body];
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether the fold that keeps keep[] leaves a loop's body empty, or the
+ * main program empty (main_ops 0 would then mean the whole array). */
+static bool fold_breaks(const struct program *prog, const u32 *at)
+{
+	for (u32 i = 0; i < prog->nr_ops; i++) {
+		const struct pop *op = &prog->ops[i];
+
+		if (op->code == P_LOOP && at[i + 1] != at[i] && op->len &&
+		    at[i + 1 + op->len] == at[i + 1])
+			return true;
+	}
+	return prog->main_ops && !at[prog->main_ops];
+}
+
+int eevdf__program_fold(struct program *prog)
+{
+	u32 n = prog->nr_ops, k = 0;
+	bool *keep = malloc((n ? n : 1) * sizeof(*keep));
+	u32 *at = malloc((n + 1) * sizeof(*at));
+	int err = 0;
+
+	if (!keep || !at) {
+		err = EEVDF_ENOMEM;
+		goto out;
+	}
+	for (u32 i = 0; i < n; i++)
+		keep[i] = true;
+	/* outer ops first: one inside a dropped body goes with it */
+	for (u32 i = 0; i < n; i++) {
+		const struct pop *op = &prog->ops[i];
+		u32 from, to;
+
+		if (!keep[i] || op->a.kind != PV_CONST ||
+		    op->cost.kind != PV_NONE)
+			continue;
+		if (op->code == P_IF && !op->flags) {
+			from = op->a.c ? i + 1 + op->len : i + 1;
+			to = op->a.c ? from + op->len2 : from + op->len;
+		} else if (op->code == P_LOOP && op->a.c == 0 && !op->flags &&
+			   op->slot == NO_SLOT) {
+			/* a count of 0 tests nothing and runs nothing */
+			from = i + 1;
+			to = from + op->len;
+		} else {
+			continue;
+		}
+		keep[i] = false;
+		for (u32 j = from; j < to && j < n; j++)
+			keep[j] = false;
+	}
+	at[0] = 0;
+	for (u32 i = 0; i < n; i++)
+		at[i + 1] = at[i] + keep[i];
+	if (at[n] == n || fold_breaks(prog, at))
+		goto out;
+	for (u32 i = 0; i < n; i++) {
+		if (!keep[i]) {
+			op_free(&prog->ops[i]);
+			continue;
+		}
+		fold_lengths(&prog->ops[i], i, at);
+		prog->ops[k++] = prog->ops[i];
+	}
+	prog->nr_ops = k;
+	for (u32 s = 0; s < SIG_NR; s++)
+		if (prog->handler[s])
+			prog->handler[s] = 1 + at[prog->handler[s] - 1];
+	prog->main_ops = at[prog->main_ops];
+	free(prog->closer);
+	free(prog->outer_closer);
+	free(prog->choose_tab);
+	free(prog->choose_first);
+	free(prog->choose_nr);
+	prog->closer = prog->outer_closer = NULL;
+	prog->choose_tab = NULL;
+	prog->choose_first = prog->choose_nr = NULL;
+	err = eevdf__program_index(prog);
+out:
+	free(keep);
+	free(at);
+	return err;
 }
 
 /* A program from the public op array (run, sleep, yield, counted loops). */

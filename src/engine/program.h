@@ -52,6 +52,17 @@ struct objref {
 	struct name_part *parts; /* dynamic: resolved at run time */
 	u32 nr_parts;
 	char *text; /* the reference as written, for messages */
+	/*
+	 * A name with one run-time part ("ch[3][@j]") resolved once, at
+	 * load time, for every value that names an object: the part's
+	 * value v names object table[v - table_lo] when v - table_lo <
+	 * table_n and that entry is >= 0; any other value is looked up by
+	 * name as before (and fails as before).  NULL: no table.
+	 */
+	s32 *table;
+	s64 table_lo;
+	u32 table_n;
+	u32 table_local; /* the part is just this local ("@j"), or NO_SLOT */
 };
 
 enum popcode {
@@ -164,7 +175,14 @@ struct pop {
 	struct pval field[MSG_FIELDS];
 	u32 nr_fields;
 	struct pval cost; /* PV_NONE: the cost table's default */
-	char *text;	  /* MARK text; SETATTR: a cgroup, or NULL */
+	/*
+	 * Set by eevdf__program_index(): an op that names no object, costs
+	 * nothing by default and gives none of its own (let, if, loop,
+	 * choose, record, count, mark), so it acts at once, without the
+	 * cost phase.
+	 */
+	bool plain;
+	char *text; /* MARK text; SETATTR: a cgroup, or NULL */
 	/*
 	 * Where the op was written, for run-time errors: its JSON path
 	 * ("tasks[0].program[2].sleep"), then for an op of a macro body a
@@ -217,5 +235,27 @@ u64 eevdf__op_default_cost(const struct cost_table *c, enum popcode code);
 /* Build closer[] and outer_closer[] for prog->ops; EEVDF_EINVAL when a
  * body runs past the end, EEVDF_ENOMEM. */
 int eevdf__program_index(struct program *prog);
+
+/*
+ * Fold prog's constant conditions: an if whose condition is a constant
+ * (and that has no cost of its own) is replaced by the branch it always
+ * takes, so that "if ${locking}" costs nothing at run time, and a loop
+ * with a constant count of 0 (no variable, tested first, no cost) goes
+ * with its body; closer[] and the choice tables are rebuilt.  A fold that would leave a loop body or
+ * the main program empty is not made.  0, or EEVDF_ENOMEM (prog can
+ * then only be released).
+ */
+int eevdf__program_fold(struct program *prog);
+
+/*
+ * Resolve r's run-time name once (struct objref's table) against the
+ * objects name(ud, 0) .. name(ud, nr - 1), which must be the run's
+ * objects at the same indices.  Only a name with exactly one run-time
+ * part gets a table, and only when its values are dense enough; other
+ * references are left as they are.  0, or EEVDF_ENOMEM.
+ */
+int eevdf__objref_resolve_once(struct objref *r,
+			       const char *(*name)(const void *ud, size_t i),
+			       const void *ud, size_t nr);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * Workload loader, last phase: what needs every program compiled.  Places
  * message fields in each channel's field order, counts barrier parties,
- * catches ops that could only block for ever, and builds the public views
- * of simple programs.
+ * catches ops that could only block for ever, builds the public views of
+ * simple programs, then folds constant conditions and resolves run-time
+ * object names once (after the checks, which see every op as written).
  */
 #include <string.h>
 
@@ -389,6 +390,34 @@ static int public_view(struct wl_prog *w)
 	return 0;
 }
 
+static const char *object_name(const void *ud, size_t i)
+{
+	const struct eevdf_workload *wl = ud;
+
+	return wl->objs[i].tmpl.name;
+}
+
+/*
+ * Resolve every run-time object name once ("ch[3][@j]": a table from @j's
+ * value to the object), so that running the op needs no name built and
+ * searched for.  The file system ops' names are paths, not objects.
+ */
+static int resolve_refs(struct eevdf_workload *wl, struct program *prog)
+{
+	for (u32 i = 0; i < prog->nr_ops; i++) {
+		struct pop *op = &prog->ops[i];
+
+		if (op->code >= P_OPEN && op->code <= P_READDIR)
+			continue;
+		if (eevdf__objref_resolve_once(&op->obj, object_name, wl,
+					       wl->nr_objs) ||
+		    eevdf__objref_resolve_once(&op->obj2, object_name, wl,
+					       wl->nr_objs))
+			return EEVDF_ENOMEM;
+	}
+	return 0;
+}
+
 int eevdf__wl_link(struct wl_parser *p)
 {
 	struct eevdf_workload *wl = p->wl;
@@ -408,7 +437,9 @@ int eevdf__wl_link(struct wl_parser *p)
 	/* one slot table for every task: "@wake_time" is the same slot */
 	for (size_t i = 0; i < wl->nr_progs; i++) {
 		wl->progs[i].prog->nr_locals = wl->locals.n;
-		if (public_view(&wl->progs[i]))
+		if (public_view(&wl->progs[i]) ||
+		    eevdf__program_fold(wl->progs[i].prog) ||
+		    resolve_refs(wl, wl->progs[i].prog))
 			return nomem(p);
 	}
 	for (size_t t = 0; t < wl->nr_tasks; t++) {

@@ -332,16 +332,16 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
  */
 static u32 cpu_speed(const struct eevdf_sim *sim, int cpu)
 {
-	const struct sd_span *smt;
-	u32 pct = (u32)sim->sched.costs.smt_speed_pct;
+	const struct scheduler *sched = &sim->sched;
+	u32 pct = (u32)sched->costs.smt_speed_pct;
+	unsigned int others;
 
-	if (!pct || pct >= 100 || !sim->sched.topo.smt_active)
+	if (!pct || pct >= 100 || !sched->topo.smt_active)
 		return 100;
-	smt = sim->sched.topo.cpu[cpu].smt;
-	for (u32 i = 0; i < smt->weight; i++)
-		if (smt->cpus[i] != cpu && sim->sched.rqs[smt->cpus[i]].curr)
-			return pct;
-	return 100;
+	/* a sibling runs: the core's count without this CPU's own task */
+	others = sched->core_running[sched->topo.cpu[cpu].core] -
+		 (sched->rqs[cpu].curr != NULL);
+	return others ? pct : 100;
 }
 
 /*

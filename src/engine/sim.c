@@ -356,10 +356,12 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->sched.core_mark = calloc((size_t)sim->sched.topo.nr_cores,
 				      sizeof(*sim->sched.core_mark));
 	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
+	sim->sched.core_running = calloc((size_t)sim->sched.topo.nr_cores, 1);
 	sim->sched.idle_bits = calloc(((size_t)sim->sched.nr_cpus + 63) / 64,
 				      sizeof(*sim->sched.idle_bits));
 	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
 	    !sim->sched.idle_map || !sim->sched.idle_bits ||
+	    !sim->sched.core_running ||
 	    eevdf__sched_classes_init(&sim->sched)) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
@@ -526,6 +528,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
 	free(sim->sched.idle_bits);
+	free(sim->sched.core_running);
 	eevdf__sched_classes_free(&sim->sched);
 	eevdf__obs_free(&sim->sched);
 	eevdf__tg_free(&sim->sched);

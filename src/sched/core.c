@@ -539,6 +539,9 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 			rq->busy_since = sched->now;
 		}
 		rq->curr = next;
+		if (!prev != !next && sched->core_running)
+			sched->core_running[sched->topo.cpu[rq->cpu].core] +=
+				next ? 1 : (uint8_t)-1;
 		rq_idle_update(rq);
 		if (next) {
 			switch_in(sched, rq, next);
@@ -1602,6 +1605,18 @@ const char *eevdf__rq_check(const struct rq *rq)
 		return "busy CPU has no tick";
 	if (*rq->idle_slot != (!curr && !rq->nr_running && !rq->nr_wakelist))
 		return "the idle map disagrees with the run queue";
+	if (rq->sched->core_running) {
+		const struct scheduler *sched = rq->sched;
+		const struct sd_span *smt = sched->topo.cpu[rq->cpu].smt;
+		unsigned int running = 0;
+
+		for (u32 i = 0; i < smt->weight; i++)
+			running += sched->rqs[smt->cpus[i]].curr != NULL;
+		if (running !=
+		    sched->core_running[sched->topo.cpu[rq->cpu].core])
+			return "the core's running count disagrees with its "
+			       "CPUs";
+	}
 	if (rq->idle_word &&
 	    !!(*rq->idle_word & (u64)1 << (rq->cpu & 63)) != *rq->idle_slot)
 		return "the idle bitmap disagrees with the idle map";

@@ -612,7 +612,10 @@ struct scheduler {
 
 	struct topology topo;
 	struct lb_cache lbc;
-	u32 *core_mark;	   /* select_idle_cpu(): cores already scanned */
+	u32 *core_mark; /* select_idle_cpu(): cores already scanned */
+	/* per core: its CPUs running a task (rq->curr set): the engine's
+	 * SMT speed asks whether a sibling runs, per burst */
+	uint8_t *core_running;
 	uint8_t *idle_map; /* per CPU: available_idle_cpu() (rq_idle_update) */
 	u64 *idle_bits;	   /* the same as a bitmap, CPU n at bit n % 64 of
 			    * word n / 64: select_idle_cpu()'s scan */

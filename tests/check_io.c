@@ -190,6 +190,13 @@ START_TEST(page_cache_hits_cost_no_io)
 }
 END_TEST
 
+/* A page-cache-only device and a file system on it (two tests use it). */
+static const char ram_fs_objs[] =
+	"{\"type\": \"device\", \"name\": \"ram\", \"preset\": "
+	"\"none\"}, "
+	"{\"type\": \"filesystem\", \"name\": \"fs\", \"device\": "
+	"\"ram\"}";
+
 /*
  * What a write() costs, the rule calibrate's fs_write_call and
  * fs_write_page invert (calibrate/fit.c): the call, a fs_write_page per
@@ -200,11 +207,7 @@ END_TEST
  */
 START_TEST(writes_charge_the_call_and_each_page)
 {
-	static const char objs[] =
-		"{\"type\": \"device\", \"name\": \"ram\", \"preset\": "
-		"\"none\"}, "
-		"{\"type\": \"filesystem\", \"name\": \"fs\", \"device\": "
-		"\"ram\"}";
+	const char *objs = ram_fs_objs;
 	static const char tasks[] =
 		"{\"name\": \"w\", \"program\": ["
 		"{\"open\": {\"path\": \"f\", \"create\": true, \"fd\": "
@@ -234,11 +237,7 @@ END_TEST
  */
 START_TEST(page_cache_only_device_does_no_io)
 {
-	static const char objs[] =
-		"{\"type\": \"device\", \"name\": \"ram\", \"preset\": "
-		"\"none\"}, "
-		"{\"type\": \"filesystem\", \"name\": \"fs\", \"device\": "
-		"\"ram\"}";
+	const char *objs = ram_fs_objs;
 	static const char tasks[] =
 		"{\"name\": \"w\", \"program\": ["
 		"{\"open\": {\"path\": \"f\", \"create\": true, \"fd\": "

@@ -188,6 +188,14 @@ void cli_signals_defer(bool on);
 int cli_signal_pending(void);
 /* Exit 128 + the pending signal, removing temporary files; else return. */
 void cli_signal_exit(void);
+/*
+ * argv[*i] as one of cmd's own options opts[0..nr): its index, with its
+ * value (--name value or --name=value; *i moves past a separate value);
+ * nr when it is none of them; -1, said on stderr, when its value is
+ * missing.
+ */
+int cli_own_option(const char *cmd, int argc, char **argv, int *i,
+		   const char *const *opts, size_t nr, const char **value);
 void cli_tmp_register(const char *path);
 void cli_tmp_unregister(const char *path);
 /*

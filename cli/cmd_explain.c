@@ -105,33 +105,19 @@ static int parse(int argc, char **argv, struct explain *x, char **rest,
 	x->want = 5;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
-		const char *opts[] = { "--at", "--cpu", "--decisions",
-				       "--format" };
-		size_t k;
+		const char *const opts[] = { "--at", "--cpu", "--decisions",
+					     "--format" };
+		int k;
 
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return EXIT_OK;
 		}
-		for (k = 0; k < ARRAY_LEN(opts); k++) {
-			size_t n = strlen(opts[k]);
-
-			if (strncmp(a, opts[k], n) != 0 ||
-			    (a[n] != '\0' && a[n] != '='))
-				continue;
-			if (a[n] == '=') {
-				v = a + n + 1;
-			} else if (i + 1 < argc) {
-				v = argv[++i];
-			} else {
-				cli_error("explain: option '%s' requires an "
-					  "argument",
-					  a);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		if (k == ARRAY_LEN(opts)) {
+		k = cli_own_option("explain", argc, argv, &i, opts,
+				   ARRAY_LEN(opts), &v);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k == (int)ARRAY_LEN(opts)) {
 			rest[(*nrest)++] = argv[i];
 			continue;
 		}

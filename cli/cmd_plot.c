@@ -128,31 +128,17 @@ static int parse(int argc, char **argv, struct plot_opts *p, char **rest,
 	p->cpu = -1;
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
-		size_t k;
+		int k;
 
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return EXIT_OK;
 		}
-		for (k = 0; k < ARRAY_LEN(opts); k++) {
-			size_t n = strlen(opts[k]);
-
-			if (strncmp(a, opts[k], n) != 0 ||
-			    (a[n] != '\0' && (a[n] != '=' || n == 2)))
-				continue;
-			if (a[n] == '=') {
-				v = a + n + 1;
-			} else if (i + 1 < argc) {
-				v = argv[++i];
-			} else {
-				cli_error("plot: option '%s' requires an "
-					  "argument",
-					  a);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		if (k == ARRAY_LEN(opts)) {
+		k = cli_own_option("plot", argc, argv, &i, opts,
+				   ARRAY_LEN(opts), &v);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k == (int)ARRAY_LEN(opts)) {
 			rest[(*nrest)++] = argv[i];
 			continue;
 		}

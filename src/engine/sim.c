@@ -357,7 +357,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 				      sizeof(*sim->sched.core_mark));
 	sim->sched.idle_map = calloc((size_t)sim->sched.nr_cpus, 1);
 	sim->sched.core_running = calloc((size_t)sim->sched.topo.nr_cores, 1);
-	sim->sched.idle_bits = calloc(((size_t)sim->sched.nr_cpus + 63) / 64,
+	sim->sched.idle_bits = calloc(sim->sched.topo.nr_words,
 				      sizeof(*sim->sched.idle_bits));
 	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
 	    !sim->sched.idle_map || !sim->sched.idle_bits ||

@@ -212,6 +212,7 @@ test: deps-test
 	tests/cli_seeing.sh $(CLI)
 	tests/cli_calibrate.sh $(CLI)
 	tests/cli_harden.sh $(CLI)
+	tests/bench_ab.sh
 	tests/fuzz/replay.sh $(BUILD)
 	tests/machines.sh $(CLI)
 	tests/cli_sweep.sh $(CLI)
@@ -607,5 +608,7 @@ bench-smoke: deps
 	fi
 	$(BENCH_BUILD)/eevdf-bench --check-json build/bench.json
 	bench/compare.sh build/bench.json build/bench.json >/dev/null
+	bench/ab.sh --pairs 1 --smoke $(BENCH_BUILD)/eevdf-bench \
+		$(BENCH_BUILD)/eevdf-bench hogs >/dev/null
 
 -include $(BENCH_OBJ:.o=.d)

@@ -20,6 +20,7 @@ usage() {
 		"OLD_BENCH NEW_BENCH SCENARIO..." >&2
 	exit 2
 }
+here=$(dirname "$0")
 pairs=3
 extra=()
 while [ $# -gt 0 ]; do
@@ -62,8 +63,8 @@ done
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# One run of BENCH on SCENARIO: "seconds events digest kind", from the
-# JSON layout eevdf-bench writes (one key a line, bench/output.c).
+# One run of BENCH on SCENARIO: "seconds events digest kind", read from
+# its JSON as bench/compare.sh reads it.
 run_one() {
 	local bench=$1 sc=$2 json=$tmp/run.json
 	if ! "$bench" "${extra[@]}" --only "$sc" --runs 1 --json "$json" \
@@ -72,27 +73,10 @@ run_one() {
 		tail -5 "$tmp/run.log" >&2
 		exit 2
 	fi
-	awk -v n="$sc" '
-	function val(line) {
-		sub(/^[^:]*:[ \t]*/, "", line)
-		sub(/,[ \t]*$/, "", line)
-		gsub(/"/, "", line)
-		return line
-	}
-	/^\t\t\t"name": / { name = val($0) }
-	name == n && /^\t\t\t"status": "ok"/ { ok = 1 }
-	name == n && /^\t\t\t"events": / { ev = val($0) }
-	name == n && /^\t\t\t"results_digest": / { dg = val($0) }
-	name == n && /^\t\t\t"wall_s": / { wall = val($0) }
-	name == n && /^\t\t\t"cpu_s": / { cpu = val($0) }
-	END {
-		if (!ok)
-			exit 1
-		if (cpu != "")
-			print cpu, ev, dg == "" ? "-" : dg, "cpu"
-		else
-			print wall, ev, dg == "" ? "-" : dg, "wall"
-	}' "$json" || {
+	# the row compare.sh reads: name s ns/event sim/s events digest kind
+	"$here/compare.sh" --rows "$json" | awk -v n="$sc" '
+	$1 == n { print $2, $5, $6, $7; found = 1 }
+	END { exit !found }' || {
 		echo "bench/ab.sh: $bench: scenario $sc did not run" >&2
 		exit 2
 	}

@@ -11,11 +11,22 @@
 #
 # It reads the layout eevdf-bench writes (one key a line, bench/output.c),
 # with awk alone, so it runs wherever the bench does.
+#
+# bench/compare.sh --rows FILE prints the per-scenario line this reads
+# from one file (name seconds ns/event sim-s/s events digest cpu|wall),
+# for bench/ab.sh.
 set -u
 usage() {
 	echo "usage: bench/compare.sh OLD.json NEW.json" >&2
+	echo "       bench/compare.sh --rows FILE.json" >&2
 	exit 2
 }
+rows_only=0
+if [ $# -eq 2 ] && [ "$1" = --rows ]; then
+	rows_only=1
+	shift
+	set -- "$1" "$1"
+fi
 [ $# -eq 2 ] || usage
 for f in "$1" "$2"; do
 	[ -r "$f" ] || {
@@ -88,6 +99,10 @@ meta() { # the file's "git" and "compiler", when it records them
 	' "$1"
 }
 
+if [ "$rows_only" = 1 ]; then
+	rows "$1"
+	exit 0
+fi
 old=$(rows "$1")
 new=$(rows "$2")
 echo "# OLD: $1 ($(meta "$1"))"

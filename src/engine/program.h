@@ -164,11 +164,11 @@ enum popcode {
 
 /*
  * The fields an op's execution reads first (code, the lengths, its
- * result's slot, plain, the first operand, the cost) lead, so that most ops are
- * read from one or two cache lines: at 440 bytes an op spans seven, and
- * with plain at the end every op touched three.  tbench's 128 programs
- * do not fit in a core's L2; cachegrind put a tenth of its L2 read misses
- * on the load of plain alone.
+ * result's slot, plain, the first operand, the cost) lead, so that most
+ * ops are read from one or two cache lines: at 440 bytes an op spans
+ * seven, and with plain at the end every op touched three.  tbench's 128
+ * programs do not fit in a core's L2; cachegrind put a tenth of its L2
+ * read misses on the load of plain alone.
  */
 struct pop {
 	enum popcode code;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # bench/ab.sh [--pairs N] [--smoke] [--workloads DIR] OLD NEW SCENARIO...
 #
-# Times two eevdf-bench binaries side by side: for each pair, OLD and NEW
-# each run every SCENARIO once (--only SCENARIO --runs 1, or --smoke),
+# Times two eevdf-bench binaries side by side (each SCENARIO an exact
+# name of eevdf-bench --list): for each pair, OLD and NEW each run every
+# SCENARIO once (--only SCENARIO --runs 1, or --smoke),
 # OLD first in odd pairs and NEW first in even ones, so that a machine
 # whose speed drifts (a shared one) slows both alike.  Each pair gives a
 # ratio, OLD's CPU seconds over NEW's (above 1: NEW is faster); the table

@@ -15,7 +15,7 @@
  *
  * Tried and measured, not kept: sorted lanes for far-future events
  * (schbench -1 % instructions, tbench +0.6 %), and a calendar queue's
- * near-future buckets in front of the heap (-3 to -6 % instructions, but
+ * near-future buckets in front of the heap (-3 to -9 % instructions, but
  * the buckets' slots sweep through the cache once per window, about 37
  * bytes an event: tbench-64 ran 12 % slower in CPU time).
  *

@@ -142,6 +142,45 @@ START_TEST(domains_of_a_two_socket_server)
 }
 END_TEST
 
+/*
+ * Each domain knows which of its groups holds its CPU, the balancer's
+ * local group.  Split numbering on 2 x 20 x 2: CPU n's sibling is n + 40,
+ * socket 1 is CPUs 20-39 and 60-79, and groups are listed by first CPU.
+ */
+START_TEST(local_group_of_each_domain)
+{
+	eevdf_machine *m = regular(2, 1, 20, 2);
+	eevdf_sim *sim = sim_on(m, 0);
+	const struct sched_domain *sd = sim->sched.topo.cpu[61].sd;
+
+	/* CPU 61: core 21 = {21, 61}; its MC groups are the cores
+	 * {20, 60}, {21, 61}, ...; NUMA's are socket 0, then socket 1 */
+	ck_assert_int_eq(sd->level, SD_LVL_SMT);
+	ck_assert_uint_eq(sd->local_group, 1);
+	ck_assert_uint_eq(sd->parent->local_group, 1);
+	ck_assert_uint_eq(sd->parent->parent->local_group, 1);
+	/* CPU 45: core 5 = {5, 45} of socket 0 */
+	sd = sim->sched.topo.cpu[45].sd;
+	ck_assert_uint_eq(sd->local_group, 1);
+	ck_assert_uint_eq(sd->parent->local_group, 5);
+	ck_assert_uint_eq(sd->parent->parent->local_group, 0);
+	/* CPU 5: the first thread of the same core */
+	sd = sim->sched.topo.cpu[5].sd;
+	ck_assert_uint_eq(sd->local_group, 0);
+	ck_assert_uint_eq(sd->parent->local_group, 5);
+	ck_assert_uint_eq(sd->parent->parent->local_group, 0);
+	for (int cpu = 0; cpu < 80; cpu++)
+		for_each_domain(&sim->sched.topo, cpu, sd)
+		{
+			ck_assert_uint_lt(sd->local_group, sd->span->nr_groups);
+			ck_assert(sd_span_has(sd->span->groups[sd->local_group],
+					      cpu));
+		}
+	eevdf_sim_free(sim);
+	eevdf_machine_free(m);
+}
+END_TEST
+
 START_TEST(domains_of_many_small_llcs)
 {
 	eevdf_machine *m = regular(1, 8, 8, 2);
@@ -739,6 +778,7 @@ Suite *smp_suite(void)
 	tcase_add_test(tc, domains_of_an_smt_desktop);
 	tcase_add_test(tc, domains_of_a_two_socket_server);
 	tcase_add_test(tc, domains_of_many_small_llcs);
+	tcase_add_test(tc, local_group_of_each_domain);
 	tcase_add_test(tc, a_flat_machine_of_one_cpu_has_no_domains);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mechanisms");

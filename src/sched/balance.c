@@ -88,24 +88,22 @@ static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
 }
 
 /*
- * The group's statistics, and whether dst_cpu is one of its CPUs (the
- * local group).  They are the running sums of lb_stats.h when the
+ * The group's statistics.  They are the running sums of lb_stats.h when the
  * scheduler keeps them: a walk over every rq of every group was most of
  * the time of a near-saturated 256-CPU machine.  Otherwise (a test's
  * stub scheduler) the walk: the sums in locals (stores through s could
  * alias the rq fields and force reloads), each CPU's capacity read once
  * for the capacity sum and cpu_util()'s clamp.
  */
-static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
-			bool may_be_local, struct sg_lb_stats *s)
+static void sg_lb_stats(struct lb_env *env, const struct sd_span *g,
+			struct sg_lb_stats *s)
 {
 	const struct scheduler *sched = env->sched;
 	const struct cpu_topo *topo = sched->topo.cpu;
 	const struct rq *rqs = sched->rqs;
 	unsigned long load = 0, util = 0, runnable = 0, capacity = 0;
 	unsigned int nr = 0, h_nr = 0, idle = 0, cores = 0;
-	int last_core = -1, dst = env->dst_cpu;
-	bool local = false;
+	int last_core = -1;
 
 	if (lb_stats_on(sched)) {
 		/* the running sums, folded in by update_sd_lb_stats() */
@@ -119,7 +117,6 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 		h_nr = c->h_nr_runnable;
 		idle = c->idle_cpus;
 		cores = c->cores;
-		local = may_be_local && lb_stats_cpu_in(sched, dst, g);
 	} else if (g->weight == 1) {
 		/*
 		 * A group of one CPU (the MC level of a machine without
@@ -139,7 +136,6 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 		capacity = cap;
 		idle = !nr && available_idle_cpu(sched, cpu);
 		cores = 1;
-		local = cpu == dst;
 	} else {
 		for (u32 i = 0; i < g->weight; i++) {
 			int cpu = g->cpus[i];
@@ -160,7 +156,6 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 				last_core = ct->core;
 				cores++;
 			}
-			local |= cpu == dst;
 		}
 	}
 	*s = (struct sg_lb_stats){
@@ -179,7 +174,6 @@ static bool sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 		EEVDF_ASSERT(s->capacity); /* a group has at least one CPU */
 		s->avg_load = s->load * 1024 / s->capacity;
 	}
-	return local;
 }
 
 static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest,
@@ -205,14 +199,6 @@ static bool update_sd_pick_busiest(const struct sg_lb_stats *busiest,
 			return false;
 		return true;
 	}
-	return false;
-}
-
-static bool span_has(const struct sd_span *g, int cpu)
-{
-	for (u32 i = 0; i < g->weight; i++)
-		if (g->cpus[i] == cpu)
-			return true;
 	return false;
 }
 
@@ -251,18 +237,16 @@ static void update_sd_lb_stats(struct lb_env *env)
 {
 	const struct sd_span *span = env->sd->span;
 	struct sg_lb_stats s;
-	bool have = false, have_local = false;
+	bool have = false;
 
 	if (lb_stats_on(env->sched))
 		eevdf__lb_stats_flush(env->sched);
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
-
 		/* the groups are disjoint: one is dst_cpu's */
-		bool local = sg_lb_stats(env, g, !have_local, &s);
+		bool local = k == env->sd->local_group;
 
-		have_local |= local;
-
+		sg_lb_stats(env, g, &s);
 		env->total_load += s.load;
 		env->total_capacity += s.capacity;
 		env->sum_util += s.util;
@@ -393,6 +377,32 @@ static bool find_src_group(struct lb_env *env)
 	return env->imbalance > 0;
 }
 
+/*
+ * migrate_task's busiest CPU: the first with the most runnable tasks, as
+ * the loop below finds it, in two passes over the running sums' dense
+ * per-CPU counts.  Near saturation almost every pass of a 256-CPU machine
+ * moves tasks by count, over groups of 16 and 64 CPUs; the loop read a
+ * 40-byte share and a capacity per CPU, and branched on each.
+ */
+static struct rq *find_src_rq_by_nr(struct lb_env *env)
+{
+	const struct sd_span *g = env->busiest_group;
+	const unsigned int *h_nr = env->sched->lbc.h_nr;
+	unsigned int most = 0;
+
+	for (u32 i = 0; i < g->weight; i++) {
+		unsigned int nr = h_nr[g->cpus[i]];
+
+		most = nr > most ? nr : most;
+	}
+	if (!most)
+		return NULL;
+	for (u32 i = 0; i < g->weight; i++)
+		if (h_nr[g->cpus[i]] == most)
+			return &env->sched->rqs[g->cpus[i]];
+	return NULL; /* not reached: some CPU holds the most */
+}
+
 /* sched_balance_find_src_rq(): the busiest CPU of the busiest group. */
 static struct rq *find_src_rq(struct lb_env *env)
 {
@@ -408,6 +418,9 @@ static struct rq *find_src_rq(struct lb_env *env)
 	 */
 	const struct lb_contrib *snap = lb_stats_on(sched) ? sched->lbc.snap :
 							     NULL;
+
+	if (snap && env->type == migrate_task)
+		return find_src_rq_by_nr(env);
 
 	for (u32 i = 0; i < g->weight; i++) {
 		int cpu = g->cpus[i];
@@ -586,15 +599,13 @@ next:
 static bool should_we_balance(const struct lb_env *env)
 {
 	const struct scheduler *sched = env->sched;
-	const struct sd_span *span = env->sd->span, *local = NULL;
+	const struct sd_span *local =
+		env->sd->span->groups[env->sd->local_group];
 	int idle_smt = -1;
 
 	if (env->idle == CPU_NEWLY_IDLE)
 		return !env->dst_rq->nr_running;
-	for (u32 k = 0; k < span->nr_groups && !local; k++)
-		if (span_has(span->groups[k], env->dst_cpu))
-			local = span->groups[k];
-	for (u32 i = 0; local && i < local->weight; i++) {
+	for (u32 i = 0; i < local->weight; i++) {
 		int cpu = local->cpus[i];
 		const struct sd_span *smt = sched->topo.cpu[cpu].smt;
 		bool core_idle = true;
@@ -614,7 +625,7 @@ static bool should_we_balance(const struct lb_env *env)
 	}
 	if (idle_smt >= 0)
 		return idle_smt == env->dst_cpu;
-	return local && local->first_cpu == env->dst_cpu;
+	return local->first_cpu == env->dst_cpu;
 }
 
 /* sched_balance_rq(): balance one domain; the number of tasks moved. */

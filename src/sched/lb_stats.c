@@ -77,10 +77,12 @@ int eevdf__lb_stats_init(struct scheduler *sched)
 	}
 	c->sums = calloc(t->nr_spans, sizeof(*c->sums));
 	c->snap = calloc(n, sizeof(*c->snap));
+	c->h_nr = calloc(n, sizeof(*c->h_nr));
 	c->member = calloc(n * LB_MAX_MEMBER, sizeof(*c->member));
 	c->nr_member = calloc(n, sizeof(*c->nr_member));
 	c->dirty = calloc(n, sizeof(*c->dirty));
-	if (!c->sums || !c->snap || !c->member || !c->nr_member || !c->dirty) {
+	if (!c->sums || !c->snap || !c->h_nr || !c->member || !c->nr_member ||
+	    !c->dirty) {
 		eevdf__lb_stats_free(sched);
 		return EEVDF_ENOMEM;
 	}
@@ -111,6 +113,7 @@ void eevdf__lb_stats_free(struct scheduler *sched)
 
 	free(c->sums);
 	free(c->snap);
+	free(c->h_nr);
 	free(c->member);
 	free(c->nr_member);
 	free(c->dirty);
@@ -142,6 +145,7 @@ static void fold_cpu(struct scheduler *sched, int cpu)
 		s->idle_cpus += d_idle;
 	}
 	*old = now;
+	c->h_nr[cpu] = now.h_nr_runnable;
 	sched->rqs[cpu].lb_dirty = false;
 }
 
@@ -180,6 +184,7 @@ const char *eevdf__lb_stats_check(struct scheduler *sched)
 		    now.runnable != had->runnable ||
 		    now.nr_running != had->nr_running ||
 		    now.h_nr_runnable != had->h_nr_runnable ||
+		    now.h_nr_runnable != sched->lbc.h_nr[cpu] ||
 		    now.idle != had->idle)
 			return "the balancer's running group sums missed a "
 			       "run-queue change (a write without "

@@ -596,6 +596,7 @@ struct lb_sums;
 struct lb_cache {
 	struct lb_sums *sums;	 /* per span of topo.spans; NULL: off */
 	struct lb_contrib *snap; /* per CPU: what it last added */
+	unsigned int *h_nr;	 /* per CPU: snap's h_nr_runnable, dense */
 	u32 *member;		 /* per CPU: LB_MAX_MEMBER span indices */
 	uint8_t *nr_member;	 /* per CPU: how many of them are used */
 	int *dirty;		 /* CPUs to fold in, each once */

@@ -255,6 +255,10 @@ static void build_domains(struct topology *t)
 				continue;
 			sd = &t->domains[(size_t)c * NR_SD_LEVELS + (size_t)l];
 			sd_init(sd, s, (enum sd_level)l);
+			/* the groups partition the span: one holds c */
+			while (sd->local_group + 1 < s->nr_groups &&
+			       !sd_span_has(s->groups[sd->local_group], c))
+				sd->local_group++;
 			sd->child = prev;
 			if (prev)
 				prev->parent = sd;

@@ -51,6 +51,7 @@ struct sd_span {
 struct sched_domain {
 	struct sched_domain *parent, *child;
 	const struct sd_span *span;
+	u32 local_group; /* span->groups[local_group] holds this CPU */
 	enum sd_level level;
 	u32 flags;
 	u32 span_weight;

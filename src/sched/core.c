@@ -138,6 +138,21 @@ int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 	return 0;
 }
 
+/*
+ * Where cpu counts itself overloaded for its lowest domain: that span's
+ * count when its groups are single CPUs (what balance.c's quick answer
+ * reads), else the spare last slot, which nothing reads.
+ */
+static unsigned int *lowest_overloaded(struct scheduler *sched, int cpu)
+{
+	const struct sched_domain *sd = sched->topo.cpu[cpu].sd;
+	size_t k = sched->topo.nr_spans;
+
+	if (sd && sd->span->cpu_groups)
+		k = (size_t)(sd->span - sched->topo.spans);
+	return &sched->span_overloaded[k];
+}
+
 void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 {
 	rq->cpu = cpu;
@@ -161,6 +176,7 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	eevdf__event_init(&rq->idle_exit_ev, REV_IDLE_EXIT, EVC_TICK);
 	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
 	rq->nr_overloaded = &sched->nr_overloaded;
+	rq->sd_overloaded = lowest_overloaded(sched, cpu);
 	rq->idle_slot = &sched->idle_map[cpu];
 	rq->idle_word = sched->idle_bits ? &sched->idle_bits[cpu / 64] : NULL;
 	rq->nr_wakelist = 0;
@@ -191,8 +207,10 @@ int eevdf__sched_classes_init(struct scheduler *sched)
 	sched->rto_mask = calloc(n, 1);
 	sched->dlo_mask = calloc(n, 1);
 	sched->cpu_scratch = calloc(n, 1);
+	sched->span_overloaded = calloc(sched->topo.nr_spans + 1,
+					sizeof(*sched->span_overloaded));
 	if (!sched->cpupri_count || !sched->rto_mask || !sched->dlo_mask ||
-	    !sched->cpu_scratch)
+	    !sched->cpu_scratch || !sched->span_overloaded)
 		return EEVDF_ENOMEM;
 	sched->rto_cpu = -1;
 	sched->rto_loop_again = false;
@@ -206,6 +224,7 @@ void eevdf__sched_classes_free(struct scheduler *sched)
 	free(sched->rto_mask);
 	free(sched->dlo_mask);
 	free(sched->cpu_scratch);
+	free(sched->span_overloaded);
 	eevdf__lb_stats_free(sched);
 }
 

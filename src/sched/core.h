@@ -134,7 +134,8 @@ void eevdf__charge_cpu(struct scheduler *sched, int cpu, struct task *p,
 
 /* Core invariants of one CPU on top of its cfs_rq's; NULL when all hold. */
 const char *eevdf__rq_check(const struct rq *rq);
-/* The balancer's running group sums against a fresh count (lb_stats.h). */
+/* The balancer's running group sums and overloaded counts against a fresh
+ * count (lb_stats.h). */
 const char *eevdf__lb_stats_check(struct scheduler *sched);
 
 /* Record a run's error (sticky) with a printf-style message; returns code. */

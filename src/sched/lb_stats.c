@@ -165,6 +165,35 @@ void eevdf__lb_stats_flush(struct scheduler *sched)
 }
 
 /*
+ * The overloaded counts add_nr_running() and sub_nr_running() keep, the
+ * machine's and each lowest domain's of single-CPU groups, against a
+ * count of the CPUs with two or more tasks.
+ */
+static const char *overloaded_check(const struct scheduler *sched)
+{
+	const struct topology *t = &sched->topo;
+	unsigned int all = 0;
+
+	for (int cpu = 0; cpu < sched->nr_cpus; cpu++) {
+		const struct sched_domain *sd = t->cpu[cpu].sd;
+		unsigned int here = 0;
+
+		all += sched->rqs[cpu].nr_running >= 2;
+		if (!sd || !sd->span->cpu_groups || sd->span->first_cpu != cpu)
+			continue;
+		for (u32 i = 0; i < sd->span->weight; i++)
+			here += sched->rqs[sd->span->cpus[i]].nr_running >= 2;
+		if (here != sched->span_overloaded[sd->span - t->spans])
+			return "a lowest domain's count of overloaded CPUs is "
+			       "not its CPUs' count";
+	}
+	if (all != sched->nr_overloaded)
+		return "the machine's count of overloaded CPUs is not its "
+		       "CPUs' count";
+	return NULL;
+}
+
+/*
  * After a fold, every CPU's remembered share must be what it adds now: a
  * run-queue change without lb_stats_dirty() shows as a difference.  The
  * sums themselves are the shares' sums by construction (fold_cpu() adds
@@ -173,8 +202,10 @@ void eevdf__lb_stats_flush(struct scheduler *sched)
  */
 const char *eevdf__lb_stats_check(struct scheduler *sched)
 {
-	if (!lb_stats_on(sched))
-		return NULL;
+	const char *err = overloaded_check(sched);
+
+	if (err || !lb_stats_on(sched))
+		return err;
 	eevdf__lb_stats_flush(sched);
 	for (int cpu = 0; cpu < sched->nr_cpus; cpu++) {
 		struct lb_contrib now = contrib_of(sched, cpu);

@@ -532,6 +532,7 @@ struct rq {
 	struct task *cfs_tasks; /* head: most recently enqueued/picked */
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
+	unsigned int *sd_overloaded; /* the same over its lowest domain */
 	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
 	u64 *idle_word;		     /* its word of idle_bits (NULL: none) */
 	struct eevdf_event idle_exit_ev;
@@ -623,6 +624,9 @@ struct scheduler {
 	u32 mark_gen;
 	u64 nohz_next_balance;	    /* jiffies: next NOHZ idle balance kick */
 	unsigned int nr_overloaded; /* CPUs with more than one task queued */
+	/* the same per lowest domain of single-CPU groups, by its span's
+	 * index in topo.spans; the last slot counts the other CPUs */
+	unsigned int *span_overloaded;
 	struct eevdf_smp_stats smp;
 	/*
 	 * The root domain's RT and DL state (one root domain: there are no
@@ -762,8 +766,10 @@ static inline void add_nr_running(struct rq *rq, unsigned int n)
 	unsigned int prev = rq->nr_running;
 
 	rq->nr_running += n;
-	if (prev < 2 && rq->nr_running >= 2)
+	if (prev < 2 && rq->nr_running >= 2) {
 		(*rq->nr_overloaded)++;
+		(*rq->sd_overloaded)++;
+	}
 	rq_idle_update(rq);
 }
 
@@ -772,8 +778,10 @@ static inline void sub_nr_running(struct rq *rq, unsigned int n)
 	unsigned int prev = rq->nr_running;
 
 	rq->nr_running -= n;
-	if (prev >= 2 && rq->nr_running < 2)
+	if (prev >= 2 && rq->nr_running < 2) {
 		(*rq->nr_overloaded)--;
+		(*rq->sd_overloaded)--;
+	}
 	rq_idle_update(rq);
 }
 

@@ -158,6 +158,7 @@ static int build_spans(struct topology *t, const struct eevdf_machine *m)
 				if (g->first_cpu == c)
 					s->groups[s->nr_groups++] = g;
 			}
+			s->cpu_groups = s->nr_groups == s->weight;
 			gpool += s->nr_groups;
 		}
 	}

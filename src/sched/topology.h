@@ -43,7 +43,8 @@ struct sd_span {
 	u32 weight;
 	struct sd_span **groups;
 	u32 nr_groups;
-	int first_cpu; /* group_balance_cpu() */
+	bool cpu_groups; /* every group is a single CPU */
+	int first_cpu;	 /* group_balance_cpu() */
 };
 
 /* One CPU's domain at one level; the balance state is per CPU as in the

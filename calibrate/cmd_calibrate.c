@@ -8,8 +8,9 @@
  * (bench.h), interleaved so that a burst of load from other processes
  * touches all of them a little rather than one of them entirely, then
  * two hogs for HZ.  Each cost is fitted from the medians (fit.h); a cost
- * whose inputs spread more than --max-spread is refused, and so is the
- * file, unless --allow-noisy.  The written file is read back before it
+ * whose inputs spread more than --max-spread, or that comes out negative,
+ * is refused, and so is the file, unless --allow-noisy (a negative one is
+ * then written as 0).  The written file is read back before it
  * is written, and the simulator runs the benchmarks on it to show how
  * far the model is from what was measured.
  */
@@ -394,6 +395,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct cpu_noise *nz = NULL;
 	int cpus[CAL_MAX_CPUS], ncpu, rounds, r, ret = CAL_EXIT_USAGE,
 						 noisy = 0;
+	size_t negative = 0;
 	char err[1024], release[128] = "", clk[64], model[160], host[256];
 	char slice_method[200], hz_method[300], today[32], hostname[128];
 	char *text = NULL, outpath[300], outdir[300];
@@ -554,7 +556,8 @@ int cmd_calibrate(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (cal_fit_costs(&set, &fit, err, sizeof(err)) < 0) {
+	if (cal_fit_costs(&set, &fit, o.allow_noisy, &negative, err,
+			  sizeof(err)) < 0) {
 		cal_error("refused: %s", err);
 		ret = CAL_EXIT_FAIL;
 		goto out;
@@ -575,6 +578,14 @@ int cmd_calibrate(int argc, char **argv)
 		}
 	}
 	print_costs(rep, &fit, o.max_spread);
+	if (negative)
+		fprintf(rep,
+			"# %zu cost%s came out negative, written as 0 "
+			"(--allow-noisy): the machine was too busy to tell "
+			"%s from %s parts; rerun on a quiet one\n",
+			negative, negative == 1 ? "" : "s",
+			negative == 1 ? "it" : "them",
+			negative == 1 ? "its" : "their");
 	fprintf(rep, "# HZ %d: %s\n", info.hz, hz_method);
 	if (plan.slice_ns > 0)
 		fprintf(rep, "# base slice %.3f ms: %s\n",

@@ -534,10 +534,13 @@ static void fs_costs(struct cal_fit *fit, const struct cal_set *set)
 		  "user-space benchmark cannot time alone)");
 }
 
-int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
+int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit,
+		  bool keep_negative, size_t *nr_negative, char *err,
 		  size_t len)
 {
 	memset(fit, 0, sizeof(*fit));
+	if (nr_negative)
+		*nr_negative = 0;
 	direct(fit, set);
 	if (switches(fit, set, err, len) < 0)
 		return -1;
@@ -558,15 +561,28 @@ int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
 		     "timers at their instant)",
 		     med(set, "timer_wakeup_busy"));
 	for (size_t i = 0; i < fit->nr; i++) {
-		if (fit->cost[i].value >= 0)
+		struct cal_cost *c = &fit->cost[i];
+		size_t n = strlen(c->method);
+
+		if (c->value >= 0)
 			continue;
-		snprintf(err, len,
-			 "%s came out negative (%lld ns): %s; the parts it is "
-			 "measured against vary more than it does, which a "
-			 "busy machine does",
-			 fit->cost[i].name, (long long)fit->cost[i].value,
-			 fit->cost[i].method);
-		return -1;
+		if (!keep_negative) {
+			snprintf(err, len,
+				 "%s came out negative (%lld ns): %s; the "
+				 "parts it is measured against vary more than "
+				 "it does, which a busy machine does",
+				 c->name, (long long)c->value, c->method);
+			return -1;
+		}
+		/* the noise is larger than the cost: 0 is the closest a
+		 * cost can be to what was measured */
+		snprintf(c->method + n, sizeof(c->method) - n,
+			 " [noisy: came out %lld ns, written as 0 by "
+			 "--allow-noisy]",
+			 (long long)c->value);
+		c->value = 0;
+		if (nr_negative)
+			(*nr_negative)++;
 	}
 	return 0;
 }

@@ -44,10 +44,13 @@ struct cal_fit {
 
 /*
  * The costs the series of set identify (after cal_set_finish()).  An
- * entry whose inputs are missing is left out with a note; one that comes
- * out negative is a failure: 0, or -1 with err saying which and why.
+ * entry whose inputs are missing is left out with a note.  One that comes
+ * out negative is a failure (0, or -1 with err saying which and why),
+ * unless keep_negative (--allow-noisy): it is then written as 0, its
+ * method saying what was measured, and counted in *nr_negative.
  */
-int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit, char *err,
+int cal_fit_costs(const struct cal_set *set, struct cal_fit *fit,
+		  bool keep_negative, size_t *nr_negative, char *err,
 		  size_t len);
 
 /* The entry called name, or NULL. */

@@ -405,8 +405,9 @@ START_TEST(measurements_split_into_the_models_entries)
 
 	recorded(&set);
 	cal_set_finish(&set);
-	ck_assert_msg(cal_fit_costs(&set, &fit, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(cal_fit_costs(&set, &fit, false, NULL, err,
+				    sizeof(err)) == 0,
+		      "%s", err);
 	/* one call each: the median */
 	ck_assert_int_eq(cost(&fit, "gettimeofday"), 29);
 	ck_assert_int_eq(cost(&fit, "syscall"), 100);
@@ -479,8 +480,9 @@ START_TEST(file_system_calls_split_into_the_fs_entries)
 	one(&set, "fs_write_page_new", 1300);
 	one(&set, "fs_futimens", 400);
 	cal_set_finish(&set);
-	ck_assert_msg(cal_fit_costs(&set, &fit, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(cal_fit_costs(&set, &fit, false, NULL, err,
+				    sizeof(err)) == 0,
+		      "%s", err);
 	ck_assert_int_eq(cost(&fit, "fs_open"), 2000);
 	ck_assert_int_eq(cost(&fit, "fs_close"), 400);
 	ck_assert_int_eq(cost(&fit, "fs_stat"), 900);
@@ -502,7 +504,8 @@ START_TEST(file_system_calls_split_into_the_fs_entries)
 	/* without the file-system benchmarks: none of them, and a note */
 	recorded(&set);
 	cal_set_finish(&set);
-	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		cal_fit_costs(&set, &fit, false, NULL, err, sizeof(err)), 0);
 	ck_assert_ptr_null(cal_fit_find(&fit, "fs_open"));
 	{
 		bool noted = false;
@@ -532,8 +535,9 @@ START_TEST(a_cost_carries_the_spread_of_its_inputs)
 	for (int i = 0; i < 5; i++)
 		cal_series_add(&set, s, 90 + 10 * i);
 	cal_set_finish(&set);
-	ck_assert_msg(cal_fit_costs(&set, &fit, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(cal_fit_costs(&set, &fit, false, NULL, err,
+				    sizeof(err)) == 0,
+		      "%s", err);
 	c = cal_fit_find(&fit, "ctxsw_thread");
 	/* (700 - 110) / 1; its IQR: |1| x 0 + |1| x 20; the fewest
 	 * samples, 1 (the yield pair's); the widest spread, getppid's */
@@ -556,16 +560,40 @@ START_TEST(impossible_splits_are_refused)
 	recorded(&set);
 	cal_series_get(&set, "pipe_rt_same_cpu", "ns")->v[0] = 1500;
 	cal_set_finish(&set);
-	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), -1);
+	ck_assert_int_eq(
+		cal_fit_costs(&set, &fit, false, NULL, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "ttwu_local came out negative") != NULL, "%s",
 		      err);
+	cal_set_free(&set);
+	/* --allow-noisy keeps it, as 0, and says what was measured */
+	recorded(&set);
+	cal_series_get(&set, "pipe_rt_same_cpu", "ns")->v[0] = 1500;
+	cal_set_finish(&set);
+	{
+		size_t negative = 99;
+		const struct cal_cost *c;
+
+		ck_assert_msg(cal_fit_costs(&set, &fit, true, &negative, err,
+					    sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_uint_eq(negative, 1);
+		c = cal_fit_find(&fit, "ttwu_local");
+		ck_assert_ptr_nonnull(c);
+		ck_assert_int_eq(c->value, 0);
+		ck_assert_msg(strstr(c->method, "[noisy: came out -") != NULL &&
+				      strstr(c->method,
+					     " ns, written as 0 by "
+					     "--allow-noisy]") != NULL,
+			      "%s", c->method);
+	}
 	cal_set_free(&set);
 	/* yields that did not switch cannot price a switch */
 	recorded(&set);
 	cal_series_get(&set, "yield_pair_thread_switches", "switches")->v[0] =
 		0.5;
 	cal_set_finish(&set);
-	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), -1);
+	ck_assert_int_eq(
+		cal_fit_costs(&set, &fit, false, NULL, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "only 0.50 switches per yield") != NULL, "%s",
 		      err);
 	cal_set_free(&set);
@@ -632,7 +660,8 @@ START_TEST(the_machine_written_loads_with_its_calibration)
 
 	recorded(&set);
 	cal_set_finish(&set);
-	ck_assert_int_eq(cal_fit_costs(&set, &fit, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		cal_fit_costs(&set, &fit, false, NULL, err, sizeof(err)), 0);
 	text = cal_machine_json(&t, &fit, &set, &info, err, sizeof(err));
 	ck_assert_msg(text != NULL, "%s", err);
 	memset(&d, 0, sizeof(d));

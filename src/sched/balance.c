@@ -233,6 +233,49 @@ int sis_util_nr_idle_scan(u64 sum_util, u64 llc_weight, u64 pct)
 	return (int)((1024 - tmp) * llc_weight / 1024);
 }
 
+/*
+ * A newly-idle pass over a domain of single-CPU groups, first over the
+ * CPUs running two or more tasks.  Only they can be lb_overloaded (more
+ * tasks than the group's one CPU), the busiest type, so when one of them
+ * is, the walk's busiest is the first of them with the most avg_load,
+ * which is what this pass picks, in the same order with the same test;
+ * the local group is the idle dst_cpu (has_spare: calculate_imbalance()
+ * then reads no totals, so they stay 0).  Otherwise false, and env is
+ * untouched for the full walk.  On a 20-CPU LLC under schbench the walk
+ * built and compared every CPU's statistics at each idle transition.
+ */
+static bool newidle_busiest_overloaded(struct lb_env *env)
+{
+	const struct sd_span *span = env->sd->span;
+	const struct rq *rqs = env->sched->rqs;
+	const struct sd_span *busiest_group = NULL;
+	struct sg_lb_stats s, busiest;
+	bool have = false;
+
+	if (env->idle != CPU_NEWLY_IDLE || !span->cpu_groups ||
+	    env->sd->child || env->dst_rq->nr_running)
+		return false;
+	for (u32 k = 0; k < span->nr_groups; k++) {
+		const struct sd_span *g = span->groups[k];
+
+		if (rqs[g->cpus[0]].nr_running < 2)
+			continue;
+		sg_lb_stats(env, g, &s);
+		if (update_sd_pick_busiest(&busiest, &s, have)) {
+			busiest = s;
+			busiest_group = g;
+			have = true;
+		}
+	}
+	if (!have || busiest.type != lb_overloaded)
+		return false;
+	env->busiest = busiest;
+	env->busiest_group = busiest_group;
+	sg_lb_stats(env, span->groups[env->sd->local_group], &env->local);
+	EEVDF_ASSERT(env->local.type == lb_has_spare);
+	return true;
+}
+
 static void update_sd_lb_stats(struct lb_env *env)
 {
 	const struct sd_span *span = env->sd->span;
@@ -241,6 +284,9 @@ static void update_sd_lb_stats(struct lb_env *env)
 
 	if (lb_stats_on(env->sched))
 		eevdf__lb_stats_flush(env->sched);
+	/* a lowest domain has no child: prefer_sibling stays false */
+	if (newidle_busiest_overloaded(env))
+		return;
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
 		/* the groups are disjoint: one is dst_cpu's */

@@ -177,6 +177,10 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu)
 	rq->cfs_tasks = rq->cfs_tasks_tail = NULL;
 	rq->nr_overloaded = &sched->nr_overloaded;
 	rq->sd_overloaded = lowest_overloaded(sched, cpu);
+	/* without running sums, as if always on the dirty list: then
+	 * lb_stats_dirty(), called at every run-queue change, returns at
+	 * its first test instead of reading the scheduler's */
+	rq->lb_dirty = !lb_stats_on(sched);
 	rq->idle_slot = &sched->idle_map[cpu];
 	rq->idle_word = sched->idle_bits ? &sched->idle_bits[cpu / 64] : NULL;
 	rq->nr_wakelist = 0;

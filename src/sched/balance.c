@@ -234,6 +234,18 @@ int sis_util_nr_idle_scan(u64 sum_util, u64 llc_weight, u64 pct)
 }
 
 /*
+ * Whether this is a newly-idle pass of an idle dst_cpu over its lowest
+ * domain, whose groups are single CPUs: the case both quick answers below
+ * (lowest_domain_quiet(), newidle_busiest_overloaded()) are exact for.
+ * Lowest, it has no child, so prefer_sibling is false.
+ */
+static bool newidle_over_cpus(const struct lb_env *env)
+{
+	return env->idle == CPU_NEWLY_IDLE && !env->sd->child &&
+	       env->sd->span->cpu_groups && !env->dst_rq->nr_running;
+}
+
+/*
  * A newly-idle pass over a domain of single-CPU groups, first over the
  * CPUs running two or more tasks.  Only they can be lb_overloaded (more
  * tasks than the group's one CPU), the busiest type, so when one of them
@@ -252,8 +264,7 @@ static bool newidle_busiest_overloaded(struct lb_env *env)
 	struct sg_lb_stats s, busiest;
 	bool have = false;
 
-	if (env->idle != CPU_NEWLY_IDLE || !span->cpu_groups ||
-	    env->sd->child || env->dst_rq->nr_running)
+	if (!newidle_over_cpus(env))
 		return false;
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
@@ -705,10 +716,7 @@ static void balance_locks(struct lb_env *env, int moved)
  */
 static bool lowest_domain_quiet(const struct lb_env *env)
 {
-	const struct sched_domain *sd = env->sd;
-
-	return env->idle == CPU_NEWLY_IDLE && !sd->child &&
-	       sd->span->cpu_groups && !*env->dst_rq->sd_overloaded;
+	return newidle_over_cpus(env) && !*env->dst_rq->sd_overloaded;
 }
 
 /* sched_balance_rq(): balance one domain; the number of tasks moved. */

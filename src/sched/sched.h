@@ -532,7 +532,8 @@ struct rq {
 	struct task *cfs_tasks; /* head: most recently enqueued/picked */
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
-	unsigned int *sd_overloaded; /* the same over its lowest domain */
+	unsigned int *sd_overloaded; /* the same over its lowest domain
+				      * of single-CPU groups (core.c) */
 	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
 	u64 *idle_word;		     /* its word of idle_bits (NULL: none) */
 	struct eevdf_event idle_exit_ev;

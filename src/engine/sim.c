@@ -1492,6 +1492,7 @@ static int step_one(struct eevdf_sim *sim)
 				       (long long)sim->sched.now);
 	sim->sched.now = ev->time;
 	sim->nr_events++;
+	eevdf__core_prefetch_next(&sim->sched);
 	if (type == SEV_RATE) {
 		eevdf__metric_rate_tick(sim,
 					container_of(ev, struct metric, ev));

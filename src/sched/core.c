@@ -1190,6 +1190,17 @@ static int rq_event(struct scheduler *sched, struct rq *rq,
 	return 0;
 }
 
+void eevdf__core_prefetch_next(const struct scheduler *sched)
+{
+	const struct eevdf_event *ev;
+
+	if (sched->nr_tasks < TASK_PREFETCH_MIN)
+		return;
+	ev = eevdf__eventq_next_hint(&sched->evq);
+	if (ev && ev->type >= TEV_START && ev->type <= TEV_WAKELIST)
+		task_prefetch(sched, container_of(ev, struct task, ev));
+}
+
 int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)
 {
 	int ret = 0;

@@ -41,6 +41,13 @@ void eevdf__core_init_rq(struct scheduler *sched, struct rq *rq, int cpu);
 /* Run one scheduler event (a task's or a CPU's), then settle every CPU it
  * touched; 0 or an error code. */
 int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev);
+/*
+ * Start loading the memory of the event most likely to pop next
+ * (eevdf__eventq_next_hint()): a task's event reads the first lines of
+ * its task, which in a simulation of many tasks have long left the
+ * cache (task_prefetch()).  No effect on results.
+ */
+void eevdf__core_prefetch_next(const struct scheduler *sched);
 
 /* Let every CPU an engine event touched act on it (settle_all()). */
 int eevdf__core_settle(struct scheduler *sched);

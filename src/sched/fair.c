@@ -1334,6 +1334,12 @@ again:
 			if (!se)
 				goto again;
 		}
+		/*
+		 * The pick read the node's first line; the switch reads the
+		 * rest of the entity, and of the task when it is one, which
+		 * in a queue of many tasks is cold: ask for it all at once.
+		 */
+		task_prefetch(rq->sched, se);
 		cfs_rq = group_cfs_rq(se);
 	} while (cfs_rq);
 	return se;

@@ -445,7 +445,8 @@ struct task {
 	eevdf_time state_since; /* start of the current wait/sleep span */
 	eevdf_time delay_since; /* perf atom: runnable since; -1 = none */
 
-	/* What follows is read rarely, or only by some workloads. */
+	/* What follows is read rarely, or only by some workloads
+	 * (TASK_HOT_BYTES marks the split). */
 	int nice;
 	int prio; /* kernel prio: -1 DL, 0..98 RT, 100..139 fair */
 	struct task_group *cgroup;
@@ -510,6 +511,9 @@ struct task {
 
 	struct eevdf_rng rng;
 };
+
+/* The bytes of a task that its every sleep and wakeup touches. */
+#define TASK_HOT_BYTES offsetof(struct task, nice)
 
 struct rq {
 	int cpu;
@@ -708,6 +712,22 @@ struct scheduler {
 	int error; /* sticky: once a run failed, it stays failed */
 	char errmsg[512];
 };
+
+/*
+ * From this many tasks on, a task's lines have likely left the cache by
+ * the time it is picked or its event fires (1 024 tasks of 832 bytes are
+ * more than the L2 of most machines), and a prefetch of its hot part
+ * saves more than it costs; below it the prefetches are wasted
+ * instructions (3.6 % more on scale-100-8).
+ */
+#define TASK_PREFETCH_MIN 1024
+
+/* Prefetch the task-sized hot part at p (a task, or an entity). */
+static inline void task_prefetch(const struct scheduler *sched, const void *p)
+{
+	if (sched->nr_tasks >= TASK_PREFETCH_MIN)
+		eevdf__prefetch(p, TASK_HOT_BYTES);
+}
 
 /*
  * rq's load, util, runnable, nr_running, h_nr_runnable or idle state may

@@ -29,6 +29,16 @@ static void check_heap(const struct eevdf_eventq *q)
 	size_t i;
 
 	ck_assert_uint_le(q->nr, q->cap);
+	/* beyond nr, at least three slots and every one a sentinel: a node
+	 * with a first child reads all four children unbounded */
+	if (q->cap) {
+		ck_assert_uint_ge(q->cap, q->nr + 3);
+		for (i = q->nr; i < q->cap; i++)
+			if (q->heap[i].ev || q->heap[i].time != INT64_MAX ||
+			    q->heap[i].key != UINT64_MAX)
+				ck_abort_msg("heap[%zu] past nr %zu is not a "
+					     "sentinel", i, q->nr);
+	}
 	/* a dead root (a pop's hole, eventq.h) holds no queued event and
 	 * orders nothing below it */
 	for (i = q->root_dead ? 1 : 0; i < q->nr; i++) {

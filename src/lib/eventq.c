@@ -50,22 +50,43 @@ static inline bool slot_before(const struct eevdf_eq_slot *a,
 	return slot_rank(a) < slot_rank(b);
 }
 
-/* The earliest of the children first..end-1 (end > first), and its rank. */
+/*
+ * Every slot from nr on holds SENTINEL, a rank no event reaches (time
+ * INT64_MAX and the largest key; an event's key stays below it because
+ * seq < 2^48), and the array always has EQ_ARITY - 1 slots beyond nr.  A
+ * node with a first child therefore always has all four, real or
+ * sentinel, and the scan below needs no bound: three compares, no loop.
+ * On a tie a real child wins, being at the lower index.  Measured on
+ * tbench-64, sifting was 13 % of the instructions.
+ */
+static const struct eevdf_eq_slot SENTINEL = { INT64_MAX, UINT64_MAX, NULL };
+
+/* The earliest of the four children from first on, and its rank. */
 static inline size_t best_child(const struct eevdf_eventq *q, size_t first,
-				size_t end, u128 *rank)
+				u128 *rank)
 {
-	size_t best = first;
-	u128 br = slot_rank(&q->heap[first]);
+	const struct eevdf_eq_slot *c = &q->heap[first];
+	u128 r1 = slot_rank(&c[1]), r2 = slot_rank(&c[2]);
+	u128 r3 = slot_rank(&c[3]), br = slot_rank(&c[0]);
+	size_t off = 0, m;
 
-	for (size_t c = first + 1; c < end; c++) {
-		u128 r = slot_rank(&q->heap[c]);
-		bool lt = r < br;
-
-		best = lt ? c : best;
-		br = lt ? r : br;
-	}
+	/*
+	 * Which child wins is data, not a pattern a branch could learn.
+	 * The rank's select compiles to conditional moves; the index's is
+	 * written with masks, because for it (a ?: of constants) gcc 12
+	 * emits a branch.
+	 */
+	m = -(size_t)(r1 < br);
+	off = (off & ~m) | (1 & m);
+	br = r1 < br ? r1 : br;
+	m = -(size_t)(r2 < br);
+	off = (off & ~m) | (2 & m);
+	br = r2 < br ? r2 : br;
+	m = -(size_t)(r3 < br);
+	off = (off & ~m) | (3 & m);
+	br = r3 < br ? r3 : br;
 	*rank = br;
-	return best;
+	return first + off;
 }
 
 /* Put s at slot i and keep its event's back-pointer in step. */
@@ -104,13 +125,12 @@ static void eventq_sift_down(struct eevdf_eventq *q, size_t i)
 	u128 sr = slot_rank(&s);
 
 	for (;;) {
-		size_t first = EQ_ARITY * i + 1, best, end;
+		size_t first = EQ_ARITY * i + 1, best;
 		u128 br;
 
 		if (first >= nr)
 			break;
-		end = first + EQ_ARITY < nr ? first + EQ_ARITY : nr;
-		best = best_child(q, first, end, &br);
+		best = best_child(q, first, &br);
 		if (!(br < sr))
 			break;
 		eventq_place(q, i, &q->heap[best]);
@@ -125,7 +145,8 @@ static int eventq_grow(struct eevdf_eventq *q)
 	struct eevdf_eq_slot *heap;
 	size_t cap;
 
-	if (q->nr < q->cap)
+	/* room for the new slot and, beyond it, EQ_ARITY - 1 sentinels */
+	if (q->nr + EQ_ARITY <= q->cap)
 		return 0;
 	if (q->cap == 0) {
 		cap = EVENTQ_INITIAL_CAP;
@@ -138,6 +159,8 @@ static int eventq_grow(struct eevdf_eventq *q)
 	heap = realloc(q->heap, cap * sizeof(*heap));
 	if (!heap)
 		return EEVDF_ENOMEM;
+	for (size_t i = q->cap; i < cap; i++)
+		heap[i] = SENTINEL;
 	q->heap = heap;
 	q->cap = cap;
 	return 0;
@@ -235,11 +258,14 @@ static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 	q->nr--;
 	if (i != q->nr) {
 		eventq_place(q, i, &q->heap[q->nr]);
+		q->heap[q->nr] = SENTINEL;
 		if (i > 0 &&
 		    slot_before(&q->heap[i], &q->heap[(i - 1) / EQ_ARITY]))
 			eventq_sift_up(q, i);
 		else
 			eventq_sift_down(q, i);
+	} else {
+		q->heap[i] = SENTINEL;
 	}
 	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
@@ -260,19 +286,28 @@ void eevdf__eventq_flush(struct eevdf_eventq *q)
 	q->root_dead = false;
 	nr = --q->nr;
 	if (nr) {
+		/*
+		 * The last slot is the hole's filler: the sinking hole must
+		 * not pass it, so it is turned into a sentinel first (a
+		 * hole that reaches slot nr stops there either way).
+		 */
+		struct eevdf_eq_slot last = q->heap[nr];
+
+		q->heap[nr] = SENTINEL;
 		for (;;) {
-			size_t first = EQ_ARITY * i + 1, best, end;
+			size_t first = EQ_ARITY * i + 1, best;
 			u128 br;
 
 			if (first >= nr)
 				break;
-			end = first + EQ_ARITY < nr ? first + EQ_ARITY : nr;
-			best = best_child(q, first, end, &br);
+			best = best_child(q, first, &br);
 			eventq_place(q, i, &q->heap[best]);
 			i = best;
 		}
-		eventq_place(q, i, &q->heap[nr]);
+		eventq_place(q, i, &last);
 		eventq_sift_up(q, i);
+	} else {
+		q->heap[0] = SENTINEL;
 	}
 }
 

@@ -22,7 +22,9 @@
  * Invariants: heap[i].ev->heap_index == i for i < nr (but for a dead root,
  * see below), and heap[i]'s key is its event's (time, class, seq); every
  * parent is <= its children; an event not in the heap has heap_index ==
- * EEVDF_EV_NOT_QUEUED.
+ * EEVDF_EV_NOT_QUEUED.  Once allocated, the array has at least three
+ * slots beyond nr, and every slot from nr on is a sentinel that sorts
+ * after any event, so a sift reads four children with no bound check.
  */
 #ifndef EEVDF_EVENTQ_H
 #define EEVDF_EVENTQ_H

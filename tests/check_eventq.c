@@ -37,7 +37,8 @@ static void check_heap(const struct eevdf_eventq *q)
 			if (q->heap[i].ev || q->heap[i].time != INT64_MAX ||
 			    q->heap[i].key != UINT64_MAX)
 				ck_abort_msg("heap[%zu] past nr %zu is not a "
-					     "sentinel", i, q->nr);
+					     "sentinel",
+					     i, q->nr);
 	}
 	/* a dead root (a pop's hole, eventq.h) holds no queued event and
 	 * orders nothing below it */

@@ -412,10 +412,10 @@ struct task {
 	/* Program (program.c). */
 	struct program *prog;
 	u32 pc;
-	u32 op_phase;	  /* how far the op at pc has got */
-	u32 burst;	  /* what the queued TEV_BURST ends */
-	u32 burst_speed;  /* percent of nominal speed of the burst */
-	u64 op_work_left; /* the op's RUN work or its cost still to do */
+	u32 op_phase;	      /* how far the op at pc has got */
+	u32 burst;	      /* what the queued TEV_BURST ends */
+	u32 burst_speed;      /* percent of nominal speed of the burst */
+	u64 op_work_left;     /* the op's RUN work or its cost still to do */
 	u64 overhead_left;    /* switch and wakeup costs still to burn */
 	eevdf_time run_since; /* when the current burst started */
 	u32 sig_pending;      /* bit n: signal n is pending */
@@ -493,7 +493,7 @@ struct task {
 	 */
 	int last_wakee;
 	u32 wakee_flips;
-	u64 wakee_flip_decay_ts;	      /* jiffies */
+	u64 wakee_flip_decay_ts; /* jiffies */
 	unsigned int wake_flags; /* of a wakeup in flight (TASK_WAKING) */
 	int wakelist_waker;	 /* ... and its waker's pid, or -1 */
 	bool wakelist_delayed; /* ... of a delayed task (TTWU_QUEUE_DELAYED) */

@@ -53,11 +53,11 @@ static inline bool slot_before(const struct eevdf_eq_slot *a,
 /*
  * Every slot from nr on holds SENTINEL, a rank no event reaches (time
  * INT64_MAX, past EEVDF_TIME_MAX where simulated time ends), and the
- * array always has EQ_ARITY - 1 slots beyond nr.  A
- * node with a first child therefore always has all four, real or
- * sentinel, and the scan below needs no bound: three compares, no loop.
- * On a tie a real child wins, being at the lower index.  Measured on
- * tbench-64, sifting was 13 % of the instructions.
+ * array always has EQ_ARITY - 1 slots beyond nr.  A node with a first
+ * child therefore always has all four, real or sentinel, and the scan
+ * below needs no bound: three compares, no loop.  On a tie a real child
+ * would win, being at the lower index.  Measured on tbench-64, sifting
+ * was 13 % of the instructions.
  */
 static const struct eevdf_eq_slot SENTINEL = { INT64_MAX, UINT64_MAX, NULL };
 

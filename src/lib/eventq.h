@@ -123,10 +123,10 @@ static inline struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
 }
 
 /*
- * After a pop, the event that will most likely pop next: the earliest of
- * the dead root's children, which a pop without an earlier push in
- * between returns.  NULL when there is no such hint.  For prefetching
- * only: nothing may depend on it being right.
+ * After a pop, the event that will most likely pop next: the earliest
+ * by time of the dead root's children, which a pop without an earlier
+ * push in between returns (ties aside).  NULL when there is no such
+ * hint.  For prefetching only: nothing may depend on it being right.
  */
 static inline const struct eevdf_event *
 eevdf__eventq_next_hint(const struct eevdf_eventq *q)

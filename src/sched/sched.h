@@ -392,8 +392,8 @@ struct task {
 	 * rarely or only by some workloads.  A simulation of a thousand
 	 * tasks and more misses the cache on each task it wakes, once per
 	 * line touched: measured with DHAT on run/sleep tasks, the first
-	 * part ends in the task's ninth line, where the old order touched
-	 * all thirteen.
+	 * part fills the task's first eight lines (TASK_HOT_BYTES), where
+	 * the old order had a cycle touch all thirteen.
 	 */
 	int pid;
 	int cpu;
@@ -431,11 +431,7 @@ struct task {
 	int recent_used_cpu;
 	u32 spin_held; /* spinlocks held: no migration meanwhile */
 	struct task *tasks_prev, *tasks_next; /* rq->cfs_tasks, MRU first */
-	/*
-	 * The task's cgroup (root when none) and its session; the group it
-	 * is scheduled in is the cgroup, or the session's autogroup when
-	 * the cgroup is the root and autogroup is enabled (group.c).
-	 */
+	/* the group it is scheduled in: see cgroup below (group.c) */
 	struct task_group *sched_task_group;
 
 	struct eevdf_event ev;
@@ -449,6 +445,11 @@ struct task {
 	 * (TASK_HOT_BYTES marks the split). */
 	int nice;
 	int prio; /* kernel prio: -1 DL, 0..98 RT, 100..139 fair */
+	/*
+	 * The task's cgroup (root when none) and its session; the group it
+	 * is scheduled in is the cgroup, or the session's autogroup when
+	 * the cgroup is the root and autogroup is enabled (group.c).
+	 */
 	struct task_group *cgroup;
 	/* the group it is reported in: sched_task_group, except that an
 	 * exiting task's move out of its autogroup does not count */

@@ -515,6 +515,9 @@ struct task {
 
 /* The bytes of a task that its every sleep and wakeup touches. */
 #define TASK_HOT_BYTES offsetof(struct task, nice)
+_Static_assert(TASK_HOT_BYTES <= 8 * 64,
+	       "a task's hot part must fit its first eight cache lines: "
+	       "put a field every wakeup touches there only in place of one");
 
 struct rq {
 	int cpu;

@@ -110,6 +110,41 @@ START_TEST(eventq_a_push_after_a_pop_takes_the_root_slot)
 }
 END_TEST
 
+/*
+ * The next-event hint names what the next pop returns when no push comes
+ * between.  By hand: a 10, b 20 (class 1), c 20 (class 0), d 40.  After
+ * a pops, c and b tie on time and c's class is lower: c.  After c, b.
+ * After b only d is left: d.  After d nothing is queued: NULL.  With a
+ * live root (no pop yet) there is no hint.
+ */
+START_TEST(eventq_next_hint_names_the_next_pop)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event a, b, c, d;
+
+	eevdf__eventq_init(&q);
+	ev_set(&a, 10, 0);
+	ev_set(&b, 20, 1);
+	ev_set(&c, 20, 0);
+	ev_set(&d, 40, 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &c), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &d), 0);
+	ck_assert_ptr_null(eevdf__eventq_next_hint(&q));
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
+	ck_assert_ptr_eq(eevdf__eventq_next_hint(&q), &c);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &c);
+	ck_assert_ptr_eq(eevdf__eventq_next_hint(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_next_hint(&q), &d);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &d);
+	ck_assert_ptr_null(eevdf__eventq_next_hint(&q));
+	check_heap(&q);
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
 START_TEST(eventq_starts_empty_and_pops_null)
 {
 	struct eevdf_eventq q;
@@ -642,6 +677,7 @@ Suite *eventq_suite(void)
 
 	tcase_add_test(tc, eventq_starts_empty_and_pops_null);
 	tcase_add_test(tc, eventq_a_push_after_a_pop_takes_the_root_slot);
+	tcase_add_test(tc, eventq_next_hint_names_the_next_pop);
 	tcase_add_test(tc, eventq_pops_equal_times_in_push_order);
 	tcase_add_test(tc, eventq_orders_same_time_events_by_class);
 	tcase_add_test(tc, eventq_orders_by_time_before_class);

@@ -254,18 +254,17 @@ int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
 static void eventq_remove_at(struct eevdf_eventq *q, size_t i)
 {
 	struct eevdf_event *ev = q->heap[i].ev;
+	struct eevdf_eq_slot last = q->heap[--q->nr];
 
-	q->nr--;
+	/* the sentinel goes in before a sift can read that slot */
+	q->heap[q->nr] = SENTINEL;
 	if (i != q->nr) {
-		eventq_place(q, i, &q->heap[q->nr]);
-		q->heap[q->nr] = SENTINEL;
+		eventq_place(q, i, &last);
 		if (i > 0 &&
 		    slot_before(&q->heap[i], &q->heap[(i - 1) / EQ_ARITY]))
 			eventq_sift_up(q, i);
 		else
 			eventq_sift_down(q, i);
-	} else {
-		q->heap[i] = SENTINEL;
 	}
 	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
@@ -287,9 +286,9 @@ void eevdf__eventq_flush(struct eevdf_eventq *q)
 	nr = --q->nr;
 	if (nr) {
 		/*
-		 * The last slot is the hole's filler: the sinking hole must
-		 * not pass it, so it is turned into a sentinel first (a
-		 * hole that reaches slot nr stops there either way).
+		 * The last slot is the hole's filler.  best_child() reads
+		 * past nr, where the filler would still stand and could be
+		 * chosen: it becomes a sentinel first.
 		 */
 		struct eevdf_eq_slot last = q->heap[nr];
 
@@ -309,6 +308,17 @@ void eevdf__eventq_flush(struct eevdf_eventq *q)
 	} else {
 		q->heap[0] = SENTINEL;
 	}
+}
+
+const struct eevdf_event *eevdf__eventq_next_hint(const struct eevdf_eventq *q)
+{
+	u128 rank;
+
+	/* with a dead root the array holds slots 1..4, sentinels past nr
+	 * (whose ev is NULL) */
+	if (!q->root_dead)
+		return NULL;
+	return q->heap[best_child(q, 1, &rank)].ev;
 }
 
 /* The root leaves its slot dead: see root_dead in eventq.h. */

@@ -123,25 +123,11 @@ static inline struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
 }
 
 /*
- * After a pop, the event that will most likely pop next: the earliest
- * by time of the dead root's children, which a pop without an earlier
- * push in between returns (ties aside).  NULL when there is no such
- * hint.  For prefetching only: nothing may depend on it being right.
+ * After a pop, the event that will pop next unless a push comes first:
+ * the earliest of the dead root's children.  NULL when there is none.
+ * For prefetching only: nothing may depend on it being right.
  */
-static inline const struct eevdf_event *
-eevdf__eventq_next_hint(const struct eevdf_eventq *q)
-{
-	const struct eevdf_eq_slot *best;
-	size_t end = q->nr < 5 ? q->nr : 5;
-
-	if (!q->root_dead || end < 2)
-		return NULL;
-	best = &q->heap[1];
-	for (size_t c = 2; c < end; c++)
-		if (q->heap[c].time < best->time)
-			best = &q->heap[c];
-	return best->ev;
-}
+const struct eevdf_event *eevdf__eventq_next_hint(const struct eevdf_eventq *q);
 
 /* Remove and return the earliest event (marked not queued), or NULL. */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q);

@@ -1198,7 +1198,8 @@ void eevdf__core_prefetch_next(const struct scheduler *sched)
 		return;
 	ev = eevdf__eventq_next_hint(&sched->evq);
 	if (ev && ev->type >= TEV_START && ev->type <= TEV_WAKELIST)
-		task_prefetch(sched, container_of(ev, struct task, ev));
+		eevdf__prefetch(container_of(ev, struct task, ev),
+				TASK_HOT_BYTES);
 }
 
 int eevdf__core_dispatch(struct scheduler *sched, struct eevdf_event *ev)

@@ -716,6 +716,40 @@ START_TEST(dist_copies_its_arrays)
 }
 END_TEST
 
+START_TEST(dist_same_compares_kind_parameters_and_arrays)
+{
+	static const s64 v[] = { 1, 2 }, v2[] = { 1, 3 };
+	static const double w[] = { 1, 3 }, w2[] = { 1, 2 };
+	struct eevdf_dist a, b, c;
+
+	ck_assert_int_eq(eevdf__dist_init_choice(&a, v, w, 2, NULL, 0), 0);
+	ck_assert_int_eq(eevdf__dist_init_choice(&b, v, w, 2, NULL, 0), 0);
+	ck_assert(eevdf__dist_same(&a, &b));
+	eevdf__dist_set_range(&b, 0, 10);
+	ck_assert(!eevdf__dist_same(&a, &b));
+	eevdf__dist_free(&b);
+	ck_assert_int_eq(eevdf__dist_init_choice(&b, v2, w, 2, NULL, 0), 0);
+	ck_assert(!eevdf__dist_same(&a, &b));
+	eevdf__dist_free(&b);
+	ck_assert_int_eq(eevdf__dist_init_choice(&b, v, w2, 2, NULL, 0), 0);
+	ck_assert(!eevdf__dist_same(&a, &b));
+	/* the same values, equally likely, drawn another way */
+	ck_assert_int_eq(eevdf__dist_init_empirical(&c, v, 2, NULL, 0), 0);
+	ck_assert(!eevdf__dist_same(&a, &c));
+	ck_assert(!eevdf__dist_same(&a, NULL));
+	ck_assert(eevdf__dist_same(NULL, NULL));
+	eevdf__dist_free(&c);
+	ck_assert_int_eq(eevdf__dist_init_exp(&b, 1000.0, NULL, 0), 0);
+	ck_assert_int_eq(eevdf__dist_init_exp(&c, 1000.0, NULL, 0), 0);
+	ck_assert(eevdf__dist_same(&b, &c));
+	ck_assert_int_eq(eevdf__dist_init_exp(&c, 1000.5, NULL, 0), 0);
+	ck_assert(!eevdf__dist_same(&b, &c));
+	eevdf__dist_free(&a);
+	eevdf__dist_free(&b);
+	eevdf__dist_free(&c);
+}
+END_TEST
+
 START_TEST(dist_means_and_names)
 {
 	static const s64 v[] = { 5, 50, 500 };
@@ -769,6 +803,7 @@ Suite *dist_suite(void)
 	tcase_add_test(params, dist_bad_parameters_are_rejected_by_name);
 	tcase_add_test(params, dist_borderline_parameters_are_accepted);
 	tcase_add_test(params, dist_copies_its_arrays);
+	tcase_add_test(params, dist_same_compares_kind_parameters_and_arrays);
 	tcase_add_test(params, dist_means_and_names);
 	suite_add_tcase(s, params);
 	return s;

@@ -873,6 +873,36 @@ END_TEST
 
 /* ---- Constants ---- */
 
+/* Same source, same code; any difference in code or column is not. */
+START_TEST(expr_same_compares_the_compiled_code)
+{
+	struct expr *a = compile_ok("@x + 1");
+	struct expr *b = compile_ok("@x + 1");
+	struct expr *c = compile_ok("@x + 2");
+	struct expr *d = compile_ok("@x  + 1"); /* the '+' one column on */
+	struct expr *e = compile_ok("@y + 1");
+	struct expr *k = compile_ok("3 * 4");
+	struct expr *l = compile_ok("12");
+
+	ck_assert(eevdf__expr_same(a, b));
+	ck_assert(eevdf__expr_same(b, a));
+	ck_assert(!eevdf__expr_same(a, c));
+	ck_assert(!eevdf__expr_same(a, d));
+	ck_assert(!eevdf__expr_same(a, e));
+	ck_assert(!eevdf__expr_same(a, NULL));
+	ck_assert(eevdf__expr_same(NULL, NULL));
+	/* folded constants: the same value at the same column */
+	ck_assert(eevdf__expr_same(k, l));
+	eevdf__expr_free(a);
+	eevdf__expr_free(b);
+	eevdf__expr_free(c);
+	eevdf__expr_free(d);
+	eevdf__expr_free(e);
+	eevdf__expr_free(k);
+	eevdf__expr_free(l);
+}
+END_TEST
+
 START_TEST(expr_constant_expressions_are_reported_constant)
 {
 	struct expr *e;
@@ -1399,6 +1429,7 @@ Suite *expr_suite(void)
 	tcase_add_test(values,
 		       expr_or_skips_its_right_side_when_the_left_is_true);
 	tcase_add_test(values, expr_constant_expressions_are_reported_constant);
+	tcase_add_test(values, expr_same_compares_the_compiled_code);
 	tcase_add_test(
 		values,
 		expr_common_shapes_take_the_direct_path_with_the_same_results);

@@ -94,7 +94,7 @@ static eevdf_sim *new_sim(bool costs)
 static int add(eevdf_sim *sim, const char *name, struct program *prog)
 {
 	struct eevdf_task_spec s = { .name = name };
-	int pid = eevdf__sim_add_task_prog(sim, &s, prog, false, NULL);
+	int pid = eevdf__sim_add_task_prog(sim, &s, prog, false, NULL, NULL);
 
 	ck_assert_msg(pid > 0, "%s", eevdf_sim_errmsg(sim));
 	return pid;
@@ -809,22 +809,24 @@ START_TEST(a_waker_stays_whole_until_its_remote_wakeup_lands)
 	/* pid 1 on CPU 1 waits; pid 2 on CPU 0 posts and exits */
 	pb_init(&b);
 	pb_objop(&b, P_WAIT, sem);
-	ck_assert_int_eq(
-		eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false, NULL), 1);
+	ck_assert_int_eq(eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false,
+						  NULL, NULL),
+			 1);
 	s.cpus = cpu0;
 	s.name = "t";
 	s.start = 1;
 	pb_init(&b);
 	pb_objop(&b, P_POST, sem);
-	ck_assert_int_eq(
-		eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false, NULL), 2);
+	ck_assert_int_eq(eevdf__sim_add_task_prog(sim, &s, pb_done(&b), false,
+						  NULL, NULL),
+			 2);
 	for (int i = 0; i < EXITS_KEPT_WHOLE; i++) {
 		snprintf(name, sizeof(name), "f%d", i);
 		s.name = name;
 		pb_init(&b);
 		pb_op(&b, P_EXIT);
 		ck_assert_int_gt(eevdf__sim_add_task_prog(sim, &s, pb_done(&b),
-							  false, NULL),
+							  false, NULL, NULL),
 				 0);
 	}
 	while ((ret = eevdf_sim_step(sim)) == 1) {
@@ -1048,6 +1050,61 @@ static const char *name_at(const void *ud, size_t i)
  * A name with one run-time part gets a table from the part's value to the
  * object that value names: exactly the names "%lld" of a value prints.
  */
+/*
+ * loop 2 [ post (bound 1), post (bound 2), run ].  Two such programs are
+ * the same whatever their bound refs name, and each gives its own
+ * bindings; an unbound object or an operand that differs makes them two.
+ */
+static struct program *bound_prog(int sem, int pid, int unbound, s64 ns)
+{
+	struct pb b;
+	struct pop *op;
+
+	pb_init(&b);
+	cval(&pb_op(&b, P_LOOP)->a, 2);
+	op = pb_objop(&b, P_POST, sem);
+	op->obj.bind = 1;
+	op = pb_op(&b, P_POST);
+	op->obj.task_pid = pid;
+	op->obj.bind = 2;
+	pb_objop(&b, P_POST, unbound);
+	b.prog->ops[0].len = 4;
+	pb_run(&b, ns);
+	b.prog->nr_binds = 2;
+	return pb_done(&b);
+}
+
+START_TEST(programs_are_the_same_but_for_what_they_bind)
+{
+	struct program *a = bound_prog(3, 2, 7, MS);
+	struct program *b = bound_prog(4, 5, 7, MS);
+	struct program *c = bound_prog(3, 2, 8, MS);
+	struct program *d = bound_prog(3, 2, 7, 2 * MS);
+	struct program *e = bound_prog(3, 2, 7, MS);
+	s32 binds[TASK_BINDS] = { 0 };
+
+	ck_assert(eevdf__program_same(a, b));
+	ck_assert(eevdf__program_same(b, a));
+	ck_assert(!eevdf__program_same(a, c));
+	ck_assert(!eevdf__program_same(a, d));
+	eevdf__program_binds(a, binds);
+	ck_assert_int_eq(binds[0], 3);
+	ck_assert_int_eq(binds[1], -2);
+	eevdf__program_binds(b, binds);
+	ck_assert_int_eq(binds[0], 4);
+	ck_assert_int_eq(binds[1], -5);
+	/* a ref bound in one and not in the other, naming the same task */
+	ck_assert(eevdf__program_same(a, e));
+	e->ops[2].obj.bind = 0;
+	ck_assert(!eevdf__program_same(a, e));
+	eevdf__program_unref(e);
+	eevdf__program_unref(a);
+	eevdf__program_unref(b);
+	eevdf__program_unref(c);
+	eevdf__program_unref(d);
+}
+END_TEST
+
 START_TEST(a_run_time_name_is_resolved_once_into_a_table)
 {
 	static const char *const names[] = {
@@ -1128,6 +1185,7 @@ Suite *program_suite(void)
 	tcase_add_test(tc, a_waker_stays_whole_until_its_remote_wakeup_lands);
 	tcase_add_test(tc, objects_that_hold_an_exited_task_keep_it_whole);
 	tcase_add_test(tc, a_run_time_name_is_resolved_once_into_a_table);
+	tcase_add_test(tc, programs_are_the_same_but_for_what_they_bind);
 	tcase_add_test(
 		tc, constant_conditions_are_folded_into_the_branch_they_take);
 	suite_add_tcase(s, tc);

@@ -1137,6 +1137,24 @@ static const struct program *prog_of(const eevdf_workload *wl, const char *task)
 	return eevdf__workload_program(wl, (size_t)i);
 }
 
+/*
+ * The object task's op names: the task's own binding when the op is bound
+ * (its instances share one program), else the op's own.
+ */
+static s32 obj_named(const eevdf_workload *wl, const char *task,
+		     const struct pop *op)
+{
+	int i = eevdf__wl_find_task(wl, task);
+	const struct wl_prog *w;
+
+	ck_assert_msg(i >= 0, "no task '%s'", task);
+	w = &wl->progs[wl->tasks[i].prog];
+	if (!op->obj.bind)
+		return op->obj.idx;
+	ck_assert_uint_le(op->obj.bind, w->prog->nr_binds);
+	return w->binds[op->obj.bind - 1];
+}
+
 static u32 local_slot(const eevdf_workload *wl, const char *name)
 {
 	int i = eevdf__wl_names_find(&wl->locals, name, strlen(name));
@@ -1364,8 +1382,21 @@ START_TEST(section12_hackbench_compiles_groups_of_pairs)
 	op = ck_op(prog_of(wl, "receiver[4][6]"), 2, P_LOOP, 1, 0);
 	ck_const(&op->a, 2000);
 	op = ck_op(prog_of(wl, "receiver[4][6]"), 3, P_RECV, 0, 0);
-	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "ch[4][6]"));
+	ck_assert_uint_eq(op->obj.bind, 1);
+	ck_assert_int_eq(obj_named(wl, "receiver[4][6]", op),
+			 obj_idx(wl, "ch[4][6]"));
+	ck_assert_int_eq(obj_named(wl, "receiver[0][0]", op),
+			 obj_idx(wl, "ch[0][0]"));
 	ck_assert_uint_eq(op->flags, RECV_EXACT);
+	/*
+	 * Receivers differ only in the channel ${g} and ${i} pick: one
+	 * program for all 200.  A sender's name keeps ${g} in its run-time
+	 * part, so each group's senders have a program of their own.
+	 */
+	ck_assert_ptr_eq(prog_of(wl, "receiver[4][6]"),
+			 prog_of(wl, "receiver[0][0]"));
+	ck_assert_ptr_eq(sp, prog_of(wl, "sender[2][0]"));
+	ck_assert_ptr_ne(sp, prog_of(wl, "sender[3][5]"));
 	eevdf_workload_free(wl);
 }
 END_TEST
@@ -1408,8 +1439,15 @@ START_TEST(section12_tbench_passes_resp_in_a_message_field)
 	/* server: recv a whole message, its field into @m.resp */
 	ck_assert_uint_eq(sv->nr_ops, 6);
 	ck_assert_int_eq(ck_op(sv, 0, P_LOOP, 5, 0)->a.kind, PV_NONE);
+	/* each pair's programs are the first pair's, bound to its channels */
+	ck_assert_ptr_eq(c, prog_of(wl, "client[0]"));
+	ck_assert_ptr_eq(sv, prog_of(wl, "server[0]"));
+	ck_assert_ptr_ne(c, sv);
+	ck_assert_uint_eq(c->nr_binds, 2);
+	ck_assert_uint_eq(sv->nr_binds, 2);
 	op = ck_op(sv, 1, P_RECV, 0, 0);
-	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "c2s[1]"));
+	ck_assert_int_eq(obj_named(wl, "server[1]", op), obj_idx(wl, "c2s[1]"));
+	ck_assert_int_eq(obj_named(wl, "server[0]", op), obj_idx(wl, "c2s[0]"));
 	ck_assert_uint_eq(op->flags, RECV_MESSAGE);
 	ck_assert_uint_eq(op->slot, local_slot(wl, "@st"));
 	ck_const(&op->b, 2);
@@ -1419,7 +1457,7 @@ START_TEST(section12_tbench_passes_resp_in_a_message_field)
 	ck_op(sv, 3, P_EXIT, 0, 0);
 	ck_const(&ck_op(sv, 4, P_RUN, 0, 0)->a, 200);
 	op = ck_op(sv, 5, P_SEND, 0, 0);
-	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "s2c[1]"));
+	ck_assert_int_eq(obj_named(wl, "server[1]", op), obj_idx(wl, "s2c[1]"));
 	ck_assert_int_eq(op->a.kind, PV_EXPR);
 	ck_assert_uint_eq(op->nr_fields, 0);
 	/* client: a choose of 14 weighted branches, then the send */
@@ -1437,7 +1475,7 @@ START_TEST(section12_tbench_passes_resp_in_a_message_field)
 	ck_assert_uint_eq(i, 2 + c->ops[1].len);
 	ck_assert_int_eq(c->ops[i].code, P_RECORD);
 	op = ck_op(c, i + 2, P_SEND, 0, 0);
-	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "c2s[1]"));
+	ck_assert_int_eq(obj_named(wl, "client[1]", op), obj_idx(wl, "c2s[1]"));
 	ck_assert_uint_eq(op->nr_fields, 1);
 	ck_assert_int_eq(op->field[0].kind, PV_EXPR);
 	op = ck_op(c, i + 3, P_RECV, 0, 0);
@@ -1837,6 +1875,112 @@ START_TEST(constant_conditions_fold_at_load_time)
 	ck_const(&ck_op(a, 1, P_RUN, 0, 0)->a, 3 * MS);
 	ck_assert_int_eq(ck_op(a, 2, P_IF, 1, 0)->a.kind, PV_EXPR);
 	ck_const(&ck_op(a, 3, P_RUN, 0, 0)->a, 1 * MS);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * Instances that differ only in the objects ${i} names run one program,
+ * each with its own bindings: w[1] is woken through p[1] and posts s[1]
+ * and v[1]'s own semaphore, not instance 0's.  m posts p[1] at once
+ * and the others only after 1 s, so at 100 ms, by hand: s[1] = 2 (w[1])
+ * + 1 (v[1]) = 3, s[0] = s[2] = 0, and w[0], w[2], v[0], v[2] are still
+ * blocked.
+ */
+START_TEST(bound_names_share_one_program)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'sem','name':'p[${i}]',"
+		" 'for':{'i':[0,3]}},{'type':'sem','name':'s[${i}]',"
+		" 'for':{'i':[0,3]}}],"
+		"'tasks':[{'name':'w[${i}]','for':{'i':[0,3]},'program':["
+		"  {'wait':{'sem':'p[${i}]'}},{'post':{'sem':'s[${i}]','n':2}},"
+		"  {'post':{'sem':'v[${i}].self'}}]},"
+		" {'name':'v[${i}]','for':{'i':[0,3]},'program':["
+		"  {'wait':{'sem':'self'}},{'post':{'sem':'s[${i}]'}}]},"
+		" {'name':'m','program':[{'post':{'sem':'p[1]'}},"
+		"  {'sleep':'1s'},{'post':{'sem':'p[0]'}},"
+		"  {'post':{'sem':'p[2]'}}]}]}");
+	const struct program *w0 = prog_of(wl, "w[0]");
+	struct eevdf_task_stats st;
+	const struct pop *op;
+	eevdf_sim *sim;
+
+	ck_assert_ptr_eq(prog_of(wl, "w[1]"), w0);
+	ck_assert_ptr_eq(prog_of(wl, "w[2]"), w0);
+	ck_assert_ptr_eq(prog_of(wl, "v[2]"), prog_of(wl, "v[0]"));
+	ck_assert_ptr_ne(prog_of(wl, "v[0]"), w0);
+	ck_assert_uint_eq(w0->nr_binds, 3);
+	/* w[2]'s bindings: p[2], s[2], and v[2]'s semaphore (pid 6) */
+	op = ck_op(w0, 0, P_WAIT, 0, 0);
+	ck_assert_uint_eq(op->obj.bind, 1);
+	ck_assert_int_eq(obj_named(wl, "w[2]", op), obj_idx(wl, "p[2]"));
+	op = ck_op(w0, 1, P_POST, 0, 0);
+	ck_assert_uint_eq(op->obj.bind, 2);
+	ck_assert_int_eq(obj_named(wl, "w[2]", op), obj_idx(wl, "s[2]"));
+	op = ck_op(w0, 2, P_POST, 0, 0);
+	ck_assert_uint_eq(op->obj.bind, 3);
+	ck_assert_int_eq(obj_named(wl, "w[2]", op), -6);
+	/* "self" needs no binding */
+	ck_assert_uint_eq(ck_op(prog_of(wl, "v[0]"), 0, P_WAIT, 0, 0)->obj.bind,
+			  0);
+	sim = sim_with(wl, 2);
+	ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), 0);
+	ck_assert_int_eq(sim->objs[obj_idx(wl, "s[0]")]->u.sem.count, 0);
+	ck_assert_int_eq(sim->objs[obj_idx(wl, "s[1]")]->u.sem.count, 3);
+	ck_assert_int_eq(sim->objs[obj_idx(wl, "s[2]")]->u.sem.count, 0);
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_int_eq(eevdf_sim_task_stats(sim, i, &st), 0);
+		ck_assert_msg(
+			(st.state == EEVDF_TASK_DEAD) == (i == 1 || i == 4),
+			"task %zu (%s): state %d", i, st.name, (int)st.state);
+	}
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * No sharing where the instances differ in more than their objects: ${i}
+ * read elsewhere in the program, or a fifth bound name (a task binds
+ * four).  Each instance then runs a program of its own, as exactly.
+ */
+START_TEST(names_that_cannot_bind_keep_their_own_program)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'objects':[{'type':'sem','name':'s[${i}]',"
+		" 'for':{'i':[0,5]}}],"
+		"'tasks':[{'name':'a[${i}]','for':{'i':[0,2]},'program':["
+		"  {'post':{'sem':'s[${i}]','n':'${i} + 1'}}]},"
+		" {'name':'b[${i}]','for':{'i':[0,2]},'program':["
+		"  {'post':{'sem':'s[${i}]'}},{'post':{'sem':'s[${i + 1}]'}},"
+		"  {'post':{'sem':'s[${i + 2}]'}},"
+		"  {'post':{'sem':'s[${i + 3}]'}},"
+		"  {'post':{'sem':'s[${(i + 4) % 5}]'}}]}]}");
+	const struct program *b1 = prog_of(wl, "b[1]");
+	eevdf_sim *sim;
+
+	ck_assert_ptr_ne(prog_of(wl, "a[0]"), prog_of(wl, "a[1]"));
+	ck_assert_ptr_ne(prog_of(wl, "b[0]"), b1);
+	ck_assert_uint_eq(b1->nr_binds, 4);
+	ck_assert_uint_eq(ck_op(b1, 3, P_POST, 0, 0)->obj.bind, 4);
+	ck_assert_uint_eq(ck_op(b1, 4, P_POST, 0, 0)->obj.bind, 0);
+	ck_assert_int_eq(ck_op(b1, 4, P_POST, 0, 0)->obj.idx,
+			 obj_idx(wl, "s[0]"));
+	ck_assert_int_eq(obj_named(wl, "b[1]", ck_op(b1, 3, P_POST, 0, 0)),
+			 obj_idx(wl, "s[4]"));
+	/*
+	 * a[0] posts s[0] once and a[1] s[1] twice; b[0] posts s[0..4]
+	 * and b[1] s[1..4] and s[0]: s[0] = 1 + 1 + 1, s[1] = 2 + 1 + 1,
+	 * and s[2..4] = 2 each.
+	 */
+	sim = sim_with(wl, 2);
+	run_to_end(sim, 100 * MS);
+	ck_assert_int_eq(sim->objs[obj_idx(wl, "s[0]")]->u.sem.count, 3);
+	ck_assert_int_eq(sim->objs[obj_idx(wl, "s[1]")]->u.sem.count, 4);
+	for (int k = 2; k < 5; k++)
+		ck_assert_int_eq(sim->objs[k]->u.sem.count, 2);
+	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 }
 END_TEST
@@ -4066,6 +4210,8 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, for_instantiates_the_cross_product_in_key_order);
 	tcase_add_test(tc, vars_and_pid_seed_each_task);
 	tcase_add_test(tc, macros_inline_with_their_args_first);
+	tcase_add_test(tc, bound_names_share_one_program);
+	tcase_add_test(tc, names_that_cannot_bind_keep_their_own_program);
 	tcase_add_test(tc, dynamic_names_resolve_at_run_time);
 	tcase_add_test(tc, constant_conditions_fold_at_load_time);
 	tcase_add_test(tc, message_fields_land_in_the_receiver_variables);

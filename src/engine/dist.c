@@ -456,6 +456,30 @@ const char *eevdf__dist_kind_name(enum eevdf_dist_kind kind)
 	return "unknown";
 }
 
+static bool same_bits(double x, double y)
+{
+	return memcmp(&x, &y, sizeof(x)) == 0;
+}
+
+bool eevdf__dist_same(const struct eevdf_dist *a, const struct eevdf_dist *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->value != b->value || a->min != b->min ||
+	    a->max != b->max || a->has_min != b->has_min ||
+	    a->has_max != b->has_max || !same_bits(a->mean, b->mean) ||
+	    !same_bits(a->stddev, b->stddev) ||
+	    !same_bits(a->median, b->median) ||
+	    !same_bits(a->sigma, b->sigma) || a->n != b->n || a->lo != b->lo ||
+	    a->hi != b->hi || !a->values != !b->values || !a->cum != !b->cum)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if ((a->values && a->values[i] != b->values[i]) ||
+		    (a->cum && !same_bits(a->cum[i], b->cum[i])))
+			return false;
+	return true;
+}
+
 void eevdf__dist_free(struct eevdf_dist *d)
 {
 	if (!d)

@@ -138,6 +138,12 @@ double eevdf__dist_mean(const struct eevdf_dist *d);
 /* "const", "uniform", ...: the workload file's spelling of kind. */
 const char *eevdf__dist_kind_name(enum eevdf_dist_kind kind);
 
+/*
+ * True when a and b draw the same values from the same stream: same kind,
+ * parameters (bit for bit), arrays and range; two NULLs are.
+ */
+bool eevdf__dist_same(const struct eevdf_dist *a, const struct eevdf_dist *b);
+
 /* Release the arrays; d may be NULL or zero-filled, and is reset to a
  * const 0, so freeing twice is harmless. */
 void eevdf__dist_free(struct eevdf_dist *d);

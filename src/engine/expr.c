@@ -480,6 +480,31 @@ bool eevdf__expr_is_const(const struct expr *e, int64_t *value)
 	return true;
 }
 
+bool eevdf__expr_same(const struct expr *a, const struct expr *b)
+{
+	const struct expr_fast *x, *y;
+
+	if (!a || !b)
+		return a == b;
+	x = &a->fast;
+	y = &b->fast;
+	if (a->n != b->n || a->depth != b->depth ||
+	    a->constant != b->constant || a->value != b->value ||
+	    x->n != y->n || x->bin != y->bin || x->load[0] != y->load[0] ||
+	    x->load[1] != y->load[1] || x->un[0] != y->un[0] ||
+	    x->un[1] != y->un[1] || x->post != y->post ||
+	    x->arg[0] != y->arg[0] || x->arg[1] != y->arg[1] ||
+	    x->post_arg != y->post_arg)
+		return false;
+	/* field by field: the padding of an insn is not ours to compare */
+	for (u32 i = 0; i < a->n; i++)
+		if (a->code[i].op != b->code[i].op ||
+		    a->code[i].col != b->code[i].col ||
+		    a->code[i].arg != b->code[i].arg)
+			return false;
+	return true;
+}
+
 void eevdf__expr_free(struct expr *e)
 {
 	free(e);
@@ -1207,6 +1232,7 @@ static int compile(const char *src, size_t len, size_t colbase,
 	}
 	p.e->n = 0;
 	p.e->constant = false;
+	p.e->value = 0; /* defined, for eevdf__expr_same() */
 	memset(&p.e->fast, 0, sizeof(p.e->fast));
 
 	rc = next(&p);

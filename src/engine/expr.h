@@ -101,6 +101,12 @@ int eevdf__expr_compile(const char *src, size_t len, expr_resolve_fn resolve,
 void eevdf__expr_free(struct expr *e);
 
 /*
+ * True when a and b are the same compiled expression, instruction for
+ * instruction (source columns too, which messages quote); two NULLs are.
+ */
+bool eevdf__expr_same(const struct expr *a, const struct expr *b);
+
+/*
  * True when e reads no local, global, now or stop, i.e. it was folded to a
  * single value at compile time; *value (if not NULL) receives it.
  */

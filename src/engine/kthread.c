@@ -88,7 +88,7 @@ struct kthread *eevdf__kthread_create(struct eevdf_sim *sim,
 	 * kernel thread is never in a user's autogroup.
 	 */
 	spec.session = EEVDF_SESSION_NONE;
-	pid = eevdf__sim_add_task_prog(sim, &spec, prog, true, NULL);
+	pid = eevdf__sim_add_task_prog(sim, &spec, prog, true, NULL, NULL);
 	if (pid < 0) {
 		free(kt);
 		return NULL;

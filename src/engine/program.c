@@ -256,15 +256,32 @@ static struct sim_object *find_task_self(struct eevdf_sim *sim,
  * are evaluated, so a table covers only names shorter than this. */
 #define OBJ_NAME_BUF 256
 
-static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
-				  const struct objref *r)
+/* Task pid's own semaphore, "<name>.self". */
+static struct sim_object *self_of(struct eevdf_sim *sim, struct task *p,
+				  s32 pid)
+{
+	struct sim_object *o;
+
+	if (pid <= 0 || (size_t)pid > sim->sched.nr_tasks) {
+		task_fail(sim, p, EEVDF_EINVAL, "no such task");
+		return NULL;
+	}
+	o = eevdf__sim_task_self(sim, pid);
+	if (!o)
+		task_fail(sim, p, EEVDF_ENOMEM, "out of memory");
+	return o;
+}
+
+/* resolve() for all but a fixed or bound object. */
+static __attribute__((noinline)) struct sim_object *
+resolve_slow(struct eevdf_sim *sim, struct task *p, const struct objref *r)
 {
 	char name[OBJ_NAME_BUF];
 	size_t n = 0;
 	struct sim_object *o;
 
-	if (r->idx >= 0)
-		return sim->objs[r->idx];
+	if (r->bind)
+		return self_of(sim, p, -p->obj_bind[r->bind - 1]);
 	if (r->table) {
 		/* resolved at load time (eevdf__objref_resolve_once()) */
 		struct pval v = { PV_EXPR, 0, r->parts[0].expr, NULL };
@@ -280,17 +297,9 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 			return sim->objs[r->table[k]];
 		/* not an object the table knows: by name, as before */
 	}
-	if (r->idx == OBJ_SELF || r->task_pid > 0) {
-		if ((size_t)r->task_pid > sim->sched.nr_tasks) {
-			task_fail(sim, p, EEVDF_EINVAL, "no such task");
-			return NULL;
-		}
-		o = eevdf__sim_task_self(sim, r->idx == OBJ_SELF ? p->pid :
-								   r->task_pid);
-		if (!o)
-			task_fail(sim, p, EEVDF_ENOMEM, "out of memory");
-		return o;
-	}
+	if (r->idx == OBJ_SELF || r->task_pid > 0)
+		return self_of(sim, p,
+			       r->idx == OBJ_SELF ? p->pid : r->task_pid);
 	for (u32 i = 0; i < r->nr_parts; i++) {
 		const struct name_part *part = &r->parts[i];
 		int w = snprintf(name + n, sizeof(name) - n, "%s", part->text);
@@ -321,6 +330,16 @@ static struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 		task_fail(sim, p, EEVDF_EINVAL, msg);
 	}
 	return o;
+}
+
+static inline struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
+					 const struct objref *r)
+{
+	s32 k = r->bind ? p->obj_bind[r->bind - 1] : r->idx;
+
+	if (k >= 0)
+		return sim->objs[k];
+	return resolve_slow(sim, p, r);
 }
 
 /* Bursts --------------------------------------------------------------- */
@@ -1247,8 +1266,14 @@ int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p)
 
 		if (op->code != P_SEND)
 			continue;
-		if (op->obj.idx >= 0) {
-			struct sim_object *o = sim->objs[op->obj.idx];
+		if (op->obj.bind || op->obj.idx >= 0) {
+			s32 k = op->obj.bind ? p->obj_bind[op->obj.bind - 1] :
+					       op->obj.idx;
+			struct sim_object *o;
+
+			if (k < 0)
+				continue; /* a task's semaphore: no channel */
+			o = sim->objs[k];
 
 			if (o->type == OBJ_CHANNEL && (err = note_writer(p, o)))
 				return err;
@@ -1809,7 +1834,7 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
 		spec.session = EEVDF_SESSION_NONE;
 		t->prog->refs++;
 		pid = eevdf__sim_add_task_prog(sim, &spec, t->prog,
-					       t->is_thread, NULL);
+					       t->is_thread, NULL, NULL);
 		if (pid < 0) {
 			/* the reason is in errmsg, which the failure
 			 * rewrites: take a copy first */
@@ -2581,6 +2606,100 @@ int eevdf__objref_resolve_once(struct objref *r,
 	if (!eevdf__expr_is_local(r->parts[0].expr, &r->table_local))
 		r->table_local = NO_SLOT;
 	return 0;
+}
+
+void eevdf__program_binds(const struct program *prog, s32 *out)
+{
+	for (u32 i = 0; i < prog->nr_ops; i++) {
+		const struct objref *r[2] = { &prog->ops[i].obj,
+					      &prog->ops[i].obj2 };
+
+		for (int k = 0; k < 2; k++)
+			if (r[k]->bind)
+				out[r[k]->bind - 1] = eevdf__objref_binding(
+					r[k]);
+	}
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+static bool same_pval(const struct pval *a, const struct pval *b)
+{
+	return a->kind == b->kind && a->c == b->c &&
+	       eevdf__expr_same(a->expr, b->expr) &&
+	       eevdf__dist_same(a->dist, b->dist);
+}
+
+/* Bound refs are the same when they take the same binding. */
+static bool same_objref(const struct objref *a, const struct objref *b)
+{
+	if (a->bind != b->bind || a->nr_parts != b->nr_parts ||
+	    !same_str(a->text, b->text) || a->table_lo != b->table_lo ||
+	    a->table_n != b->table_n || a->table_local != b->table_local ||
+	    !a->table != !b->table)
+		return false;
+	if (!a->bind && (a->idx != b->idx || a->task_pid != b->task_pid))
+		return false;
+	for (u32 i = 0; i < a->nr_parts; i++)
+		if (!same_str(a->parts[i].text, b->parts[i].text) ||
+		    !eevdf__expr_same(a->parts[i].expr, b->parts[i].expr))
+			return false;
+	for (u32 i = 0; a->table && i < a->table_n; i++)
+		if (a->table[i] != b->table[i])
+			return false;
+	return true;
+}
+
+static bool same_op(const struct pop *a, const struct pop *b)
+{
+	if (a->code != b->code || a->flags != b->flags || a->len != b->len ||
+	    a->len2 != b->len2 || a->slot != b->slot || a->plain != b->plain ||
+	    !same_pval(&a->a, &b->a) || !same_pval(&a->cost, &b->cost) ||
+	    !same_pval(&a->b, &b->b) || !same_pval(&a->c, &b->c) ||
+	    !same_objref(&a->obj, &b->obj) ||
+	    !same_objref(&a->obj2, &b->obj2) || a->nr_fields != b->nr_fields ||
+	    !same_str(a->text, b->text) || !same_str(a->where, b->where))
+		return false;
+	for (u32 k = 0; k < MSG_FIELDS; k++)
+		if (a->field_slot[k] != b->field_slot[k] ||
+		    !same_pval(&a->field[k], &b->field[k]))
+			return false;
+	return true;
+}
+
+bool eevdf__program_same(const struct program *a, const struct program *b)
+{
+	u32 n = a->nr_ops, nr_branches = 0;
+
+	if (n != b->nr_ops || a->nr_locals != b->nr_locals ||
+	    a->nr_binds != b->nr_binds || a->main_ops != b->main_ops ||
+	    memcmp(a->handler, b->handler, sizeof(a->handler)) != 0 ||
+	    !a->closer != !b->closer || !a->choose_tab != !b->choose_tab)
+		return false;
+	for (u32 i = 0; i < n; i++) {
+		if (!same_op(&a->ops[i], &b->ops[i]))
+			return false;
+		nr_branches += a->ops[i].code == P_BRANCH;
+	}
+	/* the indexes follow from the ops; compared all the same */
+	if (a->closer &&
+	    (memcmp(a->closer, b->closer, (n + 1) * sizeof(*a->closer)) ||
+	     memcmp(a->outer_closer, b->outer_closer,
+		    (n + 1) * sizeof(*a->outer_closer))))
+		return false;
+	if (a->choose_tab && (memcmp(a->choose_first, b->choose_first,
+				     (n + 1) * sizeof(*a->choose_first)) ||
+			      memcmp(a->choose_nr, b->choose_nr,
+				     (n + 1) * sizeof(*a->choose_nr))))
+		return false;
+	for (u32 i = 0; a->choose_tab && i < nr_branches; i++)
+		if (a->choose_tab[i].cum != b->choose_tab[i].cum ||
+		    a->choose_tab[i].branch != b->choose_tab[i].branch)
+			return false;
+	return true;
 }
 
 void eevdf__program_unref(struct program *prog)

@@ -51,6 +51,14 @@ struct objref {
 	s32 task_pid;		 /* > 0: the own semaphore of that task */
 	struct name_part *parts; /* dynamic: resolved at run time */
 	u32 nr_parts;
+	/*
+	 * 1 + an index into the running task's obj_bind[]: the object is
+	 * the task's own binding, not idx or task_pid (which hold the first
+	 * instance's).  Set by the loader for a fixed name that only a for
+	 * variable picks ("c2s[${i}]"), so that every instance of a task
+	 * can run one program (eevdf__program_same()); 0: not bound.
+	 */
+	u32 bind;
 	char *text; /* the reference as written, for messages */
 	/*
 	 * A name with one run-time part ("ch[3][@j]") resolved once, at
@@ -206,6 +214,7 @@ struct program {
 	struct pop *ops;
 	u32 nr_ops;
 	u32 nr_locals;
+	u32 nr_binds; /* objrefs bound to a task's obj_bind[] (<= TASK_BINDS) */
 	/*
 	 * Zero-filled means "no handlers, the whole array is the main
 	 * program", so a calloc'd program is valid.  handler[n] is 1 + the
@@ -230,6 +239,29 @@ struct program {
 	u32 *choose_first; /* per op (CHOOSE only) */
 	u32 *choose_nr;
 };
+
+/*
+ * A bound object as a task's obj_bind[] holds it: an object index (>= 0),
+ * or minus the pid of a task whose own semaphore it is ("msg[3].self").
+ */
+static inline s32 eevdf__objref_binding(const struct objref *r)
+{
+	return r->idx >= 0 ? r->idx : -r->task_pid;
+}
+
+/*
+ * The bindings prog's own objrefs hold, in out[0 .. prog->nr_binds - 1]:
+ * what a task running prog with that instance's objects binds.
+ */
+void eevdf__program_binds(const struct program *prog, s32 *out);
+
+/*
+ * Whether a and b are the same program but for what their bound objrefs
+ * name: every op, operand, expression, distribution, name and table
+ * equal.  Then a task of b runs a with b's bindings exactly as it would
+ * run b.
+ */
+bool eevdf__program_same(const struct program *a, const struct program *b);
 
 /* Drop a reference; the last frees everything the program owns. */
 void eevdf__program_unref(struct program *prog);

@@ -721,7 +721,7 @@ static struct sim_object *new_self_sem(const char *task_name)
 int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 			     const struct eevdf_task_spec *spec,
 			     struct program *prog, bool is_thread,
-			     const s64 *local_init)
+			     const s64 *local_init, const s32 *binds)
 {
 	struct task *p;
 
@@ -758,6 +758,8 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 	if (local_init)
 		memcpy(p->locals, local_init,
 		       prog->nr_locals * sizeof(*p->locals));
+	if (binds)
+		memcpy(p->obj_bind, binds, prog->nr_binds * sizeof(*binds));
 	p->nr_cpus_allowed = spec->nr_cpus;
 	p->is_thread = is_thread;
 	p->pid = (int)sim->sched.nr_tasks + 1;
@@ -1147,7 +1149,7 @@ int eevdf_sim_add_task(eevdf_sim *sim, const struct eevdf_task_spec *spec)
 	ret = shared_program(sim, spec->program, spec->nr_ops, &prog);
 	if (ret)
 		return sim_reject(sim, ret, "out of memory");
-	return eevdf__sim_add_task_prog(sim, spec, prog, false, NULL);
+	return eevdf__sim_add_task_prog(sim, spec, prog, false, NULL, NULL);
 }
 
 int eevdf_sim_set_nice(eevdf_sim *sim, int pid, int nice)

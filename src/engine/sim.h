@@ -269,11 +269,13 @@ int eevdf__sim_template_groups(struct eevdf_sim *sim, size_t idx,
 /* Session s (public) is taken: a later setsid() starts another. */
 void eevdf__sim_session_used(struct eevdf_sim *sim, unsigned int session);
 /* Add a task running prog (its reference is taken over); local_init
- * (prog->nr_locals values, or NULL for zeros) seeds its variables. */
+ * (prog->nr_locals values, or NULL for zeros) seeds its variables, and
+ * binds (prog->nr_binds values; NULL when there are none) are the
+ * objects its bound objrefs name (program.h). */
 int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 			     const struct eevdf_task_spec *spec,
 			     struct program *prog, bool is_thread,
-			     const s64 *local_init);
+			     const s64 *local_init, const s32 *binds);
 /* Register the channels a new task's sends can name (end of file). */
 int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p);
 /* Build a program from the public op array. */

@@ -383,6 +383,9 @@ struct task_stats {
 	u64 delay_max_at;
 };
 
+/* Objects a task binds for a program shared with its sibling instances. */
+#define TASK_BINDS 4
+
 struct task {
 	struct sched_entity se; /* first: tests cast freely */
 	/*
@@ -469,6 +472,8 @@ struct task {
 
 	s64 *locals;
 	u64 *loop_left; /* per op index: iterations left of a LOOP */
+	/* the objects its program's bound objrefs name (engine/program.h) */
+	s32 obj_bind[TASK_BINDS];
 	eevdf_time spin_until;
 	u64 xfer_left;	   /* exact recv: bytes still to come */
 	s64 op_stamp;	   /* wake_list: the splice's timestamp */

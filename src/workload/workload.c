@@ -1209,7 +1209,8 @@ static int add_task(const eevdf_workload *wl, eevdf_sim *sim, size_t i,
 		    struct eevdf_diag *diag)
 {
 	const struct wl_task *t = &wl->tasks[i];
-	struct program *prog = wl->progs[t->prog].prog;
+	const struct wl_prog *w = &wl->progs[t->prog];
+	struct program *prog = w->prog;
 	char path[48];
 	s64 *init;
 	int pid, r;
@@ -1226,7 +1227,8 @@ static int add_task(const eevdf_workload *wl, eevdf_sim *sim, size_t i,
 		init[t->init[k].slot] = t->init[k].v;
 	/* the task takes a reference of its own */
 	prog->refs++;
-	pid = eevdf__sim_add_task_prog(sim, &t->spec, prog, t->is_thread, init);
+	pid = eevdf__sim_add_task_prog(sim, &t->spec, prog, t->is_thread, init,
+				       prog->nr_binds ? w->binds : NULL);
 	free(init);
 	if (pid < 0)
 		return setup_fail(wl, diag, path, pid, eevdf_sim_errmsg(sim));

@@ -985,10 +985,11 @@ struct task_def {
 	const cJSON *json;
 	size_t src;
 	bool by_count; /* where a too-many-tasks error points */
-	/* pass 2: the for variables the program reads, and the programs
+	/* pass 2: the for variables the program reads (mask; umask: not
+	 * counting those that only name bound objects), and the programs
 	 * compiled so far with their values of those */
 	bool mask_set;
-	u32 mask;
+	u32 mask, umask;
 	u32 nr_share;
 	struct share share[WL_SHARE_MAX];
 };
@@ -1154,14 +1155,15 @@ static int add_prog(struct wl_parser *p, struct program *prog)
 	return 0;
 }
 
-/* A program compiled for the same values of the variables it reads. */
-static int shared_prog(const struct wl_parser *p, const struct task_def *d)
+/* A program compiled for the same values of the variables in mask. */
+static int shared_prog(const struct wl_parser *p, const struct task_def *d,
+		       u32 mask)
 {
 	for (u32 i = 0; d->mask_set && i < d->nr_share; i++) {
 		bool same = true;
 
 		for (u32 k = 0; same && k < p->nr_fv; k++)
-			if (d->mask & (1u << k))
+			if (mask & (1u << k))
 				same = d->share[i].v[k] == p->fv[k].v;
 		if (same)
 			return (int)d->share[i].prog;
@@ -1193,6 +1195,10 @@ static int count_ops(struct wl_parser *p, const struct program *prog)
  * Pass 2, per instance: compile its program, unless an earlier instance's
  * program read the same values of the for variables (every worker of
  * schbench's message thread i runs the same program): then share it.
+ * An instance that differs from an earlier one only in the objects its
+ * bound names pick (tbench's client i, with channels c2s[i] and s2c[i])
+ * is compiled for its own objects, and its program is dropped for the
+ * earlier one's once the link has checked it (workload_link.c).
  */
 static int task_compile(struct wl_parser *p, void *ud, const char *name)
 {
@@ -1201,7 +1207,7 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 	const cJSON *slack = get(d->json, "timer_slack");
 	struct wl_task *t = &wl->tasks[p->next_task++];
 	struct program *prog = NULL;
-	int shared = shared_prog(p, d);
+	int shared = shared_prog(p, d, d->mask), bound = -1;
 	size_t old;
 	int r = 0;
 
@@ -1210,7 +1216,13 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 		t->prog = (u32)shared;
 		return count_ops(p, wl->progs[shared].prog);
 	}
+	shared = shared_prog(p, d, d->umask);
+	if (shared >= 0 && wl->progs[shared].prog->nr_binds)
+		bound = wl->progs[shared].share_with ?
+				(int)wl->progs[shared].share_with - 1 :
+				shared;
 	p->used_for = 0;
+	p->bound_for = 0;
 	p->timer_slack = 0;
 	p->task = (size_t)(t - wl->tasks);
 	if (slack) {
@@ -1228,11 +1240,15 @@ static int task_compile(struct wl_parser *p, void *ud, const char *name)
 	t->prog = (u32)(wl->nr_progs - 1);
 	if ((r = count_ops(p, prog)))
 		return r;
+	if (bound >= 0)
+		wl->progs[t->prog].share_with = (u32)bound + 1;
 	if (!d->mask_set) {
-		d->mask = p->used_for;
+		d->mask = p->used_for | p->bound_for;
+		d->umask = p->used_for;
 		d->mask_set = true;
 	}
-	if (p->used_for == d->mask && d->nr_share < WL_SHARE_MAX) {
+	if ((p->used_for | p->bound_for) == d->mask &&
+	    p->used_for == d->umask && d->nr_share < WL_SHARE_MAX) {
 		struct share *sh = &d->share[d->nr_share++];
 
 		sh->prog = t->prog;

@@ -52,6 +52,7 @@
 #include "engine/metrics.h"
 #include "engine/objects.h"
 #include "engine/program.h"
+#include "sched/sched.h"
 
 #define WL_FORMAT "eevdf-sim-workload/1"
 #define MACHINE_FORMAT "eevdf-sim-machine/1"
@@ -135,6 +136,13 @@ struct wl_prog {
 	size_t nr_pub;
 	u32 *objs; /* objects its ops name (may repeat) */
 	u32 nr_objs, cap_objs;
+	/*
+	 * 1 + the program this one is to share when they come out the same
+	 * but for their bound objects (workload_link.c), or 0;
+	 * then binds[] holds what its tasks bind (prog->nr_binds of them).
+	 */
+	u32 share_with;
+	s32 binds[TASK_BINDS];
 };
 
 /* A task-local variable's initial value. */
@@ -324,6 +332,7 @@ struct wl_parser {
 	struct wl_forvar fv[WL_MAX_FOR_VARS];
 	u32 nr_fv;
 	u32 used_for;	  /* the for variables read, a bit each */
+	u32 bound_for;	  /* ... read only to name a bound object */
 	bool in_dist;	  /* evaluating a distribution's parameter */
 	bool hidden_ok;	  /* compiling the loader's own text */
 	bool in_template; /* compiling a template: no "@pid" */

@@ -418,6 +418,35 @@ static int resolve_refs(struct eevdf_workload *wl, struct program *prog)
 	return 0;
 }
 
+/*
+ * The instances of a task that differ only in the objects a for variable
+ * picks ("c2s[${i}]") run one program, each with its own bindings:
+ * tbench's 64 clients then read one copy of their ops instead of 64,
+ * which is what kept them out of the cache.  Each instance was compiled
+ * and linked on its own, so that every check above saw its objects; here
+ * its program is dropped for the first instance's when the two are the
+ * same but for what they bind (else it keeps its own, which is as exact).
+ */
+static void share_programs(struct eevdf_workload *wl)
+{
+	for (size_t i = 0; i < wl->nr_progs; i++) {
+		struct wl_prog *w = &wl->progs[i];
+		struct program *first;
+
+		if (!w->prog->nr_binds)
+			continue;
+		eevdf__program_binds(w->prog, w->binds);
+		if (!w->share_with)
+			continue;
+		first = wl->progs[w->share_with - 1].prog;
+		if (first == w->prog || !eevdf__program_same(first, w->prog))
+			continue;
+		first->refs++;
+		eevdf__program_unref(w->prog);
+		w->prog = first;
+	}
+}
+
 int eevdf__wl_link(struct wl_parser *p)
 {
 	struct eevdf_workload *wl = p->wl;
@@ -448,5 +477,6 @@ int eevdf__wl_link(struct wl_parser *p)
 		wl->tasks[t].spec.program = w->pub;
 		wl->tasks[t].spec.nr_ops = w->pub ? w->nr_pub : 0;
 	}
+	share_programs(wl);
 	return 0;
 }

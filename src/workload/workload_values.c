@@ -837,7 +837,7 @@ static int ref_dynamic(struct wl_parser *p, u32 want, struct objref *out)
  * with run-time parts.  want is a mask of (1 << enum obj_type).  The
  * objects it may name are left in p->match.
  */
-int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
+static int objref_of(struct wl_parser *p, const cJSON *it, u32 want,
 		     struct objref *out)
 {
 	char *name = NULL, *fixed = NULL;
@@ -874,4 +874,30 @@ int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
 		return r;
 	}
 	return ref_dynamic(p, want, out);
+}
+
+/*
+ * A fixed name that a for variable picks ("c2s[${i}]") is bound: the op
+ * keeps this instance's object, and the ordinal of the binding, which is
+ * the same in every instance, since the name is the only thing the
+ * variable decides.  The variable then does not count as read, so that
+ * the instances may share one program (the link's last step,
+ * share_programs() in workload_link.c, checks that they came out the
+ * same).
+ */
+int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
+		     struct objref *out)
+{
+	u32 before = p->used_for;
+	int r = objref_of(p, it, want, out);
+
+	if (r || p->used_for == before || !p->prog || p->in_template ||
+	    p->prog->nr_binds == TASK_BINDS ||
+	    !(out->idx >= 0 ||
+	      (out->idx == OBJ_NONE && out->task_pid > 0 && !out->nr_parts)))
+		return r;
+	out->bind = ++p->prog->nr_binds;
+	p->bound_for |= p->used_for & ~before;
+	p->used_for = before;
+	return 0;
 }

@@ -49,7 +49,7 @@ enum {
 
 /* An error of p's current op, with what went wrong. */
 int eevdf__interp_fail(struct eevdf_sim *sim, struct task *p, int code,
-		       const char *what);
+		       const char *what) __attribute__((cold));
 /* Evaluate a value of p's program. */
 int eevdf__interp_eval(struct eevdf_sim *sim, struct task *p,
 		       const struct pval *v, s64 *out);

@@ -71,7 +71,7 @@ enum burst {
  */
 static int task_failf(struct eevdf_sim *sim, struct task *p, int code,
 		      const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5), cold));
 
 static int task_failf(struct eevdf_sim *sim, struct task *p, int code,
 		      const char *fmt, ...)
@@ -97,8 +97,9 @@ static int task_failf(struct eevdf_sim *sim, struct task *p, int code,
 			       p->name, (int)(nl - where), where, nl + 1, what);
 }
 
-static int task_fail(struct eevdf_sim *sim, struct task *p, int code,
-		     const char *what)
+static __attribute__((cold)) int task_fail(struct eevdf_sim *sim,
+					   struct task *p, int code,
+					   const char *what)
 {
 	return task_failf(sim, p, code, "%s", what);
 }
@@ -107,8 +108,9 @@ static int task_fail(struct eevdf_sim *sim, struct task *p, int code,
  * A value of p's op (what, v ns) would put an event past the last
  * simulated time: the run ends here rather than wrap the clock.
  */
-static int time_overflow(struct eevdf_sim *sim, struct task *p,
-			 const char *what, s64 v)
+static __attribute__((cold)) int time_overflow(struct eevdf_sim *sim,
+					       struct task *p,
+					       const char *what, s64 v)
 {
 	return task_failf(sim, p, EEVDF_ERANGE,
 			  "%s of %lld ns at %lld ns would pass the last "

@@ -201,9 +201,10 @@ int eevdf__sim_reject(struct eevdf_sim *sim, int code, const char *fmt, ...)
  * 0 when the call may go on.
  */
 int eevdf__sim_mutable(struct eevdf_sim *sim, const char *call);
-/* Record an error (sticky) with a printf-style message; returns code. */
+/* Record an error (sticky) with a printf-style message; returns code.
+ * Cold, as eevdf__sched_fail(). */
 int eevdf__sim_fail(struct eevdf_sim *sim, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 
 /* The simulation that embeds sched. */
 static inline struct eevdf_sim *sim_of(struct scheduler *sched)

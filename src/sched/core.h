@@ -145,11 +145,15 @@ const char *eevdf__rq_check(const struct rq *rq);
  * count (lb_stats.h). */
 const char *eevdf__lb_stats_check(struct scheduler *sched);
 
-/* Record a run's error (sticky) with a printf-style message; returns code. */
+/*
+ * Record a run's error (sticky) with a printf-style message; returns code.
+ * Cold: the compiler moves the paths that fail out of the hot functions'
+ * code, which the instruction cache then holds less of.
+ */
 int eevdf__sched_fail(struct scheduler *sched, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 int eevdf__sched_vfail(struct scheduler *sched, int code, const char *fmt,
-		       va_list ap) __attribute__((format(printf, 3, 0)));
+		       va_list ap) __attribute__((format(printf, 3, 0), cold));
 
 /* Emit a trace event if a sink is configured. */
 void eevdf__trace(struct scheduler *sched, enum eevdf_trace_kind kind, int cpu,

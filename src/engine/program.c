@@ -62,6 +62,13 @@ enum burst {
 
 #define PIPE_SLOT 4096u
 
+/*
+ * An op few workloads run, or a task runs once: kept out of exec_op() and
+ * eevdf__prog_step(), so that the lines the common ops run are fewer and
+ * closer together in the instruction cache.
+ */
+#define RARE __attribute__((noinline))
+
 /* Values --------------------------------------------------------------- */
 
 /*
@@ -97,9 +104,8 @@ static int task_failf(struct eevdf_sim *sim, struct task *p, int code,
 			       p->name, (int)(nl - where), where, nl + 1, what);
 }
 
-static __attribute__((cold)) int task_fail(struct eevdf_sim *sim,
-					   struct task *p, int code,
-					   const char *what)
+static __attribute__((cold)) int
+task_fail(struct eevdf_sim *sim, struct task *p, int code, const char *what)
 {
 	return task_failf(sim, p, code, "%s", what);
 }
@@ -108,9 +114,8 @@ static __attribute__((cold)) int task_fail(struct eevdf_sim *sim,
  * A value of p's op (what, v ns) would put an event past the last
  * simulated time: the run ends here rather than wrap the clock.
  */
-static __attribute__((cold)) int time_overflow(struct eevdf_sim *sim,
-					       struct task *p,
-					       const char *what, s64 v)
+static __attribute__((cold)) int
+time_overflow(struct eevdf_sim *sim, struct task *p, const char *what, s64 v)
 {
 	return task_failf(sim, p, EEVDF_ERANGE,
 			  "%s of %lld ns at %lld ns would pass the last "
@@ -1508,8 +1513,8 @@ static int mutex_unlock(struct eevdf_sim *sim, struct task *p,
 	return R_NEXT;
 }
 
-static int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
-		    const struct pop *op, struct sim_object *o)
+static RARE int op_block(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+			 const struct pop *op, struct sim_object *o)
 {
 	struct sim_object *m = NULL;
 	int err = 0;
@@ -1638,8 +1643,8 @@ static int op_unlock(struct eevdf_sim *sim, struct task *p,
 	return R_NEXT;
 }
 
-static int op_barrier(struct eevdf_sim *sim, struct rq *rq, struct task *p,
-		      const struct pop *op, struct sim_object *o)
+static RARE int op_barrier(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+			   const struct pop *op, struct sim_object *o)
 {
 	struct obj_barrier *b = &o->u.barrier;
 
@@ -1743,8 +1748,8 @@ static bool joined(struct eevdf_sim *sim, struct task *p, s64 set)
 	return join_satisfied(sim, &sim->join_sets[set]);
 }
 
-static int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
-		   const struct pop *op)
+static RARE int op_join(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+			const struct pop *op)
 {
 	u32 reaped;
 
@@ -1798,7 +1803,8 @@ static u32 child_session(struct eevdf_sim *sim, const struct task *p,
  * parent's cgroup and session unless the template names others
  * (cgroup_fork() puts the child in its parent's css_set).
  */
-static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
+static RARE int op_spawn(struct eevdf_sim *sim, struct task *p,
+			 const struct pop *op)
 {
 	struct task_template *t;
 	struct task *c;
@@ -1868,7 +1874,7 @@ static int op_spawn(struct eevdf_sim *sim, struct task *p, const struct pop *op)
  * do_exit(): a writer's exit may leave a channel with no writers (readers
  * then see end of file), and may complete someone's join.
  */
-static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
+static RARE void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
 {
 	struct task *t, *next, *parent;
 
@@ -1908,8 +1914,8 @@ static void task_exit(struct eevdf_sim *sim, struct rq *rq, struct task *p)
  * effect at once; so does a move to the cgroup whose path is text.  What
  * the kernel refuses (EINVAL, EBUSY) ends the run with the kernel's rule.
  */
-static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
-		      const struct pop *op)
+static RARE int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
+			   const struct pop *op)
 {
 	struct sched_attr_req a = { -21, -1, -1, -1, -1, -1, -1 };
 	s64 nice = -21, policy = -1, v[4] = { -1, -1, -1, -1 };
@@ -1983,8 +1989,8 @@ static int op_setattr(struct eevdf_sim *sim, struct rq *rq, struct task *p,
  * passed) a relative timer restarts from now, an absolute one keeps its
  * grid and the next activations come late.
  */
-static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
-			 const struct pop *op)
+static RARE int op_timer_wait(struct eevdf_sim *sim, struct rq *rq,
+			      struct task *p, const struct pop *op)
 {
 	s64 period, *next, t;
 	int err;
@@ -2030,8 +2036,8 @@ static int op_timer_wait(struct eevdf_sim *sim, struct rq *rq, struct task *p,
  * one); a target asleep in an interruptible wait is woken with EINTR.
  * Delivery happens when the target next returns to its program.
  */
-static int op_signal(struct eevdf_sim *sim, struct task *p,
-		     const struct pop *op)
+static RARE int op_signal(struct eevdf_sim *sim, struct task *p,
+			  const struct pop *op)
 {
 	struct task *t;
 	struct waitq *q;
@@ -2065,7 +2071,8 @@ static int op_signal(struct eevdf_sim *sim, struct task *p,
  * end the task; the others are ignored).  Returns true when the task
  * exited.
  */
-static bool deliver_signal(struct eevdf_sim *sim, struct rq *rq, struct task *p)
+static RARE bool deliver_signal(struct eevdf_sim *sim, struct rq *rq,
+				struct task *p)
 {
 	u32 sig;
 
@@ -2618,8 +2625,9 @@ void eevdf__program_binds(const struct program *prog, s32 *out)
 
 		for (int k = 0; k < 2; k++)
 			if (r[k]->bind)
-				out[r[k]->bind - 1] = eevdf__objref_binding(
-					r[k]);
+				out[r[k]->bind - 1] = r[k]->idx >= 0 ?
+							      r[k]->idx :
+							      -r[k]->task_pid;
 	}
 }
 

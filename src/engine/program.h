@@ -13,7 +13,8 @@
  *
  * The loader (workload.c) builds these; eevdf_sim_add_task() builds them
  * too from the public struct eevdf_op.  The engine never changes them, so
- * count-expanded tasks share one program.
+ * count-expanded tasks share one program, and so do instances that differ
+ * only in the objects they name (struct objref's bind).
  */
 #ifndef EEVDF_PROGRAM_H
 #define EEVDF_PROGRAM_H
@@ -241,17 +242,10 @@ struct program {
 };
 
 /*
- * A bound object as a task's obj_bind[] holds it: an object index (>= 0),
- * or minus the pid of a task whose own semaphore it is ("msg[3].self").
- */
-static inline s32 eevdf__objref_binding(const struct objref *r)
-{
-	return r->idx >= 0 ? r->idx : -r->task_pid;
-}
-
-/*
  * The bindings prog's own objrefs hold, in out[0 .. prog->nr_binds - 1]:
- * what a task running prog with that instance's objects binds.
+ * what a task running prog with that instance's objects binds, each an
+ * object index (>= 0) or minus the pid of a task whose own semaphore it
+ * is ("msg[3].self").
  */
 void eevdf__program_binds(const struct program *prog, s32 *out);
 

@@ -738,6 +738,7 @@ START_TEST(dist_same_compares_kind_parameters_and_arrays)
 	ck_assert(!eevdf__dist_same(&a, &c));
 	ck_assert(!eevdf__dist_same(&a, NULL));
 	ck_assert(eevdf__dist_same(NULL, NULL));
+	eevdf__dist_free(&b);
 	eevdf__dist_free(&c);
 	ck_assert_int_eq(eevdf__dist_init_exp(&b, 1000.0, NULL, 0), 0);
 	ck_assert_int_eq(eevdf__dist_init_exp(&c, 1000.0, NULL, 0), 0);

@@ -339,10 +339,19 @@ resolve_slow(struct eevdf_sim *sim, struct task *p, const struct objref *r)
 	return o;
 }
 
+/*
+ * The object index r names for p without a lookup: its binding, or its
+ * fixed index; negative otherwise (a task's semaphore, a run-time name).
+ */
+static inline s32 fixed_index(const struct task *p, const struct objref *r)
+{
+	return r->bind ? p->obj_bind[r->bind - 1] : r->idx;
+}
+
 static inline struct sim_object *resolve(struct eevdf_sim *sim, struct task *p,
 					 const struct objref *r)
 {
-	s32 k = r->bind ? p->obj_bind[r->bind - 1] : r->idx;
+	s32 k = fixed_index(p, r);
 
 	if (k >= 0)
 		return sim->objs[k];
@@ -1270,17 +1279,13 @@ int eevdf__prog_open_channels(struct eevdf_sim *sim, struct task *p)
 
 	for (u32 i = 0; i < prog->nr_ops; i++) {
 		const struct pop *op = &prog->ops[i];
+		s32 fixed;
 
 		if (op->code != P_SEND)
 			continue;
-		if (op->obj.bind || op->obj.idx >= 0) {
-			s32 k = op->obj.bind ? p->obj_bind[op->obj.bind - 1] :
-					       op->obj.idx;
-			struct sim_object *o;
-
-			if (k < 0)
-				continue; /* a task's semaphore: no channel */
-			o = sim->objs[k];
+		fixed = fixed_index(p, &op->obj);
+		if (fixed >= 0) {
+			struct sim_object *o = sim->objs[fixed];
 
 			if (o->type == OBJ_CHANNEL && (err = note_writer(p, o)))
 				return err;

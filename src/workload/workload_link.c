@@ -439,7 +439,7 @@ static void share_programs(struct eevdf_workload *wl)
 		if (!w->share_with)
 			continue;
 		first = wl->progs[w->share_with - 1].prog;
-		if (first == w->prog || !eevdf__program_same(first, w->prog))
+		if (!eevdf__program_same(first, w->prog))
 			continue;
 		first->refs++;
 		eevdf__program_unref(w->prog);

@@ -877,7 +877,8 @@ static int objref_of(struct wl_parser *p, const cJSON *it, u32 want,
 }
 
 /*
- * A fixed name that a for variable picks ("c2s[${i}]") is bound: the op
+ * A fixed name (an object, or "<task>.self": only ref_fixed() sets idx >= 0
+ * or task_pid) that a for variable picks ("c2s[${i}]") is bound: the op
  * keeps this instance's object, and the ordinal of the binding, which is
  * the same in every instance, since the name is the only thing the
  * variable decides.  The variable then does not count as read, so that
@@ -893,8 +894,7 @@ int eevdf__wl_objref(struct wl_parser *p, const cJSON *it, u32 want,
 
 	if (r || p->used_for == before || !p->prog || p->in_template ||
 	    p->prog->nr_binds == TASK_BINDS ||
-	    !(out->idx >= 0 ||
-	      (out->idx == OBJ_NONE && out->task_pid > 0 && !out->nr_parts)))
+	    !(out->idx >= 0 || out->task_pid > 0))
 		return r;
 	out->bind = ++p->prog->nr_binds;
 	p->bound_for |= p->used_for & ~before;

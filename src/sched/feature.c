@@ -74,14 +74,18 @@ static bool closest_feature(const char *item, size_t len, char *out)
 	upper[len] = '\0';
 	for (size_t i = 0; i < EEVDF_FEAT_NR; i++) {
 		for (int neg = 0; neg < 2; neg++) {
-			const char *prefix = neg ? "NO_" : "";
+			size_t pl = neg ? 3 : 0, nl = strlen(feat_names[i]);
 			size_t d;
 
-			if (strlen(prefix) + strlen(feat_names[i]) >
-			    EEVDF_STRDIST_MAX)
+			/*
+			 * memcpy, not snprintf: the length test is what
+			 * bounds it, and gcc's -Wformat-truncation cannot
+			 * see that under -fprofile-generate.
+			 */
+			if (pl + nl > EEVDF_STRDIST_MAX)
 				continue;
-			snprintf(cand, sizeof(cand), "%s%s", prefix,
-				 feat_names[i]);
+			memcpy(cand, "NO_", pl);
+			memcpy(cand + pl, feat_names[i], nl + 1);
 			d = eevdf__strdist(upper, cand);
 			if (d < best) {
 				best = d;

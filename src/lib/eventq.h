@@ -17,7 +17,12 @@
  * (schbench -1 % instructions, tbench +0.6 %), and a calendar queue's
  * near-future buckets in front of the heap (-3 to -9 % instructions, but
  * the buckets' slots sweep through the cache once per window, about 37
- * bytes an event: tbench-64 ran 12 % slower in CPU time).
+ * bytes an event: tbench-64 ran 12 % slower in CPU time).  Also tried:
+ * slots naming a handle whose position sits in a dense side array, so
+ * that a sift stores no index into the events it moves (perf put a
+ * quarter of eventq_sift_down()'s samples on that store).  cachegrind
+ * counted as many L1 misses as before, now at the pop, which touches its
+ * event anyway, 2 % more instructions, and tbench-64 ran 7 % slower.
  *
  * Invariants: heap[i].ev->heap_index == i for i < nr (but for a dead root,
  * see below), and heap[i]'s key is its event's (time, class, seq); every

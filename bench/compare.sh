@@ -91,11 +91,15 @@ rows_wall() { # FILE NAME: the wall figures of one scenario
 	' "$1"
 }
 
-meta() { # the file's "git" and "compiler", when it records them
+meta() { # the file's "git", "compiler" and "profile_guided", when recorded
 	awk -F'"' '
 	/^\t"git": / { g = $4 }
 	/^\t"compiler": / { c = $4 }
-	END { printf "%s, %s", g == "" ? "git ?" : g, c == "" ? "compiler ?" : c }
+	/^\t"profile_guided": true/ { p = ", profile-guided" }
+	END {
+		printf "%s, %s%s", g == "" ? "git ?" : g,
+			c == "" ? "compiler ?" : c, p
+	}
 	' "$1"
 }
 

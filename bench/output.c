@@ -28,6 +28,15 @@
 #else
 #define BENCH_OPTIMIZED "false"
 #endif
+/* make's PGO=1 (BENCH_PGO=1, gcc's default): the library laid out by a
+ * training run's profile (bench/pgo-train.sh) */
+#if defined(BENCH_PGO) && BENCH_PGO
+#define BENCH_PROFILE_GUIDED "true"
+#define BENCH_PGO_NOTE ", profile-guided"
+#else
+#define BENCH_PROFILE_GUIDED "false"
+#define BENCH_PGO_NOTE ""
+#endif
 
 /* The issue's memory budget: per task (issue 19: 1 KiB) and per CPU
  * (the run queues and domains a CPU brings), beyond the baseline. */
@@ -217,8 +226,9 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 	size_t nt;
 
 	memset(t, 0, sizeof(t));
-	fprintf(f, "# eevdf-bench: libeevdf %s (%s), %s, %s\n", m->lib_version,
-		CLI_GIT_DESCRIBE, BENCH_COMPILER,
+	fprintf(f, "# eevdf-bench: libeevdf %s (%s), %s%s, %s\n",
+		m->lib_version, CLI_GIT_DESCRIBE, BENCH_COMPILER,
+		BENCH_PGO_NOTE,
 		m->smoke ? "--smoke (tiny sizes, timings not meaningful)" :
 			   "full sizes");
 	fprintf(f,
@@ -435,6 +445,7 @@ int bench_write_json(const char *path, const struct bench_meta *m,
 	fprintf(f, ",\n\t\"compiler\": ");
 	json_str(f, BENCH_COMPILER);
 	fprintf(f, ",\n\t\"optimized\": " BENCH_OPTIMIZED);
+	fprintf(f, ",\n\t\"profile_guided\": " BENCH_PROFILE_GUIDED);
 	fprintf(f,
 		",\n\t\"smoke\": %s,\n\t\"runs\": %d,\n\t\"warmup\": %d,\n"
 		"\t\"wall\": \"eevdf_sim_run() only, median of the runs\",\n"

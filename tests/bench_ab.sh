@@ -97,5 +97,22 @@ err=$($ab "$tmp/old" "$tmp/new" 2>&1 >/dev/null)
 [ $? -eq 2 ] && [[ "$err" == usage:* ]] &&
 	ok "no scenario: usage" || bad "no scenario: '$err'"
 
+# bench/compare.sh names what built each file: git, compiler, and
+# whether the build was profile-guided (a "profile_guided": true line).
+meta_json() { # FILE GIT PGO
+	printf '{\n\t"format": "eevdf-bench/1",\n\t"git": "%s",\n' "$2" >"$1"
+	printf '\t"compiler": "gcc 12",\n\t"profile_guided": %s,\n' "$3" >>"$1"
+	printf '\t"scenarios": [\n\t]\n}\n' >>"$1"
+}
+meta_json "$tmp/m1.json" aaa false
+meta_json "$tmp/m2.json" bbb true
+out=$(bench/compare.sh "$tmp/m1.json" "$tmp/m2.json" 2>/dev/null)
+if [[ "$out" == *"# OLD: $tmp/m1.json (aaa, gcc 12)"* ]] &&
+	[[ "$out" == *"# NEW: $tmp/m2.json (bbb, gcc 12, profile-guided)"* ]]; then
+	ok "compare.sh names each file's build, profile-guided or not"
+else
+	bad "compare.sh header: '$out'"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

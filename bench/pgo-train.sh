@@ -15,8 +15,9 @@
 # every shipped workload at its defaults, the mission's schbench on one
 # 20-CPU LLC, tbench on a two-socket machine, and a thousand short
 # sleepers on a 128-CPU machine of eight LLCs (newly-idle balancing up
-# three domain levels).  Each run takes about a tenth of a second: the
-# counts need the paths, not the time.  No result is kept.
+# three domain levels).  Each run is short (the longest, about a tenth
+# of a second uninstrumented): the counts need the paths, not the time.
+# No result is kept.
 #
 # A run that fails stops the training with its message: a profile of a
 # broken build would only hide the break.
@@ -41,7 +42,8 @@ train() {
 for w in "$wl"/*.json; do
 	case "$(basename "$w")" in
 	rt-push.json)
-		# pins tasks to CPUs 0-3: it needs a machine of that many
+		# pins a hog to each of CPUs 0 and 1 and names no machine:
+		# it needs CPUs to push to
 		train "$w" --cpus 4 --duration 50ms
 		;;
 	*)

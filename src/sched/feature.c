@@ -74,7 +74,9 @@ static bool closest_feature(const char *item, size_t len, char *out)
 	upper[len] = '\0';
 	for (size_t i = 0; i < EEVDF_FEAT_NR; i++) {
 		for (int neg = 0; neg < 2; neg++) {
-			size_t pl = neg ? 3 : 0, nl = strlen(feat_names[i]);
+			static const char no[] = "NO_";
+			size_t pl = neg ? sizeof(no) - 1 : 0,
+			       nl = strlen(feat_names[i]);
 			size_t d;
 
 			/*
@@ -84,7 +86,7 @@ static bool closest_feature(const char *item, size_t len, char *out)
 			 */
 			if (pl + nl > EEVDF_STRDIST_MAX)
 				continue;
-			memcpy(cand, "NO_", pl);
+			memcpy(cand, no, pl);
 			memcpy(cand + pl, feat_names[i], nl + 1);
 			d = eevdf__strdist(upper, cand);
 			if (d < best) {

@@ -613,7 +613,6 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 
 bench: deps
 	@$(BENCH_MAKE)
-	@echo "bench: profile-guided: $(if $(filter 1,$(BENCH_PGO)),yes,no)"
 	$(BENCH_BUILD)/eevdf-bench --json build/bench.json
 	@$(MAKE) --no-print-directory $(SUB_JOBS) cli
 	bench/trace-cost.sh $(CLI)
@@ -645,12 +644,12 @@ bench-smoke: deps
 # bench-smoke checks the bench's digests on this build, determinism the
 # shipped workloads' JSON.  Any source, workload or the training script
 # changing trains again and rebuilds everything.
+PGO_STAMP := $(BUILD)/pgo.stamp
+PGO_OBJ   := $(LIB_OBJ) $(CLI_OBJ) $(CALIB_OBJ) $(BENCH_OBJ)
 ifeq ($(PGO),1)
 ifneq ($(CC_IS_GCC),1)
 $(error PGO=1 needs gcc: $(CC) is not)
 endif
-PGO_STAMP := $(BUILD)/pgo.stamp
-PGO_OBJ   := $(LIB_OBJ) $(CLI_OBJ) $(CALIB_OBJ) $(BENCH_OBJ)
 PGO_DEPS  := $(LIB_SRC) $(CLI_SRC) $(CALIB_SRC) $(wildcard src/*/*.h) \
 	     $(wildcard cli/*.h calibrate/*.h include/eevdf/*.h) \
 	     $(wildcard workloads/*.json workloads/machines/*.json) \
@@ -670,8 +669,7 @@ $(PGO_STAMP): $(PGO_DEPS)
 else ifneq ($(PGO),train)
 # A tree built with PGO=1 and now without (BENCH_PGO=0): its objects go,
 # so that what is built is what was asked for.
-ifneq ($(wildcard $(BUILD)/pgo.stamp),)
-$(shell rm -f $(BUILD)/pgo.stamp $(LIB_OBJ) $(CLI_OBJ) $(CALIB_OBJ) \
-	$(BENCH_OBJ))
+ifneq ($(wildcard $(PGO_STAMP)),)
+$(shell rm -f $(PGO_STAMP) $(PGO_OBJ))
 endif
 endif

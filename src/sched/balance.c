@@ -236,7 +236,7 @@ int sis_util_nr_idle_scan(u64 sum_util, u64 llc_weight, u64 pct)
 /*
  * Whether this is a newly-idle pass of an idle dst_cpu over its lowest
  * domain, whose groups are single CPUs: the case both quick answers below
- * (lowest_domain_quiet(), newidle_busiest_overloaded()) are exact for.
+ * (lowest_domain_quiet(), newidle_pick_busiest()) are exact for.
  * Lowest, it has no child, so prefer_sibling is false.
  */
 static bool newidle_over_cpus(const struct lb_env *env)
@@ -246,58 +246,153 @@ static bool newidle_over_cpus(const struct lb_env *env)
 }
 
 /*
- * A newly-idle pass over a domain of single-CPU groups, first over the
- * CPUs running two or more tasks.  Only they can be lb_overloaded (more
- * tasks than the group's one CPU), the busiest type, so when one of them
- * is, the walk's busiest is the first of them with the most avg_load,
- * which is what this pass picks, in the same order with the same test;
- * the local group is the idle dst_cpu (has_spare: calculate_imbalance()
- * then reads no totals, so they stay 0).  Otherwise false, and env is
- * untouched for the full walk.  On a 20-CPU LLC under schbench the walk
- * built and compared every CPU's statistics at each idle transition.
+ * One CPU's figures, as sg_lb_stats() reads them for a group of that one
+ * CPU: the running sums' when the scheduler keeps them, else its run
+ * queue's (cpu_util() clamps util to the capacity in both).
  */
-static bool newidle_busiest_overloaded(struct lb_env *env)
+struct cpu_lb {
+	unsigned long load, util, runnable, capacity;
+	unsigned int nr_running, h_nr_running;
+};
+
+static inline void cpu_lb_of(const struct lb_env *env, u32 k, struct cpu_lb *f)
+{
+	const struct scheduler *sched = env->sched;
+	const struct sd_span *span = env->sd->span;
+
+	if (lb_stats_on(sched)) {
+		const struct lb_sums *c = lb_stats_of(sched, span->groups[k]);
+
+		*f = (struct cpu_lb){ c->load,	     c->util,
+				      c->runnable,   c->capacity,
+				      c->nr_running, c->h_nr_runnable };
+	} else {
+		/* cpu_groups: group k is the span's k-th CPU */
+		int cpu = span->cpus[k];
+		const struct rq *rq = &sched->rqs[cpu];
+		unsigned long cap = sched->topo.cpu[cpu].capacity,
+			      u = rq->cfs.avg.util_avg;
+
+		*f = (struct cpu_lb){ cpu_load(rq),
+				      u < cap ? u : cap,
+				      rq->cfs.avg.runnable_avg,
+				      cap,
+				      rq->nr_running,
+				      rq->cfs.h_nr_runnable };
+	}
+}
+
+/* The running count alone, for the scans that skip most CPUs by it. */
+static inline unsigned int cpu_lb_nr(const struct lb_env *env, u32 k)
 {
 	const struct sd_span *span = env->sd->span;
-	const struct rq *rqs = env->sched->rqs;
-	const struct sd_span *busiest_group = NULL;
-	struct sg_lb_stats s, busiest;
-	bool have = false;
+
+	if (lb_stats_on(env->sched))
+		return lb_stats_of(env->sched, span->groups[k])->nr_running;
+	return env->sched->rqs[span->cpus[k]].nr_running;
+}
+
+/*
+ * lb_classify() of a group of one CPU with h_nr_running >= 1 that is not
+ * lb_overloaded: the first test of lb_has_spare (fewer tasks than CPUs)
+ * cannot hold, so it is lb_has_spare only with spare util and runnable.
+ */
+static inline bool cpu_lb_fully_busy(const struct cpu_lb *f, u32 pct)
+{
+	return f->capacity * pct < f->runnable * 100 ||
+	       !(f->capacity * 100 > f->util * pct);
+}
+
+/*
+ * newidle_pick_busiest() when no CPU of the domain is lb_overloaded: the
+ * walk's busiest is then the first lb_fully_busy CPU, else the
+ * lb_has_spare one running the most tasks (the first of them), among the
+ * CPUs with a runnable fair task: a CPU with one is never idle, so
+ * update_sd_pick_busiest() compares no idle counts.
+ */
+static const struct sd_span *newidle_busiest_spare(const struct lb_env *env)
+{
+	const struct sd_span *span = env->sd->span;
+	u32 best = span->nr_groups, best_nr = 0;
+
+	for (u32 k = 0; k < span->nr_groups; k++) {
+		struct cpu_lb f;
+
+		if (k == env->sd->local_group)
+			continue;
+		cpu_lb_of(env, k, &f);
+		if (!f.h_nr_running)
+			continue;
+		if (cpu_lb_fully_busy(&f, env->sd->imbalance_pct))
+			return span->groups[k];
+		if (best == span->nr_groups || f.nr_running > best_nr) {
+			best = k;
+			best_nr = f.nr_running;
+		}
+	}
+	return best < span->nr_groups ? span->groups[best] : NULL;
+}
+
+/*
+ * The walk's busiest and local groups for a newly-idle pass over a domain
+ * of single-CPU groups, or false (env untouched) for another pass.  The
+ * local group is the idle dst_cpu: lb_has_spare, so calculate_imbalance()
+ * reads no totals and they stay 0.  First the CPUs running two or more
+ * tasks: only they can be lb_overloaded (more tasks than the group's one
+ * CPU), the busiest type, so when one of them is, the walk's busiest is
+ * the first of them with the most avg_load, which is what this pass
+ * picks, in the same order with the same test.  Otherwise
+ * newidle_busiest_spare().  Each CPU's few figures are read, not a full
+ * sg_lb_stats() and its copy: only the busiest and local groups get
+ * those, the walk's figures.  On a 20-CPU LLC under schbench the walk
+ * built and compared every CPU's statistics at each idle transition, and
+ * then this pass (as it first was) did so for every CPU with two tasks.
+ */
+static bool newidle_pick_busiest(struct lb_env *env)
+{
+	const struct sd_span *span = env->sd->span;
+	const struct sd_span *busiest = NULL;
+	u32 pct = env->sd->imbalance_pct;
+	unsigned long best_avg = 0;
 
 	if (!newidle_over_cpus(env))
 		return false;
 	for (u32 k = 0; k < span->nr_groups; k++) {
-		const struct sd_span *g = span->groups[k];
+		struct cpu_lb f;
+		unsigned long avg;
 
-		if (rqs[g->cpus[0]].nr_running < 2)
+		if (cpu_lb_nr(env, k) < 2)
 			continue;
-		sg_lb_stats(env, g, &s);
-		if (update_sd_pick_busiest(&busiest, &s, have)) {
-			busiest = s;
-			busiest_group = g;
-			have = true;
+		cpu_lb_of(env, k, &f);
+		/* lb_classify()'s lb_overloaded, with more tasks than CPUs */
+		if (!f.h_nr_running || !(f.capacity * 100 < f.util * pct ||
+					 f.capacity * pct < f.runnable * 100))
+			continue;
+		avg = f.load * 1024 / f.capacity;
+		if (!busiest || avg > best_avg) {
+			busiest = span->groups[k];
+			best_avg = avg;
 		}
 	}
-	if (!have || busiest.type != lb_overloaded)
-		return false;
-	env->busiest = busiest;
-	env->busiest_group = busiest_group;
+	if (!busiest)
+		busiest = newidle_busiest_spare(env);
+	if (busiest) {
+		sg_lb_stats(env, busiest, &env->busiest);
+		env->busiest_group = busiest;
+	}
 	sg_lb_stats(env, span->groups[env->sd->local_group], &env->local);
 	EEVDF_ASSERT(env->local.type == lb_has_spare);
+	EEVDF_ASSERT(!busiest || env->busiest.sum_h_nr_running);
 	return true;
 }
 
-static void update_sd_lb_stats(struct lb_env *env)
+/* The walk over every group of the domain: what the kernel does. */
+static void sd_lb_walk(struct lb_env *env)
 {
 	const struct sd_span *span = env->sd->span;
 	struct sg_lb_stats s;
 	bool have = false;
 
-	if (lb_stats_on(env->sched))
-		eevdf__lb_stats_flush(env->sched);
-	/* a lowest domain has no child: prefer_sibling stays false */
-	if (newidle_busiest_overloaded(env))
-		return;
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
 		/* the groups are disjoint: one is dst_cpu's */
@@ -317,6 +412,46 @@ static void update_sd_lb_stats(struct lb_env *env)
 			have = true;
 		}
 	}
+}
+
+static bool same_sg_lb_stats(const struct sg_lb_stats *a,
+			     const struct sg_lb_stats *b)
+{
+	return a->avg_load == b->avg_load && a->load == b->load &&
+	       a->capacity == b->capacity && a->util == b->util &&
+	       a->runnable == b->runnable &&
+	       a->sum_nr_running == b->sum_nr_running &&
+	       a->sum_h_nr_running == b->sum_h_nr_running &&
+	       a->idle_cpus == b->idle_cpus && a->weight == b->weight &&
+	       a->cores == b->cores && a->type == b->type;
+}
+
+/*
+ * The test builds' proof that newidle_pick_busiest() answered as the walk
+ * would: the walk again on a fresh copy, compared field by field.
+ */
+static bool newidle_pick_is_the_walks(const struct lb_env *env)
+{
+	struct lb_env w = *env;
+
+	w.busiest_group = NULL;
+	w.busiest = w.local = (struct sg_lb_stats){ 0 };
+	sd_lb_walk(&w);
+	return w.busiest_group == env->busiest_group &&
+	       same_sg_lb_stats(&w.busiest, &env->busiest) &&
+	       same_sg_lb_stats(&w.local, &env->local);
+}
+
+static void update_sd_lb_stats(struct lb_env *env)
+{
+	if (lb_stats_on(env->sched))
+		eevdf__lb_stats_flush(env->sched);
+	/* a lowest domain has no child: prefer_sibling stays false */
+	if (newidle_pick_busiest(env)) {
+		EEVDF_ASSERT(newidle_pick_is_the_walks(env));
+		return;
+	}
+	sd_lb_walk(env);
 	env->prefer_sibling = env->sd->child &&
 			      (env->sd->child->flags & SD_PREFER_SIBLING);
 	update_idle_cpu_scan(env);

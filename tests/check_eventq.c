@@ -20,6 +20,20 @@ static void ev_set(struct eevdf_event *ev, eevdf_time time, u32 class)
 	ev->time = time;
 }
 
+/* The set-up most tests start from: a, b, c at 10, 20, 30 (class 0),
+ * pushed in that order (seq 0, 1, 2) onto a new queue. */
+static void queue_abc(struct eevdf_eventq *q, struct eevdf_event *a,
+		      struct eevdf_event *b, struct eevdf_event *c)
+{
+	eevdf__eventq_init(q);
+	ev_set(a, 10, 0);
+	ev_set(b, 20, 0);
+	ev_set(c, 30, 0);
+	ck_assert_int_eq(eevdf__eventq_push(q, a), 0);
+	ck_assert_int_eq(eevdf__eventq_push(q, b), 0);
+	ck_assert_int_eq(eevdf__eventq_push(q, c), 0);
+}
+
 /*
  * Every slot points back at itself, carries its event's key, and no child
  * sorts before its parent (4 children a slot).
@@ -71,14 +85,8 @@ START_TEST(eventq_a_push_after_a_pop_takes_the_root_slot)
 	struct eevdf_eventq q;
 	struct eevdf_event a, b, c, d, e;
 
-	eevdf__eventq_init(&q);
-	ev_set(&a, 10, 0);
-	ev_set(&b, 20, 0);
-	ev_set(&c, 30, 0);
+	queue_abc(&q, &a, &b, &c);
 	ev_set(&d, 15, 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &c), 0);
 	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
 	ck_assert(q.root_dead);
 	ck_assert(!eevdf__event_queued(&a));
@@ -406,14 +414,8 @@ START_TEST(eventq_requeue_moves_an_event_as_cancel_and_push_would)
 	struct eevdf_eventq q;
 	struct eevdf_event a, b, c, d;
 
-	eevdf__eventq_init(&q);
-	ev_set(&a, 10, 0);
-	ev_set(&b, 20, 0);
-	ev_set(&c, 30, 0);
+	queue_abc(&q, &a, &b, &c);
 	ev_set(&d, 0, 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &c), 0);
 	ck_assert_int_eq(eevdf__eventq_requeue(&q, &c, 5), 0);
 	ck_assert_uint_eq(c.seq, 3);
 	check_heap(&q);
@@ -444,13 +446,7 @@ START_TEST(eventq_a_parked_event_never_pops)
 	struct eevdf_eventq q;
 	struct eevdf_event a, b, c;
 
-	eevdf__eventq_init(&q);
-	ev_set(&a, 10, 0);
-	ev_set(&b, 20, 0);
-	ev_set(&c, 30, 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &c), 0);
+	queue_abc(&q, &a, &b, &c);
 	eevdf__eventq_park(&q, &b);
 	ck_assert(!eevdf__event_queued(&b));
 	ck_assert_uint_eq(eevdf__eventq_size(&q), 2);
@@ -486,14 +482,8 @@ START_TEST(eventq_a_parked_event_revives_as_cancel_and_push_would)
 	struct eevdf_eventq q;
 	struct eevdf_event a, b, c, d;
 
-	eevdf__eventq_init(&q);
-	ev_set(&a, 10, 0);
-	ev_set(&b, 20, 0);
-	ev_set(&c, 30, 0);
+	queue_abc(&q, &a, &b, &c);
 	ev_set(&d, 20, 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &c), 0);
 	eevdf__eventq_park(&q, &b);
 	ck_assert_int_eq(eevdf__eventq_push(&q, &d), 0);
 	ck_assert_uint_eq(d.seq, 3);

@@ -78,6 +78,7 @@ struct eevdf_eventq {
 static inline void eevdf__event_init(struct eevdf_event *ev, u32 type,
 				     u32 class)
 {
+	EEVDF_ASSERT(type <= UINT16_MAX);
 	ev->time = 0;
 	ev->class = class;
 	ev->type = (uint16_t)type;

@@ -435,79 +435,6 @@ START_TEST(eventq_requeue_moves_an_event_as_cancel_and_push_would)
 }
 END_TEST
 
-/*
- * A parked event stays in the heap but is never popped.  By hand: a, b, c
- * at 10, 20, 30 (seq 0, 1, 2).  Park b: it no longer counts, and the pops
- * give a, then c, b discarded on the way (no longer queued, not parked).
- * Park a, the root: a peek discards it and names b.
- */
-START_TEST(eventq_a_parked_event_never_pops)
-{
-	struct eevdf_eventq q;
-	struct eevdf_event a, b, c;
-
-	queue_abc(&q, &a, &b, &c);
-	eevdf__eventq_park(&q, &b);
-	ck_assert(!eevdf__event_queued(&b));
-	ck_assert_uint_eq(eevdf__eventq_size(&q), 2);
-	check_heap(&q);
-	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
-	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &c);
-	ck_assert_uint_eq(b.heap_index, EEVDF_EV_NOT_QUEUED);
-	ck_assert(!b.parked);
-	ck_assert_uint_eq(q.nr_parked, 0);
-	ck_assert_ptr_null(eevdf__eventq_pop(&q));
-
-	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
-	eevdf__eventq_park(&q, &a);
-	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &b);
-	ck_assert_uint_eq(a.heap_index, EEVDF_EV_NOT_QUEUED);
-	ck_assert_uint_eq(eevdf__eventq_size(&q), 1);
-	/* parking an event that is not queued does nothing */
-	eevdf__eventq_park(&q, &a);
-	ck_assert_uint_eq(q.nr_parked, 0);
-	eevdf__eventq_destroy(&q);
-}
-END_TEST
-
-/*
- * A parked event pushed again is revived where it is, with the seq a
- * push after a cancel would give it.  By hand: a, b, c at 10, 20, 30 (seq
- * 0, 1, 2); park b; d at 20 (seq 3); push b again at 20: seq 4, after d.
- * Pops: a, d, b, c.  Then park c and cancel it: really removed.
- */
-START_TEST(eventq_a_parked_event_revives_as_cancel_and_push_would)
-{
-	struct eevdf_eventq q;
-	struct eevdf_event a, b, c, d;
-
-	queue_abc(&q, &a, &b, &c);
-	ev_set(&d, 20, 0);
-	eevdf__eventq_park(&q, &b);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &d), 0);
-	ck_assert_uint_eq(d.seq, 3);
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
-	ck_assert_uint_eq(b.seq, 4);
-	ck_assert(eevdf__event_queued(&b));
-	ck_assert_uint_eq(q.nr_parked, 0);
-	ck_assert_uint_eq(eevdf__eventq_size(&q), 4);
-	check_heap(&q);
-	/* a second push of a live event is still refused */
-	ck_assert_int_eq(eevdf__eventq_push(&q, &b), EEVDF_EINTERNAL);
-	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
-	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &d);
-	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &b);
-	eevdf__eventq_park(&q, &c);
-	eevdf__eventq_cancel(&q, &c);
-	ck_assert_uint_eq(c.heap_index, EEVDF_EV_NOT_QUEUED);
-	ck_assert(!c.parked);
-	ck_assert_uint_eq(q.nr_parked, 0);
-	ck_assert_ptr_null(eevdf__eventq_pop(&q));
-	eevdf__eventq_destroy(&q);
-}
-END_TEST
-
 START_TEST(eventq_destroy_leaves_events_untouched)
 {
 	struct eevdf_eventq q;
@@ -626,7 +553,7 @@ static bool model_has(const struct model *m, const struct eevdf_event *ev)
 static void check_against_model(struct eevdf_eventq *q, const struct model *m,
 				const struct eevdf_event *pool, bool peek)
 {
-	size_t i, parked = 0;
+	size_t i;
 
 	check_heap(q);
 	ck_assert_uint_eq(eevdf__eventq_size(q), m->nr);
@@ -646,12 +573,6 @@ static void check_against_model(struct eevdf_eventq *q, const struct model *m,
 	for (i = 0; i < POOL; i++) {
 		bool ok;
 
-		parked += pool[i].parked;
-		if (pool[i].parked &&
-		    (pool[i].heap_index >= q->nr ||
-		     q->heap[pool[i].heap_index].ev != &pool[i]))
-			ck_abort_msg("event %zu: parked, but not in the heap",
-				     i);
 		if (model_has(m, &pool[i]))
 			ok = eevdf__event_queued(&pool[i]) &&
 			     q->heap[pool[i].heap_index].ev == &pool[i];
@@ -662,7 +583,6 @@ static void check_against_model(struct eevdf_eventq *q, const struct model *m,
 				     "disagrees with the model",
 				     i);
 	}
-	ck_assert_uint_eq(q->nr_parked, parked);
 }
 
 START_TEST(eventq_matches_sorted_array_model_under_random_ops)
@@ -674,7 +594,6 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 	u64 lcg = 0x5eed0000u + (u64)_i;
 	u64 next_seq = 0;
 	size_t i, op, pushes = 0, pops = 0, cancels = 0, requeues = 0;
-	size_t parks = 0;
 	size_t dead_roots = 0; /* holes left for the next operation */
 
 	for (i = 0; i < POOL; i++)
@@ -714,19 +633,12 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 			next_seq++;
 			model_insert(&m, ev);
 			requeues++;
-		} else if (dice < 7) {
-			/* Cancel a random event, queued, parked or not. */
+		} else if (dice < 8) {
+			/* Cancel a random event, queued or not. */
 			if (model_has(&m, ev))
 				model_remove(&m, ev);
 			eevdf__eventq_cancel(&q, ev);
 			cancels++;
-		} else if (dice < 8) {
-			/* Park one: to the model, a cancel. */
-			if (model_has(&m, ev)) {
-				model_remove(&m, ev);
-				parks++;
-			}
-			eevdf__eventq_park(&q, ev);
 		} else {
 			got = eevdf__eventq_pop(&q);
 			if (m.nr == 0) {
@@ -745,8 +657,7 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 	ck_assert_uint_gt(dead_roots, OPS / 40);
 	ck_assert_uint_gt(pushes, OPS / 4);
 	ck_assert_uint_gt(pops, OPS / 10);
-	ck_assert_uint_gt(cancels, OPS / 20);
-	ck_assert_uint_gt(parks, OPS / 40);
+	ck_assert_uint_gt(cancels, OPS / 10);
 	ck_assert_uint_gt(requeues, OPS / 20);
 
 	/* Drain: whatever is left comes out in model order. */
@@ -781,9 +692,6 @@ Suite *eventq_suite(void)
 	tcase_add_test(tc, eventq_repush_after_pop_gets_a_new_seq);
 	tcase_add_test(tc,
 		       eventq_requeue_moves_an_event_as_cancel_and_push_would);
-	tcase_add_test(tc, eventq_a_parked_event_never_pops);
-	tcase_add_test(tc,
-		       eventq_a_parked_event_revives_as_cancel_and_push_would);
 	tcase_add_test(tc, eventq_destroy_leaves_events_untouched);
 	tcase_add_test(tc, eventq_pops_ten_thousand_events_sorted);
 	suite_add_tcase(s, tc);

@@ -16,7 +16,6 @@ void eevdf__eventq_init(struct eevdf_eventq *q)
 	q->heap = NULL;
 	q->nr = 0;
 	q->cap = 0;
-	q->nr_parked = 0;
 	q->next_seq = 0;
 	q->root_dead = false;
 }
@@ -178,9 +177,6 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	 * in one run are more than a run can hold */
 	if (q->next_seq >= ((u64)1 << 48) || ev->class >= (1u << 16))
 		return EEVDF_ERANGE;
-	/* parked: revived where it is */
-	if (ev->heap_index != EEVDF_EV_NOT_QUEUED)
-		return eevdf__eventq_requeue(q, ev, ev->time);
 
 	if (q->root_dead) {
 		/*
@@ -234,27 +230,14 @@ int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
 	ev->time = when;
 	if (i == EEVDF_EV_NOT_QUEUED)
 		return eevdf__eventq_push(q, ev);
-	/* a dead root is slot 0 alone: a queued event is below it */
-	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev && !(q->root_dead && !i));
-	if (ev->parked) {
-		ev->parked = false;
-		q->nr_parked--;
-	}
+	eevdf__eventq_flush(q);
+	i = ev->heap_index;
+	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev);
 	/* The seq a push right after a cancel would have given it. */
 	ev->seq = q->next_seq++;
 	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
 	s = (struct eevdf_eq_slot){ when, (u64)ev->class << 48 | ev->seq, ev };
 	up = slot_before(&s, &q->heap[i]);
-	/*
-	 * Only a rise can reach the root: a sift down stays below slot i,
-	 * so a dead root can wait for the next push to take it.  A CPU's
-	 * revived tick (the same time, a later seq) is that case: filling
-	 * the hole first cost a third of what parking it saved.
-	 */
-	if (up && q->root_dead) {
-		eevdf__eventq_flush(q);
-		i = ev->heap_index;
-	}
 	q->heap[i] = s;
 	if (up)
 		eventq_sift_up(q, i);
@@ -338,40 +321,18 @@ const struct eevdf_event *eevdf__eventq_next_hint(const struct eevdf_eventq *q)
 	return q->heap[best_child(q, 1, &rank)].ev;
 }
 
-/*
- * The root leaves its slot dead: see root_dead in eventq.h.  A parked
- * event at the root is discarded so, and the next one is taken.
- */
+/* The root leaves its slot dead: see root_dead in eventq.h. */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q)
 {
 	struct eevdf_event *ev;
 
-	for (;;) {
-		eevdf__eventq_flush(q);
-		if (q->nr == 0)
-			return NULL;
-		ev = q->heap[0].ev;
-		ev->heap_index = EEVDF_EV_NOT_QUEUED;
-		q->root_dead = true;
-		if (!ev->parked)
-			return ev;
-		ev->parked = false;
-		q->nr_parked--;
-	}
-}
-
-void eevdf__eventq_drop_parked(struct eevdf_eventq *q)
-{
 	eevdf__eventq_flush(q);
-	while (q->nr && q->heap[0].ev->parked) {
-		struct eevdf_event *ev = q->heap[0].ev;
-
-		ev->parked = false;
-		ev->heap_index = EEVDF_EV_NOT_QUEUED;
-		q->nr_parked--;
-		q->root_dead = true;
-		eevdf__eventq_flush(q);
-	}
+	if (q->nr == 0)
+		return NULL;
+	ev = q->heap[0].ev;
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
+	q->root_dead = true;
+	return ev;
 }
 
 void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev)
@@ -384,19 +345,5 @@ void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev)
 	i = ev->heap_index;
 	/* Queued, but not here: the event belongs to another queue. */
 	EEVDF_ASSERT(i < q->nr && q->heap[i].ev == ev);
-	if (ev->parked) {
-		ev->parked = false;
-		q->nr_parked--;
-	}
 	eventq_remove_at(q, i);
-}
-
-void eevdf__eventq_park(struct eevdf_eventq *q, struct eevdf_event *ev)
-{
-	if (!eevdf__event_queued(ev))
-		return;
-	EEVDF_ASSERT(ev->heap_index < q->nr &&
-		     q->heap[ev->heap_index].ev == ev);
-	ev->parked = true;
-	q->nr_parked++;
 }

@@ -22,16 +22,21 @@
  * that a sift stores no index into the events it moves (perf put a
  * quarter of eventq_sift_down()'s samples on that store).  cachegrind
  * counted as many L1 misses as before, now at the pop, which touches its
- * event anyway, 2 % more instructions, and tbench-64 ran 7 % slower.
+ * event anyway, 2 % more instructions, and tbench-64 ran 7 % slower.  And
+ * parking an idle CPU's tick in the heap, dead, for the next switch-in to
+ * revive in place rather than a cancel and a push (44 695 of 44 817
+ * parked ticks of a 30 ms schbench were revived; a re-key that sinks no
+ * longer filled a dead root first): -0.4 % instructions on
+ * schbench, none on tbench-64, +0.4 % on 1 000 massive_intr tasks on 128
+ * CPUs, where the revived tick sifts past the other CPUs' ticks of the
+ * same instant and every pop and peek tests the root for a parked event.
  *
  * Invariants: heap[i].ev->heap_index == i for i < nr (but for a dead root,
  * see below), and heap[i]'s key is its event's (time, class, seq); every
  * parent is <= its children; an event not in the heap has heap_index ==
- * EEVDF_EV_NOT_QUEUED and is not parked; nr_parked counts the parked
- * events in the heap, and none is at the root after a pop or a peek.
- * Once allocated, the array has at least three slots beyond nr, and every
- * slot from nr on is a sentinel that sorts after any event, so a sift
- * reads four children with no bound check.
+ * EEVDF_EV_NOT_QUEUED.  Once allocated, the array has at least three
+ * slots beyond nr, and every slot from nr on is a sentinel that sorts
+ * after any event, so a sift reads four children with no bound check.
  */
 #ifndef EEVDF_EVENTQ_H
 #define EEVDF_EVENTQ_H
@@ -42,10 +47,9 @@
 
 struct eevdf_event {
 	eevdf_time time;
-	u32 class;     /* same-time order: lower runs first */
-	uint16_t type; /* for the dispatcher; the queue ignores it */
-	bool parked;   /* in the heap, but dead: eevdf__eventq_park() */
-	u64 seq;       /* push order, assigned by eevdf__eventq_push */
+	u32 class; /* same-time order: lower runs first */
+	u32 type;  /* for the dispatcher; the queue ignores it */
+	u64 seq;   /* push order, assigned by eevdf__eventq_push */
 	size_t heap_index;
 };
 
@@ -69,7 +73,6 @@ struct eevdf_eventq {
 	struct eevdf_eq_slot *heap;
 	size_t nr; /* slots in use, the dead root included */
 	size_t cap;
-	size_t nr_parked; /* of the nr: parked events */
 	u64 next_seq;
 	bool root_dead;
 };
@@ -78,19 +81,16 @@ struct eevdf_eventq {
 static inline void eevdf__event_init(struct eevdf_event *ev, u32 type,
 				     u32 class)
 {
-	EEVDF_ASSERT(type <= UINT16_MAX);
 	ev->time = 0;
 	ev->class = class;
-	ev->type = (uint16_t)type;
-	ev->parked = false;
+	ev->type = type;
 	ev->seq = 0;
 	ev->heap_index = EEVDF_EV_NOT_QUEUED;
 }
 
-/* Whether ev will fire: queued, and not parked. */
 static inline bool eevdf__event_queued(const struct eevdf_event *ev)
 {
-	return ev->heap_index != EEVDF_EV_NOT_QUEUED && !ev->parked;
+	return ev->heap_index != EEVDF_EV_NOT_QUEUED;
 }
 
 /* Strict total order: time, then class, then seq. */
@@ -127,16 +127,10 @@ int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
  * exactly the queued events). */
 void eevdf__eventq_flush(struct eevdf_eventq *q);
 
-/* Discard the parked events at the root, as pops would (see
- * eevdf__eventq_park()), until a live one or none is there. */
-void eevdf__eventq_drop_parked(struct eevdf_eventq *q);
-
 /* The earliest event, or NULL when empty. */
 static inline struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
 {
 	eevdf__eventq_flush(q);
-	if (q->nr && q->heap[0].ev->parked)
-		eevdf__eventq_drop_parked(q);
 	return q->nr ? q->heap[0].ev : NULL;
 }
 
@@ -150,26 +144,13 @@ const struct eevdf_event *eevdf__eventq_next_hint(const struct eevdf_eventq *q);
 /* Remove and return the earliest event (marked not queued), or NULL. */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q);
 
-/* Remove ev if queued or parked; a no-op otherwise. */
+/* Remove ev if queued; a no-op otherwise. */
 void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev);
 
-/*
- * Cancel ev, in effect, but leave it where it is in the heap, dead: it
- * never pops (the pop that would reach it discards it), and a push or
- * requeue of it before then revives it in place, with the seq a push
- * would give it, instead of a removal now and an insertion then.  For an
- * event that is likely to be queued again at about the time it had,
- * which the cancel would have taken out of the middle of the heap: a
- * CPU's tick when the CPU goes idle for a moment (core.c).  The order
- * events pop in is that of a cancel and a push.  A no-op when ev is not
- * queued.  Its owner must cancel it before it frees it.
- */
-void eevdf__eventq_park(struct eevdf_eventq *q, struct eevdf_event *ev);
-
-/* Number of queued events, parked ones not counted. */
+/* Number of queued events. */
 static inline size_t eevdf__eventq_size(const struct eevdf_eventq *q)
 {
-	return q->nr - (size_t)q->root_dead - q->nr_parked;
+	return q->nr - (size_t)q->root_dead;
 }
 
 #endif

@@ -578,16 +578,7 @@ void eevdf__schedule(struct scheduler *sched, struct rq *rq)
 			rq->idle_stamp = sched->now;
 			rq->idle_stamped = true;
 			rq->idle_exec_start = (u64)sched->now;
-			/*
-			 * NOHZ stops the tick.  Parked rather than cancelled:
-			 * nearly every idle spell of a busy machine ends
-			 * within the tick period (44 695 of 44 817 in 30 ms
-			 * of the mission's schbench), and tick_start() then
-			 * revives it in place, at the same time, instead of
-			 * a removal from the middle of the heap now and an
-			 * insertion then.
-			 */
-			eevdf__eventq_park(&sched->evq, &rq->tick_ev);
+			eevdf__eventq_cancel(&sched->evq, &rq->tick_ev);
 			if (sched->sp.smp)
 				update_idle_core(sched, rq->cpu);
 		}

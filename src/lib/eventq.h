@@ -26,10 +26,10 @@
  * parking an idle CPU's tick in the heap, dead, for the next switch-in to
  * revive in place rather than a cancel and a push (44 695 of 44 817
  * parked ticks of a 30 ms schbench were revived; a re-key that sinks no
- * longer filled a dead root first): -0.4 % instructions on
- * schbench, none on tbench-64, +0.4 % on 1 000 massive_intr tasks on 128
- * CPUs, where the revived tick sifts past the other CPUs' ticks of the
- * same instant and every pop and peek tests the root for a parked event.
+ * longer filled a dead root first): -0.4 % instructions on schbench,
+ * none on tbench-64, +0.4 % on 1 000 massive_intr tasks on 128 CPUs,
+ * where the revived tick sifts past the other CPUs' ticks of the same
+ * instant and every pop and peek tests the root for a parked event.
  *
  * Invariants: heap[i].ev->heap_index == i for i < nr (but for a dead root,
  * see below), and heap[i]'s key is its event's (time, class, seq); every

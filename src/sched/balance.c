@@ -427,7 +427,8 @@ static bool same_sg_lb_stats(const struct sg_lb_stats *a,
  * The test builds' proof that newidle_pick_busiest() answered as the walk
  * would: the walk again on a fresh copy, compared field by field.
  */
-static bool newidle_pick_is_the_walks(const struct lb_env *env)
+static __attribute__((unused)) bool
+newidle_pick_is_the_walks(const struct lb_env *env)
 {
 	struct lb_env w = *env;
 

@@ -74,15 +74,31 @@ static u64 ms_to_jiffies(const struct scheduler *sched, u64 ms)
 
 /* Group statistics ----------------------------------------------------- */
 
+/*
+ * group_is_overloaded()'s and group_has_capacity()'s tests of util and
+ * runnable against capacity, once more tasks than CPUs (or fewer) have
+ * been ruled in or out: lb_classify() and the newly-idle pick share them.
+ */
+static inline bool lb_util_exceeds(unsigned long capacity, unsigned long util,
+				   unsigned long runnable, u32 pct)
+{
+	return capacity * 100 < util * pct || capacity * pct < runnable * 100;
+}
+
+static inline bool lb_util_spare(unsigned long capacity, unsigned long util,
+				 unsigned long runnable, u32 pct)
+{
+	return !(capacity * pct < runnable * 100) &&
+	       capacity * 100 > util * pct;
+}
+
 static enum lb_group_type lb_classify(u32 pct, const struct sg_lb_stats *s)
 {
 	if (s->sum_nr_running > s->weight &&
-	    (s->capacity * 100 < s->util * pct ||
-	     s->capacity * pct < s->runnable * 100))
+	    lb_util_exceeds(s->capacity, s->util, s->runnable, pct))
 		return lb_overloaded;
 	if (s->sum_nr_running < s->weight ||
-	    (!(s->capacity * pct < s->runnable * 100) &&
-	     s->capacity * 100 > s->util * pct))
+	    lb_util_spare(s->capacity, s->util, s->runnable, pct))
 		return lb_has_spare;
 	return lb_fully_busy;
 }
@@ -291,17 +307,6 @@ static inline bool cpu_lb_of(const struct lb_env *env, u32 k,
 }
 
 /*
- * lb_classify() of a group of one CPU with h_nr_running >= 1 that is not
- * lb_overloaded: the first test of lb_has_spare (fewer tasks than CPUs)
- * cannot hold, so it is lb_has_spare only with spare util and runnable.
- */
-static inline bool cpu_lb_fully_busy(const struct cpu_lb *f, u32 pct)
-{
-	return f->capacity * pct < f->runnable * 100 ||
-	       !(f->capacity * 100 > f->util * pct);
-}
-
-/*
  * newidle_pick_busiest() when no CPU of the domain is lb_overloaded: the
  * walk's busiest is then the first lb_fully_busy CPU, else the
  * lb_has_spare one running the most tasks (the first of them), among the
@@ -319,7 +324,10 @@ static const struct sd_span *newidle_busiest_spare(const struct lb_env *env)
 		if (k == env->sd->local_group || !cpu_lb_of(env, k, 1, &f) ||
 		    !f.h_nr_running)
 			continue;
-		if (cpu_lb_fully_busy(&f, env->sd->imbalance_pct))
+		/* lb_classify() of one CPU with a task: fewer tasks than
+		 * CPUs cannot make it lb_has_spare */
+		if (!lb_util_spare(f.capacity, f.util, f.runnable,
+				   env->sd->imbalance_pct))
 			return span->groups[k];
 		if (best == span->nr_groups || f.nr_running > best_nr) {
 			best = k;
@@ -362,8 +370,8 @@ static bool newidle_pick_busiest(struct lb_env *env)
 		if (!cpu_lb_of(env, k, 2, &f))
 			continue;
 		/* lb_classify()'s lb_overloaded, with more tasks than CPUs */
-		if (!f.h_nr_running || !(f.capacity * 100 < f.util * pct ||
-					 f.capacity * pct < f.runnable * 100))
+		if (!f.h_nr_running ||
+		    !lb_util_exceeds(f.capacity, f.util, f.runnable, pct))
 			continue;
 		avg = f.load * 1024 / f.capacity;
 		if (!busiest || avg > best_avg) {

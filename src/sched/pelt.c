@@ -165,8 +165,8 @@ void ___update_load_avg(struct sched_avg *sa, unsigned long load)
 	sa->util_avg = sa->util_sum / divider;
 }
 
-int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
-		   bool on_rq, unsigned long runnable, bool running)
+int pelt_update_se_slow(u64 now, struct sched_avg *sa, unsigned long weight,
+			bool on_rq, unsigned long runnable, bool running)
 {
 	if (!___update_load_sum(now, sa, on_rq, runnable, running))
 		return 0;
@@ -174,8 +174,9 @@ int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
 	return 1;
 }
 
-int pelt_update_cfs_rq(u64 now, struct sched_avg *sa, unsigned long load_weight,
-		       unsigned int h_nr_runnable, bool running)
+int pelt_update_cfs_rq_slow(u64 now, struct sched_avg *sa,
+			    unsigned long load_weight,
+			    unsigned int h_nr_runnable, bool running)
 {
 	if (!___update_load_sum(now, sa, load_weight, h_nr_runnable, running))
 		return 0;

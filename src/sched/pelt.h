@@ -46,8 +46,8 @@ struct sched_avg {
 #define decay_load eevdf__decay_load
 #define ___update_load_sum eevdf__pelt_update_load_sum
 #define ___update_load_avg eevdf__pelt_update_load_avg
-#define pelt_update_se eevdf__pelt_update_se
-#define pelt_update_cfs_rq eevdf__pelt_update_cfs_rq
+#define pelt_update_se_slow eevdf__pelt_update_se
+#define pelt_update_cfs_rq_slow eevdf__pelt_update_cfs_rq
 #define pelt_attach eevdf__pelt_attach
 #define pelt_detach eevdf__pelt_detach
 #define pelt_init_task eevdf__pelt_init_task
@@ -80,6 +80,26 @@ static inline u32 get_pelt_divider(const struct sched_avg *sa)
 }
 
 /*
+ * Whether an update at now does anything: ___update_load_sum() returns at
+ * once, changing nothing, when now is less than one 1024 ns unit past
+ * the clock (and not behind it).  A third to a half of the updates of a
+ * schbench or tbench run are such, several to a context switch: the
+ * inline wrappers below test it without a call.
+ */
+static inline bool pelt_unit_elapsed(u64 now, const struct sched_avg *sa)
+{
+	u64 delta = now - sa->last_update_time;
+
+	return (s64)delta < 0 || delta >= 1024;
+}
+
+int pelt_update_se_slow(u64 now, struct sched_avg *sa, unsigned long weight,
+			bool on_rq, unsigned long runnable, bool running);
+int pelt_update_cfs_rq_slow(u64 now, struct sched_avg *sa,
+			    unsigned long load_weight,
+			    unsigned int h_nr_runnable, bool running);
+
+/*
  * __update_load_avg_se(): an entity.  weight is scale_load_down()'d (1024
  * for nice 0); runnable is se_runnable() (on_rq and not delayed for a task,
  * the runnable tasks below it for a group entity);
@@ -87,16 +107,29 @@ static inline u32 get_pelt_divider(const struct sched_avg *sa)
  * (__update_load_avg_blocked_se) is this with on_rq = runnable = running =
  * false.  Returns 1 if the averages were updated.
  */
-int pelt_update_se(u64 now, struct sched_avg *sa, unsigned long weight,
-		   bool on_rq, unsigned long runnable, bool running);
+static inline int pelt_update_se(u64 now, struct sched_avg *sa,
+				 unsigned long weight, bool on_rq,
+				 unsigned long runnable, bool running)
+{
+	if (!pelt_unit_elapsed(now, sa))
+		return 0;
+	return pelt_update_se_slow(now, sa, weight, on_rq, runnable, running);
+}
 
 /*
  * __update_load_avg_cfs_rq(): a run queue.  load_weight is
  * scale_load_down(cfs_rq->load.weight), runnable h_nr_runnable, running
  * cfs_rq->curr != NULL.  Returns 1 if the averages were updated.
  */
-int pelt_update_cfs_rq(u64 now, struct sched_avg *sa, unsigned long load_weight,
-		       unsigned int h_nr_runnable, bool running);
+static inline int pelt_update_cfs_rq(u64 now, struct sched_avg *sa,
+				     unsigned long load_weight,
+				     unsigned int h_nr_runnable, bool running)
+{
+	if (!pelt_unit_elapsed(now, sa))
+		return 0;
+	return pelt_update_cfs_rq_slow(now, sa, load_weight, h_nr_runnable,
+				       running);
+}
 
 /*
  * attach_entity_load_avg() / detach_entity_load_avg(): an entity joins or

@@ -87,6 +87,31 @@ START_TEST(bad_lists_say_why)
 }
 END_TEST
 
+/*
+ * popcount_u64(), which counts the bitmaps' CPUs, against counts worked
+ * out by hand: every bit position on its own, the byte sums that the
+ * final multiply adds (a full byte in every lane is 64), and the patterns
+ * whose pair and nibble sums carry.
+ */
+START_TEST(popcount_counts_the_set_bits)
+{
+	ck_assert_uint_eq(popcount_u64(0), 0);
+	for (int b = 0; b < 64; b++)
+		ck_assert_uint_eq(popcount_u64((u64)1 << b), 1);
+	ck_assert_uint_eq(popcount_u64(UINT64_MAX), 64);
+	/* 0x5 and 0xa are two bits a nibble: 16 nibbles */
+	ck_assert_uint_eq(popcount_u64(0x5555555555555555ULL), 32);
+	ck_assert_uint_eq(popcount_u64(0xaaaaaaaaaaaaaaaaULL), 32);
+	/* one full byte, 0xff, in each of the 8 lanes but one */
+	ck_assert_uint_eq(popcount_u64(0xff00ffffffffffffULL), 56);
+	/* the top and bottom bits only, and 0x7 (3) + 0x8 (1) + 0x0f0 (4) */
+	ck_assert_uint_eq(popcount_u64(0x8000000000000001ULL), 2);
+	ck_assert_uint_eq(popcount_u64(0x78f0ULL), 8);
+	/* CPUs 0-3, 8, 10 and 11 of the brief's example */
+	ck_assert_uint_eq(popcount_u64(0xd0fULL), 7);
+}
+END_TEST
+
 Suite *cpulist_suite(void)
 {
 	Suite *s = suite_create("cpulist");
@@ -94,6 +119,7 @@ Suite *cpulist_suite(void)
 
 	tcase_add_test(tc, lists_name_the_sets_taskset_takes);
 	tcase_add_test(tc, bad_lists_say_why);
+	tcase_add_test(tc, popcount_counts_the_set_bits);
 	suite_add_tcase(s, tc);
 	return s;
 }

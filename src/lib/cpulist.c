@@ -109,7 +109,7 @@ size_t eevdf__cpuset_count(const struct eevdf_cpuset *set)
 	size_t n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(set->bits); i++)
-		n += (size_t)__builtin_popcountll(set->bits[i]);
+		n += (size_t)popcount_u64(set->bits[i]);
 	return n;
 }
 

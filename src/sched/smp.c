@@ -274,10 +274,10 @@ int eevdf__first_idle_after(const u64 *idle, const u64 *llc, u32 nw, int target,
 			if (hit) {
 				u64 below = span & ((hit & -hit) - 1);
 
-				*before = n + (u32)__builtin_popcountll(below);
+				*before = n + (u32)popcount_u64(below);
 				return (int)(i * 64) + __builtin_ctzll(hit);
 			}
-			n += (u32)__builtin_popcountll(span);
+			n += (u32)popcount_u64(span);
 		}
 	}
 	*before = n;

@@ -800,6 +800,43 @@ START_TEST(reweight_eevdf_keeps_v_and_scales_around_it)
 END_TEST
 
 /*
+ * A sleeping entity's saved lag is rescaled whatever its size: a product
+ * past 64 bits takes the 128-bit division, a smaller one the 64-bit one,
+ * with the same truncation toward zero.  nice 0 -> -3 scales by
+ * 1024/1991: 2^62 * 1024 = 2^72 = 1991 * 2371856596117350684 + 1852, so
+ * 2371856596117350684; back to nice 0 scales by 1991/1024, and -2^62 gives
+ * -2^52 * 1991 = -8966666858094657536 exactly; 3e6 * 1024 / 1991 =
+ * 1542943.2, so 1542943, and -1542943 * 1991 / 1024 = -3071999513 / 1024 =
+ * -2999999.5 truncates to -2999999 (a floor would give -3000000).
+ */
+START_TEST(reweight_rescales_a_sleepers_lag_past_64_bits)
+{
+	static const char *const kernels[] = { "6.12", "6.18" };
+
+	for (int k = 0; k < 2; k++) {
+		struct h h;
+		struct task *x;
+
+		h_init(&h, kernels[k], 8, 1000, 0, NULL);
+		x = h_task(&h, 0, 0);
+		x->se.vlag = (s64)1 << 62;
+		reweight_task_fair(h.rq, x, -3);
+		ck_assert_int_eq(x->se.vlag, 2371856596117350684LL);
+		x->se.vlag = -((s64)1 << 62);
+		reweight_task_fair(h.rq, x, 0);
+		ck_assert_int_eq(x->se.vlag, -8966666858094657536LL);
+		x->se.vlag = 3 * MS;
+		reweight_task_fair(h.rq, x, -3);
+		ck_assert_int_eq(x->se.vlag, 1542943);
+		x->se.vlag = -1542943;
+		reweight_task_fair(h.rq, x, 0);
+		ck_assert_int_eq(x->se.vlag, -2999999);
+		h_fini(&h);
+	}
+}
+END_TEST
+
+/*
  * 6.18.17 (bcd74b2ffdd0): a nice change of the running task puts and sets
  * it again without a pick.  6.17 and 6.19 re-arm its protection there;
  * 6.18.y does not, and the lag written over vprot leaves it unprotected.
@@ -1045,6 +1082,7 @@ Suite *fair_suite(void)
 	tcase_add_test(tc, yield_alone_is_a_no_op);
 	tcase_add_test(tc, reweight_preserves_lag_and_relative_deadline);
 	tcase_add_test(tc, reweight_eevdf_keeps_v_and_scales_around_it);
+	tcase_add_test(tc, reweight_rescales_a_sleepers_lag_past_64_bits);
 	tcase_add_test(
 		tc,
 		nice_change_of_running_task_keeps_protection_only_before_6_18_17);

@@ -72,6 +72,137 @@ static void check_heap(const struct eevdf_eventq *q)
 }
 
 /*
+ * The lanes' winner tree: every occupied leaf names its event, which
+ * names it back (heap_index EEVDF_EV_IN_LANE | lane) and carries its key;
+ * the count agrees; and, unless a pop left a leaf dead with its copies
+ * still up the tree, every node holds the earlier of its two children.
+ */
+static void check_lanes(const struct eevdf_eventq *q)
+{
+	u32 in = 0, n = q->lane_leaves;
+
+	if (!q->lane) {
+		ck_assert_uint_eq(q->nr_in_lanes, 0);
+		return;
+	}
+	for (u32 k = 0; k < n; k++) {
+		const struct eevdf_eq_slot *l = &q->lane[n + k];
+
+		if (q->lane_dead == n + k) {
+			/* the popped event is no longer in this lane */
+			ck_assert(!l->ev ||
+				  l->ev->heap_index != (EEVDF_EV_IN_LANE | k));
+			continue;
+		}
+		if (!l->ev) {
+			ck_assert(l->time == INT64_MAX && l->key == UINT64_MAX);
+			continue;
+		}
+		ck_assert_uint_lt(k, q->nr_lanes);
+		if (l->ev->heap_index != (EEVDF_EV_IN_LANE | k) ||
+		    l->time != l->ev->time ||
+		    l->key != ((u64)l->ev->class << 48 | l->ev->seq))
+			ck_abort_msg("lane %u: event or key is not its own", k);
+		in++;
+	}
+	ck_assert_uint_eq(in, q->nr_in_lanes);
+	if (q->lane_dead)
+		return;
+	for (u32 node = 1; node < n; node++) {
+		const struct eevdf_eq_slot *a = &q->lane[2 * node], *b = a + 1;
+		const struct eevdf_eq_slot *w = (b->time < a->time ||
+						 (b->time == a->time &&
+						  b->key < a->key)) ?
+							b :
+							a;
+
+		if (q->lane[node].ev != w->ev || q->lane[node].key != w->key ||
+		    q->lane[node].time != w->time)
+			ck_abort_msg("lane node %u is not the earlier of its "
+				     "children",
+				     node);
+	}
+}
+
+/*
+ * Lanes beside the heap, by hand.  a 10 and b 30 go to the heap (seq 0,
+ * 1); x 20 to lane 0, y 5 to lane 2, z 30 to lane 1 (seq 2, 3, 4); w 25
+ * asks for lane 2, which y holds, so it waits in the heap (seq 5), and v
+ * 50 asks for lane 3 of three, so the heap too (seq 6).  y pops first and
+ * leaves its leaf dead; y queued again in lane 2 at 12 takes it (seq 7).
+ * x re-queued at 40 without a lane moves to the heap (seq 8) and z is
+ * cancelled: a 10, y 12, w 25, b 30, x 40, v 50.
+ */
+START_TEST(eventq_lanes_pop_in_key_order_with_the_heap)
+{
+	struct eevdf_eventq q;
+	struct eevdf_event a, b, x, y, z, w, v;
+
+	eevdf__eventq_init(&q);
+	ck_assert_int_eq(eevdf__eventq_set_lanes(&q, 3), 0);
+	ck_assert_uint_eq(q.lane_leaves, 4);
+	ev_set(&a, 10, 0);
+	ev_set(&b, 30, 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &a), 0);
+	ck_assert_int_eq(eevdf__eventq_push(&q, &b), 0);
+	ev_set(&x, 0, 0);
+	ev_set(&y, 0, 0);
+	ev_set(&z, 0, 0);
+	ev_set(&w, 0, 0);
+	ev_set(&v, 0, 0);
+	ck_assert_int_eq(eevdf__eventq_requeue_lane(&q, &x, 20, 0), 0);
+	ck_assert_int_eq(eevdf__eventq_requeue_lane(&q, &y, 5, 2), 0);
+	ck_assert_int_eq(eevdf__eventq_requeue_lane(&q, &z, 30, 1), 0);
+	ck_assert_int_eq(eevdf__eventq_requeue_lane(&q, &w, 25, 2), 0);
+	ck_assert_int_eq(eevdf__eventq_requeue_lane(&q, &v, 50, 3), 0);
+	ck_assert_uint_eq(x.heap_index, EEVDF_EV_IN_LANE | 0);
+	ck_assert_uint_eq(y.heap_index, EEVDF_EV_IN_LANE | 2);
+	ck_assert_uint_eq(z.heap_index, EEVDF_EV_IN_LANE | 1);
+	ck_assert_uint_lt(w.heap_index, q.nr);
+	ck_assert_uint_lt(v.heap_index, q.nr);
+	ck_assert_uint_eq(z.seq, 4);
+	ck_assert_uint_eq(w.seq, 5);
+	ck_assert_uint_eq(q.nr_in_lanes, 3);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 7);
+	check_heap(&q);
+	check_lanes(&q);
+
+	ck_assert_ptr_eq(eevdf__eventq_peek(&q), &y);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &y);
+	ck_assert(!eevdf__event_queued(&y));
+	ck_assert_uint_eq(q.lane_dead, 4 + 2);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 6);
+	check_lanes(&q);
+	ck_assert_int_eq(eevdf__eventq_requeue_lane(&q, &y, 12, 2), 0);
+	ck_assert_uint_eq(q.lane_dead, 0);
+	ck_assert_uint_eq(y.seq, 7);
+	ck_assert_uint_eq(y.heap_index, EEVDF_EV_IN_LANE | 2);
+	check_lanes(&q);
+
+	ck_assert_int_eq(eevdf__eventq_requeue(&q, &x, 40), 0);
+	ck_assert_uint_eq(x.seq, 8);
+	ck_assert_uint_lt(x.heap_index, q.nr);
+	eevdf__eventq_cancel(&q, &z);
+	ck_assert(!eevdf__event_queued(&z));
+	ck_assert_uint_eq(q.nr_in_lanes, 1);
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 6);
+	check_heap(&q);
+	check_lanes(&q);
+
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &a);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &y);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &w);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &b);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &x);
+	ck_assert_ptr_eq(eevdf__eventq_pop(&q), &v);
+	ck_assert_ptr_null(eevdf__eventq_pop(&q));
+	ck_assert_uint_eq(eevdf__eventq_size(&q), 0);
+	check_lanes(&q);
+	eevdf__eventq_destroy(&q);
+}
+END_TEST
+
+/*
  * A pop leaves the root slot dead and the next push takes it.  By hand:
  * a, b, c at 10, 20, 30.  pop gives a and leaves 2 queued; d at 15 is
  * before both children (20, 30): it takes the root slot and stays, and
@@ -570,12 +701,20 @@ static void check_against_model(struct eevdf_eventq *q, const struct model *m,
 	 * One assertion for the whole pool: every libcheck assertion writes
 	 * to the runner's pipe, and a million of them dominate the suite.
 	 */
+	check_lanes(q);
+	if (peek)
+		ck_assert_uint_eq(q->lane_dead, 0);
 	for (i = 0; i < POOL; i++) {
+		size_t at = pool[i].heap_index;
 		bool ok;
 
-		if (model_has(m, &pool[i]))
+		if (model_has(m, &pool[i]) && at != EEVDF_EV_NOT_QUEUED &&
+		    (at & EEVDF_EV_IN_LANE))
+			ok = q->lane[q->lane_leaves + (at & ~EEVDF_EV_IN_LANE)]
+				     .ev == &pool[i];
+		else if (model_has(m, &pool[i]))
 			ok = eevdf__event_queued(&pool[i]) &&
-			     q->heap[pool[i].heap_index].ev == &pool[i];
+			     q->heap[at].ev == &pool[i];
 		else
 			ok = !eevdf__event_queued(&pool[i]);
 		if (!ok)
@@ -595,17 +734,57 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 	u64 next_seq = 0;
 	size_t i, op, pushes = 0, pops = 0, cancels = 0, requeues = 0;
 	size_t dead_roots = 0; /* holes left for the next operation */
+	/* runs 4..7 give the queue five lanes (eight leaves, three past
+	 * the last lane) and queue into them too */
+	bool lanes = _i >= 4;
+	unsigned int faces = lanes ? 12 : 10;
+	size_t in_lane = 0, lane_taken = 0, dead_reused = 0;
 
 	for (i = 0; i < POOL; i++)
 		eevdf__event_init(&pool[i], 0, 0);
 	m.nr = 0;
 	eevdf__eventq_init(&q);
+	if (lanes)
+		ck_assert_int_eq(eevdf__eventq_set_lanes(&q, 5), 0);
 
 	for (op = 0; op < OPS; op++) {
-		u64 dice = lcg_next(&lcg) % 10;
+		u64 dice = lcg_next(&lcg) % faces;
 
 		ev = &pool[lcg_next(&lcg) % POOL];
-		if (dice < 5) {
+		if (dice >= 10) {
+			/*
+			 * Re-key into a random lane, one past the last
+			 * included: the heap takes it when the lane is
+			 * taken or missing.  Fewer events make the lanes
+			 * matter: each lane holds one.
+			 */
+			u32 lane = (u32)(lcg_next(&lcg) % 6);
+			const struct eevdf_eq_slot *leaf =
+				lane < 5 ? &q.lane[q.lane_leaves + lane] : NULL;
+
+			/* half the time the lane's own event: a re-key in
+			 * place (random events mostly find the lane taken) */
+			if (leaf && leaf->ev &&
+			    q.lane_dead != q.lane_leaves + lane &&
+			    (lcg_next(&lcg) & 1))
+				ev = leaf->ev;
+			if (model_has(&m, ev))
+				model_remove(&m, ev);
+			ev->class = (u32)(lcg_next(&lcg) % 4);
+			ck_assert_int_eq(
+				eevdf__eventq_requeue_lane(
+					&q, ev,
+					(eevdf_time)(lcg_next(&lcg) % 64),
+					lane),
+				0);
+			ck_assert_uint_eq(ev->seq, next_seq);
+			next_seq++;
+			model_insert(&m, ev);
+			if (ev->heap_index & EEVDF_EV_IN_LANE)
+				in_lane++;
+			else
+				lane_taken++;
+		} else if (dice < 5) {
 			/* Push a random idle event; narrow keys force ties. */
 			if (model_has(&m, ev))
 				continue;
@@ -648,6 +827,29 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 				model_remove(&m, got);
 				pops++;
 			}
+			/*
+			 * Half the time a lane's popped event goes straight
+			 * back to its lane, as a task's next burst does,
+			 * into the leaf the pop left dead.
+			 */
+			if (q.lane_dead && (lcg_next(&lcg) & 1)) {
+				u32 lane = q.lane_dead - q.lane_leaves;
+
+				ck_assert_int_eq(
+					eevdf__eventq_requeue_lane(
+						&q, got,
+						(eevdf_time)(lcg_next(&lcg) %
+							     64),
+						lane),
+					0);
+				ck_assert_uint_eq(q.lane_dead, 0);
+				ck_assert_uint_eq(got->heap_index,
+						  EEVDF_EV_IN_LANE | lane);
+				ck_assert_uint_eq(got->seq, next_seq);
+				next_seq++;
+				model_insert(&m, got);
+				dead_reused++;
+			}
 		}
 		if (q.root_dead && !(op & 1))
 			dead_roots++;
@@ -655,10 +857,25 @@ START_TEST(eventq_matches_sorted_array_model_under_random_ops)
 	}
 	/* Guard against a degenerate run that never exercised a path. */
 	ck_assert_uint_gt(dead_roots, OPS / 40);
-	ck_assert_uint_gt(pushes, OPS / 4);
-	ck_assert_uint_gt(pops, OPS / 10);
-	ck_assert_uint_gt(cancels, OPS / 10);
 	ck_assert_uint_gt(requeues, OPS / 20);
+	if (!lanes) {
+		ck_assert_uint_gt(pushes, OPS / 4);
+		ck_assert_uint_gt(pops, OPS / 10);
+		ck_assert_uint_gt(cancels, OPS / 10);
+	} else {
+		/*
+		 * Two more faces of the die go to the lanes, and a push
+		 * skips an event queued already, which the lanes' re-keys
+		 * leave more of: every operation more than OPS / 20 times.
+		 */
+		ck_assert_uint_gt(pushes, OPS / 20);
+		ck_assert_uint_gt(pops, OPS / 20);
+		ck_assert_uint_gt(cancels, OPS / 20);
+		/* in a lane, or in the heap for a lane taken or missing */
+		ck_assert_uint_gt(in_lane, OPS / 40);
+		ck_assert_uint_gt(lane_taken, OPS / 40);
+		ck_assert_uint_gt(dead_reused, OPS / 100);
+	}
 
 	/* Drain: whatever is left comes out in model order. */
 	while (m.nr) {
@@ -694,6 +911,7 @@ Suite *eventq_suite(void)
 		       eventq_requeue_moves_an_event_as_cancel_and_push_would);
 	tcase_add_test(tc, eventq_destroy_leaves_events_untouched);
 	tcase_add_test(tc, eventq_pops_ten_thousand_events_sorted);
+	tcase_add_test(tc, eventq_lanes_pop_in_key_order_with_the_heap);
 	suite_add_tcase(s, tc);
 
 	tcase_add_loop_test(model,

@@ -425,7 +425,7 @@ static int start_burst(struct eevdf_sim *sim, struct task *p, enum burst b,
 	p->run_since = sim->sched.now;
 	p->ev.type = TEV_BURST;
 	p->ev.class = EVC_TASK;
-	return eevdf__queue_event(&sim->sched, &p->ev, until);
+	return eevdf__queue_event_on(&sim->sched, &p->ev, until, p->cpu);
 }
 
 static int work(struct eevdf_sim *sim, struct task *p, u64 ns)

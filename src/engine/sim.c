@@ -349,6 +349,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		eevdf_sim_free(sim);
 		return ret;
 	}
+	eevdf__eventq_init(&sim->sched.evq);
 	sim->sched.rqs = calloc((size_t)sim->sched.nr_cpus,
 				sizeof(*sim->sched.rqs));
 	sim->sched.settle = calloc((size_t)sim->sched.nr_cpus,
@@ -362,6 +363,7 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	if (!sim->sched.rqs || !sim->sched.settle || !sim->sched.core_mark ||
 	    !sim->sched.idle_map || !sim->sched.idle_bits ||
 	    !sim->sched.core_running ||
+	    eevdf__eventq_set_lanes(&sim->sched.evq, (u32)sim->sched.nr_cpus) ||
 	    eevdf__sched_classes_init(&sim->sched)) {
 		eevdf_sim_free(sim);
 		return EEVDF_ENOMEM;
@@ -391,7 +393,6 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->sched.ops = &eevdf__prog_ops;
 	sim->guard_time = -1;
 	sim->kill_at = -1;
-	eevdf__eventq_init(&sim->sched.evq);
 	eevdf__no_dl_init(&sim->sched);
 	eevdf__event_init(&sim->stop_ev, SEV_STOP, EVC_TICK);
 	eevdf__event_init(&sim->warmup_ev, SEV_WARMUP, EVC_TICK);

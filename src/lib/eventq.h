@@ -33,7 +33,8 @@
  *
  * Invariants: heap[i].ev->heap_index == i for i < nr (but for a dead root,
  * see below), and heap[i]'s key is its event's (time, class, seq); every
- * parent is <= its children; an event not in the heap has heap_index ==
+ * parent is <= its children; an event in lane k has heap_index
+ * EEVDF_EV_IN_LANE | k; an event not queued has heap_index ==
  * EEVDF_EV_NOT_QUEUED.  Once allocated, the array has at least three
  * slots beyond nr, and every slot from nr on is a sentinel that sorts
  * after any event, so a sift reads four children with no bound check.
@@ -44,6 +45,8 @@
 #include "internal.h"
 
 #define EEVDF_EV_NOT_QUEUED SIZE_MAX
+/* heap_index of an event in a lane: this bit, or the lane's number */
+#define EEVDF_EV_IN_LANE ((size_t)1 << (sizeof(size_t) * 8 - 2))
 
 struct eevdf_event {
 	eevdf_time time;
@@ -69,12 +72,32 @@ struct eevdf_eq_slot {
  * operation first fills the hole as a pop would have.  The order events
  * pop in is that of their keys alone, so it is the same either way.
  */
+/*
+ * Lanes: beside the heap, nr_lanes slots of one event each (a CPU's
+ * running task's burst end, eevdf__eventq_requeue_lane()), kept in a
+ * winner tree: node 1 is the root, node k's children are 2k and 2k + 1,
+ * and the lane_leaves leaves (nr_lanes rounded up to a power of two)
+ * follow from node lane_leaves on.  Each node holds a copy of the
+ * earliest slot below it, a sentinel when there is none.  A burst end is
+ * most of a busy run's events and lands among the other CPUs' burst
+ * ends, near the top of the heap's order but not at it: in the heap it
+ * sank through most levels (tbench-64: 300 instructions a push, 12 % of
+ * the run).  In the tree a re-key replays one leaf's path, log2 of the
+ * CPUs, one compare a level on a small array, and stops where the
+ * winner does not change.  A pop takes whichever of the tree's root and
+ * the heap's earliest sorts first: every event keeps the key a push
+ * would give it, so the order events pop in is the same.
+ */
 struct eevdf_eventq {
 	struct eevdf_eq_slot *heap;
 	size_t nr; /* slots in use, the dead root included */
 	size_t cap;
 	u64 next_seq;
 	bool root_dead;
+	struct eevdf_eq_slot *lane; /* 2 * lane_leaves nodes, or NULL */
+	u32 nr_lanes, lane_leaves;
+	u32 nr_in_lanes; /* lanes holding an event */
+	u32 lane_dead;	 /* a popped leaf's node, still in the tree, or 0 */
 };
 
 /* Mark an event as not queued (call once before first use). */
@@ -117,22 +140,32 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev);
  * Queue ev at when, whether or not it is queued already: the same as
  * eevdf__eventq_cancel() then a push at when (ev gets the next seq), so the
  * order events pop in is the same, but a queued event moves from its slot
- * in one sift instead of a removal and an insertion.  Returns 0 or
- * EEVDF_ENOMEM (ev was not queued and still is not).
+ * in one sift instead of a removal and an insertion.  Returns 0, or
+ * EEVDF_ENOMEM or EEVDF_ERANGE as a push does (ev is then not queued).
  */
 int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
 			  eevdf_time when);
+
+/*
+ * Give q n lanes (see struct eevdf_eventq); before any is used, once.
+ * Returns 0 or EEVDF_ENOMEM (q keeps none).
+ */
+int eevdf__eventq_set_lanes(struct eevdf_eventq *q, u32 n);
+
+/*
+ * eevdf__eventq_requeue() into lane: the same key, the same order, but ev
+ * waits in the lane's slot, and in the heap when the lane has none (lane
+ * >= nr_lanes) or its slot holds another event.
+ */
+int eevdf__eventq_requeue_lane(struct eevdf_eventq *q, struct eevdf_event *ev,
+			       eevdf_time when, u32 lane);
 
 /* Fill the hole a pop left at the root, if any (then heap[0..nr) are
  * exactly the queued events). */
 void eevdf__eventq_flush(struct eevdf_eventq *q);
 
 /* The earliest event, or NULL when empty. */
-static inline struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
-{
-	eevdf__eventq_flush(q);
-	return q->nr ? q->heap[0].ev : NULL;
-}
+struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q);
 
 /*
  * After a pop, the event that will pop next unless a push comes first:
@@ -150,7 +183,7 @@ void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev);
 /* Number of queued events. */
 static inline size_t eevdf__eventq_size(const struct eevdf_eventq *q)
 {
-	return q->nr - (size_t)q->root_dead;
+	return q->nr - (size_t)q->root_dead + q->nr_in_lanes;
 }
 
 #endif

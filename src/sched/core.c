@@ -138,6 +138,16 @@ int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 	return 0;
 }
 
+int eevdf__queue_event_on(struct scheduler *sched, struct eevdf_event *ev,
+			  eevdf_time when, int cpu)
+{
+	if (eevdf__eventq_requeue_lane(&sched->evq, ev, when, (u32)cpu))
+		return eevdf__sched_fail(
+			sched, EEVDF_ENOMEM,
+			"out of memory growing the event queue");
+	return 0;
+}
+
 /*
  * Where cpu counts itself overloaded for its lowest domain: that span's
  * count when its groups are single CPUs (what balance.c's quick answer

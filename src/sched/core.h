@@ -56,6 +56,13 @@ int eevdf__core_settle(struct scheduler *sched);
 int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
 		       eevdf_time when);
 
+/*
+ * The same for the burst end of the task running on cpu, kept in cpu's
+ * lane of the queue (struct eevdf_eventq): the same order, less work.
+ */
+int eevdf__queue_event_on(struct scheduler *sched, struct eevdf_event *ev,
+			  eevdf_time when, int cpu);
+
 /* __schedule() on rq: block curr if it is no longer runnable, pick, switch. */
 void eevdf__schedule(struct scheduler *sched, struct rq *rq);
 

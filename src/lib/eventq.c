@@ -136,8 +136,10 @@ static void lane_replay(struct eevdf_eventq *q, size_t node)
 	struct eevdf_eq_slot *t = q->lane;
 
 	for (node /= 2; node; node /= 2) {
-		const struct eevdf_eq_slot *a = &t[2 * node], *b = a + 1;
-		const struct eevdf_eq_slot *w = slot_before(b, a) ? b : a;
+		const struct eevdf_eq_slot *a = &t[2 * node];
+		/* an index, not a ?: of pointers, which gcc 12 makes a
+		 * branch: which child wins is data */
+		const struct eevdf_eq_slot *w = a + slot_before(a + 1, a);
 
 		if (t[node].key == w->key)
 			break;

@@ -1478,10 +1478,10 @@ static int pin_released_by(const struct eevdf_event *ev)
 	return ev->type == TEV_START ? p->parent_pid : p->wakelist_waker;
 }
 
-static int step_one(struct eevdf_sim *sim)
+/* Run ev, the earliest event, which eevdf__eventq_peek() just returned. */
+static int step_one(struct eevdf_sim *sim, struct eevdf_event *ev)
 {
-	struct eevdf_event *ev = eevdf__eventq_pop(&sim->sched.evq);
-	u32 type = ev->type;
+	u32 type = eevdf__eventq_take(&sim->sched.evq, ev)->type;
 	int ret = 0, holder = 0;
 
 	/* checked arithmetic keeps every event at or after now; were one
@@ -1572,7 +1572,7 @@ int eevdf_sim_step(eevdf_sim *sim)
 	sim->running = true;
 	ret = sim->nr_events >= sim->next_check ? check_limits(sim) : 0;
 	if (!ret)
-		ret = step_one(sim);
+		ret = step_one(sim, eevdf__eventq_peek(&sim->sched.evq));
 	sim->running = false;
 	return ret ? ret : 1;
 }
@@ -1617,7 +1617,7 @@ int eevdf_sim_run(eevdf_sim *sim, eevdf_time until)
 
 		if ((sim->nr_events >= sim->next_check &&
 		     (ret = check_limits(sim))) ||
-		    (ret = step_one(sim))) {
+		    (ret = step_one(sim, ev))) {
 			sim->running = false;
 			return ret;
 		}

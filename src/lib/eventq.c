@@ -481,19 +481,37 @@ struct eevdf_event *eevdf__eventq_peek(struct eevdf_eventq *q)
 	return q->nr ? q->heap[0].ev : NULL;
 }
 
+/* The lanes' earliest event, ev, leaves its leaf dead (lane_dead). */
+static struct eevdf_event *lane_pop(struct eevdf_eventq *q,
+				    struct eevdf_event *ev)
+{
+	EEVDF_ASSERT(!q->lane_dead && q->lane[1].ev == ev);
+	q->lane_dead = q->lane_leaves +
+		       (u32)(ev->heap_index & ~EEVDF_EV_IN_LANE);
+	q->nr_in_lanes--;
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
+	return ev;
+}
+
+struct eevdf_event *eevdf__eventq_take(struct eevdf_eventq *q,
+				       struct eevdf_event *ev)
+{
+	if (in_lane(ev->heap_index))
+		return lane_pop(q, ev);
+	EEVDF_ASSERT(ev->heap_index == 0 && !q->root_dead &&
+		     q->heap[0].ev == ev);
+	ev->heap_index = EEVDF_EV_NOT_QUEUED;
+	q->root_dead = true;
+	return ev;
+}
+
 /* The root leaves its slot dead: see root_dead in eventq.h. */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q)
 {
 	struct eevdf_event *ev;
 
-	if (lanes_first(q)) {
-		ev = q->lane[1].ev;
-		q->lane_dead = q->lane_leaves +
-			       (u32)(ev->heap_index & ~EEVDF_EV_IN_LANE);
-		q->nr_in_lanes--;
-		ev->heap_index = EEVDF_EV_NOT_QUEUED;
-		return ev;
-	}
+	if (lanes_first(q))
+		return lane_pop(q, q->lane[1].ev);
 	eevdf__eventq_flush(q);
 	if (q->nr == 0)
 		return NULL;

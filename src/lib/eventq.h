@@ -177,6 +177,15 @@ const struct eevdf_event *eevdf__eventq_next_hint(const struct eevdf_eventq *q);
 /* Remove and return the earliest event (marked not queued), or NULL. */
 struct eevdf_event *eevdf__eventq_pop(struct eevdf_eventq *q);
 
+/*
+ * Remove and return ev, which eevdf__eventq_peek() has just returned with
+ * nothing queued, re-keyed, cancelled or popped since: what a pop would
+ * return, without comparing the lanes with the heap again (an event loop
+ * peeks at the time of the next event, then runs it).
+ */
+struct eevdf_event *eevdf__eventq_take(struct eevdf_eventq *q,
+				       struct eevdf_event *ev);
+
 /* Remove ev if queued; a no-op otherwise. */
 void eevdf__eventq_cancel(struct eevdf_eventq *q, struct eevdf_event *ev);
 

@@ -135,8 +135,14 @@ static s64 div_ceil(s64 a, s64 b)
 	return q;
 }
 
-/* Shared by the folder and the evaluator, so both agree by construction. */
-static enum ek apply_unary(uint8_t op, s64 a, s64 *r)
+/*
+ * Shared by the folder and the evaluator, so both agree by construction.
+ * Inline even in the fast form (run_fast()), where gcc kept it a call:
+ * schbench's "us(now) - us(@t)" records make two calls an evaluation, and
+ * inlining took 0.4 % off a 30 ms run's instructions.
+ */
+static inline __attribute__((always_inline)) enum ek apply_unary(uint8_t op,
+								 s64 a, s64 *r)
 {
 	switch (op) {
 	case OP_NEG:

@@ -307,13 +307,14 @@ static inline bool cpu_lb_of(const struct lb_env *env, u32 k,
 	const struct scheduler *sched = env->sched;
 	/* cpu_groups: group k is the span's k-th CPU */
 	int cpu = env->sd->span->cpus[k];
-	unsigned long cap = sched->topo.cpu[cpu].capacity;
+	unsigned long cap;
 
 	if (lb_stats_on(sched)) {
 		const struct lb_contrib *c = &sched->lbc.snap[cpu];
 
 		if (c->nr_running < min_nr)
 			return false;
+		cap = sched->topo.cpu[cpu].capacity;
 		*f = (struct cpu_lb){ c->load, c->util,	      c->runnable,
 				      cap,     c->nr_running, c->h_nr_runnable };
 	} else {
@@ -322,6 +323,7 @@ static inline bool cpu_lb_of(const struct lb_env *env, u32 k,
 
 		if (rq->nr_running < min_nr)
 			return false;
+		cap = sched->topo.cpu[cpu].capacity;
 		u = rq->cfs.avg.util_avg;
 		*f = (struct cpu_lb){ cpu_load(rq),
 				      u < cap ? u : cap,

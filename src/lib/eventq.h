@@ -11,7 +11,8 @@
  * at every push, so two events with equal time and class pop in the order
  * they were pushed: the order never depends on pointers, builds or runs.
  * Each event stores its heap index, which makes cancel O(log n) with no
- * search.
+ * search.  Beside the heap, each CPU's running burst end waits in a lane
+ * of a winner tree (struct eevdf_eventq below), with the same key.
  *
  * Tried and measured, not kept: sorted lanes for far-future events
  * (schbench -1 % instructions, tbench +0.6 %), and a calendar queue's
@@ -155,7 +156,8 @@ int eevdf__eventq_set_lanes(struct eevdf_eventq *q, u32 n);
 /*
  * eevdf__eventq_requeue() into lane: the same key, the same order, but ev
  * waits in the lane's slot, and in the heap when the lane has none (lane
- * >= nr_lanes) or its slot holds another event.
+ * >= nr_lanes) or its slot holds another event.  EEVDF_ERANGE (past the
+ * keys' limits) leaves ev where it was.
  */
 int eevdf__eventq_requeue_lane(struct eevdf_eventq *q, struct eevdf_event *ev,
 			       eevdf_time when, u32 lane);

@@ -48,6 +48,7 @@ int eevdf__lb_stats_init(struct scheduler *sched)
 	struct lb_cache *c = &sched->lbc;
 	const struct topology *t = &sched->topo;
 	size_t n = (size_t)sched->nr_cpus;
+	bool *is_group;
 
 	*c = (struct lb_cache){ 0 };
 	/* One CPU has nothing to balance; no spans, nothing to keep. */
@@ -86,16 +87,28 @@ int eevdf__lb_stats_init(struct scheduler *sched)
 		eevdf__lb_stats_free(sched);
 		return EEVDF_ENOMEM;
 	}
+	/* only a group's sums are read: the top span's are not kept */
+	is_group = calloc(t->nr_spans, sizeof(*is_group));
+	if (!is_group) {
+		eevdf__lb_stats_free(sched);
+		return EEVDF_ENOMEM;
+	}
+	for (size_t k = 0; k < t->nr_spans; k++)
+		for (u32 g = 0; g < t->spans[k].nr_groups; g++)
+			is_group[t->spans[k].groups[g] - t->spans] = true;
 	for (size_t k = 0; k < t->nr_spans; k++) {
 		const struct sd_span *s = &t->spans[k];
 
 		static_sums(sched, s, &c->sums[k]);
+		if (!is_group[k])
+			continue;
 		for (u32 i = 0; i < s->weight; i++) {
 			int cpu = s->cpus[i];
 
 			if (c->nr_member[cpu] == LB_MAX_MEMBER) {
 				/* more levels than the topology has:
 				 * keep no sums, walk the CPUs instead */
+				free(is_group);
 				eevdf__lb_stats_free(sched);
 				return 0;
 			}
@@ -103,6 +116,7 @@ int eevdf__lb_stats_init(struct scheduler *sched)
 				  c->nr_member[cpu]++] = (u32)k;
 		}
 	}
+	free(is_group);
 	c->all_dirty = true;
 	return 0;
 }

@@ -44,14 +44,19 @@ static inline bool lb_stats_on(const struct scheduler *sched)
 	return sched->lbc.sums != NULL;
 }
 
-/* The sums of span g (a member of sched->topo.spans), as of the flush. */
+/*
+ * The sums of span g, as of the flush.  g must be a group (a span another
+ * span lists in its groups): every reader walks groups, so the sums of a
+ * span that is no group (the top level's) are not kept, which spares
+ * each fold one span in four on a machine with SMT.
+ */
 static inline const struct lb_sums *lb_stats_of(const struct scheduler *sched,
 						const struct sd_span *g)
 {
 	return &sched->lbc.sums[g - sched->topo.spans];
 }
 
-/* Whether cpu is one of span g's CPUs: its spans are listed per CPU. */
+/* Whether cpu is one of group g's CPUs: its groups are listed per CPU. */
 static inline bool lb_stats_cpu_in(const struct scheduler *sched, int cpu,
 				   const struct sd_span *g)
 {

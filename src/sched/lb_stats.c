@@ -5,7 +5,7 @@
 #include "lb_stats.h"
 #include "smp.h"
 
-/* cpu's share of its spans' sums, read as sg_lb_stats() read it. */
+/* cpu's share of its groups' sums, read as sg_lb_stats() read it. */
 static struct lb_contrib contrib_of(const struct scheduler *sched, int cpu)
 {
 	const struct rq *rq = &sched->rqs[cpu];
@@ -134,7 +134,7 @@ void eevdf__lb_stats_free(struct scheduler *sched)
 	*c = (struct lb_cache){ 0 };
 }
 
-/* Fold cpu's change since its last fold into each of its spans. */
+/* Fold cpu's change since its last fold into each of its groups. */
 static void fold_cpu(struct scheduler *sched, int cpu)
 {
 	struct lb_cache *c = &sched->lbc;

@@ -4,10 +4,10 @@
  * sg_lb_stats()).  A newly-idle pass over a domain of hundreds of CPUs
  * used to read every CPU's run queue for every group; at 256 CPUs near
  * saturation that was most of the simulation's time.  Instead each CPU
- * remembers what it last added to the sums of the spans it belongs to
+ * remembers what it last added to the sums of the groups it belongs to
  * (one a level), a change to a CPU's run queue puts the CPU on a dirty
  * list (lb_stats_dirty() in sched.h), and a balancing pass first folds
- * the dirty CPUs' differences into their spans' sums.
+ * the dirty CPUs' differences into their groups' sums.
  *
  * The sums are unsigned, so adding (new - old) wraps exactly as adding
  * new alone would: the figures are those of a fresh walk over the CPUs,

@@ -628,9 +628,9 @@ struct lb_cache {
 	struct lb_sums *sums;	 /* per span of topo.spans; NULL: off */
 	struct lb_contrib *snap; /* per CPU: what it last added */
 	unsigned int *h_nr;	 /* per CPU: snap's h_nr_runnable, dense */
-	u32 *member;		 /* per CPU: LB_MAX_MEMBER span indices */
-	uint8_t *nr_member;	 /* per CPU: how many of them are used */
-	int *dirty;		 /* CPUs to fold in, each once */
+	u32 *member;	    /* per CPU: the groups it is in (span indices) */
+	uint8_t *nr_member; /* per CPU: how many of them are used */
+	int *dirty;	    /* CPUs to fold in, each once */
 	size_t nr_dirty;
 	bool all_dirty; /* every CPU: the first fold after init */
 };

@@ -128,24 +128,27 @@ static inline struct rq *task_rq(struct scheduler *sched, struct task *p)
 	return &sched->rqs[p->cpu];
 }
 
-int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
-		       eevdf_time when)
+/* A queueing's outcome: a failure (the queue could not grow) ends the run. */
+static int queued(struct scheduler *sched, int err)
 {
-	if (eevdf__eventq_requeue(&sched->evq, ev, when))
+	if (err)
 		return eevdf__sched_fail(
 			sched, EEVDF_ENOMEM,
 			"out of memory growing the event queue");
 	return 0;
 }
 
+int eevdf__queue_event(struct scheduler *sched, struct eevdf_event *ev,
+		       eevdf_time when)
+{
+	return queued(sched, eevdf__eventq_requeue(&sched->evq, ev, when));
+}
+
 int eevdf__queue_event_on(struct scheduler *sched, struct eevdf_event *ev,
 			  eevdf_time when, int cpu)
 {
-	if (eevdf__eventq_requeue_lane(&sched->evq, ev, when, (u32)cpu))
-		return eevdf__sched_fail(
-			sched, EEVDF_ENOMEM,
-			"out of memory growing the event queue");
-	return 0;
+	return queued(sched, eevdf__eventq_requeue_lane(&sched->evq, ev, when,
+							(u32)cpu));
 }
 
 /*

@@ -84,10 +84,9 @@ struct eevdf_eq_slot {
  * ends, near the top of the heap's order but not at it: in the heap it
  * sank through most levels (tbench-64: 300 instructions a push, 12 % of
  * the run).  In the tree a re-key replays one leaf's path, log2 of the
- * CPUs, one compare a level on a small array, and stops where the
- * winner does not change.  A pop takes whichever of the tree's root and
- * the heap's earliest sorts first: every event keeps the key a push
- * would give it, so the order events pop in is the same.
+ * CPUs, one compare a level on a small array.  A pop takes whichever of
+ * the tree's root and the heap's earliest sorts first: every event keeps
+ * the key a push would give it, so the order events pop in is the same.
  */
 struct eevdf_eventq {
 	struct eevdf_eq_slot *heap;

@@ -105,13 +105,11 @@ struct pb {
 	bool oom;
 };
 
-static void pb_room(struct pb *p, size_t n)
+static void pb_grow(struct pb *p, size_t n)
 {
 	uint8_t *nb;
 	size_t cap;
 
-	if (p->len + n <= p->cap)
-		return;
 	cap = p->cap ? p->cap : 256;
 	while (cap < p->len + n)
 		cap *= 2;
@@ -122,6 +120,17 @@ static void pb_room(struct pb *p, size_t n)
 	}
 	p->b = nb;
 	p->cap = cap;
+}
+
+/*
+ * The checks inline, the growth out of line: every field of every event
+ * comes through here, and as calls the varints alone were a fifth of a
+ * traced tbench run's instructions.
+ */
+static inline void pb_room(struct pb *p, size_t n)
+{
+	if (p->len + n > p->cap)
+		pb_grow(p, n);
 }
 
 static size_t varint_len(uint64_t v)
@@ -135,31 +144,37 @@ static size_t varint_len(uint64_t v)
 	return n;
 }
 
-static void pb_varint(struct pb *p, uint64_t v)
+/* Written through a local cursor: a store through p->b could alias
+ * p->len, which the compiler would reload after every byte. */
+static inline void pb_varint(struct pb *p, uint64_t v)
 {
+	uint8_t *q;
+
 	pb_room(p, 10);
 	if (p->oom)
 		return;
+	q = p->b + p->len;
 	while (v >= 0x80) {
-		p->b[p->len++] = (uint8_t)(v | 0x80);
+		*q++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	p->b[p->len++] = (uint8_t)v;
+	*q++ = (uint8_t)v;
+	p->len = (size_t)(q - p->b);
 }
 
-static void pb_tag(struct pb *p, unsigned field, unsigned wire)
+static inline void pb_tag(struct pb *p, unsigned field, unsigned wire)
 {
 	pb_varint(p, ((uint64_t)field << 3) | wire);
 }
 
-static void pb_uint(struct pb *p, unsigned field, uint64_t v)
+static inline void pb_uint(struct pb *p, unsigned field, uint64_t v)
 {
 	pb_tag(p, field, WIRE_VARINT);
 	pb_varint(p, v);
 }
 
 /* int32 / int64: two's complement as a 64-bit varint */
-static void pb_int(struct pb *p, unsigned field, long long v)
+static inline void pb_int(struct pb *p, unsigned field, long long v)
 {
 	pb_uint(p, field, (uint64_t)v);
 }
@@ -192,7 +207,7 @@ static void pb_str(struct pb *p, unsigned field, const char *s)
 
 /* A nested message: its tag, then a one-byte length slot that pb_end()
  * widens when the message turned out longer than 127 bytes. */
-static size_t pb_begin(struct pb *p, unsigned field)
+static inline size_t pb_begin(struct pb *p, unsigned field)
 {
 	pb_tag(p, field, WIRE_LEN);
 	pb_room(p, 1);
@@ -201,24 +216,32 @@ static size_t pb_begin(struct pb *p, unsigned field)
 	return p->len;
 }
 
-static void pb_end(struct pb *p, size_t start)
+static void pb_end_long(struct pb *p, size_t start, size_t n)
 {
-	size_t n, k;
+	size_t k = varint_len(n);
+
+	pb_room(p, k - 1);
+	if (p->oom)
+		return;
+	memmove(p->b + start + k - 1, p->b + start, n);
+	p->len += k - 1;
+	for (size_t i = 0; i < k; i++)
+		p->b[start - 1 + i] = (uint8_t)((n >> (7 * i)) & 0x7f) |
+				      (i + 1 < k ? 0x80 : 0);
+}
+
+/* Most messages are short: their length fits the slot as it is. */
+static inline void pb_end(struct pb *p, size_t start)
+{
+	size_t n;
 
 	if (p->oom)
 		return;
 	n = p->len - start;
-	k = varint_len(n);
-	if (k > 1) {
-		pb_room(p, k - 1);
-		if (p->oom)
-			return;
-		memmove(p->b + start + k - 1, p->b + start, n);
-		p->len += k - 1;
-	}
-	for (size_t i = 0; i < k; i++)
-		p->b[start - 1 + i] = (uint8_t)((n >> (7 * i)) & 0x7f) |
-				      (i + 1 < k ? 0x80 : 0);
+	if (n < 0x80)
+		p->b[start - 1] = (uint8_t)n;
+	else
+		pb_end_long(p, start, n);
 }
 
 /* Interned strings: iid by string, in the order first met. */
@@ -304,7 +327,7 @@ struct tr_proto {
 	FILE *f;
 	struct pb pkt;		 /* the packet being built */
 	struct pb intd;		 /* its interned data */
-	struct pb out;		 /* the packet as written */
+	struct pb out;		 /* packets not yet written (OUT_BLOCK) */
 	size_t intd_ev, intd_da; /* open InternedData sub-lists, 0 none */
 	struct intern names, args;
 	bool started; /* the first packet (incremental state cleared) */
@@ -330,14 +353,26 @@ struct tr_proto {
 	size_t nr_gq;
 };
 
-/* Write the packet built in o->pkt (with its interned data) to the file. */
+/*
+ * Packets gather in o->out and go to the file in blocks of about this
+ * size: a fwrite() a packet (tens of bytes) cost more than building it.
+ */
+#define OUT_BLOCK 65536
+
+static void out_flush(struct tr_proto *o)
+{
+	if (o->out.len)
+		fwrite(o->out.b, 1, o->out.len, o->f);
+	o->out.len = 0;
+}
+
+/* Add the packet built in o->pkt (with its interned data) to the output. */
 static void emit_packet(struct tr_proto *o, eevdf_time ts, bool timed,
 			bool uses_state)
 {
 	struct pb *out = &o->out;
-	size_t m;
+	size_t m, start = out->len;
 
-	out->len = 0;
 	m = pb_begin(out, F_TRACE_PACKET);
 	if (timed)
 		pb_uint(out, F_PKT_TIMESTAMP, (uint64_t)ts);
@@ -364,10 +399,12 @@ static void emit_packet(struct tr_proto *o, eevdf_time ts, bool timed,
 		out->len += o->pkt.len;
 	}
 	pb_end(out, m);
-	if (out->oom || o->pkt.oom || o->intd.oom)
+	if (out->oom || o->pkt.oom || o->intd.oom) {
 		o->oom = true;
-	else
-		fwrite(out->b, 1, out->len, o->f);
+		out->len = start; /* the packet is dropped; the run fails */
+	}
+	if (out->len >= OUT_BLOCK)
+		out_flush(o);
 	o->pkt.len = 0;
 	o->intd.len = 0;
 }
@@ -562,6 +599,32 @@ static void p_slice(struct tr_out *base, struct tr_track tr, eevdf_time a,
 	emit_packet(o, b, true, false);
 }
 
+/*
+ * "name num" in label, truncated as snprintf(label, size, "%s %lld")
+ * would: every wakeup instant names one, and the printf was 4 % of a
+ * traced tbench run.  num >= 0; size > 0.
+ */
+static const char *label_num(char *label, size_t size, const char *name,
+			     long long num)
+{
+	char digits[24];
+	size_t nd = sizeof(digits), n = strlen(name), at;
+	unsigned long long u = (unsigned long long)num;
+
+	do {
+		digits[--nd] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	at = n < size - 1 ? n : size - 1;
+	memcpy(label, name, at);
+	if (at < size - 1)
+		label[at++] = ' ';
+	for (size_t i = nd; i < sizeof(digits) && at < size - 1; i++)
+		label[at++] = digits[i];
+	label[at] = '\0';
+	return label;
+}
+
 static void p_instant(struct tr_out *base, struct tr_track tr, eevdf_time t,
 		      const char *name, long long num, const char *cat,
 		      const struct tr_arg *args, int nargs)
@@ -573,11 +636,8 @@ static void p_instant(struct tr_out *base, struct tr_track tr, eevdf_time t,
 
 	if (!uuid)
 		return;
-	if (num >= 0) {
-		/* interned once per distinct pid: the printf is rare */
-		snprintf(label, sizeof(label), "%s %lld", name, num);
-		name = label;
-	}
+	if (num >= 0)
+		name = label_num(label, sizeof(label), name, num);
 	e = event_begin(o, TYPE_INSTANT, uuid);
 	named(o, name, cat);
 	put_args(o, args, nargs);
@@ -750,6 +810,7 @@ static bool p_finish(struct tr_out *base)
 	/* CPUs that never ran anything still get their track */
 	for (int c = 0; c < base->nr_cpus; c++)
 		describe_cpu(o, c);
+	out_flush(o);
 	return !o->oom && fflush(o->f) == 0 && !ferror(o->f);
 }
 
@@ -800,6 +861,8 @@ struct tr_out *tr_proto_new(FILE *f, int nr_cpus, const struct tr_names *n)
 	o->base.names = *n;
 	o->base.nr_cpus = nr_cpus;
 	o->f = f;
+	/* whole blocks: see the JSON writer's tr_json_new() */
+	setvbuf(f, NULL, _IONBF, 0);
 	o->cpu_desc = calloc((size_t)nr_cpus, 1);
 	o->cpu_counters = calloc((size_t)nr_cpus, sizeof(*o->cpu_counters));
 	if (!o->cpu_desc || !o->cpu_counters) {

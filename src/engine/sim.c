@@ -1440,6 +1440,8 @@ static int check_all(struct eevdf_sim *sim)
 	for (int i = 0; i < sim->sched.nr_cpus; i++) {
 		const char *err = eevdf__rq_check(&sim->sched.rqs[i]);
 
+		if (!err)
+			err = eevdf__eventq_check_lane(&sim->sched.evq, (u32)i);
 		if (err)
 			return eevdf__sim_fail(sim, EEVDF_EINTERNAL,
 					       "invariant broken on CPU %d at "

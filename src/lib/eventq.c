@@ -169,6 +169,33 @@ static void lane_flush(struct eevdf_eventq *q)
 	lane_replay(q, node);
 }
 
+const char *eevdf__eventq_check_lane(const struct eevdf_eventq *q, u32 k)
+{
+	size_t node;
+	const struct eevdf_eq_slot *l;
+
+	if (k >= q->nr_lanes)
+		return NULL;
+	node = q->lane_leaves + (size_t)k;
+	l = &q->lane[node];
+	/* a popped leaf stays in the tree, dead, its event gone */
+	if (l->ev && q->lane_dead != node &&
+	    (l->ev->heap_index != (EEVDF_EV_IN_LANE | k) ||
+	     l->time != l->ev->time ||
+	     l->key != ((u64)l->ev->class << 48 | l->ev->seq)))
+		return "a lane's event does not name its lane or key";
+	for (node /= 2; node; node /= 2) {
+		const struct eevdf_eq_slot *a = &q->lane[2 * node];
+		const struct eevdf_eq_slot *w = a + slot_before(a + 1, a);
+
+		if (q->lane[node].ev != w->ev ||
+		    q->lane[node].time != w->time ||
+		    q->lane[node].key != w->key)
+			return "a lane's node is not the earlier of its children";
+	}
+	return NULL;
+}
+
 /* Take ev, which waits in a lane, out of it. */
 static void lane_remove(struct eevdf_eventq *q, struct eevdf_event *ev)
 {

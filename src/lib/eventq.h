@@ -161,6 +161,14 @@ int eevdf__eventq_set_lanes(struct eevdf_eventq *q, u32 n);
 int eevdf__eventq_requeue_lane(struct eevdf_eventq *q, struct eevdf_event *ev,
 			       eevdf_time when, u32 lane);
 
+/*
+ * For the invariant checker: NULL when lane k's leaf and its path to the
+ * root are sound (an occupied leaf names its event, which names the lane
+ * back and carries the leaf's key; every node on the path holds the
+ * earlier of its children), else what is wrong.  O(log lanes).
+ */
+const char *eevdf__eventq_check_lane(const struct eevdf_eventq *q, u32 k);
+
 /* Fill the hole a pop left at the root, if any (then heap[0..nr) are
  * exactly the queued events). */
 void eevdf__eventq_flush(struct eevdf_eventq *q);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * eevdf-sim list: the shipped workloads, then the shipped machines, one
- * line each (file name and the start of its description), in file-name
- * order.
+ * eevdf-sim list: the shipped workloads, then the shipped machines, then
+ * the shipped sweep specs, one line each (file name and the start of its
+ * description), in file-name order.
  *
  * Where they are: --dir, else $EEVDF_WORKLOADS, else the source tree's
  * workloads/ beside the build directory of this binary, else the installed
  * $(prefix)/share/eevdf-sim/workloads next to its bin/; the machines in
- * machines/ inside that directory (the tree) or beside it (an install).
+ * machines/ inside that directory (the tree) or beside it (an install);
+ * the sweep specs in sweeps/ inside it (both).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,14 +37,17 @@ static void list_usage(FILE *f)
 		"\n"
 		"List the shipped workloads (file name and what it replays), "
 		"then the\n"
-		"shipped machines for --machine.  The workloads are looked for "
-		"in --dir,\n"
-		"else $EEVDF_WORKLOADS, else workloads/ of the source tree "
-		"this binary\n"
-		"was built in, else PREFIX/share/eevdf-sim/workloads; the "
-		"machines in\n"
+		"shipped machines for --machine, then the sweep specs for "
+		"sweep (with\n"
+		"their number of runs).  The workloads are looked for in "
+		"--dir, else\n"
+		"$EEVDF_WORKLOADS, else workloads/ of the source tree this "
+		"binary was\n"
+		"built in, else PREFIX/share/eevdf-sim/workloads; the machines "
+		"in\n"
 		"$EEVDF_MACHINES, else machines/ inside or beside that "
-		"directory.\n"
+		"directory; the\n"
+		"sweep specs in sweeps/ inside it.\n"
 		"\n"
 		"Options:\n"
 		"  --dir DIR   list the workloads in DIR\n"
@@ -71,6 +75,10 @@ static void summary_of(const char *desc, char *out, size_t len)
 {
 	size_t n = strcspn(desc, ":\n");
 
+	if (!*desc) {
+		snprintf(out, len, "(no description)");
+		return;
+	}
 	if (desc[n] != ':' || n > LINE_WIDTH) {
 		const char *dot = strstr(desc, ". ");
 
@@ -126,43 +134,84 @@ static char **json_files(const char *dir, size_t *nr)
 }
 
 /*
- * One section: "what in DIR:" and a line per file, loaded as a machine
- * or a workload.  False when a file is invalid or the directory could not
- * be read.
+ * One section: "what in DIR:" and a line per file, loaded as a machine,
+ * a workload or a sweep spec.  False when a file is invalid or the
+ * directory could not be read.
  */
-static bool list_section(const char *what, const char *dir, bool machines)
+enum section {
+	SEC_WORKLOADS,
+	SEC_MACHINES,
+	SEC_SWEEPS
+};
+
+static const char *const section_names[] = { "workloads", "machines",
+					     "sweeps" };
+
+/* Load path as kind; its one-line summary in line (and the spec's number
+ * of runs for a sweep), or false with diag filled. */
+static bool summary_of_file(enum section kind, const char *path, char *line,
+			    size_t len, struct eevdf_diag *diag)
 {
-	char path[PATH_MAX + 256], line[LINE_WIDTH + 8], msg[1024];
+	eevdf_workload *wl = NULL;
+	eevdf_machine *m = NULL;
+	eevdf_sweep *sw = NULL;
+	bool ok = false;
+
+	switch (kind) {
+	case SEC_WORKLOADS:
+		if (eevdf_workload_load_file(path, &wl, diag) >= 0) {
+			summary_of(eevdf_workload_description(wl), line, len);
+			ok = true;
+		}
+		break;
+	case SEC_MACHINES:
+		if (eevdf_machine_load_file(path, &m, diag) >= 0) {
+			summary_of(eevdf_machine_description(m), line, len);
+			ok = true;
+		}
+		break;
+	case SEC_SWEEPS:
+		if (eevdf_sweep_load_file(path, &sw, diag) >= 0) {
+			char head[LINE_WIDTH + 8];
+			size_t runs = eevdf_sweep_nr_points(sw);
+
+			summary_of(eevdf_sweep_description(sw), head,
+				   sizeof(head));
+			snprintf(line, len, "%s (%zu run%s)", head, runs,
+				 runs == 1 ? "" : "s");
+			ok = true;
+		}
+		break;
+	}
+	eevdf_workload_free(wl);
+	eevdf_machine_free(m);
+	eevdf_sweep_free(sw);
+	return ok;
+}
+
+static bool list_section(enum section kind, const char *dir)
+{
+	char path[PATH_MAX + 256], line[LINE_WIDTH + 40], msg[1024];
 	bool all_ok = true;
 	size_t nr;
 	char **names = json_files(dir, &nr);
 
 	if (!names)
 		return false;
-	printf("%s in %s:\n", what, dir);
+	printf("%s in %s:\n", section_names[kind], dir);
 	for (size_t i = 0; i < nr; i++) {
 		struct eevdf_diag diag;
-		eevdf_workload *wl = NULL;
-		eevdf_machine *m = NULL;
 		size_t len = strlen(names[i]) - 5;
-		int rc;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		memset(&diag, 0, sizeof(diag));
-		rc = machines ? eevdf_machine_load_file(path, &m, &diag) :
-				eevdf_workload_load_file(path, &wl, &diag);
-		if (rc < 0) {
+		if (summary_of_file(kind, path, line, sizeof(line), &diag)) {
+			printf("  %-16.*s %s\n", (int)len, names[i], line);
+		} else {
 			printf("  %-16.*s (invalid: %s)\n", (int)len, names[i],
 			       eevdf_diag_format(&diag, msg, sizeof(msg)));
 			all_ok = false;
-		} else {
-			summary_of(machines ? eevdf_machine_description(m) :
-					      eevdf_workload_description(wl),
-				   line, sizeof(line));
-			printf("  %-16.*s %s\n", (int)len, names[i], line);
 		}
-		eevdf_workload_free(wl);
-		eevdf_machine_free(m);
 		free(names[i]);
 	}
 	free(names);
@@ -195,6 +244,8 @@ static int list_reports(void)
 int cmd_list(int argc, char **argv)
 {
 	char dirbuf[PATH_MAX], mraw[PATH_MAX], mbuf[PATH_MAX], real[PATH_MAX];
+	char sraw[PATH_MAX + 8];
+	struct stat st;
 	const char *dir = NULL;
 	bool all_ok, reports = false;
 	int c;
@@ -239,13 +290,20 @@ int cmd_list(int argc, char **argv)
 	/* show where they really are: build/../workloads is workloads */
 	if (realpath(dir, real))
 		dir = real;
-	all_ok = list_section("workloads", dir, false);
+	all_ok = list_section(SEC_WORKLOADS, dir);
 	/* a directory without machines beside it lists only workloads */
 	if (cli_machines_dir(dir, mraw, sizeof(mraw))) {
 		const char *mdir = realpath(mraw, mbuf) ? mbuf : mraw;
 
 		putchar('\n');
-		all_ok &= list_section("machines", mdir, true);
+		all_ok &= list_section(SEC_MACHINES, mdir);
+	}
+	/* and one without sweeps/ lists no sweep specs */
+	if (snprintf(sraw, sizeof(sraw), "%s/sweeps", dir) <
+		    (int)sizeof(sraw) &&
+	    stat(sraw, &st) == 0 && S_ISDIR(st.st_mode)) {
+		putchar('\n');
+		all_ok &= list_section(SEC_SWEEPS, sraw);
 	}
 	if (fflush(stdout) != 0) {
 		cli_error("error writing standard output");

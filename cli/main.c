@@ -24,7 +24,7 @@ static const struct command commands[] = {
 	  "run a workload under two configurations and compare" },
 	{ "check", cmd_check,
 	  "run a workload and fail when it regressed from a baseline" },
-	{ "list", cmd_list, "list the shipped workloads and machines" },
+	{ "list", cmd_list, "list the shipped workloads, machines and sweeps" },
 	{ "rerun", cmd_rerun,
 	  "run again what produced a results file, from its provenance" },
 	{ "explain", cmd_explain,

@@ -389,6 +389,47 @@ fi
 expect_error "list --dir with a missing directory" "$tmp/nodir" \
 	list --dir "$tmp/nodir"
 
+# list's third section: the sweep specs of sweeps/ in the directory, each
+# with its number of runs (tbench-kernels: 3 kernels x 2 feature sets x
+# 4 client counts x 3 seeds = 72; two-benchmarks: 2 workloads x 2 zipped
+# kernel/CPU pairs x 3 seeds = 12, as docs/sweep-format.md counts them).
+if expect_ok "list: sweeps" list; then
+	sed -n '/^sweeps in /,$p' "$tmp/out" >"$tmp/sweeps"
+	names=$(grep '^  ' "$tmp/sweeps" | awk '{ print $1 }' | tr '\n' ' ')
+	want=$(ls workloads/sweeps/*.json | xargs -n1 basename |
+		sed 's/\.json$//' | LC_ALL=C sort | tr '\n' ' ')
+	if [ "$names" = "$want" ] &&
+		grep -Eq '^  tbench-kernels +tbench, 8 to 64 .*\(72 runs\)$' "$tmp/sweeps" &&
+		grep -Eq '^  two-benchmarks +tbench and hackbench.*\(12 runs\)$' "$tmp/sweeps"; then
+		ok "list: the shipped sweep specs in name order, with their runs"
+	else
+		bad "list: the shipped sweep specs" "$(cat "$tmp/out")"
+	fi
+fi
+sim list --dir "$tmp/wl"
+if grep -q '^sweeps in ' "$tmp/out"; then
+	bad "list --dir without sweeps/ has no sweeps section" "$(cat "$tmp/out")"
+else
+	ok "list --dir without sweeps/ has no sweeps section"
+fi
+mkdir "$tmp/wl2" "$tmp/wl2/sweeps"
+cp "$good" "$tmp/wl2/good.json"
+cat >"$tmp/wl2/sweeps/one.json" <<'J'
+{"format": "eevdf-sim-sweep/1", "name": "one", "workload": "../good.json",
+ "axes": {"seed": [1, 2]}}
+J
+cat >"$tmp/wl2/sweeps/broken.json" <<'J'
+{"format": "eevdf-sim-sweep/1", "name": "broken", "workload": "../good.json",
+ "axes": {"seed": []}}
+J
+sim list --dir "$tmp/wl2"
+if [ "$rc" -eq 2 ] && grep -q '^  broken .*(invalid: .*broken.json' "$tmp/out" &&
+	grep -Eq '^  one +\(no description\) \(2 runs\)$' "$tmp/out"; then
+	ok "list --dir: an invalid sweep spec is listed as such, exit 2; no description said"
+else
+	bad "list --dir: sweep specs" "rc $rc: $(cat "$tmp/out")"
+fi
+
 # Machines: --machine FILE or NAME, validate of machine files, the
 # workload's own machine, list's second section.
 cat >"$tmp/m.json" <<'J'
@@ -522,7 +563,7 @@ if expect_ok "run: --cpus wins over the workload's machine" \
 fi
 if expect_ok "list: machines" list; then
 	n=$(ls workloads/machines/*.json | wc -l)
-	sed -n '/^machines in /,$p' "$tmp/out" >"$tmp/machines"
+	sed -n '/^machines in /,/^$/p' "$tmp/out" >"$tmp/machines"
 	if [ "$(grep -c '^  ' "$tmp/machines")" -eq "$n" ] &&
 		grep -Eq '^  i7-4790 +Intel Core i7-4790' "$tmp/machines"; then
 		ok "list: the $n shipped machines, described"

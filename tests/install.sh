@@ -98,6 +98,14 @@ else
 	bad "the installed eevdf-sim lists the installed machines" \
 		"$(grep -A2 '^machines' "$tmp/list" | head -3)"
 fi
+if grep -q "^sweeps in $prefix/share/eevdf-sim/workloads/sweeps:" "$tmp/list" &&
+	[ "$(count sweeps)" -eq "$(ls workloads/sweeps/*.json | wc -l)" ] &&
+	! grep -q '(invalid' "$tmp/list"; then
+	ok "the installed eevdf-sim lists the installed sweep specs, all valid"
+else
+	bad "the installed eevdf-sim lists the installed sweep specs" \
+		"$(grep -A3 '^sweeps' "$tmp/list" | head -4)"
+fi
 # and --machine NAME finds an installed machine
 if "$prefix/bin/eevdf-sim" validate --machine i7-4790 \
 	"$prefix/share/eevdf-sim/workloads/two-hogs.json" >"$tmp/out" 2>&1; then

@@ -57,6 +57,23 @@ static inline bool slot_before(const struct eevdf_eq_slot *a,
 }
 
 /*
+ * (time, class, seq) packs class and seq into 64 bits: 2^48 events in one
+ * run are more than a run can hold.  Whether ev's next key would not fit.
+ */
+static inline bool key_out_of_range(const struct eevdf_eventq *q,
+				    const struct eevdf_event *ev)
+{
+	return q->next_seq >= ((u64)1 << 48) || ev->class >= (1u << 16);
+}
+
+/* ev's slot: its time and its packed key (class, seq). */
+static inline struct eevdf_eq_slot slot_of(struct eevdf_event *ev)
+{
+	return (struct eevdf_eq_slot){ ev->time, (u64)ev->class << 48 | ev->seq,
+				       ev };
+}
+
+/*
  * Every slot from nr on holds SENTINEL, a rank no event reaches (time
  * INT64_MAX, past EEVDF_TIME_MAX where simulated time ends), and the
  * array always has EQ_ARITY - 1 slots beyond nr.  A node with a first
@@ -121,6 +138,17 @@ int eevdf__eventq_set_lanes(struct eevdf_eventq *q, u32 n)
 	return 0;
 }
 
+/* The earlier of node's two children. */
+static inline const struct eevdf_eq_slot *
+lane_winner(const struct eevdf_eq_slot *t, size_t node)
+{
+	const struct eevdf_eq_slot *a = &t[2 * node];
+
+	/* an index, not a ?: of pointers, which gcc 12 makes a branch:
+	 * which child wins is data */
+	return a + slot_before(a + 1, a);
+}
+
 /*
  * Leaf node changed: each node above takes the earlier of its two children
  * again, up to the root.  Every level, always: stopping where a node's copy
@@ -141,14 +169,8 @@ static void lane_replay(struct eevdf_eventq *q, size_t node)
 {
 	struct eevdf_eq_slot *t = q->lane;
 
-	for (node /= 2; node; node /= 2) {
-		const struct eevdf_eq_slot *a = &t[2 * node];
-		/* an index, not a ?: of pointers, which gcc 12 makes a
-		 * branch: which child wins is data */
-		const struct eevdf_eq_slot *w = a + slot_before(a + 1, a);
-
-		t[node] = *w;
-	}
+	for (node /= 2; node; node /= 2)
+		t[node] = *lane_winner(t, node);
 }
 
 /*
@@ -181,12 +203,10 @@ const char *eevdf__eventq_check_lane(const struct eevdf_eventq *q, u32 k)
 	/* a popped leaf stays in the tree, dead, its event gone */
 	if (l->ev && q->lane_dead != node &&
 	    (l->ev->heap_index != (EEVDF_EV_IN_LANE | k) ||
-	     l->time != l->ev->time ||
-	     l->key != ((u64)l->ev->class << 48 | l->ev->seq)))
+	     l->time != slot_of(l->ev).time || l->key != slot_of(l->ev).key))
 		return "a lane's event does not name its lane or key";
 	for (node /= 2; node; node /= 2) {
-		const struct eevdf_eq_slot *a = &q->lane[2 * node];
-		const struct eevdf_eq_slot *w = a + slot_before(a + 1, a);
+		const struct eevdf_eq_slot *w = lane_winner(q->lane, node);
 
 		if (q->lane[node].ev != w->ev ||
 		    q->lane[node].time != w->time ||
@@ -312,9 +332,7 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	/* A double push would leave two slots pointing at one event. */
 	if (eevdf__event_queued(ev))
 		return EEVDF_EINTERNAL;
-	/* (time, class, seq) packs class and seq into 64 bits: 2^48 events
-	 * in one run are more than a run can hold */
-	if (q->next_seq >= ((u64)1 << 48) || ev->class >= (1u << 16))
+	if (key_out_of_range(q, ev))
 		return EEVDF_ERANGE;
 
 	if (q->root_dead) {
@@ -326,11 +344,7 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 		 * bottom, even for the events that belong further down.
 		 */
 		ev->seq = q->next_seq++;
-		q->heap[0] = (struct eevdf_eq_slot){
-			ev->time,
-			(u64)ev->class << 48 | ev->seq,
-			ev,
-		};
+		q->heap[0] = slot_of(ev);
 		q->root_dead = false;
 		eventq_sift_down(q, 0);
 		return 0;
@@ -346,11 +360,7 @@ int eevdf__eventq_push(struct eevdf_eventq *q, struct eevdf_event *ev)
 	 */
 	ev->seq = q->next_seq++;
 	{
-		struct eevdf_eq_slot s = {
-			ev->time,
-			(u64)ev->class << 48 | ev->seq,
-			ev,
-		};
+		struct eevdf_eq_slot s = slot_of(ev);
 
 		eventq_place(q, q->nr, &s);
 	}
@@ -379,7 +389,7 @@ int eevdf__eventq_requeue(struct eevdf_eventq *q, struct eevdf_event *ev,
 	/* The seq a push right after a cancel would have given it. */
 	ev->seq = q->next_seq++;
 	EEVDF_ASSERT(ev->seq < ((u64)1 << 48) && ev->class < (1u << 16));
-	s = (struct eevdf_eq_slot){ when, (u64)ev->class << 48 | ev->seq, ev };
+	s = slot_of(ev);
 	up = slot_before(&s, &q->heap[i]);
 	q->heap[i] = s;
 	if (up)
@@ -396,8 +406,7 @@ int eevdf__eventq_requeue_lane(struct eevdf_eventq *q, struct eevdf_event *ev,
 
 	if (lane >= q->nr_lanes)
 		return eevdf__eventq_requeue(q, ev, when);
-	/* the key's limits, as a push checks them */
-	if (q->next_seq >= ((u64)1 << 48) || ev->class >= (1u << 16))
+	if (key_out_of_range(q, ev))
 		return EEVDF_ERANGE;
 	node = q->lane_leaves + (size_t)lane;
 	if (q->lane_dead == node && !eevdf__event_queued(ev)) {
@@ -418,11 +427,7 @@ int eevdf__eventq_requeue_lane(struct eevdf_eventq *q, struct eevdf_event *ev,
 	ev->time = when;
 	ev->seq = q->next_seq++;
 	ev->heap_index = EEVDF_EV_IN_LANE | lane;
-	q->lane[node] = (struct eevdf_eq_slot){
-		when,
-		(u64)ev->class << 48 | ev->seq,
-		ev,
-	};
+	q->lane[node] = slot_of(ev);
 	lane_replay(q, node);
 	return 0;
 }

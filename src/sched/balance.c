@@ -92,6 +92,14 @@ static inline bool lb_util_spare(unsigned long capacity, unsigned long util,
 	       capacity * 100 > util * pct;
 }
 
+/* Load per unit of capacity: a group's sgs->avg_load, the domain's
+ * sds->avg_load. */
+static inline unsigned long avg_load_of(unsigned long load,
+					unsigned long capacity)
+{
+	return load * 1024 / capacity;
+}
+
 /* group_classify() of a group running nr tasks on weight CPUs. */
 static inline enum lb_group_type
 lb_type(u32 pct, unsigned int nr, unsigned int weight, unsigned long capacity,
@@ -195,7 +203,7 @@ static void sg_lb_stats(struct lb_env *env, const struct sd_span *g,
 	s->type = lb_classify(env->sd->imbalance_pct, s);
 	if (s->type == lb_overloaded) {
 		EEVDF_ASSERT(s->capacity); /* a group has at least one CPU */
-		s->avg_load = s->load * 1024 / s->capacity;
+		s->avg_load = avg_load_of(s->load, s->capacity);
 	}
 }
 
@@ -402,7 +410,7 @@ static bool newidle_pick_busiest(struct lb_env *env)
 		if (!f.h_nr_running ||
 		    !lb_util_exceeds(f.capacity, f.util, f.runnable, pct))
 			continue;
-		avg = f.load * 1024 / f.capacity;
+		avg = avg_load_of(f.load, f.capacity);
 		if (!busiest || avg > best_avg) {
 			busiest = span->groups[k];
 			best_avg = avg;
@@ -484,7 +492,7 @@ static void sd_lb_walk_sums(struct lb_env *env)
 			.sum_nr_running = c->nr_running,
 		};
 		if (r.type == lb_overloaded)
-			r.avg_load = c->load * 1024 / c->capacity;
+			r.avg_load = avg_load_of(c->load, c->capacity);
 		if (!busiest || sg_busier(&best, &r)) {
 			best = r;
 			busiest = g;
@@ -618,18 +626,18 @@ static void calculate_imbalance(struct lb_env *env)
 	}
 	if (l->type < lb_overloaded) {
 		/* the local group would become overloaded */
-		l->avg_load = l->load * 1024 / l->capacity;
+		l->avg_load = avg_load_of(l->load, l->capacity);
 		if (l->avg_load >= b->avg_load) {
 			env->imbalance = 0;
 			return;
 		}
-		sds_avg = env->total_load * 1024 / env->total_capacity;
+		sds_avg = avg_load_of(env->total_load, env->total_capacity);
 		if (l->avg_load >= sds_avg) {
 			env->imbalance = 0;
 			return;
 		}
 	}
-	sds_avg = env->total_load * 1024 / env->total_capacity;
+	sds_avg = avg_load_of(env->total_load, env->total_capacity);
 	env->type = migrate_load;
 	{
 		unsigned long a = (b->avg_load - sds_avg) * b->capacity,
@@ -650,8 +658,8 @@ static bool find_src_group(struct lb_env *env)
 	if (l->type > b->type)
 		return false;
 	if (l->type == lb_overloaded) {
-		unsigned long sds_avg = env->total_load * 1024 /
-					env->total_capacity;
+		unsigned long sds_avg = avg_load_of(env->total_load,
+						    env->total_capacity);
 
 		if (l->avg_load >= b->avg_load || l->avg_load >= sds_avg ||
 		    100 * b->avg_load <= env->sd->imbalance_pct * l->avg_load)

@@ -405,6 +405,45 @@ END_TEST
  * without the stack machine (eevdf__expr_is_fast()); the values and the
  * errors must be the ones the stack machine gives.
  */
+/*
+ * The four forms the interpreter reads without evaluating (program.c):
+ * exactly "@x", "now", "stop" and "!stop"; a unary operator other than
+ * '!' on stop, a second operand, a comparison after, a global, or a
+ * constant is none of them.
+ */
+START_TEST(expr_form_names_exactly_the_four_inline_shapes)
+{
+	static const struct {
+		const char *src;
+		enum expr_form form;
+	} cases[] = {
+		{ "@y", EXPR_FORM_LOCAL },     { "now", EXPR_FORM_NOW },
+		{ "stop", EXPR_FORM_STOP },    { "!stop", EXPR_FORM_NOT_STOP },
+		{ "(stop)", EXPR_FORM_STOP },  { "-stop", EXPR_FORM_NONE },
+		{ "!!stop", EXPR_FORM_NONE },  { "!now", EXPR_FORM_NONE },
+		{ "-@y", EXPR_FORM_NONE },     { "@y + 0", EXPR_FORM_NONE },
+		{ "@@g", EXPR_FORM_NONE },     { "now > 5", EXPR_FORM_NONE },
+		{ "us(now)", EXPR_FORM_NONE }, { "ncpus", EXPR_FORM_NONE },
+	};
+	uint32_t slot;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct expr *e = compile_ok(cases[i].src);
+
+		slot = 99;
+		ck_assert_msg(eevdf__expr_form(e, &slot) == cases[i].form,
+			      "\"%s\": form %d, not %d", cases[i].src,
+			      (int)eevdf__expr_form(e, &slot),
+			      (int)cases[i].form);
+		/* "@y" is slot 1 of the test's resolver */
+		if (cases[i].form == EXPR_FORM_LOCAL)
+			ck_assert_uint_eq(slot, 1);
+		eevdf__expr_free(e);
+	}
+	ck_assert_int_eq(eevdf__expr_form(NULL, &slot), EXPR_FORM_NONE);
+}
+END_TEST
+
 START_TEST(expr_common_shapes_take_the_direct_path_with_the_same_results)
 {
 	static const char *const fast[] = {
@@ -1433,6 +1472,7 @@ Suite *expr_suite(void)
 	tcase_add_test(
 		values,
 		expr_common_shapes_take_the_direct_path_with_the_same_results);
+	tcase_add_test(values, expr_form_names_exactly_the_four_inline_shapes);
 	suite_add_tcase(s, values);
 
 	tcase_add_test(errors, expr_division_by_zero_at_run_time_is_einval);

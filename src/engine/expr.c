@@ -477,6 +477,27 @@ bool eevdf__expr_is_local(const struct expr *e, uint32_t *slot)
 	return true;
 }
 
+enum expr_form eevdf__expr_form(const struct expr *e, uint32_t *slot)
+{
+	const struct expr_fast *f = e ? &e->fast : NULL;
+
+	if (!f || e->constant || f->n != 1 || f->post != OP_CONST)
+		return EXPR_FORM_NONE;
+	switch (f->load[0]) {
+	case OP_LOCAL:
+		if (f->un[0] != OP_CONST || !eevdf__expr_is_local(e, slot))
+			return EXPR_FORM_NONE;
+		return EXPR_FORM_LOCAL;
+	case OP_NOW:
+		return f->un[0] == OP_CONST ? EXPR_FORM_NOW : EXPR_FORM_NONE;
+	case OP_STOP:
+		if (f->un[0] == OP_CONST)
+			return EXPR_FORM_STOP;
+		return f->un[0] == OP_NOT ? EXPR_FORM_NOT_STOP : EXPR_FORM_NONE;
+	}
+	return EXPR_FORM_NONE;
+}
+
 bool eevdf__expr_is_const(const struct expr *e, int64_t *value)
 {
 	if (!e || !e->constant)

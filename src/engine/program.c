@@ -173,6 +173,25 @@ static int eval_slow(struct eevdf_sim *sim, struct task *p,
 		*out = eevdf__dist_sample(v->dist, &p->rng);
 		return 0;
 	case PV_EXPR:
+		/* the common forms exactly as the evaluator computes them */
+		switch ((enum expr_form)v->form) {
+		case EXPR_FORM_LOCAL:
+			if ((u64)v->c >= p->prog->nr_locals)
+				break; /* the evaluator says what is wrong */
+			*out = p->locals[v->c];
+			return 0;
+		case EXPR_FORM_NOW:
+			*out = sim->sched.now;
+			return 0;
+		case EXPR_FORM_STOP:
+			*out = sim->stop_flag;
+			return 0;
+		case EXPR_FORM_NOT_STOP:
+			*out = !sim->stop_flag;
+			return 0;
+		case EXPR_FORM_NONE:
+			break;
+		}
 		expr_ctx_of(sim, p, &ctx);
 		if (eevdf__expr_eval(v->expr, &ctx, out, NULL, 0))
 			return eval_fail(sim, p, v->expr);
@@ -291,7 +310,7 @@ resolve_slow(struct eevdf_sim *sim, struct task *p, const struct objref *r)
 		return self_of(sim, p, -p->obj_bind[r->bind - 1]);
 	if (r->table) {
 		/* resolved at load time (eevdf__objref_resolve_once()) */
-		struct pval v = { PV_EXPR, 0, r->parts[0].expr, NULL };
+		struct pval v = { .kind = PV_EXPR, .expr = r->parts[0].expr };
 		s64 x;
 		u64 k;
 
@@ -313,7 +332,7 @@ resolve_slow(struct eevdf_sim *sim, struct task *p, const struct objref *r)
 
 		n += (size_t)w;
 		if (part->expr && n < sizeof(name)) {
-			struct pval v = { PV_EXPR, 0, part->expr, NULL };
+			struct pval v = { .kind = PV_EXPR, .expr = part->expr };
 			s64 x;
 
 			if (eval(sim, p, &v, &x))
@@ -684,7 +703,7 @@ int eevdf__interp_name(struct eevdf_sim *sim, struct task *p,
 
 		n += (size_t)snprintf(buf + n, len - n, "%s", part->text);
 		if (part->expr && n < len) {
-			struct pval v = { PV_EXPR, 0, part->expr, NULL };
+			struct pval v = { .kind = PV_EXPR, .expr = part->expr };
 			s64 x;
 			int err = eval(sim, p, &v, &x);
 

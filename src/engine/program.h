@@ -33,6 +33,9 @@ enum pval_kind {
 
 struct pval {
 	enum pval_kind kind;
+	/* PV_EXPR: the expression's enum expr_form, read without a call
+	 * (EXPR_FORM_NONE: evaluate it); c is then a LOCAL's slot */
+	uint8_t form;
 	s64 c;
 	struct expr *expr;	 /* PV_EXPR, owned by the program */
 	struct eevdf_dist *dist; /* PV_DIST, owned by the program */

@@ -199,7 +199,7 @@ static int copy_match(struct wl_parser *p, struct wl_fixup *f,
 static int timeout_key(struct wl_parser *p, const cJSON *v, struct pval *out)
 {
 	const cJSON *t = get(v, "timeout"), *s = get(v, "slack");
-	struct pval sl = { PV_NONE, 0, NULL, NULL };
+	struct pval sl = { .kind = PV_NONE };
 	char *ts = NULL, *ss = NULL, *text;
 	size_t old;
 	int r;
@@ -1365,7 +1365,7 @@ static int metric_key(struct wl_parser *p, const cJSON *v, int *idx)
 static int drop_zero_guard(struct wl_parser *p, struct pval *val,
 			   const char *src)
 {
-	struct pval cond = { PV_NONE, 0, NULL, NULL };
+	struct pval cond = { .kind = PV_NONE };
 	u32 at, slot;
 	char *text;
 	int r;
@@ -1413,7 +1413,7 @@ static int op_record(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 		     u32 *main)
 {
 	static const char *const keys[] = { "metric", "value", "key", "cost" };
-	struct pval val = { PV_NONE, 0, NULL, NULL }, key = val;
+	struct pval val = { .kind = PV_NONE }, key = val;
 	const struct wl_metric *m;
 	char *src = NULL;
 	size_t old;

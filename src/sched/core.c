@@ -162,7 +162,7 @@ static unsigned int *lowest_overloaded(struct scheduler *sched, int cpu)
 	size_t k = sched->topo.nr_spans;
 
 	if (sd && sd->span->cpu_groups)
-		k = (size_t)(sd->span - sched->topo.spans);
+		k = sd->span->index;
 	return &sched->span_overloaded[k];
 }
 

@@ -197,7 +197,7 @@ static const char *overloaded_check(const struct scheduler *sched)
 			continue;
 		for (u32 i = 0; i < sd->span->weight; i++)
 			here += sched->rqs[sd->span->cpus[i]].nr_running >= 2;
-		if (here != sched->span_overloaded[sd->span - t->spans])
+		if (here != sched->span_overloaded[sd->span->index])
 			return "a lowest domain's count of overloaded CPUs is "
 			       "not its CPUs' count";
 	}

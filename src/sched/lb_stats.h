@@ -53,7 +53,7 @@ static inline bool lb_stats_on(const struct scheduler *sched)
 static inline const struct lb_sums *lb_stats_of(const struct scheduler *sched,
 						const struct sd_span *g)
 {
-	return &sched->lbc.sums[g - sched->topo.spans];
+	return &sched->lbc.sums[g->index];
 }
 
 /* Whether cpu is one of group g's CPUs: its groups are listed per CPU. */
@@ -61,7 +61,7 @@ static inline bool lb_stats_cpu_in(const struct scheduler *sched, int cpu,
 				   const struct sd_span *g)
 {
 	const struct lb_cache *c = &sched->lbc;
-	u32 k = (u32)(g - sched->topo.spans);
+	u32 k = g->index;
 
 	for (u32 i = 0; i < c->nr_member[cpu]; i++)
 		if (c->member[(size_t)cpu * LB_MAX_MEMBER + i] == k)

@@ -125,6 +125,7 @@ static int build_spans(struct topology *t, const struct eevdf_machine *m)
 		t->spans[k].cpus = t->cpu_pool + pool;
 		pool += t->spans[k].weight;
 		t->spans[k].first_cpu = -1;
+		t->spans[k].index = (u32)k;
 	}
 	for (int c = 0; c < n; c++) {
 		struct sd_span *s = &t->spans[c];

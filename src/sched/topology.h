@@ -41,6 +41,9 @@ enum sd_level {
 struct sd_span {
 	int *cpus; /* ascending */
 	u32 weight;
+	/* its place in topo.spans: the balancer's sums of a group are
+	 * read by it, with no pointer difference (a division by 40) */
+	u32 index;
 	struct sd_span **groups;
 	u32 nr_groups;
 	bool cpu_groups; /* every group is a single CPU */

@@ -624,20 +624,16 @@ static void calculate_imbalance(struct lb_env *env)
 		env->imbalance >>= 1;
 		return;
 	}
+	/* the domain's average: total_capacity holds l's, so it is not 0 */
+	sds_avg = avg_load_of(env->total_load, env->total_capacity);
 	if (l->type < lb_overloaded) {
 		/* the local group would become overloaded */
 		l->avg_load = avg_load_of(l->load, l->capacity);
-		if (l->avg_load >= b->avg_load) {
-			env->imbalance = 0;
-			return;
-		}
-		sds_avg = avg_load_of(env->total_load, env->total_capacity);
-		if (l->avg_load >= sds_avg) {
+		if (l->avg_load >= b->avg_load || l->avg_load >= sds_avg) {
 			env->imbalance = 0;
 			return;
 		}
 	}
-	sds_avg = avg_load_of(env->total_load, env->total_capacity);
 	env->type = migrate_load;
 	{
 		unsigned long a = (b->avg_load - sds_avg) * b->capacity,

@@ -133,11 +133,7 @@ static char **json_files(const char *dir, size_t *nr)
 	return names;
 }
 
-/*
- * One section: "what in DIR:" and a line per file, loaded as a machine,
- * a workload or a sweep spec.  False when a file is invalid or the
- * directory could not be read.
- */
+/* What a section lists, and its heading. */
 enum section {
 	SEC_WORKLOADS,
 	SEC_MACHINES,
@@ -189,6 +185,11 @@ static bool summary_of_file(enum section kind, const char *path, char *line,
 	return ok;
 }
 
+/*
+ * One section: "what in DIR:" and a line per file, loaded as a machine,
+ * a workload or a sweep spec.  False when a file is invalid or the
+ * directory could not be read.
+ */
 static bool list_section(enum section kind, const char *dir)
 {
 	char path[PATH_MAX + 256], line[LINE_WIDTH + 40], msg[1024];

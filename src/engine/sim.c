@@ -350,8 +350,16 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 		return ret;
 	}
 	eevdf__eventq_init(&sim->sched.evq);
-	sim->sched.rqs = calloc((size_t)sim->sched.nr_cpus,
-				sizeof(*sim->sched.rqs));
+	/* struct rq is 64-byte aligned; calloc() promises 16 */
+	sim->sched.rqs_block = calloc(
+		1, (size_t)sim->sched.nr_cpus * sizeof(*sim->sched.rqs) +
+			   _Alignof(struct rq));
+	sim->sched.rqs =
+		sim->sched.rqs_block ?
+			(struct rq *)((uintptr_t)sim->sched.rqs_block +
+				      (-(uintptr_t)sim->sched.rqs_block &
+				       (_Alignof(struct rq) - 1))) :
+			NULL;
 	sim->sched.settle = calloc((size_t)sim->sched.nr_cpus,
 				   sizeof(*sim->sched.settle));
 	sim->sched.core_mark = calloc((size_t)sim->sched.topo.nr_cores,
@@ -524,7 +532,7 @@ void eevdf_sim_free(eevdf_sim *sim)
 		free(sim->strings[i]);
 	free(sim->strings);
 	free(sim->sched.settle);
-	free(sim->sched.rqs);
+	free(sim->sched.rqs_block);
 	free(sim->sched.core_mark);
 	free(sim->sched.idle_map);
 	free(sim->sched.idle_bits);

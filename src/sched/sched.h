@@ -248,8 +248,6 @@ struct sched_rt_entity {
 
 struct rt_rq {
 	u64 bitmap[2]; /* bit prio: queue[prio] is not empty */
-	struct sched_rt_entity *queue_head[MAX_RT_PRIO];
-	struct sched_rt_entity *queue_tail[MAX_RT_PRIO];
 	unsigned int rt_nr_running;
 	/* highest_prio.curr: of the queued tasks; .next: of the pushable
 	 * ones (MAX_RT_PRIO - 1 when none) */
@@ -266,6 +264,10 @@ struct rt_rq {
 	s64 rt_runtime; /* < 0: RUNTIME_INF */
 	bool rt_throttled;
 	bool rt_queued;
+	/* last: 1.6 KiB that only RT tasks touch; the counters above are
+	 * what every pick_next_task() reads, in the bitmap's line */
+	struct sched_rt_entity *queue_head[MAX_RT_PRIO];
+	struct sched_rt_entity *queue_tail[MAX_RT_PRIO];
 };
 
 /*
@@ -274,16 +276,18 @@ struct rt_rq {
  * entity whose "task" is the fair class.
  */
 struct sched_dl_entity {
-	struct eevdf_rb_node rb_node;	/* dl_rq->root, by deadline */
-	struct eevdf_rb_node push_node; /* dl_rq->pushable, by deadline */
+	/*
+	 * First, in 56 bytes: what charging a running server or task reads
+	 * and writes (update_curr_dl_se(), dl_server_update()), so that the
+	 * fair server, charged at every fair update_curr(), costs one line
+	 * of its rq instead of three.
+	 */
+	s64 runtime;  /* left in this period */
+	u64 deadline; /* absolute */
 	u64 dl_runtime;
-	u64 dl_deadline;
-	u64 dl_period;
-	u64 dl_bw;	/* dl_runtime / dl_period << BW_SHIFT */
-	u64 dl_density; /* dl_runtime / dl_deadline << BW_SHIFT */
-	s64 runtime;	/* left in this period */
-	u64 deadline;	/* absolute */
-	bool on_rq;	/* in dl_rq->root */
+	struct rq *rq;	   /* the server's CPU */
+	struct task *task; /* whose it is; NULL for a server */
+	bool on_rq;	   /* in dl_rq->root */
 	bool on_push;
 	bool dl_throttled;
 	bool dl_yielded;
@@ -294,10 +298,14 @@ struct sched_dl_entity {
 	bool dl_defer;
 	bool dl_defer_armed;
 	bool dl_defer_running;
-	bool dl_defer_idle;	     /* 6.19: idle time used the runtime up */
-	struct eevdf_event dl_timer; /* replenishment (or defer) timer */
-	struct rq *rq;		     /* the server's CPU */
-	struct task *task;	     /* whose it is; NULL for a server */
+	bool dl_defer_idle; /* 6.19: idle time used the runtime up */
+	u64 dl_deadline;
+	u64 dl_period;
+	u64 dl_bw;		      /* dl_runtime / dl_period << BW_SHIFT */
+	u64 dl_density;		      /* dl_runtime / dl_deadline << BW_SHIFT */
+	struct eevdf_rb_node rb_node; /* dl_rq->root, by deadline */
+	struct eevdf_rb_node push_node; /* dl_rq->pushable, by deadline */
+	struct eevdf_event dl_timer;	/* replenishment (or defer) timer */
 };
 
 struct dl_rq {
@@ -536,7 +544,13 @@ _Static_assert(TASK_HOT_BYTES <= 8 * 64,
 	       "put a field every wakeup touches there only in place of one");
 
 struct rq {
-	int cpu;
+	/*
+	 * 64-byte aligned (sim.c aligns the array), so that each CPU's rq
+	 * splits into lines at the same offsets: the cfs_rq's hot fields,
+	 * then the fields of every switch and tick, and the fair server's
+	 * head in a line each.
+	 */
+	_Alignas(64) int cpu;
 	/*
 	 * nr_running sits beside cfs's counters and PELT sums: a balancing
 	 * pass over a domain of hundreds of CPUs reads just these from each
@@ -546,20 +560,7 @@ struct rq {
 	bool settle_pending;	 /* on the scheduler's settle ring */
 	bool lb_dirty;		 /* on the balancer's dirty list (lb_stats.h) */
 	struct cfs_rq cfs;
-	struct rt_rq rt;
-	struct dl_rq dl;
-	struct sched_dl_entity fair_server;
-	/* the deadline server whose pick is running now (rq->dl_server) */
-	struct sched_dl_entity *dl_server;
-	/* balance callbacks queued under the lock, run when __schedule()
-	 * or the setscheduler path lets go of it */
-	bool push_rt_pending, pull_rt_pending;
-	bool push_dl_pending, pull_dl_pending;
-	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
-	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
-	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
-	u64 idle_exec_start; /* the idle task's exec_start (fair server) */
-	struct task *curr;   /* NULL = idle */
+	struct task *curr; /* NULL = idle */
 	bool need_resched;
 	u64 clock; /* rq_clock_task: simulated now */
 	const struct sched_params *sp;
@@ -576,6 +577,26 @@ struct rq {
 				      * of single-CPU groups (core.c) */
 	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
 	u64 *idle_word;		     /* its word of idle_bits (NULL: none) */
+	struct rq_lock lock;	     /* rq->__lock (rq_lock.h) */
+	u64 next_balance;	     /* jiffies */
+	eevdf_time idle_stamp;	     /* when it last went idle */
+	bool idle_stamped;	     /* idle_stamp is set (cleared on wakeup) */
+	u64 avg_idle;		     /* ns: average idle span */
+	u64 max_idle_balance_cost;   /* ns */
+
+	eevdf_time busy_since; /* start of the current busy span */
+	eevdf_time idle_since;
+	u64 busy_ns, idle_ns, switches, ticks;
+	/* the deadline server whose pick is running now (rq->dl_server) */
+	struct sched_dl_entity *dl_server;
+	/* balance callbacks queued under the lock, run when __schedule()
+	 * or the setscheduler path lets go of it */
+	bool push_rt_pending, pull_rt_pending;
+	bool push_dl_pending, pull_dl_pending;
+	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
+	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
+	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
+	u64 idle_exec_start; /* the idle task's exec_start (fair server) */
 	struct eevdf_event idle_exit_ev;
 	unsigned int nr_wakelist; /* remote wakeups in flight to here */
 	/* The IPI in flight (nr_ipi_batch > 0): when it lands and how many
@@ -583,18 +604,17 @@ struct rq {
 	 * as llist_add() onto a non-empty list sends no IPI. */
 	eevdf_time ipi_at;
 	unsigned int nr_ipi_batch;
-	unsigned int ipi_landed;   /* entries of that batch landed so far */
-	eevdf_time awake_at;	   /* left its idle state at this time */
-	struct rq_lock lock;	   /* rq->__lock (rq_lock.h) */
-	u64 next_balance;	   /* jiffies */
-	eevdf_time idle_stamp;	   /* when it last went idle */
-	bool idle_stamped;	   /* idle_stamp is set (cleared on wakeup) */
-	u64 avg_idle;		   /* ns: average idle span */
-	u64 max_idle_balance_cost; /* ns */
+	unsigned int ipi_landed; /* entries of that batch landed so far */
+	eevdf_time awake_at;	 /* left its idle state at this time */
 
-	eevdf_time busy_since; /* start of the current busy span */
-	eevdf_time idle_since;
-	u64 busy_ns, idle_ns, switches, ticks;
+	/*
+	 * The other classes last: the fair server in a line of its own
+	 * (its hot head, see struct sched_dl_entity), then the deadline and
+	 * RT queues, the RT queue arrays at the very end.
+	 */
+	_Alignas(64) struct sched_dl_entity fair_server;
+	struct dl_rq dl;
+	struct rt_rq rt;
 };
 
 /*
@@ -704,7 +724,8 @@ struct scheduler {
 	struct task_group **autogroups;
 	size_t nr_autogroups;
 	u64 autogroup_seq; /* autogroup ids, as /proc/PID/autogroup shows */
-	struct rq *rqs;
+	struct rq *rqs;	   /* 64-byte aligned, in rqs_block */
+	void *rqs_block;   /* as calloc() returned it, for free() */
 	int nr_cpus;
 	int hz;
 	struct cost_table costs;

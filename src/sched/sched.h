@@ -565,9 +565,14 @@ struct rq {
 	u64 clock; /* rq_clock_task: simulated now */
 	const struct sched_params *sp;
 	struct scheduler *sched;
-
+	uint8_t *idle_slot; /* its byte of the machine's idle map */
+	u64 *idle_word;	    /* its word of idle_bits (NULL: none) */
+	/* a line each (offsets 384 and 448): another CPU's sift rewrites
+	 * tick_ev's heap_index, and a lock is taken whole */
 	struct eevdf_event tick_ev;
 	struct eevdf_event hrtick_ev;
+	struct rq_lock lock; /* rq->__lock (rq_lock.h) */
+	u64 next_balance;    /* jiffies */
 
 	/* SMP (smp.c, balance.c) */
 	struct task *cfs_tasks; /* head: most recently enqueued/picked */
@@ -575,10 +580,6 @@ struct rq {
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
 	unsigned int *sd_overloaded; /* the same over its lowest domain
 				      * of single-CPU groups (core.c) */
-	uint8_t *idle_slot;	     /* its byte of the machine's idle map */
-	u64 *idle_word;		     /* its word of idle_bits (NULL: none) */
-	struct rq_lock lock;	     /* rq->__lock (rq_lock.h) */
-	u64 next_balance;	     /* jiffies */
 	eevdf_time idle_stamp;	     /* when it last went idle */
 	bool idle_stamped;	     /* idle_stamp is set (cleared on wakeup) */
 	u64 avg_idle;		     /* ns: average idle span */

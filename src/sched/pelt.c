@@ -155,8 +155,7 @@ int ___update_load_sum(u64 now, struct sched_avg *sa, unsigned long load,
  * period; load_avg is also scaled by `load` (an entity's weight, since an
  * entity's load_sum only counts time on the queue; 1 for a cfs_rq, whose
  * load_sum is already weighted).
- */
-/*
+ *
  * Tried and measured, not kept: the three divides as multiplies by
  * ceil(2^64 / d) from a table of the 1 024 dividers (exact below 2^48).
  * perf put most of a PELT update's samples just after the divides, but

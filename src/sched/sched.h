@@ -567,8 +567,8 @@ struct rq {
 	struct scheduler *sched;
 	uint8_t *idle_slot; /* its byte of the machine's idle map */
 	u64 *idle_word;	    /* its word of idle_bits (NULL: none) */
-	/* a line each (offsets 384 and 448): another CPU's sift rewrites
-	 * tick_ev's heap_index, and a lock is taken whole */
+	/* a line each (asserted below the struct): another CPU's sift
+	 * rewrites tick_ev's heap_index, and a lock is taken whole */
 	struct eevdf_event tick_ev;
 	struct eevdf_event hrtick_ev;
 	struct rq_lock lock; /* rq->__lock (rq_lock.h) */
@@ -617,6 +617,16 @@ struct rq {
 	struct dl_rq dl;
 	struct rt_rq rt;
 };
+
+_Static_assert(offsetof(struct rq, tick_ev) % 64 == 0 &&
+		       offsetof(struct rq, hrtick_ev) ==
+			       offsetof(struct rq, tick_ev) + 32 &&
+		       offsetof(struct rq, lock) % 64 == 0 &&
+		       offsetof(struct rq, next_balance) -
+				       offsetof(struct rq, lock) <
+			       64,
+	       "rq: the two tick events share a line, the lock and "
+	       "next_balance another: move a field past them, not between");
 
 /*
  * The task's own code, which lives above the scheduler (the engine's

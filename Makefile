@@ -657,15 +657,19 @@ PGO_DEPS  := $(LIB_SRC) $(CLI_SRC) $(CALIB_SRC) $(wildcard src/*/*.h) \
 ALL_CFLAGS += -fprofile-use -fprofile-partial-training -Wno-missing-profile
 $(PGO_OBJ): $(PGO_STAMP)
 
-# libgcov adds to counts it finds: the old ones go first
+# libgcov adds to counts it finds: the old ones go first.  The stamp
+# keeps the time the training began (touched then, renamed at the end):
+# a source edited while it ran is newer, so the next make trains again
+# instead of compiling the edit against counts of the old code.
 $(PGO_STAMP): $(PGO_DEPS)
+	@mkdir -p $(@D) && touch $@.start
 	@rm -f $(PGO_OBJ) $(PGO_OBJ:.o=.gcda) $(CLI) $(STATIC)
 	@$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=$(BUILD) PGO=train \
 		CFLAGS="$(CFLAGS) -fprofile-generate -fprofile-update=single" \
 		LDFLAGS="$(LDFLAGS) -fprofile-generate" $(CLI)
 	bench/pgo-train.sh $(CLI) workloads
 	@rm -f $(PGO_OBJ) $(CLI) $(STATIC)
-	@touch $@
+	@mv $@.start $@
 else ifneq ($(PGO),train)
 # A tree built with PGO=1 and now without (BENCH_PGO=0): its objects go,
 # so that what is built is what was asked for.

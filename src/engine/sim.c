@@ -354,12 +354,10 @@ int eevdf_sim_new(const struct eevdf_config *cfg, eevdf_sim **out, char *err,
 	sim->sched.rqs_block = calloc(
 		1, (size_t)sim->sched.nr_cpus * sizeof(*sim->sched.rqs) +
 			   _Alignof(struct rq));
-	sim->sched.rqs =
-		sim->sched.rqs_block ?
-			(struct rq *)((uintptr_t)sim->sched.rqs_block +
-				      (-(uintptr_t)sim->sched.rqs_block &
-				       (_Alignof(struct rq) - 1))) :
-			NULL;
+	sim->sched.rqs = sim->sched.rqs_block ?
+				 eevdf__align_up(sim->sched.rqs_block,
+						 _Alignof(struct rq)) :
+				 NULL;
 	sim->sched.settle = calloc((size_t)sim->sched.nr_cpus,
 				   sizeof(*sim->sched.settle));
 	sim->sched.core_mark = calloc((size_t)sim->sched.topo.nr_cores,

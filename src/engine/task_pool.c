@@ -31,7 +31,7 @@ void eevdf__task_pool_destroy(struct task_pool *pool)
 /* A new slab; the pool is unchanged on failure. */
 static int pool_grow(struct task_pool *pool)
 {
-	size_t n = SLAB_FIRST, off;
+	size_t n = SLAB_FIRST;
 	unsigned char *raw;
 
 	for (size_t i = 0; i < pool->nr_slabs && n < SLAB_MAX; i++)
@@ -49,8 +49,7 @@ static int pool_grow(struct task_pool *pool)
 	if (!raw)
 		return EEVDF_ENOMEM;
 	pool->slabs[pool->nr_slabs++] = raw;
-	off = (TASK_ALIGN - (size_t)((uintptr_t)raw % TASK_ALIGN)) % TASK_ALIGN;
-	pool->next = raw + off;
+	pool->next = eevdf__align_up(raw, TASK_ALIGN);
 	pool->left = n;
 	return 0;
 }

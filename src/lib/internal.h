@@ -40,6 +40,13 @@ __extension__ typedef __int128 s128;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* p rounded up to a multiple of align (a power of two): the start of an
+ * over-aligned array in a block malloc() gave with align bytes to spare */
+static inline void *eevdf__align_up(void *p, size_t align)
+{
+	return (char *)p + (-(uintptr_t)p & (align - 1));
+}
+
 /*
  * Start loading the n bytes at p into the cache, one request per 64-byte
  * line, so that the misses of a cold object overlap instead of stalling

@@ -1266,13 +1266,14 @@ START_TEST(section12_schbench_compiles_message_and_worker_threads)
 	ck_assert_int_eq(op->obj.idx, OBJ_SELF);
 	ck_assert_int_eq(op->b.kind, PV_NONE);
 	/*
-	 * a worker: drop_zero records sit under an if; the two
+	 * a worker: its drop_zero records have neither a cost nor a key, so
+	 * the engine drops their zeros and they need no if; the two
 	 * "if ${locking}" (locking = 1) are folded away at load time, their
 	 * lock and unlock left in their place
 	 */
 	w = prog_of(wl, "worker[0][2]");
-	ck_assert_uint_eq(w->nr_ops, 17);
-	op = ck_op(w, 0, P_LOOP, 16, 0);
+	ck_assert_uint_eq(w->nr_ops, 15);
+	op = ck_op(w, 0, P_LOOP, 14, 0);
 	ck_assert_int_eq(op->c.kind, PV_EXPR);
 	op = ck_op(w, 1, P_LET, 0, 0);
 	ck_assert_uint_eq(op->slot, stamp);
@@ -1281,21 +1282,19 @@ START_TEST(section12_schbench_compiles_message_and_worker_threads)
 	ck_assert_int_eq(op->obj.idx, OBJ_NONE);
 	ck_assert_int_eq(op->obj.task_pid, 1);
 	ck_op(w, 4, P_IF, 1, 0);
-	ck_op(w, 6, P_IF, 1, 0);
-	op = ck_op(w, 7, P_RECORD, 0, 0);
+	op = ck_op(w, 6, P_RECORD, 0, 0);
 	ck_assert_uint_eq(op->slot, metric_idx(wl, "wakeup"));
 	ck_assert_int_eq(op->b.kind, PV_NONE);
-	op = ck_op(w, 9, P_SLEEP, 0, 0);
+	op = ck_op(w, 8, P_SLEEP, 0, 0);
 	ck_const(&op->a, 100 * US);
 	ck_const(&op->b, 50 * US);
-	op = ck_op(w, 10, P_LOCK, 0, 0);
+	op = ck_op(w, 9, P_LOCK, 0, 0);
 	ck_assert_int_eq(op->obj.idx, obj_idx(wl, "cpulock"));
-	ck_const(&ck_op(w, 11, P_LOOP, 1, 0)->a, 5);
-	ck_const(&ck_op(w, 12, P_RUN, 0, 0)->a, 3400 * US);
-	ck_op(w, 13, P_UNLOCK, 0, 0);
-	ck_op(w, 14, P_IF, 1, 0);
-	ck_op(w, 15, P_RECORD, 0, 0);
-	op = ck_op(w, 16, P_COUNT, 0, 0);
+	ck_const(&ck_op(w, 10, P_LOOP, 1, 0)->a, 5);
+	ck_const(&ck_op(w, 11, P_RUN, 0, 0)->a, 3400 * US);
+	ck_op(w, 12, P_UNLOCK, 0, 0);
+	ck_op(w, 13, P_RECORD, 0, 0);
+	op = ck_op(w, 14, P_COUNT, 0, 0);
 	ck_const(&op->a, 1);
 	/* rates come after the counter they sample */
 	ck_assert_uint_eq(metric_idx(wl, "rps"), 3);
@@ -2098,6 +2097,66 @@ START_TEST(message_fields_land_in_the_receiver_variables)
 	ck_assert_int_eq(m->cells[0].value, 41);
 	ck_assert_int_eq(m->cells[1].key, 7);
 	ck_assert_int_eq(m->cells[1].value, 8);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * A drop_zero hist drops zero (and negative) samples in the engine; only
+ * a record with a cost or a key, which a zero must skip too, sits under
+ * an if.  Samples 0, 5, 0, -2, 7: two are kept.
+ */
+START_TEST(drop_zero_records_drop_zeros_with_and_without_a_guard)
+{
+	static const int samples[] = { 0, 5, 0, -2, 7 };
+	char text[2048];
+	size_t n;
+	eevdf_workload *wl;
+	const struct program *a;
+	eevdf_sim *sim;
+
+	n = (size_t)snprintf(
+		text, sizeof(text),
+		"{" FMT "'metrics':{'h':{'type':'hist','drop_zero':true},"
+		"'hc':{'type':'hist','drop_zero':true},"
+		"'hk':{'type':'hist','drop_zero':true,'keyed':true}},"
+		"'tasks':[{'name':'a','program':[");
+	for (size_t i = 0; i < ARRAY_SIZE(samples); i++)
+		n += (size_t)snprintf(
+			text + n, sizeof(text) - n,
+			"%s{'let':{'@v':%d}},"
+			"{'record':{'metric':'h','value':'@v'}},"
+			"{'record':{'metric':'hc','value':'@v','cost':'1us'}},"
+			"{'record':{'metric':'hk','value':'@v','key':1}}",
+			i ? "," : "", samples[i]);
+	snprintf(text + n, sizeof(text) - n, "]}]}");
+	wl = parse_ok(text);
+	a = prog_of(wl, "a");
+	/* let, record h, if + record hc, if + record hk: per sample */
+	ck_assert_uint_eq(a->nr_ops, 6 * ARRAY_SIZE(samples));
+	ck_op(a, 0, P_LET, 0, 0);
+	ck_op(a, 1, P_RECORD, 0, 0);
+	ck_op(a, 2, P_IF, 1, 0);
+	ck_assert_int_eq(a->ops[3].code, P_RECORD);
+	ck_const(&a->ops[3].cost, 1 * US);
+	ck_op(a, 4, P_IF, 1, 0);
+	ck_op(a, 5, P_RECORD, 0, 0);
+	sim = sim_with(wl, 1);
+	run_to_end(sim, 100 * MS);
+	ck_assert(sim->metrics[0]->drop_zero);
+	for (int m = 0; m < 2; m++) {
+		const struct eevdf_hist *h = sim->metrics[m]->all.hist;
+
+		ck_assert_ptr_nonnull(h);
+		ck_assert_uint_eq(eevdf__hist_count(h), 2);
+		ck_assert_int_eq(eevdf__hist_min(h), 5);
+		ck_assert_int_eq(eevdf__hist_max(h), 7);
+		/* the last sample kept */
+		ck_assert_int_eq(sim->metrics[m]->all.value, 7);
+	}
+	ck_assert_uint_eq(sim->metrics[2]->nr_cells, 1);
+	ck_assert_uint_eq(eevdf__hist_count(sim->metrics[2]->cells[0].hist), 2);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
 }
@@ -4215,6 +4274,8 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, dynamic_names_resolve_at_run_time);
 	tcase_add_test(tc, constant_conditions_fold_at_load_time);
 	tcase_add_test(tc, message_fields_land_in_the_receiver_variables);
+	tcase_add_test(tc,
+		       drop_zero_records_drop_zeros_with_and_without_a_guard);
 	tcase_add_test(tc, join_patterns_make_sorted_sets_of_pids);
 	tcase_add_test(tc, metrics_are_defined_once_and_typed);
 	tcase_add_test(tc, stop_and_warmup_reach_the_simulation);

@@ -187,6 +187,11 @@ void eevdf__metric_rate_tick(struct eevdf_sim *sim, struct metric *m)
 		fail_metric(sim, m, EEVDF_ENOMEM);
 }
 
+void eevdf__sim_metric_drop_zero(struct eevdf_sim *sim, int idx)
+{
+	sim->metrics[idx]->drop_zero = true;
+}
+
 void eevdf__metric_record(struct eevdf_sim *sim, u32 idx, struct task *p,
 			  s64 key, s64 value)
 {

@@ -61,6 +61,9 @@ int eevdf__sim_add_metric(struct eevdf_sim *sim, const char *name,
 			  enum metric_type type, enum eevdf_hist_kind quant,
 			  bool keyed, bool per_task, bool reset_at_warmup);
 
+/* Hist metric idx drops zero samples too (schbench's 0 us latencies). */
+void eevdf__sim_metric_drop_zero(struct eevdf_sim *sim, int idx);
+
 /* A rate metric: samples counter `of` every `every` ns (schbench's RPS,
  * scaled to per second); its index or < 0. */
 int eevdf__sim_add_rate(struct eevdf_sim *sim, const char *name, u32 of,

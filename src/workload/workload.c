@@ -1118,6 +1118,8 @@ static int add_tables(const eevdf_workload *wl, eevdf_sim *sim)
 							m->reset_at_warmup);
 
 		r = idx < 0 ? idx : (size_t)idx != i ? EEVDF_EINTERNAL : 0;
+		if (!r && m->drop_zero)
+			eevdf__sim_metric_drop_zero(sim, idx);
 	}
 	for (size_t i = 0; !r && i < wl->nr_joins; i++) {
 		int idx = eevdf__sim_add_join_set(sim, wl->joins[i].pids,

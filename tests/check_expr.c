@@ -406,41 +406,93 @@ END_TEST
  * errors must be the ones the stack machine gives.
  */
 /*
- * The four forms the interpreter reads without evaluating (program.c):
- * exactly "@x", "now", "stop" and "!stop"; a unary operator other than
- * '!' on stop, a second operand, a comparison after, a global, or a
- * constant is none of them.
+ * The forms the interpreter reads without evaluating (program.c): exactly
+ * "@x", "now", "stop", "!stop", "now - @x", "us(now) - us(@x)", "@x + k"
+ * and "@x == k" (either way round); any other operator or order, a
+ * global, a second local or a comparison after is none of them.
  */
-START_TEST(expr_form_names_exactly_the_four_inline_shapes)
+START_TEST(expr_form_names_exactly_the_inline_shapes)
 {
 	static const struct {
 		const char *src;
 		enum expr_form form;
+		int64_t k;
 	} cases[] = {
-		{ "@y", EXPR_FORM_LOCAL },     { "now", EXPR_FORM_NOW },
-		{ "stop", EXPR_FORM_STOP },    { "!stop", EXPR_FORM_NOT_STOP },
-		{ "(stop)", EXPR_FORM_STOP },  { "-stop", EXPR_FORM_NONE },
-		{ "!!stop", EXPR_FORM_NONE },  { "!now", EXPR_FORM_NONE },
-		{ "-@y", EXPR_FORM_NONE },     { "@y + 0", EXPR_FORM_NONE },
-		{ "@@g", EXPR_FORM_NONE },     { "now > 5", EXPR_FORM_NONE },
-		{ "us(now)", EXPR_FORM_NONE }, { "ncpus", EXPR_FORM_NONE },
+		{ "@y", EXPR_FORM_LOCAL, 0 },
+		{ "now", EXPR_FORM_NOW, 0 },
+		{ "stop", EXPR_FORM_STOP, 0 },
+		{ "!stop", EXPR_FORM_NOT_STOP, 0 },
+		{ "(stop)", EXPR_FORM_STOP, 0 },
+		{ "now - @y", EXPR_FORM_SINCE, 0 },
+		{ "us(now) - us(@y)", EXPR_FORM_US_SINCE, 0 },
+		{ "@y + 0", EXPR_FORM_ADD_K, 0 },
+		{ "@y + 3", EXPR_FORM_ADD_K, 3 },
+		{ "-4 + @y", EXPR_FORM_ADD_K, -4 },
+		{ "@y == EOF", EXPR_FORM_EQ_K, 3 },
+		{ "2 == @y", EXPR_FORM_EQ_K, 2 },
+		{ "-stop", EXPR_FORM_NONE, 0 },
+		{ "!!stop", EXPR_FORM_NONE, 0 },
+		{ "!now", EXPR_FORM_NONE, 0 },
+		{ "-@y", EXPR_FORM_NONE, 0 },
+		{ "@@g", EXPR_FORM_NONE, 0 },
+		{ "now > 5", EXPR_FORM_NONE, 0 },
+		{ "us(now)", EXPR_FORM_NONE, 0 },
+		{ "ncpus", EXPR_FORM_NONE, 0 },
+		{ "@y - now", EXPR_FORM_NONE, 0 },
+		{ "now - @@g", EXPR_FORM_NONE, 0 },
+		{ "now - -@y", EXPR_FORM_NONE, 0 },
+		{ "us(now) - @y", EXPR_FORM_NONE, 0 },
+		{ "sec(now) - sec(@y)", EXPR_FORM_NONE, 0 },
+		{ "now - @y > 0", EXPR_FORM_NONE, 0 },
+		{ "@y + @y", EXPR_FORM_NONE, 0 },
+		{ "@y + now", EXPR_FORM_NONE, 0 },
+		{ "@@g + 1", EXPR_FORM_NONE, 0 },
+		{ "@y - 3", EXPR_FORM_NONE, 0 },
+		{ "@y * 3", EXPR_FORM_NONE, 0 },
+		{ "abs(@y) + 3", EXPR_FORM_NONE, 0 },
+		{ "@y != 2", EXPR_FORM_NONE, 0 },
+		{ "(@y == 2) == 1", EXPR_FORM_NONE, 0 },
 	};
 	uint32_t slot;
+	int64_t k;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct expr *e = compile_ok(cases[i].src);
+		enum expr_form form;
 
 		slot = 99;
-		ck_assert_msg(eevdf__expr_form(e, &slot) == cases[i].form,
-			      "\"%s\": form %d, not %d", cases[i].src,
-			      (int)eevdf__expr_form(e, &slot),
-			      (int)cases[i].form);
+		k = 99;
+		form = eevdf__expr_form(e, &slot, &k);
+		ck_assert_msg(form == cases[i].form, "\"%s\": form %d, not %d",
+			      cases[i].src, (int)form, (int)cases[i].form);
 		/* "@y" is slot 1 of the test's resolver */
-		if (cases[i].form == EXPR_FORM_LOCAL)
+		if (form != EXPR_FORM_NONE && form != EXPR_FORM_NOW &&
+		    form != EXPR_FORM_STOP && form != EXPR_FORM_NOT_STOP)
 			ck_assert_uint_eq(slot, 1);
+		if (form == EXPR_FORM_ADD_K || form == EXPR_FORM_EQ_K)
+			ck_assert_int_eq(k, cases[i].k);
 		eevdf__expr_free(e);
 	}
-	ck_assert_int_eq(eevdf__expr_form(NULL, &slot), EXPR_FORM_NONE);
+	ck_assert_int_eq(eevdf__expr_form(NULL, &slot, &k), EXPR_FORM_NONE);
+}
+END_TEST
+
+/*
+ * us() rounds down, as floor division does, on both sides of zero: the
+ * value the inline "us(now) - us(@x)" subtracts.
+ */
+START_TEST(us_of_rounds_toward_minus_infinity)
+{
+	ck_assert_int_eq(eevdf__us_of(0), 0);
+	ck_assert_int_eq(eevdf__us_of(999), 0);
+	ck_assert_int_eq(eevdf__us_of(1000), 1);
+	ck_assert_int_eq(eevdf__us_of(1999), 1);
+	ck_assert_int_eq(eevdf__us_of(-1), -1);
+	ck_assert_int_eq(eevdf__us_of(-1000), -1);
+	ck_assert_int_eq(eevdf__us_of(-1001), -2);
+	ck_assert_int_eq(eevdf__us_of(INT64_MAX), INT64_MAX / 1000);
+	ck_assert_int_eq(eevdf__us_of(INT64_MIN), INT64_MIN / 1000 - 1);
+	ck_assert_int_eq(eval_ok("us(-1001)"), -2);
 }
 END_TEST
 
@@ -1472,7 +1524,8 @@ Suite *expr_suite(void)
 	tcase_add_test(
 		values,
 		expr_common_shapes_take_the_direct_path_with_the_same_results);
-	tcase_add_test(values, expr_form_names_exactly_the_four_inline_shapes);
+	tcase_add_test(values, expr_form_names_exactly_the_inline_shapes);
+	tcase_add_test(values, us_of_rounds_toward_minus_infinity);
 	suite_add_tcase(s, values);
 
 	tcase_add_test(errors, expr_division_by_zero_at_run_time_is_einval);

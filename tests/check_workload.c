@@ -1284,6 +1284,8 @@ START_TEST(section12_schbench_compiles_message_and_worker_threads)
 	ck_op(w, 4, P_IF, 1, 0);
 	op = ck_op(w, 6, P_RECORD, 0, 0);
 	ck_assert_uint_eq(op->slot, metric_idx(wl, "wakeup"));
+	ck_assert_int_eq(op->a.form, EXPR_FORM_US_SINCE);
+	ck_assert_uint_eq(op->a.slot, stamp);
 	ck_assert_int_eq(op->b.kind, PV_NONE);
 	op = ck_op(w, 8, P_SLEEP, 0, 0);
 	ck_const(&op->a, 100 * US);
@@ -2099,6 +2101,93 @@ START_TEST(message_fields_land_in_the_receiver_variables)
 	ck_assert_int_eq(m->cells[1].value, 8);
 	eevdf_sim_free(sim);
 	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * The interpreter reads "now - @x", "us(now) - us(@x)", "@x + k" and
+ * "@x == k" without the evaluator (eevdf__expr_form()); they must give its
+ * values.  The task stamps @t, runs 1 ms and records each form once; every
+ * expected value follows from the recorded "now" by hand.
+ */
+START_TEST(inline_expression_forms_give_the_evaluators_values)
+{
+	eevdf_workload *wl = parse_ok(
+		"{" FMT "'metrics':{'now':{'type':'value'},"
+		"'since':{'type':'value'},'us':{'type':'value'},"
+		"'add':{'type':'value'},'eq':{'type':'value'},"
+		"'ne':{'type':'value'},'neg':{'type':'value'}},'tasks':["
+		"{'name':'a','vars':{'@k':40,'@n':-1001},'program':["
+		" {'run':'1ms'},"
+		" {'let':{'@t':'now - 1999'}},"
+		" {'run':'1ms'},"
+		" {'record':{'metric':'now','value':'now'}},"
+		" {'record':{'metric':'since','value':'now - @t'}},"
+		" {'record':{'metric':'us','value':'us(now) - us(@t)'}},"
+		" {'record':{'metric':'add','value':'59 + @k'}},"
+		" {'record':{'metric':'eq','value':'@k == 40'}},"
+		" {'record':{'metric':'ne','value':'41 == @k'}},"
+		" {'record':{'metric':'neg','value':'us(now) - us(@n)'}}]}]}");
+	const struct program *a = prog_of(wl, "a");
+	eevdf_sim *sim;
+	s64 now, t;
+
+	ck_assert_int_eq(ck_op(a, 4, P_RECORD, 0, 0)->a.form, EXPR_FORM_SINCE);
+	ck_assert_int_eq(ck_op(a, 5, P_RECORD, 0, 0)->a.form,
+			 EXPR_FORM_US_SINCE);
+	ck_assert_int_eq(ck_op(a, 6, P_RECORD, 0, 0)->a.form, EXPR_FORM_ADD_K);
+	ck_assert_int_eq(ck_op(a, 7, P_RECORD, 0, 0)->a.form, EXPR_FORM_EQ_K);
+	sim = sim_with(wl, 1);
+	run_to_end(sim, 100 * MS);
+	now = sim->metrics[0]->all.value;
+	/* @t was stamped 1999 ns before the end of the first ms of work */
+	t = now - 1 * MS - 1999;
+	ck_assert_int_ge(now, 2 * MS);
+	ck_assert_int_eq(sim->metrics[1]->all.value, now - t);
+	ck_assert_int_eq(sim->metrics[1]->all.value, 1 * MS + 1999);
+	/* floor(now / 1000) - floor(t / 1000), t > 0 */
+	ck_assert_int_eq(sim->metrics[2]->all.value, now / 1000 - t / 1000);
+	ck_assert_int_eq(sim->metrics[3]->all.value, 99);
+	ck_assert_int_eq(sim->metrics[4]->all.value, 1);
+	ck_assert_int_eq(sim->metrics[5]->all.value, 0);
+	/* us(-1001) is -2: rounded down, not toward zero */
+	ck_assert_int_eq(sim->metrics[6]->all.value, now / 1000 + 2);
+	eevdf_sim_free(sim);
+	eevdf_workload_free(wl);
+}
+END_TEST
+
+/*
+ * Where the inline form would overflow, the evaluator runs and names the
+ * operator, as it does for any expression.
+ */
+START_TEST(inline_expression_forms_report_the_evaluators_overflow)
+{
+	static const char *const exprs[] = { "now - @m", "@m + -1" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(exprs); i++) {
+		char text[512];
+		eevdf_workload *wl;
+		eevdf_sim *sim;
+
+		snprintf(text, sizeof(text),
+			 "{" FMT "'metrics':{'v':{'type':'value'}},'tasks':["
+			 "{'name':'a','program':["
+			 " {'let':{'@m':'-9223372036854775807 - 1'}},"
+			 " {'record':{'metric':'v','value':'%s'}}]}]}",
+			 exprs[i]);
+		wl = parse_ok(text);
+		ck_assert_int_ne(
+			ck_op(prog_of(wl, "a"), 1, P_RECORD, 0, 0)->a.form,
+			EXPR_FORM_NONE);
+		sim = sim_with(wl, 1);
+		ck_assert_int_eq(eevdf_sim_run(sim, 100 * MS), EEVDF_ERANGE);
+		ck_assert_msg(strstr(eevdf_sim_errmsg(sim), "overflow"),
+			      "%s: %s", exprs[i], eevdf_sim_errmsg(sim));
+		ck_assert_int_eq(sim->metrics[0]->all.set, false);
+		eevdf_sim_free(sim);
+		eevdf_workload_free(wl);
+	}
 }
 END_TEST
 
@@ -4274,6 +4363,9 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, dynamic_names_resolve_at_run_time);
 	tcase_add_test(tc, constant_conditions_fold_at_load_time);
 	tcase_add_test(tc, message_fields_land_in_the_receiver_variables);
+	tcase_add_test(tc, inline_expression_forms_give_the_evaluators_values);
+	tcase_add_test(tc,
+		       inline_expression_forms_report_the_evaluators_overflow);
 	tcase_add_test(tc,
 		       drop_zero_records_drop_zeros_with_and_without_a_guard);
 	tcase_add_test(tc, join_patterns_make_sorted_sets_of_pids);

@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) enum ek apply_unary(uint8_t op,
 		*r = div_floor(a, EEVDF_NSEC_PER_SEC);
 		return EK_OK;
 	case OP_US:
-		*r = div_floor(a, EEVDF_NSEC_PER_USEC);
+		*r = eevdf__us_of(a);
 		return EK_OK;
 	}
 	return EK_BADOP;
@@ -465,29 +465,73 @@ bool eevdf__expr_is_fast(const struct expr *e)
 	return e && !e->constant && e->fast.n != 0;
 }
 
+/* Operand k of f is a local under no operator: true with its slot. */
+static bool plain_local(const struct expr_fast *f, unsigned k, uint32_t *slot)
+{
+	if (f->load[k] != OP_LOCAL || f->un[k] != OP_CONST || f->arg[k] < 0 ||
+	    f->arg[k] > (s64)UINT32_MAX)
+		return false;
+	*slot = (uint32_t)f->arg[k];
+	return true;
+}
+
 bool eevdf__expr_is_local(const struct expr *e, uint32_t *slot)
 {
 	const struct expr_fast *f = e ? &e->fast : NULL;
 
-	if (!f || e->constant || f->n != 1 || f->load[0] != OP_LOCAL ||
-	    f->un[0] != OP_CONST || f->post != OP_CONST || f->arg[0] < 0 ||
-	    f->arg[0] > (s64)UINT32_MAX)
-		return false;
-	*slot = (uint32_t)f->arg[0];
-	return true;
+	return f && !e->constant && f->n == 1 && f->post == OP_CONST &&
+	       plain_local(f, 0, slot);
 }
 
-enum expr_form eevdf__expr_form(const struct expr *e, uint32_t *slot)
+/* f is "@x op k" or "k op @x", op commutative: true with slot and k. */
+static bool local_and_const(const struct expr_fast *f, uint32_t *slot,
+			    int64_t *k)
+{
+	for (unsigned i = 0; i < 2; i++)
+		if (plain_local(f, i, slot) && f->load[!i] == OP_CONST &&
+		    f->un[!i] == OP_CONST) {
+			*k = f->arg[!i];
+			return true;
+		}
+	return false;
+}
+
+static enum expr_form two_operand_form(const struct expr_fast *f,
+				       uint32_t *slot, int64_t *k)
+{
+	switch (f->bin) {
+	case OP_SUB:
+		if (f->load[0] != OP_NOW || f->un[0] != f->un[1] ||
+		    f->load[1] != OP_LOCAL || f->arg[1] < 0 ||
+		    f->arg[1] > (s64)UINT32_MAX)
+			return EXPR_FORM_NONE;
+		*slot = (uint32_t)f->arg[1];
+		if (f->un[0] == OP_CONST)
+			return EXPR_FORM_SINCE;
+		return f->un[0] == OP_US ? EXPR_FORM_US_SINCE : EXPR_FORM_NONE;
+	case OP_ADD:
+		return local_and_const(f, slot, k) ? EXPR_FORM_ADD_K :
+						     EXPR_FORM_NONE;
+	case OP_EQ:
+		return local_and_const(f, slot, k) ? EXPR_FORM_EQ_K :
+						     EXPR_FORM_NONE;
+	}
+	return EXPR_FORM_NONE;
+}
+
+enum expr_form eevdf__expr_form(const struct expr *e, uint32_t *slot,
+				int64_t *k)
 {
 	const struct expr_fast *f = e ? &e->fast : NULL;
 
-	if (!f || e->constant || f->n != 1 || f->post != OP_CONST)
+	if (!f || e->constant || !f->n || f->post != OP_CONST)
 		return EXPR_FORM_NONE;
+	if (f->n == 2)
+		return two_operand_form(f, slot, k);
 	switch (f->load[0]) {
 	case OP_LOCAL:
-		if (f->un[0] != OP_CONST || !eevdf__expr_is_local(e, slot))
-			return EXPR_FORM_NONE;
-		return EXPR_FORM_LOCAL;
+		return plain_local(f, 0, slot) ? EXPR_FORM_LOCAL :
+						 EXPR_FORM_NONE;
 	case OP_NOW:
 		return f->un[0] == OP_CONST ? EXPR_FORM_NOW : EXPR_FORM_NONE;
 	case OP_STOP:

@@ -122,11 +122,15 @@ bool eevdf__expr_is_const(const struct expr *e, int64_t *value);
 bool eevdf__expr_is_fast(const struct expr *e);
 
 /*
- * The four shapes most values of a running program take, which the
- * interpreter reads straight from the task and the simulation, without an
- * evaluation context or a call (program.c's eval_slow()).  Measured on
- * a 30 ms schbench: "now", "stop" and "!stop" were 151 000 of its 300 000
- * run-time evaluations; on tbench-64, "@x" alone was 58 %.
+ * The shapes most values of a running program take, which the interpreter
+ * reads straight from the task and the simulation, without an evaluation
+ * context or a call (program.c's eval_slow()).  Measured on a 30 ms
+ * schbench: "now", "stop" and "!stop" were 151 000 of its 300 000
+ * run-time evaluations, and its two latencies, "us(now) - us(@t)", 166 000
+ * of the rest; on tbench-64, "@x" alone was 58 %.  The two-operand forms
+ * give the evaluator's value; where that would be an error (an overflow, a
+ * slot out of range) the interpreter evaluates them instead, which then
+ * says what is wrong.
  */
 enum expr_form {
 	EXPR_FORM_NONE = 0, /* anything else: eevdf__expr_eval() */
@@ -134,14 +138,28 @@ enum expr_form {
 	EXPR_FORM_NOW,	    /* "now": ctx->now */
 	EXPR_FORM_STOP,	    /* "stop": ctx->stop, 0 or 1 */
 	EXPR_FORM_NOT_STOP, /* "!stop": 1 or 0 */
+	EXPR_FORM_SINCE,    /* "now - @x" */
+	EXPR_FORM_US_SINCE, /* "us(now) - us(@x)": never overflows */
+	EXPR_FORM_ADD_K,    /* "@x + k" or "k + @x" */
+	EXPR_FORM_EQ_K,	    /* "@x == k" or "k == @x": 1 or 0 */
 };
 
 /*
- * e's form; for EXPR_FORM_LOCAL, *slot receives the slot (whose value is
- * ctx->locals[*slot] when it is in range: else eevdf__expr_eval() says
- * what is wrong).  EXPR_FORM_NONE for NULL and for a constant.
+ * e's form; for the forms that read a local, *slot receives its slot (whose
+ * value is ctx->locals[*slot] when it is in range: else eevdf__expr_eval()
+ * says what is wrong), and for EXPR_FORM_ADD_K and EXPR_FORM_EQ_K, *k the
+ * constant.  EXPR_FORM_NONE for NULL and for a constant.
  */
-enum expr_form eevdf__expr_form(const struct expr *e, uint32_t *slot);
+enum expr_form eevdf__expr_form(const struct expr *e, uint32_t *slot,
+				int64_t *k);
+
+/* us(): whole microseconds of ns, rounded down as floor division does. */
+static inline int64_t eevdf__us_of(int64_t ns)
+{
+	int64_t q = ns / 1000;
+
+	return ns % 1000 < 0 ? q - 1 : q;
+}
 
 /*
  * True when e is exactly one local variable ("@j"), whose slot *slot

@@ -176,9 +176,9 @@ static int eval_slow(struct eevdf_sim *sim, struct task *p,
 		/* the common forms exactly as the evaluator computes them */
 		switch ((enum expr_form)v->form) {
 		case EXPR_FORM_LOCAL:
-			if ((u64)v->c >= p->prog->nr_locals)
+			if (v->slot >= p->prog->nr_locals)
 				break; /* the evaluator says what is wrong */
-			*out = p->locals[v->c];
+			*out = p->locals[v->slot];
 			return 0;
 		case EXPR_FORM_NOW:
 			*out = sim->sched.now;
@@ -188,6 +188,29 @@ static int eval_slow(struct eevdf_sim *sim, struct task *p,
 			return 0;
 		case EXPR_FORM_NOT_STOP:
 			*out = !sim->stop_flag;
+			return 0;
+		case EXPR_FORM_SINCE:
+			if (v->slot >= p->prog->nr_locals ||
+			    __builtin_sub_overflow(sim->sched.now,
+						   p->locals[v->slot], out))
+				break;
+			return 0;
+		case EXPR_FORM_US_SINCE:
+			if (v->slot >= p->prog->nr_locals)
+				break;
+			*out = eevdf__us_of(sim->sched.now) -
+			       eevdf__us_of(p->locals[v->slot]);
+			return 0;
+		case EXPR_FORM_ADD_K:
+			if (v->slot >= p->prog->nr_locals ||
+			    __builtin_add_overflow(p->locals[v->slot], v->c,
+						   out))
+				break;
+			return 0;
+		case EXPR_FORM_EQ_K:
+			if (v->slot >= p->prog->nr_locals)
+				break;
+			*out = p->locals[v->slot] == v->c;
 			return 0;
 		case EXPR_FORM_NONE:
 			break;

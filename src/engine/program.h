@@ -34,8 +34,10 @@ enum pval_kind {
 struct pval {
 	enum pval_kind kind;
 	/* PV_EXPR: the expression's enum expr_form, read without a call
-	 * (EXPR_FORM_NONE: evaluate it); c is then a LOCAL's slot */
+	 * (EXPR_FORM_NONE: evaluate it), with the slot of the local it
+	 * reads and c its constant (eevdf__expr_form()) */
 	uint8_t form;
+	u32 slot;
 	s64 c;
 	struct expr *expr;	 /* PV_EXPR, owned by the program */
 	struct eevdf_dist *dist; /* PV_DIST, owned by the program */

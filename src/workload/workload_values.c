@@ -96,7 +96,6 @@ static int compile_rt(struct wl_parser *p, const char *what, const char *text,
 {
 	struct expr *x;
 	char err[160];
-	uint32_t slot;
 	s64 c;
 	int r;
 
@@ -115,9 +114,9 @@ static int compile_rt(struct wl_parser *p, const char *what, const char *text,
 	}
 	out->kind = PV_EXPR;
 	out->expr = x;
-	out->form = (uint8_t)eevdf__expr_form(x, &slot);
-	if (out->form == EXPR_FORM_LOCAL)
-		out->c = slot;
+	out->slot = 0;
+	out->c = 0;
+	out->form = (uint8_t)eevdf__expr_form(x, &out->slot, &out->c);
 	return 0;
 }
 

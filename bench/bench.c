@@ -598,62 +598,65 @@ static double median(const double *v, int n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-static void bench_scenario(const struct scenario *sc,
-			   const struct bench_meta *m, struct bench_row *row)
+/*
+ * One run of row's scenario: a warm-up is only printed; a measured run's
+ * figures join the row's.  A row that failed runs no more.
+ */
+static void bench_run(struct bench_row *row, const struct bench_meta *m,
+		      bool warm)
 {
 	unsigned int timeout = m->smoke ? TIMEOUT_SMOKE_S : TIMEOUT_FULL_S;
-	double setup[BENCH_MAX_RUNS];
 	struct run_result r;
 
-	memset(row, 0, sizeof(*row));
-	row->sc = sc;
-	fprintf(stderr, "bench: %-16s", sc->name);
-	for (int i = 0; i < m->warmup + m->runs; i++) {
-		bool warm = i < m->warmup;
-
-		run_forked(sc, false, timeout, &r);
-		if (r.status != RS_OK) {
-			row->status = r.status;
-			memcpy(row->msg, r.msg, sizeof(row->msg));
-			fprintf(stderr, " %s: %s\n",
-				r.status == RS_SKIPPED ? "skipped" : "error",
-				r.msg);
-			return;
-		}
-		fprintf(stderr, " %s%.3gs", warm ? "(warm-up) " : "", r.wall_s);
-		if (warm)
-			continue;
-		/* The simulation is deterministic: every run must agree. */
-		if (row->nr_wall &&
-		    (r.sim_ns != row->sim_ns || r.switches != row->switches ||
-		     r.ticks != row->ticks || r.events != row->events ||
-		     r.events2 != row->events2 || r.digest != row->digest ||
-		     r.nr_tasks != row->nr_tasks))
-			row->nondeterministic = true;
-		row->nr_tasks = r.nr_tasks;
-		row->nr_cpus = r.nr_cpus;
-		row->sim_ns = r.sim_ns;
-		row->all_exited = r.all_exited;
-		row->sim_s = (double)r.sim_ns / 1e9;
-		row->switches = r.switches;
-		row->ticks = r.ticks;
-		row->events = r.events;
-		row->events2 = r.events2;
-		row->digest = r.digest;
-		setup[row->nr_wall] = r.setup_s;
-		row->wall2[row->nr_wall] = r.wall2_s;
-		row->cpu[row->nr_wall] = r.cpu_s;
-		row->cpu2[row->nr_wall] = r.cpu2_s;
-		row->wall[row->nr_wall++] = r.wall_s;
-		if (r.maxrss_kib > row->maxrss_kib)
-			row->maxrss_kib = r.maxrss_kib;
-		if (r.maxrss_kib - r.startrss_kib > row->grow_kib)
-			row->grow_kib = r.maxrss_kib - r.startrss_kib;
+	if (row->status != RS_OK)
+		return;
+	run_forked(row->sc, false, timeout, &r);
+	if (r.status != RS_OK) {
+		row->status = r.status;
+		memcpy(row->msg, r.msg, sizeof(row->msg));
+		fprintf(stderr, "bench: %-16s %s: %s\n", row->sc->name,
+			r.status == RS_SKIPPED ? "skipped" : "error", r.msg);
+		return;
 	}
-	fputc('\n', stderr);
-	row->status = RS_OK;
+	fprintf(stderr, "bench: %-16s %s%.3gs\n", row->sc->name,
+		warm ? "(warm-up) " : "", r.wall_s);
+	if (warm)
+		return;
+	/* The simulation is deterministic: every run must agree. */
+	if (row->nr_wall &&
+	    (r.sim_ns != row->sim_ns || r.switches != row->switches ||
+	     r.ticks != row->ticks || r.events != row->events ||
+	     r.events2 != row->events2 || r.digest != row->digest ||
+	     r.nr_tasks != row->nr_tasks))
+		row->nondeterministic = true;
+	row->nr_tasks = r.nr_tasks;
+	row->nr_cpus = r.nr_cpus;
+	row->sim_ns = r.sim_ns;
+	row->all_exited = r.all_exited;
+	row->sim_s = (double)r.sim_ns / 1e9;
+	row->switches = r.switches;
+	row->ticks = r.ticks;
+	row->events = r.events;
+	row->events2 = r.events2;
+	row->digest = r.digest;
+	row->setup[row->nr_wall] = r.setup_s;
+	row->wall2[row->nr_wall] = r.wall2_s;
+	row->cpu[row->nr_wall] = r.cpu_s;
+	row->cpu2[row->nr_wall] = r.cpu2_s;
+	row->wall[row->nr_wall++] = r.wall_s;
+	if (r.maxrss_kib > row->maxrss_kib)
+		row->maxrss_kib = r.maxrss_kib;
+	if (r.maxrss_kib - r.startrss_kib > row->grow_kib)
+		row->grow_kib = r.maxrss_kib - r.startrss_kib;
+}
+
+/* The medians and spread of a row whose runs are done. */
+static void bench_finish(struct bench_row *row)
+{
+	if (row->status != RS_OK)
+		return;
 	row->wall_med = median(row->wall, row->nr_wall);
-	row->setup_med = median(setup, row->nr_wall);
+	row->setup_med = median(row->setup, row->nr_wall);
 	row->wall2_med = median(row->wall2, row->nr_wall);
 	row->cpu_med = median(row->cpu, row->nr_wall);
 	row->cpu2_med = median(row->cpu2, row->nr_wall);
@@ -670,6 +673,27 @@ static void bench_scenario(const struct scenario *sc,
 			 "runs disagree on the "
 			 "simulated result (determinism broken)");
 	}
+}
+
+/*
+ * Every scenario's runs, in rounds: each round runs each scenario once,
+ * in order.  The ratio targets compare two scenarios' medians, so both
+ * sample the same stretch of a shared machine's noise; run one scenario
+ * after another, a slow minute fell on one side of a ratio only: the
+ * (100k, 1024) / (100, 8) ratio read 3.60x and then 2.17x in two bench
+ * runs on nearly the same code, its denominator at 196 and 350 ns an
+ * event.
+ */
+static void bench_all(struct bench_row *rows, size_t n,
+		      const struct bench_meta *m)
+{
+	for (size_t k = 0; k < n; k++)
+		rows[k].status = RS_OK;
+	for (int i = 0; i < m->warmup + m->runs; i++)
+		for (size_t k = 0; k < n; k++)
+			bench_run(&rows[k], m, i < m->warmup);
+	for (size_t k = 0; k < n; k++)
+		bench_finish(&rows[k]);
 }
 
 static void usage(FILE *f)
@@ -872,11 +896,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nr_scenarios; i++) {
 		if (!selected(&scenarios[i], only, nr_only))
 			continue;
-		bench_scenario(&scenarios[i], &m, &rows[nr_rows]);
-		bench_derive(&rows[nr_rows], m.baseline_kib);
-		if (rows[nr_rows].status == RS_ERROR)
+		memset(&rows[nr_rows], 0, sizeof(rows[nr_rows]));
+		rows[nr_rows++].sc = &scenarios[i];
+	}
+	bench_all(rows, nr_rows, &m);
+	for (size_t k = 0; k < nr_rows; k++) {
+		bench_derive(&rows[k], m.baseline_kib);
+		if (rows[k].status == RS_ERROR)
 			nr_err++;
-		nr_rows++;
 	}
 	bench_print_table(stdout, &m, rows, nr_rows);
 	if (bench_write_json(json, &m, rows, nr_rows))

@@ -94,6 +94,7 @@ struct bench_row {
 	double cpu_med, cpu2_med;
 	uint64_t events, events2;
 	uint64_t digest;
+	double setup[BENCH_MAX_RUNS]; /* eevdf_sim_new() and the tasks */
 	double setup_med;
 	long maxrss_kib;       /* the largest over the runs */
 	long grow_kib;	       /* the largest maxrss - startrss */

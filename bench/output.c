@@ -233,7 +233,8 @@ void bench_print_table(FILE *f, const struct bench_meta *m,
 			   "full sizes");
 	fprintf(f,
 		"# wall: eevdf_sim_run() only, median of %d run%s after "
-		"%d warm-up; every run in its own forked process\n",
+		"%d warm-up; every run in its own forked process,\n"
+		"#   the scenarios in turn, round by round\n",
 		m->runs, m->runs == 1 ? "" : "s", m->warmup);
 	fprintf(f,
 		"# events: eevdf_sim_nr_events(), every timer, burst end, "

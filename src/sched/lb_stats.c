@@ -134,7 +134,12 @@ void eevdf__lb_stats_free(struct scheduler *sched)
 	*c = (struct lb_cache){ 0 };
 }
 
-/* Fold cpu's change since its last fold into each of its groups. */
+/*
+ * Fold cpu's change since its last fold into each of its groups.  Tried
+ * and measured, not kept: skipping the groups when every difference is
+ * zero.  A dirty CPU's PELT figures have almost always moved: a 10 ms
+ * tbench-64 ran 0.3 % more instructions with the test.
+ */
 static void fold_cpu(struct scheduler *sched, int cpu)
 {
 	struct lb_cache *c = &sched->lbc;

@@ -465,14 +465,20 @@ bool eevdf__expr_is_fast(const struct expr *e)
 	return e && !e->constant && e->fast.n != 0;
 }
 
-/* Operand k of f is a local under no operator: true with its slot. */
-static bool plain_local(const struct expr_fast *f, unsigned k, uint32_t *slot)
+/* Operand k of f loads a local (under any operator): true with its slot. */
+static bool local_slot(const struct expr_fast *f, unsigned k, uint32_t *slot)
 {
-	if (f->load[k] != OP_LOCAL || f->un[k] != OP_CONST || f->arg[k] < 0 ||
+	if (f->load[k] != OP_LOCAL || f->arg[k] < 0 ||
 	    f->arg[k] > (s64)UINT32_MAX)
 		return false;
 	*slot = (uint32_t)f->arg[k];
 	return true;
+}
+
+/* Operand k of f is a local under no operator: true with its slot. */
+static bool plain_local(const struct expr_fast *f, unsigned k, uint32_t *slot)
+{
+	return f->un[k] == OP_CONST && local_slot(f, k, slot);
 }
 
 bool eevdf__expr_is_local(const struct expr *e, uint32_t *slot)
@@ -502,10 +508,8 @@ static enum expr_form two_operand_form(const struct expr_fast *f,
 	switch (f->bin) {
 	case OP_SUB:
 		if (f->load[0] != OP_NOW || f->un[0] != f->un[1] ||
-		    f->load[1] != OP_LOCAL || f->arg[1] < 0 ||
-		    f->arg[1] > (s64)UINT32_MAX)
+		    !local_slot(f, 1, slot))
 			return EXPR_FORM_NONE;
-		*slot = (uint32_t)f->arg[1];
 		if (f->un[0] == OP_CONST)
 			return EXPR_FORM_SINCE;
 		return f->un[0] == OP_US ? EXPR_FORM_US_SINCE : EXPR_FORM_NONE;

@@ -687,8 +687,6 @@ static void bench_finish(struct bench_row *row)
 static void bench_all(struct bench_row *rows, size_t n,
 		      const struct bench_meta *m)
 {
-	for (size_t k = 0; k < n; k++)
-		rows[k].status = RS_OK;
 	for (int i = 0; i < m->warmup + m->runs; i++)
 		for (size_t k = 0; k < n; k++)
 			bench_run(&rows[k], m, i < m->warmup);
@@ -896,8 +894,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nr_scenarios; i++) {
 		if (!selected(&scenarios[i], only, nr_only))
 			continue;
-		memset(&rows[nr_rows], 0, sizeof(rows[nr_rows]));
-		rows[nr_rows++].sc = &scenarios[i];
+		rows[nr_rows++] = (struct bench_row){ .sc = &scenarios[i],
+						      .status = RS_OK };
 	}
 	bench_all(rows, nr_rows, &m);
 	for (size_t k = 0; k < nr_rows; k++) {

@@ -212,20 +212,23 @@ struct cfs_rq {
 	/* PELT changes of the entities below, still to reach the parent */
 	long prop_runnable_sum;
 	bool propagate;
-	/* update_cfs_rq_h_load(): this queue's share of the CPU's load */
-	unsigned long h_load;
-	u64 last_h_load_update; /* jiffies + 1 of the last update, 0: none */
-	struct sched_entity *h_load_next;
 	/*
-	 * CFS bandwidth (bandwidth.c): runtime taken from the group's pool
-	 * and left to spend; throttled: this queue is out of runtime and
-	 * its entity is off the parent; throttle_count: throttled here or
-	 * above.
+	 * CFS bandwidth (bandwidth.c): runtime_enabled: the group has a
+	 * quota; throttled: this queue is out of runtime and its entity is
+	 * off the parent; throttle_count: throttled here or above.  Beside
+	 * propagate, in its line's padding: every enqueue, dequeue and
+	 * update_curr() tests them, and nothing else of the next line is
+	 * read outside balancing and bandwidth.
 	 */
 	bool runtime_enabled;
 	bool throttled;
 	bool on_throttled_list;
 	int throttle_count;
+	/* update_cfs_rq_h_load(): this queue's share of the CPU's load */
+	unsigned long h_load;
+	u64 last_h_load_update; /* jiffies + 1 of the last update, 0: none */
+	struct sched_entity *h_load_next;
+	/* runtime taken from the group's pool and left to spend */
 	s64 runtime_remaining;
 	u64 throttled_clock;	  /* when it was throttled with tasks queued */
 	u64 throttled_clock_self; /* ... or when a parent's throttle began */
@@ -588,6 +591,7 @@ struct rq {
 	struct scheduler *sched;
 	uint8_t *idle_slot; /* its byte of the machine's idle map */
 	u64 *idle_word;	    /* its word of idle_bits (NULL: none) */
+	u64 ticks;	    /* in curr's line, which a tick reads anyway */
 	/* a line each (asserted below the struct): another CPU's sift
 	 * rewrites tick_ev's heap_index, and a lock is taken whole */
 	struct eevdf_event tick_ev;
@@ -595,7 +599,11 @@ struct rq {
 	struct rq_lock lock; /* rq->__lock (rq_lock.h) */
 	u64 next_balance;    /* jiffies */
 
-	/* SMP (smp.c, balance.c) */
+	/*
+	 * One line (asserted below the struct): what a switch, a wakeup or
+	 * a pick touches besides the cfs_rq and the lines above.  The idle
+	 * transitions' figures follow it.
+	 */
 	struct task *cfs_tasks; /* head: most recently enqueued/picked */
 	struct task *cfs_tasks_tail;
 	unsigned int *nr_overloaded; /* the machine's count (root domain) */
@@ -603,18 +611,19 @@ struct rq {
 				      * of single-CPU groups (core.c) */
 	eevdf_time idle_stamp;	     /* when it last went idle */
 	bool idle_stamped;	     /* idle_stamp is set (cleared on wakeup) */
-	u64 avg_idle;		     /* ns: average idle span */
-	u64 max_idle_balance_cost;   /* ns */
-
-	eevdf_time busy_since; /* start of the current busy span */
-	eevdf_time idle_since;
-	u64 busy_ns, idle_ns, switches, ticks;
-	/* the deadline server whose pick is running now (rq->dl_server) */
-	struct sched_dl_entity *dl_server;
 	/* balance callbacks queued under the lock, run when __schedule()
 	 * or the setscheduler path lets go of it */
 	bool push_rt_pending, pull_rt_pending;
 	bool push_dl_pending, pull_dl_pending;
+	/* the deadline server whose pick is running now (rq->dl_server) */
+	struct sched_dl_entity *dl_server;
+	u64 switches;
+
+	u64 avg_idle;		   /* ns: average idle span */
+	u64 max_idle_balance_cost; /* ns */
+	eevdf_time busy_since;	   /* start of the current busy span */
+	eevdf_time idle_since;
+	u64 busy_ns, idle_ns;
 	int cpupri;		/* this CPU's cpupri level (cpupri.h) */
 	int rt_distribute_prev; /* cpumask_any_and_distribute()'s cursor */
 	struct eevdf_event rt_push_ev; /* RT_PUSH_IPI: the push irq_work */
@@ -648,6 +657,15 @@ _Static_assert(offsetof(struct rq, tick_ev) % 64 == 0 &&
 			       64,
 	       "rq: the two tick events share a line, the lock and "
 	       "next_balance another: move a field past them, not between");
+_Static_assert(offsetof(struct rq, cfs.throttle_count) / 64 ==
+			       offsetof(struct rq, cfs.h_nr_queued) / 64 &&
+		       offsetof(struct rq, ticks) / 64 ==
+			       offsetof(struct rq, curr) / 64 &&
+		       offsetof(struct rq, cfs_tasks) % 64 == 0 &&
+		       offsetof(struct rq, switches) / 64 ==
+			       offsetof(struct rq, cfs_tasks) / 64,
+	       "rq: the throttle flags, ticks and the switch line's fields "
+	       "each share a line with what they are read beside");
 
 /*
  * The task's own code, which lives above the scheduler (the engine's

@@ -6,6 +6,7 @@
 #  - a file names another folder's header by folder, its own by name;
 #  - cli/, bench/, calibrate/ and examples/ include only the public
 #    headers, their own and the build's generated gen/ headers;
+#    bench/ceiling/ also the one internal header it times (sched/pelt.h);
 #  - every function ARCHITECTURE.md names as `name()` is defined in src/,
 #    cli/, bench/ or calibrate/.
 # Run from anywhere; prints one line per check, then "N passed, M failed".
@@ -81,6 +82,25 @@ for d in cli bench calibrate examples; do
 		bad "$d/ includes internals:$errs"
 	fi
 done
+
+# bench/ceiling/ times library internals alone (the arithmetic a
+# scenario cannot avoid): the public headers, and of the internals only
+# sched/pelt.h, the arithmetic it times.
+errs=""
+for f in bench/ceiling/*.[ch]; do
+	[ -f "$f" ] || continue
+	while IFS= read -r inc; do
+		case $inc in
+		eevdf/* | sched/pelt.h) ;;
+		*) errs="$errs $f:$inc" ;;
+		esac
+	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+done
+if [ -z "$errs" ]; then
+	ok "bench/ceiling/ includes only the public headers and sched/pelt.h"
+else
+	bad "bench/ceiling/ includes more internals:$errs"
+fi
 
 # Every `name()` of ARCHITECTURE.md: a definition (a line that starts
 # with the return type and has the name followed by '(', the name at the

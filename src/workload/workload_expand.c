@@ -190,7 +190,7 @@ int eevdf__wl_expand(struct wl_parser *p, const char *s, struct wl_value *out,
 {
 	const char *close;
 	char *buf = NULL, num[24], sb[WL_SHOWN_MAX];
-	size_t len = 0, cap = 0, i = 0, end;
+	size_t len = 0, cap = 0, i = 0, end = 0;
 	enum wl_form f;
 	int r;
 

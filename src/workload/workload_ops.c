@@ -1498,7 +1498,7 @@ static int op_count(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 static int lets(struct wl_parser *p, const cJSON *v, u32 *first)
 {
 	const cJSON *it;
-	u32 at;
+	u32 at = 0;
 	int r = 0;
 
 	*first = NO_OP;
@@ -1714,7 +1714,7 @@ static int op_choose(struct wl_parser *p, const cJSON *v, int depth, bool *adv,
 	const cJSON *it;
 	s64 total = 0, w;
 	size_t i = 0, old;
-	u32 at, end;
+	u32 at = 0, end;
 	int r;
 
 	if (!cJSON_IsArray(v) || !v->child)

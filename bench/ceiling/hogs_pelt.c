@@ -4,11 +4,13 @@
  * CPU second, if a tick cost nothing but the PELT arithmetic the kernel
  * does at every tick.  `make bench` prints it under the scenario table.
  *
- * Why a ceiling: at each tick entity_tick() calls update_load_avg() for
- * every level of the running task's hierarchy (kernel/sched/fair.c @
- * 0b9ca2dcabc3c8816a6ee75599cab7bef3330609, 6.17).  With autogroup on (the
- * default) a hog is two levels deep, so a tick updates four sched_avg: the
- * task's se and its group's cfs_rq, the group's se and the root cfs_rq.
+ * Why a ceiling: at each tick task_tick_fair() calls entity_tick() for
+ * every level of the running task's hierarchy, and entity_tick() calls
+ * update_load_avg(), which updates the entity's averages and its cfs_rq's
+ * (kernel/sched/fair.c @ 0b9ca2dcabc3c8816a6ee75599cab7bef3330609, 6.17).
+ * With autogroup on (the default) a hog is two levels deep, so a tick
+ * updates four sched_avg: the task's se and its group's cfs_rq, the
+ * group's se and the root cfs_rq.
  * A 1 ms tick crosses a 1 024 us PELT period almost every time, so each
  * update decays its sums.  Each decay truncates (decay_load() is a
  * multiply and a shift), so k ticks' updates are not one update over k ms:

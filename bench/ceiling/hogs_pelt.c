@@ -24,9 +24,10 @@
  *     could keep, if nothing read an average between two switches.
  *
  * The weights are those of a CPU running one nice-0 and one nice-5 hog of
- * one autogroup; the figures do not depend on them.  This is the bench's
- * only code below the public API (ARCHITECTURE.md): it times library
- * internals in isolation, the way the scenarios time the whole.
+ * one autogroup; the arithmetic is the same whatever they are, though a
+ * divide's latency can vary with its operands on some CPUs.  This is the
+ * bench's only code below the public API (ARCHITECTURE.md): it times
+ * library internals in isolation, the way the scenarios time the whole.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -150,7 +151,9 @@ int main(int argc, char **argv)
 	print_row("PELT sums and averages", median(both, runs), ticks);
 	print_row("PELT sums alone (any lazy scheme)", median(sums, runs),
 		  ticks);
+	/* at TARGET simulated s per CPU s, TICK_NS of simulated time (one
+	 * tick on each of the NR_CPUS CPUs) may take TICK_NS / TARGET */
 	printf("  %-38s %6.1f ns a tick  for the whole tick\n",
-	       "target hogs >= 10000", 1e9 / (TARGET * NR_CPUS * 1000.0));
+	       "target hogs >= 10000", (double)TICK_NS / (TARGET * NR_CPUS));
 	return 0;
 }
